@@ -1,0 +1,52 @@
+package io.tyrl.arranger.controller.lifecycle;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The controller-owned fields of {@code TYJob.status}: read back as input, written as the payload of
+ * {@link PlannedAction.PatchStatus}.
+ *
+ * <p>Restart counters live here rather than in the controller's memory so that a plan depends only
+ * on what is stored: a restarted controller plans exactly what the previous one would have.
+ */
+public record ControllerStatus(
+    Stage stage,
+    List<Condition> conditions,
+    LeaderSummary leader,
+    List<WorkerSetSummary> workerSets,
+    int readyWorkers,
+    Optional<Instant> startTime,
+    Optional<Instant> completionTime,
+    long observedGeneration) {
+
+  public ControllerStatus {
+    stage = Objects.requireNonNullElse(stage, Stage.PENDING);
+    conditions = conditions == null ? List.of() : List.copyOf(conditions);
+    leader = Objects.requireNonNullElse(leader, LeaderSummary.none());
+    workerSets = workerSets == null ? List.of() : List.copyOf(workerSets);
+    startTime = startTime == null ? Optional.empty() : startTime;
+    completionTime = completionTime == null ? Optional.empty() : completionTime;
+  }
+
+  /** The status of a job the controller has never written: Pending, nothing counted. */
+  public static ControllerStatus initial() {
+    return new ControllerStatus(
+        Stage.PENDING, List.of(), LeaderSummary.none(), List.of(), 0, Optional.empty(), Optional.empty(), 0);
+  }
+
+  public Optional<Condition> condition(String type) {
+    return conditions.stream().filter(condition -> condition.type().equals(type)).findFirst();
+  }
+
+  /** Restarts counted so far for the named WorkerSet; 0 for a set not yet in the status. */
+  public int workerSetRestarts(String workerSetName) {
+    return workerSets.stream()
+        .filter(summary -> summary.name().equals(workerSetName))
+        .mapToInt(WorkerSetSummary::restarts)
+        .findFirst()
+        .orElse(0);
+  }
+}

@@ -1,0 +1,67 @@
+package io.tyrl.arranger.scheduler.api;
+
+import java.util.Objects;
+
+/**
+ * One pod of a job. Its name is deterministic — {@code <job>-<leader.name>} or
+ * {@code <job>-<workerSet>-<index>} — so allocations and pods match by name. {@code nodeName} is set
+ * exactly when the status is placed or releasing.
+ *
+ * @param roleName the leader's name or the WorkerSet's name, used in messages ("0/40 nodes fit actor")
+ * @param index    the worker's index in its WorkerSet; 0 for the leader
+ */
+public record TaskInfo(String podName, TaskRole role, String roleName, int index, Resource request,
+    PlacementConstraints constraints, TaskStatus status, String nodeName) {
+
+  public TaskInfo {
+    if (podName == null || podName.isBlank()) {
+      throw new IllegalArgumentException("task podName must not be blank");
+    }
+    Objects.requireNonNull(role, "role of task " + podName);
+    if (roleName == null || roleName.isBlank()) {
+      throw new IllegalArgumentException("task " + podName + ": roleName must not be blank");
+    }
+    if (index < 0) {
+      throw new IllegalArgumentException("task " + podName + ": index must be >= 0, was " + index);
+    }
+    request = request == null ? Resource.EMPTY : request;
+    constraints = constraints == null ? PlacementConstraints.NONE : constraints;
+    status = status == null ? TaskStatus.PENDING : status;
+    boolean needsNode = status != TaskStatus.PENDING;
+    if (needsNode && (nodeName == null || nodeName.isBlank())) {
+      throw new IllegalArgumentException("task " + podName + " is " + status + " but has no nodeName");
+    }
+    if (!needsNode && nodeName != null) {
+      throw new IllegalArgumentException("task " + podName + " is PENDING but names node " + nodeName);
+    }
+  }
+
+  public static TaskInfo leader(String jobName, String leaderName, Resource request) {
+    return new TaskInfo(jobName + "-" + leaderName, TaskRole.LEADER, leaderName, 0, request, null, null, null);
+  }
+
+  public static TaskInfo worker(String jobName, String workerSet, int index, Resource request) {
+    return new TaskInfo(jobName + "-" + workerSet + "-" + index, TaskRole.WORKER, workerSet, index, request, null, null, null);
+  }
+
+  public boolean isLeader() {
+    return role == TaskRole.LEADER;
+  }
+
+  /** A pod without requests ("best effort"), left to the backfill action. */
+  public boolean isBestEffort() {
+    return request.isEmpty();
+  }
+
+  public TaskInfo withConstraints(PlacementConstraints newConstraints) {
+    return new TaskInfo(podName, role, roleName, index, request, newConstraints, status, nodeName);
+  }
+
+  public TaskInfo allocatedTo(String node) {
+    return new TaskInfo(podName, role, roleName, index, request, constraints, TaskStatus.ALLOCATED, node);
+  }
+
+  public TaskInfo withStatus(TaskStatus newStatus, String node) {
+    return new TaskInfo(podName, role, roleName, index, request, constraints, newStatus, node);
+  }
+}

@@ -1,0 +1,145 @@
+package io.tyrl.arranger.testing;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Pod;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Drives pod status the way a kubelet would after a pod is bound: Running with an IP and Ready,
+ * Succeeded, Failed with a container exit code, or refused at admission (e.g. {@code OutOfcpu}).
+ * Pod IPs are loopback addresses: nothing ever connects to them.
+ */
+public final class SimulatedKubelet {
+
+  private static final AtomicInteger POD_ADDRESSES = new AtomicInteger();
+
+  private final ApiClient client;
+  private final CoreV1Api core;
+
+  public SimulatedKubelet(ApiClient client) {
+    this.client = client;
+    this.core = new CoreV1Api(client);
+  }
+
+  /** Marks the pod Running and Ready with a fresh IP, as the kubelet does once its containers started. */
+  public V1Pod run(String namespace, String name) {
+    int n = POD_ADDRESSES.incrementAndGet();
+    return run(namespace, name, "127.3." + (n / 250) + "." + (n % 250 + 1));
+  }
+
+  public V1Pod run(String namespace, String name, String podIp) {
+    V1Pod pod = read(namespace, name);
+    String now = now();
+    JsonObject status = new JsonObject();
+    status.addProperty("phase", "Running");
+    status.addProperty("podIP", podIp);
+    JsonArray podIps = new JsonArray();
+    JsonObject ip = new JsonObject();
+    ip.addProperty("ip", podIp);
+    podIps.add(ip);
+    status.add("podIPs", podIps);
+    status.addProperty("hostIP", "127.0.0.1");
+    status.addProperty("startTime", now);
+    status.add("conditions", conditions(now, true));
+    status.add("containerStatuses", containerStatuses(pod, "running", new JsonObject(), true));
+    return patchStatus(namespace, name, status);
+  }
+
+  public V1Pod succeed(String namespace, String name) {
+    return terminate(namespace, name, "Succeeded", 0, "Completed");
+  }
+
+  /** The pod's containers exited with an error; the pod does not restart (restartPolicy Never). */
+  public V1Pod fail(String namespace, String name) {
+    return terminate(namespace, name, "Failed", 1, "Error");
+  }
+
+  /**
+   * The kubelet refused the bound pod at admission, e.g. {@code OutOfcpu}, {@code OutOfmemory},
+   * {@code NodeAffinity}: the pod fails without any container having run.
+   */
+  public V1Pod reject(String namespace, String name, String reason) {
+    JsonObject status = new JsonObject();
+    status.addProperty("phase", "Failed");
+    status.addProperty("reason", reason);
+    status.addProperty("message", "Pod was rejected: " + reason);
+    return patchStatus(namespace, name, status);
+  }
+
+  private V1Pod terminate(String namespace, String name, String phase, int exitCode, String reason) {
+    V1Pod pod = read(namespace, name);
+    String now = now();
+    JsonObject terminated = new JsonObject();
+    terminated.addProperty("exitCode", exitCode);
+    terminated.addProperty("reason", reason);
+    terminated.addProperty("finishedAt", now);
+    JsonObject status = new JsonObject();
+    status.addProperty("phase", phase);
+    status.add("conditions", conditions(now, false));
+    status.add("containerStatuses", containerStatuses(pod, "terminated", terminated, false));
+    return patchStatus(namespace, name, status);
+  }
+
+  private static JsonArray conditions(String now, boolean ready) {
+    JsonArray conditions = new JsonArray();
+    for (String type : List.of("Initialized", "ContainersReady", "Ready", "PodScheduled")) {
+      JsonObject condition = new JsonObject();
+      condition.addProperty("type", type);
+      boolean value = ready || type.equals("Initialized") || type.equals("PodScheduled");
+      condition.addProperty("status", value ? "True" : "False");
+      condition.addProperty("lastTransitionTime", now);
+      conditions.add(condition);
+    }
+    return conditions;
+  }
+
+  private static JsonArray containerStatuses(V1Pod pod, String state, JsonObject details, boolean ready) {
+    JsonArray statuses = new JsonArray();
+    List<V1Container> containers = pod.getSpec() == null ? List.of() : pod.getSpec().getContainers();
+    for (V1Container container : containers) {
+      JsonObject stateObject = new JsonObject();
+      JsonObject detail = details.deepCopy();
+      if (state.equals("running")) {
+        detail.addProperty("startedAt", now());
+      }
+      stateObject.add(state, detail);
+      JsonObject status = new JsonObject();
+      status.addProperty("name", container.getName());
+      status.addProperty("image", container.getImage() == null ? "" : container.getImage());
+      status.addProperty("imageID", "");
+      status.addProperty("ready", ready);
+      status.addProperty("restartCount", 0);
+      status.addProperty("started", ready);
+      status.add("state", stateObject);
+      statuses.add(status);
+    }
+    return statuses;
+  }
+
+  private V1Pod patchStatus(String namespace, String name, JsonObject status) {
+    JsonObject patch = new JsonObject();
+    patch.add("status", status);
+    return MergePatch.apply(V1Pod.class, client, patch.toString(),
+        body -> core.patchNamespacedPodStatus(name, namespace, body).buildCall(null));
+  }
+
+  private V1Pod read(String namespace, String name) {
+    try {
+      return core.readNamespacedPod(name, namespace).execute();
+    } catch (ApiException e) {
+      throw new IllegalStateException("cannot read pod " + namespace + "/" + name + ": " + e.getResponseBody(), e);
+    }
+  }
+
+  private static String now() {
+    return OffsetDateTime.now(ZoneOffset.UTC).withNano(0).toString();
+  }
+}

@@ -1,0 +1,53 @@
+package io.tyrl.arranger.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
+import io.kubernetes.client.openapi.models.V1CustomResourceColumnDefinition;
+import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
+import io.kubernetes.client.openapi.models.V1CustomResourceDefinitionVersion;
+import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.model.V1alpha1QueueList;
+import io.tyrl.arranger.model.V1alpha1TYJobList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(KubeApiServerExtension.class)
+class ArrangerCrdsIT {
+
+  @Test
+  void tyJobCrdIsEstablishedNamespacedWithStatusAndPrinterColumns(ApiClient client) throws Exception {
+    V1CustomResourceDefinition crd =
+        new ApiextensionsV1Api(client).readCustomResourceDefinition("tyjobs.arranger.tyrl.io").execute();
+
+    assertThat(CustomResourceDefinitions.isEstablished(crd)).isTrue();
+    assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
+    assertThat(crd.getSpec().getNames().getShortNames()).containsExactly("tyj");
+    V1CustomResourceDefinitionVersion version = crd.getSpec().getVersions().get(0);
+    assertThat(version.getName()).isEqualTo("v1alpha1");
+    assertThat(version.getSubresources().getStatus()).isNotNull();
+    assertThat(version.getAdditionalPrinterColumns()).extracting(V1CustomResourceColumnDefinition::getName)
+        .contains("Stage", "Schedule", "Ready-Workers", "Age");
+  }
+
+  @Test
+  void queueCrdIsEstablishedClusterScoped(ApiClient client) throws Exception {
+    V1CustomResourceDefinition crd =
+        new ApiextensionsV1Api(client).readCustomResourceDefinition("queues.arranger.tyrl.io").execute();
+
+    assertThat(CustomResourceDefinitions.isEstablished(crd)).isTrue();
+    assertThat(crd.getSpec().getScope()).isEqualTo("Cluster");
+    assertThat(crd.getSpec().getNames().getShortNames()).containsExactly("tyq");
+    assertThat(crd.getSpec().getVersions().get(0).getSubresources().getStatus()).isNotNull();
+  }
+
+  @Test
+  void bothKindsAreServedThroughTheGeneratedModel(ApiClient client) throws Exception {
+    V1alpha1TYJobList jobs = ArrangerResources.tyJobs(client).list("default").throwsApiException().getObject();
+    V1alpha1QueueList queues = ArrangerResources.queues(client).list().throwsApiException().getObject();
+
+    assertThat(jobs.getKind()).isEqualTo("TYJobList");
+    assertThat(queues.getKind()).isEqualTo("QueueList");
+  }
+}
