@@ -63,8 +63,8 @@ public final class CustomResourceDefinitions {
       KubernetesApiResponse<DynamicKubernetesObject> created = crds.create(object);
       if (created.getHttpStatusCode() == 409) {
         DynamicKubernetesObject current = requireSuccess(crds.get(name), "read", name).getObject();
-        object.getMetadata().setResourceVersion(current.getMetadata().getResourceVersion());
-        requireSuccess(crds.update(object), "replace", name);
+        crd.getAsJsonObject("metadata").addProperty("resourceVersion", current.getMetadata().getResourceVersion());
+        requireSuccess(crds.update(new DynamicKubernetesObject(crd)), "replace", name);
       } else {
         requireSuccess(created, "create", name);
       }

@@ -1,0 +1,93 @@
+package io.tyrl.arranger.controller.lifecycle;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Everything one plan is made from: the job, its pods keyed by name, the slots its spec asks for,
+ * and the time. Built once per plan so every stage reads the same facts.
+ *
+ * @param workerSlots empty for a job that failed validation: its counts may be anything, and a
+ *     failing job needs no worker slots, only cleanup
+ */
+record JobObservation(
+    JobView job,
+    Map<String, PodView> podsByName,
+    PodSlot.Leader leaderSlot,
+    List<PodSlot.Worker> workerSlots,
+    Instant now) {
+
+  static JobObservation of(JobView job, List<PodView> pods, Instant now, boolean specIsValid) {
+    Map<String, PodView> podsByName = new LinkedHashMap<>();
+    for (PodView pod : pods) {
+      podsByName.putIfAbsent(pod.name(), pod);
+    }
+    List<PodSlot.Worker> workerSlots = specIsValid ? PodNaming.workerSlots(job.name(), job.spec()) : List.of();
+    return new JobObservation(
+        job, Collections.unmodifiableMap(podsByName), PodNaming.leaderSlot(job.name(), job.spec()), workerSlots, now);
+  }
+
+  String jobName() {
+    return job.name();
+  }
+
+  JobSpecView spec() {
+    return job.spec();
+  }
+
+  SchedulerStatusView scheduler() {
+    return job.scheduler();
+  }
+
+  ControllerStatus status() {
+    return job.status();
+  }
+
+  Collection<PodView> pods() {
+    return podsByName.values();
+  }
+
+  Optional<PodView> pod(String name) {
+    return Optional.ofNullable(podsByName.get(name));
+  }
+
+  Optional<PodView> leaderPod() {
+    return pod(leaderSlot.podName());
+  }
+
+  Optional<String> allocation(String podName) {
+    return job.scheduler().allocatedNode(podName);
+  }
+
+  /**
+   * Whether the scheduler's placement of this pod still stands: it is allocated, and to the node
+   * the pod is on. A pod whose allocation is gone has already been given back (and, if it failed,
+   * counted); one on another node is a leftover of an earlier placement.
+   */
+  boolean allocationStandsFor(PodView pod) {
+    Optional<String> allocated = allocation(pod.name());
+    return allocated.isPresent() && pod.nodeName().map(allocated.get()::equals).orElse(true);
+  }
+
+  /** Pods of the job whose names match no slot of the current spec (e.g. after a scale-down). */
+  List<PodView> podsOutsideSpec() {
+    Set<String> slotNames = new HashSet<>();
+    slotNames.add(leaderSlot.podName());
+    workerSlots.forEach(slot -> slotNames.add(slot.podName()));
+    return pods().stream().filter(pod -> !slotNames.contains(pod.name())).toList();
+  }
+
+  /** Worker pods of the spec that are Running, Ready and not being deleted. */
+  int servingWorkers() {
+    return (int) workerSlots.stream().map(slot -> podsByName.get(slot.podName()))
+        .filter(pod -> pod != null && pod.isServing())
+        .count();
+  }
+}

@@ -1,0 +1,74 @@
+package io.tyrl.arranger.controller.lifecycle;
+
+import io.tyrl.arranger.controller.lifecycle.validation.JobValidator;
+import io.tyrl.arranger.controller.lifecycle.validation.ValidationProblem;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The TYJob lifecycle as a pure function: (job, its pods, now) → {@link Plan}.
+ *
+ * <p>A plan depends only on its inputs — restart counters and the leader's last observation are in
+ * the job's status, pod names are deterministic — so the controller may be restarted at any point,
+ * or plan the same job twice, without creating a pod twice or counting a restart twice. The
+ * adapter applies the plan as {@link PlannedAction} describes and plans again on the next event.
+ *
+ * <p>A malformed job does not make {@code plan} throw: it is planned into {@link Stage#FAILED} with
+ * the condition {@code Validated=False} naming every bad field.
+ */
+public final class LifecyclePlanner {
+
+  private final JobValidator validator = new JobValidator();
+  private final JobTermination termination = new JobTermination();
+  private final StatusProjector statusProjector = new StatusProjector();
+  private final Map<Stage, StagePlanner> stagePlanners = new EnumMap<>(Stage.class);
+
+  public LifecyclePlanner() {
+    PodLauncher launcher = new PodLauncher();
+    LeaderSupervisor leaderSupervisor = new LeaderSupervisor(launcher, termination);
+    WorkerSupervisor workerSupervisor = new WorkerSupervisor(termination);
+    FinishedStagePlanner finished = new FinishedStagePlanner();
+    stagePlanners.put(Stage.PENDING, new PendingStagePlanner(launcher, termination));
+    stagePlanners.put(Stage.STARTING, new StartingStagePlanner(leaderSupervisor, workerSupervisor, launcher));
+    stagePlanners.put(Stage.RUNNING, new RunningStagePlanner(leaderSupervisor, workerSupervisor, launcher));
+    stagePlanners.put(Stage.RESCHEDULING, new ReschedulingStagePlanner(launcher, termination));
+    stagePlanners.put(Stage.SUCCEEDED, finished);
+    stagePlanners.put(Stage.FAILED, finished);
+  }
+
+  /**
+   * Plans the next step of {@code job}.
+   *
+   * @param pods the job's pods as observed (listed by the job's label), in any order
+   * @param now the current time; stored times are truncated to whole seconds, the precision they
+   *     keep in the API, so that re-planning an unchanged job yields an equal status
+   */
+  public Plan plan(JobView job, List<PodView> pods, Instant now) {
+    Instant at = now.truncatedTo(ChronoUnit.SECONDS);
+    Stage stage = job.status().stage();
+    List<ValidationProblem> problems = stage.isTerminal() ? List.of() : validator.validate(job);
+    JobObservation observation = JobObservation.of(job, pods, at, problems.isEmpty());
+    PlanDraft draft = new PlanDraft(job.status());
+    if (stage.isTerminal()) {
+      stagePlanners.get(stage).plan(observation, draft);
+    } else if (!problems.isEmpty()) {
+      String message = problems.stream().map(ValidationProblem::toString).collect(Collectors.joining("; "));
+      draft.recordValidation(new Condition(Condition.VALIDATED, ConditionStatus.FALSE, "Invalid", message, Optional.empty()));
+      termination.fail(observation, draft, "ValidationFailed", message);
+    } else {
+      draft.recordValidation(new Condition(
+          Condition.VALIDATED, ConditionStatus.TRUE, "Valid", "the spec passed validation", Optional.empty()));
+      if (job.spec().terminating()) {
+        termination.succeed(observation, draft, "Terminated", "spec.terminating is true: the job was stopped by request");
+      } else {
+        stagePlanners.get(stage).plan(observation, draft);
+      }
+    }
+    return draft.toPlan(job.status(), statusProjector.project(observation, draft));
+  }
+}

@@ -1,0 +1,46 @@
+package io.tyrl.arranger.controller.lifecycle;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The outcome of planning one TYJob: the stage it is in after the plan is applied, and the actions
+ * that get it there, in the order they must be applied (see {@link PlannedAction}).
+ */
+public record Plan(Stage stage, List<PlannedAction> actions) {
+
+  public Plan {
+    Objects.requireNonNull(stage, "stage");
+    actions = List.copyOf(actions);
+  }
+
+  public boolean isEmpty() {
+    return actions.isEmpty();
+  }
+
+  public <T extends PlannedAction> List<T> actionsOf(Class<T> kind) {
+    return actions.stream().filter(kind::isInstance).map(kind::cast).toList();
+  }
+
+  public List<PlannedAction.CreatePod> creates() {
+    return actionsOf(PlannedAction.CreatePod.class);
+  }
+
+  public List<PlannedAction.DeletePod> deletes() {
+    return actionsOf(PlannedAction.DeletePod.class);
+  }
+
+  public List<PlannedAction.ReleaseAllocation> releases() {
+    return actionsOf(PlannedAction.ReleaseAllocation.class);
+  }
+
+  public List<PlannedAction.EmitEvent> events() {
+    return actionsOf(PlannedAction.EmitEvent.class);
+  }
+
+  /** The new controller-owned status, if it differs from the one stored. */
+  public Optional<ControllerStatus> statusPatch() {
+    return actionsOf(PlannedAction.PatchStatus.class).stream().map(PlannedAction.PatchStatus::status).findFirst();
+  }
+}

@@ -1,0 +1,110 @@
+package io.tyrl.arranger.controller.lifecycle;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The decisions of one plan while it is being made: the stage, restart counters and pod actions.
+ * Local to a single {@link LifecyclePlanner#plan} call; deduplicates so that two rules asking for
+ * the same delete produce one action.
+ */
+final class PlanDraft {
+
+  private final Stage initialStage;
+  private Stage stage;
+  private Optional<Transition> transition = Optional.empty();
+  private Optional<Condition> validation = Optional.empty();
+  private int leaderRestarts;
+  private final Map<String, Integer> workerSetRestarts = new LinkedHashMap<>();
+  private final Set<String> releases = new LinkedHashSet<>();
+  private final Map<String, PlannedAction.DeletePod> deletes = new LinkedHashMap<>();
+  private final Map<String, PlannedAction.CreatePod> creates = new LinkedHashMap<>();
+  private final List<PlannedAction.EmitEvent> events = new ArrayList<>();
+
+  PlanDraft(ControllerStatus current) {
+    this.initialStage = current.stage();
+    this.stage = current.stage();
+    this.leaderRestarts = current.leader().restarts();
+    current.workerSets().forEach(summary -> workerSetRestarts.put(summary.name(), summary.restarts()));
+  }
+
+  Stage stage() {
+    return stage;
+  }
+
+  Optional<Transition> transition() {
+    return transition;
+  }
+
+  boolean hasTransition() {
+    return transition.isPresent();
+  }
+
+  void moveTo(Stage target, String reason, String message, EventType eventType) {
+    transition = Optional.of(new Transition(initialStage, target, reason, message, eventType));
+    stage = target;
+    event(eventType, reason, message);
+  }
+
+  Optional<Condition> validation() {
+    return validation;
+  }
+
+  void recordValidation(Condition condition) {
+    validation = Optional.of(condition);
+  }
+
+  int leaderRestarts() {
+    return leaderRestarts;
+  }
+
+  int countLeaderRestart() {
+    return ++leaderRestarts;
+  }
+
+  int workerSetRestarts(String workerSetName) {
+    return workerSetRestarts.getOrDefault(workerSetName, 0);
+  }
+
+  int countWorkerSetRestart(String workerSetName) {
+    return workerSetRestarts.merge(workerSetName, 1, Integer::sum);
+  }
+
+  void create(PodSlot slot, String nodeName, PodEnvironment environment) {
+    creates.putIfAbsent(slot.podName(), new PlannedAction.CreatePod(slot, nodeName, environment));
+  }
+
+  void delete(String podName, DeletionReason why) {
+    deletes.putIfAbsent(podName, new PlannedAction.DeletePod(podName, why));
+  }
+
+  void release(String podName) {
+    releases.add(podName);
+  }
+
+  boolean isReleased(String podName) {
+    return releases.contains(podName);
+  }
+
+  void event(EventType type, String reason, String message) {
+    events.add(new PlannedAction.EmitEvent(type, reason, message));
+  }
+
+  /** The plan, with its actions in the order {@link PlannedAction} asks the adapter to apply them. */
+  Plan toPlan(ControllerStatus current, ControllerStatus next) {
+    List<PlannedAction> actions = new ArrayList<>();
+    releases.forEach(podName -> actions.add(new PlannedAction.ReleaseAllocation(podName)));
+    if (!next.equals(current)) {
+      actions.add(new PlannedAction.PatchStatus(next));
+    }
+    actions.addAll(deletes.values());
+    actions.addAll(creates.values());
+    actions.addAll(events);
+    return new Plan(stage, actions);
+  }
+}

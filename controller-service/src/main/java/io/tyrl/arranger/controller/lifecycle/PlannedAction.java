@@ -1,0 +1,85 @@
+package io.tyrl.arranger.controller.lifecycle;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One effect the Kubernetes adapter carries out for a {@link Plan}.
+ *
+ * <p>A plan lists its actions in the order they must be applied, and the adapter stops at the
+ * first failure and requeues the job: the status write (every {@link ReleaseAllocation} together
+ * with the {@link PatchStatus}) comes first, then deletes, creates and events. Writing status first
+ * matters because it records restart counts atomically with giving allocations back; if a later
+ * delete fails, the next plan sees the allocation gone and does not count the same failure twice.
+ */
+public sealed interface PlannedAction {
+
+  /**
+   * Create the pod of {@code slot} on {@code nodeName} (set as {@code spec.nodeName}: the scheduler
+   * already bound it), from the leader's or the WorkerSet's template, adding {@code environment} to
+   * every container. An AlreadyExists answer means an earlier create succeeded: treat it as done.
+   */
+  record CreatePod(PodSlot slot, String nodeName, PodEnvironment environment) implements PlannedAction {
+    public CreatePod {
+      Objects.requireNonNull(slot, "slot");
+      Objects.requireNonNull(nodeName, "nodeName");
+      Objects.requireNonNull(environment, "environment");
+    }
+
+    public String podName() {
+      return slot.podName();
+    }
+
+    public PodRole role() {
+      return slot.role();
+    }
+
+    public Optional<String> leaderAddress() {
+      return environment.leaderAddress();
+    }
+  }
+
+  /** Delete the pod (NotFound means it is already gone: done). */
+  record DeletePod(String podName, DeletionReason why) implements PlannedAction {
+    public DeletePod {
+      Objects.requireNonNull(podName, "podName");
+      Objects.requireNonNull(why, "why");
+    }
+  }
+
+  /**
+   * Give the placement of {@code podName} back to the scheduler.
+   *
+   * <p>{@code status.allocations} belongs to the scheduler, so the controller never rewrites it;
+   * it only removes the one key: the adapter adds {@code "allocations": {"<podName>": null}} to the
+   * JSON merge patch it sends to {@code /status} (the same patch as {@link PatchStatus}), with
+   * {@code metadata.resourceVersion} of the job this plan was made from. A merge patch touches no
+   * other key, and the resourceVersion turns a concurrent scheduler write into a 409, after which
+   * the job is planned again from fresh state.
+   */
+  record ReleaseAllocation(String podName) implements PlannedAction {
+    public ReleaseAllocation {
+      Objects.requireNonNull(podName, "podName");
+    }
+  }
+
+  /**
+   * Write the controller-owned status fields. Sent as a JSON merge patch on {@code /status},
+   * guarded by the job's resourceVersion, in which every field of {@code status} is written and an
+   * absent optional value is written as JSON {@code null}, so stale values are cleared.
+   */
+  record PatchStatus(ControllerStatus status) implements PlannedAction {
+    public PatchStatus {
+      Objects.requireNonNull(status, "status");
+    }
+  }
+
+  /** Record a Kubernetes Event on the TYJob. */
+  record EmitEvent(EventType type, String reason, String message) implements PlannedAction {
+    public EmitEvent {
+      Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(message, "message");
+    }
+  }
+}

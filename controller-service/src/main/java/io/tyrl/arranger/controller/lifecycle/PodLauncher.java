@@ -1,0 +1,34 @@
+package io.tyrl.arranger.controller.lifecycle;
+
+import java.util.Optional;
+
+/**
+ * Creates the pods the scheduler has placed and that do not exist yet. A pod that exists under the
+ * slot's name, even one being deleted, is never created again: its name is taken until it is gone.
+ */
+final class PodLauncher {
+
+  /** Creates the leader if it is placed and absent; the node it is (or will be) on, if placed at all. */
+  Optional<String> launchLeader(JobObservation observation, PlanDraft draft) {
+    PodSlot.Leader slot = observation.leaderSlot();
+    Optional<String> node = observation.leaderPod().flatMap(PodView::nodeName).or(() -> observation.allocation(slot.podName()));
+    if (observation.leaderPod().isEmpty() && node.isPresent()) {
+      draft.create(slot, node.get(), PodEnvironment.forLeader(observation.jobName()));
+    }
+    return node;
+  }
+
+  /** Creates every placed, absent worker, once the leader has an address to give them. */
+  void launchWorkers(JobObservation observation, PlanDraft draft) {
+    Optional<String> leaderAddress = observation.leaderPod().filter(pod -> !pod.deleting()).flatMap(PodView::podIp);
+    if (leaderAddress.isEmpty()) {
+      return;
+    }
+    for (PodSlot.Worker slot : observation.workerSlots()) {
+      Optional<String> node = observation.allocation(slot.podName());
+      if (node.isPresent() && observation.pod(slot.podName()).isEmpty() && !draft.isReleased(slot.podName())) {
+        draft.create(slot, node.get(), PodEnvironment.forWorker(observation.jobName(), slot, leaderAddress.get()));
+      }
+    }
+  }
+}

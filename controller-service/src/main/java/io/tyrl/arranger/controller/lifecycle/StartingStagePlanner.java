@@ -1,0 +1,38 @@
+package io.tyrl.arranger.controller.lifecycle;
+
+/**
+ * Starting: the leader exists. Once it has an IP, every placed worker is created with that address;
+ * when the leader runs and at least {@code minWorkersNum} workers (or all, if fewer) are Ready, the
+ * job is Running.
+ */
+final class StartingStagePlanner implements StagePlanner {
+
+  private final LeaderSupervisor leaderSupervisor;
+  private final WorkerSupervisor workerSupervisor;
+  private final PodLauncher launcher;
+
+  StartingStagePlanner(LeaderSupervisor leaderSupervisor, WorkerSupervisor workerSupervisor, PodLauncher launcher) {
+    this.leaderSupervisor = leaderSupervisor;
+    this.workerSupervisor = workerSupervisor;
+    this.launcher = launcher;
+  }
+
+  @Override
+  public void plan(JobObservation observation, PlanDraft draft) {
+    if (!leaderSupervisor.supervise(observation, draft) || !workerSupervisor.supervise(observation, draft)) {
+      return;
+    }
+    launcher.launchWorkers(observation, draft);
+    boolean leaderRunning = observation.leaderPod()
+        .filter(pod -> pod.phase() == PodPhase.RUNNING && !pod.deleting())
+        .isPresent();
+    int ready = observation.servingWorkers();
+    long needed = Math.min(observation.spec().minWorkersNum(), observation.workerSlots().size());
+    if (leaderRunning && ready >= needed) {
+      draft.moveTo(Stage.RUNNING, "Started",
+          "leader running with %d of %d workers ready (minWorkersNum %d)".formatted(
+              ready, observation.workerSlots().size(), observation.spec().minWorkersNum()),
+          EventType.NORMAL);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package io.tyrl.arranger.controller.lifecycle;
+
+import java.util.Optional;
+
+/**
+ * Watches the workers of a started job. A worker that failed or was lost is deleted, its slot given
+ * back to the scheduler, and the loss counted against its WorkerSet's {@code restartLimit}; one the
+ * kubelet refused is given back without counting. Pods the spec has no slot for are removed.
+ *
+ * <p>A loss is counted only while the pod's allocation still stands: counting and giving the
+ * allocation back are written in one status patch, so a pod whose allocation is already gone has
+ * been counted, and re-planning after a partly applied plan does not count it again.
+ */
+final class WorkerSupervisor {
+
+  private final JobTermination termination;
+
+  WorkerSupervisor(JobTermination termination) {
+    this.termination = termination;
+  }
+
+  /** Whether the job goes on in its stage; false once a WorkerSet exceeded its restart limit. */
+  boolean supervise(JobObservation observation, PlanDraft draft) {
+    for (PodSlot.Worker slot : observation.workerSlots()) {
+      observation.pod(slot.podName()).ifPresent(pod -> review(observation, draft, slot, pod));
+    }
+    for (PodView pod : observation.podsOutsideSpec()) {
+      if (pod.name().equals(observation.leaderSlot().podName())) {
+        continue;
+      }
+      if (!pod.deleting()) {
+        draft.delete(pod.name(), DeletionReason.NOT_IN_SPEC);
+      }
+      if (observation.allocation(pod.name()).isPresent()) {
+        draft.release(pod.name());
+      }
+    }
+    return enforceRestartLimit(observation, draft);
+  }
+
+  private void review(JobObservation observation, PlanDraft draft, PodSlot.Worker slot, PodView pod) {
+    PodStanding standing = PodStanding.of(pod);
+    switch (standing) {
+      case ACTIVE, UNREACHABLE, SUCCEEDED -> { }
+      case REJECTED -> giveBack(observation, draft, slot, pod, false, DeletionReason.REJECTED_BY_KUBELET);
+      case FAILED, DELETING -> giveBack(observation, draft, slot, pod, true, DeletionReason.WORKER_FAILED);
+    }
+  }
+
+  private void giveBack(
+      JobObservation observation, PlanDraft draft, PodSlot.Worker slot, PodView pod, boolean countsAsRestart, DeletionReason why) {
+    if (!observation.allocationStandsFor(pod)) {
+      // Already given back (and counted) by an earlier plan, or a leftover of an older placement.
+      if (!pod.deleting()) {
+        draft.delete(pod.name(), observation.allocation(pod.name()).isPresent() ? DeletionReason.STALE_PLACEMENT : why);
+      }
+      return;
+    }
+    draft.release(pod.name());
+    if (!pod.deleting()) {
+      draft.delete(pod.name(), why);
+    }
+    String node = pod.nodeName().orElse("(none)");
+    String reason = pod.statusReason().orElse(pod.deleting() ? "deleted" : "no reason given");
+    if (!countsAsRestart) {
+      draft.event(EventType.WARNING, "WorkerRejected",
+          "the kubelet on node %s refused worker pod \"%s\": %s; given back for rescheduling, not counted as a restart"
+              .formatted(node, pod.name(), reason));
+      return;
+    }
+    int restarts = draft.countWorkerSetRestart(slot.workerSet());
+    draft.event(EventType.WARNING, "WorkerLost",
+        "worker pod \"%s\" of workerSet \"%s\" lost on node %s (%s); given back for rescheduling, restart %d of %d"
+            .formatted(pod.name(), slot.workerSet(), node, reason, restarts, observation.spec().restartLimit()));
+  }
+
+  private boolean enforceRestartLimit(JobObservation observation, PlanDraft draft) {
+    int restartLimit = observation.spec().restartLimit();
+    Optional<WorkerSetSpecView> exceeded = observation.spec().workerSets().stream()
+        .filter(workerSet -> draft.workerSetRestarts(workerSet.name()) > restartLimit)
+        .findFirst();
+    if (exceeded.isEmpty()) {
+      return true;
+    }
+    String name = exceeded.get().name();
+    termination.fail(observation, draft, "WorkerSetRestartLimitExceeded",
+        "workerSet \"%s\" has been restarted %d times, more than restartLimit %d"
+            .formatted(name, draft.workerSetRestarts(name), restartLimit));
+    return false;
+  }
+}

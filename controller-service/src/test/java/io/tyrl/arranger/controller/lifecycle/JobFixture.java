@@ -1,0 +1,169 @@
+package io.tyrl.arranger.controller.lifecycle;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Fluent builder of {@link JobView}s for tests. Defaults: job {@code train}, leader {@code learner},
+ * one WorkerSet {@code actor} of 2, restartLimit 3, minWorkersNum 1, cleanPodPolicy All, Pending,
+ * Unscheduled. Pod names follow: {@code train-learner}, {@code train-actor-0}, ...
+ */
+final class JobFixture {
+
+  static final Instant EARLIER = Instant.parse("2026-01-01T00:00:00Z");
+
+  private String name = "train";
+  private long generation = 1;
+  private String leaderName = "learner";
+  private PodTemplateView leaderTemplate = template();
+  private final List<WorkerSetSpecView> workerSets = new ArrayList<>();
+  private int restartLimit = 3;
+  private int minWorkersNum = 1;
+  private String cleanPodPolicy = "All";
+  private boolean terminating;
+  private Stage stage = Stage.PENDING;
+  private ScheduleState scheduleState = ScheduleState.UNSCHEDULED;
+  private final Map<String, String> allocations = new LinkedHashMap<>();
+  private Optional<String> schedulingReason = Optional.empty();
+  private Optional<String> schedulingMessage = Optional.empty();
+  private int leaderRestarts;
+  private final Map<String, Integer> workerSetRestarts = new LinkedHashMap<>();
+  private Optional<PodPhase> leaderObserved = Optional.empty();
+  private Optional<Instant> startTime = Optional.empty();
+  private Optional<Instant> completionTime = Optional.empty();
+
+  static JobFixture job() {
+    return new JobFixture();
+  }
+
+  static PodTemplateView template() {
+    return PodTemplateView.of(new ContainerView("main", Map.of("cpu", "1", "memory", "1Gi"), Map.of("memory", "2Gi")));
+  }
+
+  JobFixture named(String jobName) {
+    this.name = jobName;
+    return this;
+  }
+
+  JobFixture generation(long value) {
+    this.generation = value;
+    return this;
+  }
+
+  JobFixture leader(String value) {
+    this.leaderName = value;
+    return this;
+  }
+
+  JobFixture leaderTemplate(PodTemplateView value) {
+    this.leaderTemplate = value;
+    return this;
+  }
+
+  JobFixture workerSet(String workerSetName, int counts) {
+    return workerSet(new WorkerSetSpecView(workerSetName, counts, template()));
+  }
+
+  JobFixture workerSet(WorkerSetSpecView workerSet) {
+    workerSets.add(workerSet);
+    return this;
+  }
+
+  JobFixture restartLimit(int value) {
+    this.restartLimit = value;
+    return this;
+  }
+
+  JobFixture minWorkers(int value) {
+    this.minWorkersNum = value;
+    return this;
+  }
+
+  JobFixture cleanPodPolicy(String value) {
+    this.cleanPodPolicy = value;
+    return this;
+  }
+
+  JobFixture terminating() {
+    this.terminating = true;
+    return this;
+  }
+
+  JobFixture stage(Stage value) {
+    this.stage = value;
+    return this;
+  }
+
+  JobFixture scheduled(ScheduleState value) {
+    this.scheduleState = value;
+    return this;
+  }
+
+  JobFixture schedulingReason(String reason, String message) {
+    this.schedulingReason = Optional.of(reason);
+    this.schedulingMessage = Optional.of(message);
+    return this;
+  }
+
+  JobFixture allocate(String podName, String node) {
+    allocations.put(podName, node);
+    return this;
+  }
+
+  /** Allocates the leader and every worker of the spec built so far, all on {@code node}. */
+  JobFixture allocateAll(String node) {
+    JobView view = build();
+    allocate(PodNaming.leaderPodName(name, leaderName), node);
+    PodNaming.workerSlots(name, view.spec()).forEach(slot -> allocate(slot.podName(), node));
+    return this;
+  }
+
+  JobFixture leaderRestarts(int value) {
+    this.leaderRestarts = value;
+    return this;
+  }
+
+  JobFixture workerSetRestarts(String workerSetName, int value) {
+    workerSetRestarts.put(workerSetName, value);
+    return this;
+  }
+
+  /** The last written status saw the leader pod in {@code phase}. */
+  JobFixture leaderObserved(PodPhase phase) {
+    this.leaderObserved = Optional.of(phase);
+    return this;
+  }
+
+  JobFixture started(Instant value) {
+    this.startTime = Optional.of(value);
+    return this;
+  }
+
+  JobFixture completed(Instant value) {
+    this.completionTime = Optional.of(value);
+    return this;
+  }
+
+  JobView build() {
+    List<WorkerSetSpecView> sets = workerSets.isEmpty() ? List.of(new WorkerSetSpecView("actor", 2, template())) : workerSets;
+    JobSpecView spec = new JobSpecView(
+        new LeaderSpecView(leaderName, leaderTemplate), sets, restartLimit, minWorkersNum, cleanPodPolicy, terminating);
+    List<WorkerSetSummary> summaries = new ArrayList<>();
+    workerSetRestarts.forEach((set, restarts) -> summaries.add(new WorkerSetSummary(set, 0, 0, 0, restarts)));
+    ControllerStatus status = new ControllerStatus(
+        stage,
+        List.of(),
+        new LeaderSummary(Optional.empty(), Optional.empty(), Optional.empty(), leaderObserved, leaderRestarts),
+        summaries,
+        0,
+        startTime,
+        completionTime,
+        generation);
+    return new JobView("ns", name, generation, spec,
+        new SchedulerStatusView(scheduleState, allocations, schedulingReason, schedulingMessage), status);
+  }
+}

@@ -1,0 +1,210 @@
+package io.tyrl.arranger.scheduler.framework;
+
+import io.tyrl.arranger.scheduler.api.BasicPolicy;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A job inside a session: its tasks (leader first, then workers in snapshot order), what it holds
+ * now, and the note or failure that will explain it in the cycle's decision.
+ */
+public final class JobState {
+
+  private final JobInfo info;
+  private final QueueState queue;
+  private final JobQueuePolicy jobQueuePolicy;
+  private final List<TaskState> tasks = new ArrayList<>();
+  private final long[] allocated;
+  private final Map<NodeState, int[]> podsPerNode = new HashMap<>();
+  private int placedWorkers;
+  private boolean leaderPlaced;
+  private JobNote note;
+  private JobNote failure;
+  private boolean enqueueRefused;
+
+  JobState(JobInfo info, QueueState queue, int dimensions) {
+    this.info = info;
+    this.queue = queue;
+    this.jobQueuePolicy = info.jobQueuePolicyIfSet()
+        .orElse(queue == null ? JobQueuePolicy.PRIORITY : queue.info().jobQueuePolicy());
+    this.allocated = new long[dimensions];
+  }
+
+  void addTask(TaskState task) {
+    if (task.isLeader()) {
+      tasks.add(0, task);
+    } else {
+      tasks.add(task);
+    }
+  }
+
+  public JobInfo info() {
+    return info;
+  }
+
+  public String key() {
+    return info.key();
+  }
+
+  /** The job's queue, or null when the job names a queue that does not exist. */
+  public QueueState queue() {
+    return queue;
+  }
+
+  /** The job's own jobQueuePolicy, else its queue's. */
+  public JobQueuePolicy jobQueuePolicy() {
+    return jobQueuePolicy;
+  }
+
+  public List<TaskState> tasks() {
+    return Collections.unmodifiableList(tasks);
+  }
+
+  public TaskState leader() {
+    return tasks.get(0);
+  }
+
+  public List<TaskState> pendingTasks() {
+    List<TaskState> pending = new ArrayList<>();
+    for (TaskState task : tasks) {
+      if (task.isPending()) {
+        pending.add(task);
+      }
+    }
+    return pending;
+  }
+
+  public boolean hasPendingTasks() {
+    for (TaskState task : tasks) {
+      if (task.isPending()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  public int workerCount() {
+    return tasks.size() - 1;
+  }
+
+  /** Workers that must be placed with the leader before the job may start: all of them for {@code basicPolicy: Gang}. */
+  public int minimumWorkers() {
+    return info.basicPolicy() == BasicPolicy.GANG ? workerCount() : info.minWorkersNum();
+  }
+
+  /**
+   * The resources of the job's minimum: the leader plus the first {@link #minimumWorkers()} workers
+   * (capped at the workers it has), pods included.
+   */
+  public long[] minimumRequest() {
+    long[] minimum = tasks.get(0).request().clone();
+    int workers = Math.min(minimumWorkers(), workerCount());
+    for (int i = 1; i <= workers; i++) {
+      ResourceDimensions.add(minimum, tasks.get(i).request());
+    }
+    return minimum;
+  }
+
+  public boolean isLeaderPlaced() {
+    return leaderPlaced;
+  }
+
+  public int placedWorkers() {
+    return placedWorkers;
+  }
+
+  public int placedTasks() {
+    return placedWorkers + (leaderPlaced ? 1 : 0);
+  }
+
+  public boolean isFullyPlaced() {
+    return placedTasks() == tasks.size();
+  }
+
+  public long allocated(int dimension) {
+    return allocated[dimension];
+  }
+
+  /** Pods of this job placed (allocated or pipelined) on the node in this session. */
+  public int podsOn(NodeState node) {
+    int[] count = podsPerNode.get(node);
+    return count == null ? 0 : count[0];
+  }
+
+  /** Nodes that hold at least one of the job's pods. */
+  public List<NodeState> nodesInUse() {
+    List<NodeState> nodes = new ArrayList<>();
+    podsPerNode.forEach((node, count) -> {
+      if (count[0] > 0) {
+        nodes.add(node);
+      }
+    });
+    nodes.sort((a, b) -> Integer.compare(a.index(), b.index()));
+    return nodes;
+  }
+
+  public JobNote note() {
+    return note;
+  }
+
+  public JobNote failure() {
+    return failure;
+  }
+
+  public boolean isFailed() {
+    return failure != null;
+  }
+
+  public boolean isEnqueueRefused() {
+    return enqueueRefused;
+  }
+
+  /** True when actions may still try to place this job's pods in this cycle. */
+  public boolean isSchedulable() {
+    return failure == null && queue != null && !enqueueRefused;
+  }
+
+  /** Records why the job is not (fully) placed; the latest note wins. */
+  public void note(JobNote newNote) {
+    this.note = newNote;
+  }
+
+  void fail(JobNote reason) {
+    this.failure = reason;
+  }
+
+  void refuseEnqueue(JobNote reason) {
+    this.enqueueRefused = true;
+    this.note = reason;
+  }
+
+  void recordPlaced(TaskState task, NodeState node, long[] request) {
+    if (task.isLeader()) {
+      leaderPlaced = true;
+    } else {
+      placedWorkers++;
+    }
+    ResourceDimensions.add(allocated, request);
+    podsPerNode.computeIfAbsent(node, ignored -> new int[1])[0]++;
+  }
+
+  void recordUnplaced(TaskState task, NodeState node, long[] request) {
+    if (task.isLeader()) {
+      leaderPlaced = false;
+    } else {
+      placedWorkers--;
+    }
+    ResourceDimensions.subtract(allocated, request);
+    podsPerNode.get(node)[0]--;
+  }
+
+  @Override
+  public String toString() {
+    return info.key();
+  }
+}

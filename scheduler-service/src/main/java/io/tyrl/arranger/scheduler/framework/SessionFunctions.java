@@ -1,0 +1,84 @@
+package io.tyrl.arranger.scheduler.framework;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The typed functions plugins register with a session; {@link Tiers} says how several of a kind combine. */
+public final class SessionFunctions {
+
+  private SessionFunctions() {}
+
+  /** Orders jobs of one queue: negative = the first goes first; 0 = this function has no opinion. */
+  @FunctionalInterface
+  public interface JobOrderFn {
+    int compare(JobState first, JobState second);
+  }
+
+  /** Orders queues: negative = the first is served first; 0 = no opinion. */
+  @FunctionalInterface
+  public interface QueueOrderFn {
+    int compare(QueueState first, QueueState second);
+  }
+
+  /**
+   * A predicate on what does not change during a cycle — the pod's placement constraints and the
+   * node's labels, taints and conditions — so its verdicts are computed once per distinct set of
+   * constraints and node, then reused for every pod that asks the same.
+   */
+  @FunctionalInterface
+  public interface NodeFilterFn {
+    PredicateResult filter(io.tyrl.arranger.scheduler.api.PlacementConstraints constraints, NodeState node);
+  }
+
+  /**
+   * A predicate on the node's current ledger. Contract: its verdict may only turn from fits to
+   * rejected as nodes fill up (never the other way) until something is released — the session relies
+   * on this to remember that a request fitted nowhere.
+   */
+  @FunctionalInterface
+  public interface PredicateFn {
+    PredicateResult check(TaskState task, NodeState node);
+  }
+
+  /** Scores a node for a task that fits on it; higher is better. Scores of all plugins add up with weights. */
+  @FunctionalInterface
+  public interface NodeScoreFn {
+    double score(TaskState task, NodeState node);
+  }
+
+  /** From candidate victims, the ones this plugin allows to evict for the preemptor. */
+  @FunctionalInterface
+  public interface VictimsFn {
+    List<TaskState> allowed(TaskState preemptor, List<TaskState> candidates);
+  }
+
+  /** True when the job holds enough to start (its gang minimum). */
+  @FunctionalInterface
+  public interface JobReadyFn {
+    boolean isReady(JobState job);
+  }
+
+  /** True when a job that is not ready may keep its placements of this cycle anyway. */
+  @FunctionalInterface
+  public interface JobPipelinedFn {
+    boolean mayKeepPartialPlacements(JobState job);
+  }
+
+  /** Why the job is invalid, or empty when it is valid. */
+  @FunctionalInterface
+  public interface JobValidFn {
+    Optional<String> invalidReason(JobState job);
+  }
+
+  /** True when the queue has had its share and should not be served further in this cycle. */
+  @FunctionalInterface
+  public interface OverusedFn {
+    boolean isOverused(QueueState queue);
+  }
+
+  /** Why the job may not be enqueued yet, or empty when it may. */
+  @FunctionalInterface
+  public interface JobEnqueueableFn {
+    Optional<String> refusal(JobState job);
+  }
+}

@@ -1,0 +1,88 @@
+package io.tyrl.arranger.scheduler.framework;
+
+import io.tyrl.arranger.scheduler.api.TaskInfo;
+import io.tyrl.arranger.scheduler.api.TaskStatus;
+
+/** A task inside a session: its snapshot data, its request as a dense vector, and where it stands now. */
+public final class TaskState {
+
+  private final TaskInfo info;
+  private final JobState job;
+  private final long[] request;
+  private final int[] requestedDimensions;
+  private TaskStatus status;
+  private NodeState node;
+
+  TaskState(TaskInfo info, JobState job, long[] request) {
+    this.info = info;
+    this.job = job;
+    this.request = request;
+    int count = 0;
+    for (long value : request) {
+      if (value != 0) {
+        count++;
+      }
+    }
+    this.requestedDimensions = new int[count];
+    int next = 0;
+    for (int i = 0; i < request.length; i++) {
+      if (request[i] != 0) {
+        requestedDimensions[next++] = i;
+      }
+    }
+    this.status = TaskStatus.PENDING;
+  }
+
+  public TaskInfo info() {
+    return info;
+  }
+
+  public JobState job() {
+    return job;
+  }
+
+  public String podName() {
+    return info.podName();
+  }
+
+  public boolean isLeader() {
+    return info.isLeader();
+  }
+
+  /** The request including one pod; callers must not modify it. */
+  public long[] request() {
+    return request;
+  }
+
+  /** Indices of the dimensions this task requests (always includes pods). */
+  public int[] requestedDimensions() {
+    return requestedDimensions;
+  }
+
+  public long request(int dimension) {
+    return request[dimension];
+  }
+
+  public TaskStatus status() {
+    return status;
+  }
+
+  public boolean isPending() {
+    return status == TaskStatus.PENDING;
+  }
+
+  /** The node holding the task, or null while it is pending. */
+  public NodeState node() {
+    return node;
+  }
+
+  void moveTo(TaskStatus newStatus, NodeState newNode) {
+    this.status = newStatus;
+    this.node = newNode;
+  }
+
+  @Override
+  public String toString() {
+    return info.podName() + "[" + status + (node == null ? "" : "@" + node.name()) + "]";
+  }
+}
