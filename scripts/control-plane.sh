@@ -27,7 +27,7 @@ assets_complete() {
 
 install_debian_packages() {
   local missing=()
-  for pkg in golang-go etcd-server rsync golang-github-modern-go-reflect2-dev golang-github-json-iterator-go-dev dpkg-dev kubernetes-client; do
+  for pkg in golang-go etcd-server rsync golang-github-modern-go-reflect2-dev golang-github-json-iterator-go-dev dpkg-dev; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   if [ ${#missing[@]} -gt 0 ]; then
