@@ -1,0 +1,38 @@
+package io.tyrl.arranger.kube;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tyrl.arranger.kube.leader.LeaderElection;
+import io.tyrl.arranger.kube.leader.LeaderElectionProperties;
+import io.tyrl.arranger.kube.leader.LeadershipListener;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/** The Kubernetes edge both services share: clients, status patching and Lease leader election. */
+@AutoConfiguration
+@EnableConfigurationProperties({KubernetesClientProperties.class, LeaderElectionProperties.class})
+public class ArrangerKubernetesAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  KubernetesClients kubernetesClients(KubernetesClientProperties properties) {
+    return KubernetesClients.create(properties);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  StatusPatcher statusPatcher(KubernetesClients clients) {
+    return new StatusPatcher(clients.requests(), Backoff.DEFAULT);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  LeaderElection leaderElection(LeaderElectionProperties properties, KubernetesClients clients,
+      ObjectProvider<LeadershipListener> listeners, MeterRegistry meterRegistry,
+      @Value("${spring.application.name:arranger}") String service) {
+    return new LeaderElection(properties, clients.requests(), listeners.orderedStream().toList(), meterRegistry, service);
+  }
+}

@@ -1,0 +1,163 @@
+package io.tyrl.arranger.kube.leader;
+
+import io.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
+import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
+import io.kubernetes.client.extended.leaderelection.LeaderElector;
+import io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.Date;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Runs client-java's {@link LeaderElector} on a {@link LeaseLock} for as long as the service runs.
+ * A replica that loses the lease stops its leader work at once and stands for election again; on a
+ * graceful stop the leader gives the lease up so that a standby takes over without waiting for it
+ * to expire. With election disabled, the single replica leads from start.
+ */
+public final class LeaderElection implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(LeaderElection.class);
+
+  private final LeaderElectionProperties properties;
+  private final ApiClient client;
+  private final List<LeadershipListener> listeners;
+  private final String identity;
+  private final AtomicBoolean leading = new AtomicBoolean();
+  private volatile boolean running;
+  private volatile LeaderElector elector;
+  private volatile LeaseLock lock;
+  private Thread thread;
+
+  public LeaderElection(LeaderElectionProperties properties, ApiClient client, List<LeadershipListener> listeners,
+      MeterRegistry meterRegistry, String service) {
+    this.properties = properties;
+    this.client = client;
+    this.listeners = List.copyOf(listeners);
+    this.identity = properties.effectiveIdentity();
+    Gauge.builder("arranger_leader", leading, l -> l.get() ? 1 : 0)
+        .description("1 while this replica holds the leader lease")
+        .tag("service", service)
+        .register(meterRegistry);
+  }
+
+  public boolean isLeader() {
+    return leading.get();
+  }
+
+  public String identity() {
+    return identity;
+  }
+
+  @Override
+  public synchronized void start() {
+    if (running) {
+      return;
+    }
+    running = true;
+    if (!properties.enabled()) {
+      log.info("leader election disabled: {} leads", identity);
+      becomeLeader();
+      return;
+    }
+    thread = new Thread(this::campaign, "leader-election");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void campaign() {
+    while (running) {
+      lock = new LeaseLock(properties.leaseNamespace(), properties.leaseName(), identity, client);
+      LeaderElectionConfig config = new LeaderElectionConfig(lock, properties.leaseDuration(),
+          properties.renewDeadline(), properties.retryPeriod());
+      try (LeaderElector candidate = new LeaderElector(config,
+          error -> log.warn("leader election for lease {}/{}: {}", properties.leaseNamespace(),
+              properties.leaseName(), error.toString()))) {
+        elector = candidate;
+        log.info("{} stands for lease {}/{}", identity, properties.leaseNamespace(), properties.leaseName());
+        candidate.run(this::becomeLeader, this::stepDown);
+      } catch (RuntimeException e) {
+        log.warn("leader election for lease {}/{} failed; standing again after {}", properties.leaseNamespace(),
+            properties.leaseName(), properties.retryPeriod(), e);
+      } finally {
+        stepDown();
+      }
+      pause(properties.retryPeriod());
+    }
+  }
+
+  private void becomeLeader() {
+    if (leading.compareAndSet(false, true)) {
+      log.info("{} is now the leader", identity);
+      listeners.forEach(LeadershipListener::startedLeading);
+    }
+  }
+
+  private void stepDown() {
+    if (leading.compareAndSet(true, false)) {
+      log.info("{} is no longer the leader", identity);
+      listeners.forEach(LeadershipListener::stoppedLeading);
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (!running) {
+      return;
+    }
+    running = false;
+    boolean wasLeader = leading.get();
+    stepDown();
+    LeaderElector current = elector;
+    if (current != null) {
+      current.close();
+    }
+    if (thread != null) {
+      thread.interrupt();
+    }
+    if (wasLeader && properties.enabled()) {
+      releaseLease();
+    }
+  }
+
+  /** Empties the lease's holder so that a standby need not wait for it to expire. */
+  private void releaseLease() {
+    LeaseLock current = lock;
+    if (current == null) {
+      return;
+    }
+    try {
+      LeaderElectionRecord record = current.get();
+      if (!identity.equals(record.getHolderIdentity())) {
+        return;
+      }
+      Date now = new Date();
+      boolean released = current.update(new LeaderElectionRecord("", 1, now, now, record.getLeaderTransitions()));
+      log.info("{} {} lease {}/{}", identity, released ? "released" : "could not release", properties.leaseNamespace(),
+          properties.leaseName());
+    } catch (ApiException e) {
+      log.warn("{} could not release lease {}/{} (HTTP {}); it expires after {}", identity,
+          properties.leaseNamespace(), properties.leaseName(), e.getCode(), properties.leaseDuration());
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  private static void pause(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

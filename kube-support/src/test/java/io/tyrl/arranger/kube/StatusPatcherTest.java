@@ -1,0 +1,158 @@
+package io.tyrl.arranger.kube;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.patch;
+import static com.github.tomakehurst.wiremock.client.WireMock.patchRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class StatusPatcherTest {
+
+  private static final String PATH = "/apis/arranger.tyrl.io/v1alpha1/namespaces/rl/tyjobs/pong/status";
+  private static final String MERGE_PATCH = "application/merge-patch+json";
+  private static final String PATCHED = """
+      {"apiVersion":"arranger.tyrl.io/v1alpha1","kind":"TYJob","metadata":{"name":"pong","namespace":"rl"},
+       "status":{"stage":"Running"}}""";
+  private static final StatusPatcher.Target TARGET =
+      new StatusPatcher.Target("arranger.tyrl.io", "v1alpha1", "tyjobs", "rl", "pong");
+
+  private WireMockServer apiServer;
+  private StatusPatcher patcher;
+
+  @BeforeEach
+  void start() {
+    apiServer = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
+    apiServer.start();
+    ApiClient client = new ClientBuilder().setBasePath(apiServer.baseUrl()).build();
+    client.setHttpClient(client.getHttpClient().newBuilder().readTimeout(300, TimeUnit.MILLISECONDS).build());
+    patcher = new StatusPatcher(client, new Backoff(Duration.ofMillis(5), Duration.ofMillis(20), 4));
+  }
+
+  @AfterEach
+  void stop() {
+    apiServer.stop();
+  }
+
+  @Test
+  void sendsAMergePatchWithTheMergePatchContentType() {
+    apiServer.stubFor(patch(urlEqualTo(PATH)).withHeader("Content-Type", equalTo(MERGE_PATCH))
+        .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(PATCHED)));
+
+    Optional<JsonObject> result = patcher.patch(TARGET, current -> "{\"status\":{\"stage\":\"Running\"}}");
+
+    assertThat(result).get().extracting(o -> o.getAsJsonObject("status").get("stage").getAsString())
+        .isEqualTo("Running");
+    apiServer.verify(1, patchRequestedFor(urlEqualTo(PATH))
+        .withHeader("Content-Type", equalTo(MERGE_PATCH))
+        .withRequestBody(equalToJson("{\"status\":{\"stage\":\"Running\"}}")));
+  }
+
+  @Test
+  void retriesServerErrorsWithBackoffUntilTheyPass() {
+    stubSequence(aResponse().withStatus(500).withBody("{\"message\":\"etcdserver: leader changed\"}"),
+        aResponse().withStatus(503),
+        aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(PATCHED));
+
+    Optional<JsonObject> result = patcher.patch(TARGET, current -> "{\"status\":{\"stage\":\"Running\"}}");
+
+    assertThat(result).isPresent();
+    apiServer.verify(3, patchRequestedFor(urlEqualTo(PATH)).withHeader("Content-Type", equalTo(MERGE_PATCH)));
+  }
+
+  @Test
+  void unsupportedMediaTypeIsRefusedAtOnceWithTheServersMessage() {
+    apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(aResponse().withStatus(415)
+        .withBody("{\"message\":\"the body of the request was in an unknown format\"}")));
+
+    StatusPatchException refused = catchThrowableOfType(StatusPatchException.class,
+        () -> patcher.patch(TARGET, current -> "{\"status\":{}}"));
+
+    assertThat(refused.httpCode()).isEqualTo(415);
+    assertThat(refused).hasMessageContaining("unknown format").hasMessageContaining("rl/pong");
+    apiServer.verify(1, patchRequestedFor(urlEqualTo(PATH)));
+  }
+
+  @Test
+  void timeoutsAreRetriedAndReportedAfterTheLastAttempt() {
+    apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(aResponse().withStatus(200).withFixedDelay(1_000)));
+
+    StatusPatchException failed = catchThrowableOfType(StatusPatchException.class,
+        () -> patcher.patch(TARGET, current -> "{\"status\":{}}"));
+
+    assertThat(failed.httpCode()).isZero();
+    assertThat(failed).hasMessageContaining("failed 4 times");
+    apiServer.verify(4, patchRequestedFor(urlEqualTo(PATH)));
+  }
+
+  @Test
+  void droppedConnectionsAreRetried() {
+    stubSequence(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER),
+        aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(PATCHED));
+
+    assertThat(patcher.patch(TARGET, current -> "{\"status\":{}}")).isPresent();
+    apiServer.verify(2, patchRequestedFor(urlEqualTo(PATH)));
+  }
+
+  @Test
+  void conflictRereadsTheObjectAndDerivesThePatchAgain() {
+    stubSequence(aResponse().withStatus(409).withBody("{\"message\":\"the object has been modified\"}"),
+        aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(PATCHED));
+    apiServer.stubFor(get(urlEqualTo(PATH.replace("/status", ""))).willReturn(aResponse().withStatus(200)
+        .withHeader("Content-Type", "application/json")
+        .withBody("{\"metadata\":{\"name\":\"pong\",\"resourceVersion\":\"42\"}}")));
+    List<Optional<JsonObject>> seen = new ArrayList<>();
+
+    Optional<JsonObject> result = patcher.patch(TARGET, current -> {
+      seen.add(current);
+      String version = current.map(o -> o.getAsJsonObject("metadata").get("resourceVersion").getAsString()).orElse("");
+      return "{\"metadata\":{\"resourceVersion\":\"" + version + "\"},\"status\":{}}";
+    });
+
+    assertThat(result).isPresent();
+    assertThat(seen).hasSize(2);
+    assertThat(seen.get(0)).isEmpty();
+    assertThat(seen.get(1)).isPresent();
+    apiServer.verify(1, getRequestedFor(urlEqualTo(PATH.replace("/status", ""))));
+    apiServer.verify(patchRequestedFor(urlEqualTo(PATH))
+        .withRequestBody(equalToJson("{\"metadata\":{\"resourceVersion\":\"42\"},\"status\":{}}")));
+  }
+
+  @Test
+  void aDeletedObjectIsNotAnError() {
+    apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(aResponse().withStatus(404)));
+
+    assertThat(patcher.patch(TARGET, current -> "{\"status\":{}}")).isEmpty();
+  }
+
+  private void stubSequence(com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder... responses) {
+    String state = Scenario.STARTED;
+    for (int i = 0; i < responses.length; i++) {
+      String next = i == responses.length - 1 ? state : "attempt-" + (i + 2);
+      apiServer.stubFor(patch(urlEqualTo(PATH)).inScenario("sequence").whenScenarioStateIs(state)
+          .withHeader("Content-Type", equalTo(MERGE_PATCH))
+          .willReturn(responses[i]).willSetStateTo(next));
+      state = next;
+    }
+  }
+}
