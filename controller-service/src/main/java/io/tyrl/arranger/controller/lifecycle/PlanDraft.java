@@ -41,10 +41,6 @@ final class PlanDraft {
     return transition;
   }
 
-  boolean hasTransition() {
-    return transition.isPresent();
-  }
-
   void moveTo(Stage target, String reason, String message, EventType eventType) {
     transition = Optional.of(new Transition(initialStage, target, reason, message, eventType));
     stage = target;

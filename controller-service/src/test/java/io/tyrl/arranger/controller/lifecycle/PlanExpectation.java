@@ -76,9 +76,4 @@ final class PlanExpectation {
     workerSetRestarts.forEach((set, expected) ->
         assertThat(status.workerSetRestarts(set)).as("restarts of workerSet " + set).isEqualTo(expected));
   }
-
-  @Override
-  public String toString() {
-    return "→ " + stage;
-  }
 }

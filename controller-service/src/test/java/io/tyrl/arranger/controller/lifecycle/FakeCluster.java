@@ -1,0 +1,108 @@
+package io.tyrl.arranger.controller.lifecycle;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An in-memory stand-in for the API server, the scheduler and the kubelets, enough to apply plans
+ * the way the adapter will: status (with released allocations) first, then deletes (which mark a
+ * pod as being deleted), then creates (which refuse an existing name, like AlreadyExists).
+ */
+final class FakeCluster {
+
+  private JobView job;
+  private final Map<String, PodView> pods = new LinkedHashMap<>();
+  private final List<String> refusedCreates = new ArrayList<>();
+  private final List<String> createdPods = new ArrayList<>();
+  private final LifecyclePlanner planner = new LifecyclePlanner();
+  private Instant now = PlanCase.NOW;
+
+  FakeCluster(JobView job) {
+    this.job = job;
+  }
+
+  JobView job() {
+    return job;
+  }
+
+  Map<String, PodView> pods() {
+    return pods;
+  }
+
+  List<String> createdPods() {
+    return createdPods;
+  }
+
+  List<String> refusedCreates() {
+    return refusedCreates;
+  }
+
+  Plan plan() {
+    now = now.plusSeconds(1);
+    return planner.plan(job, List.copyOf(pods.values()), now);
+  }
+
+  /** Plans and applies the plan fully. */
+  Plan step() {
+    Plan plan = plan();
+    applyStatus(plan);
+    applyPods(plan);
+    return plan;
+  }
+
+  /** Applies only the status write of a plan, as if every pod call afterwards had failed. */
+  void applyStatus(Plan plan) {
+    Map<String, String> allocations = new LinkedHashMap<>(job.scheduler().allocations());
+    plan.releases().forEach(release -> allocations.remove(release.podName()));
+    ControllerStatus status = plan.statusPatch().orElse(job.status());
+    SchedulerStatusView scheduler = new SchedulerStatusView(
+        job.scheduler().scheduleState(), allocations, job.scheduler().reason(), job.scheduler().message());
+    job = new JobView(job.namespace(), job.name(), job.generation(), job.spec(), scheduler, status);
+  }
+
+  void applyPods(Plan plan) {
+    for (PlannedAction.DeletePod delete : plan.deletes()) {
+      pods.computeIfPresent(delete.podName(), (name, pod) -> markedForDeletion(pod));
+    }
+    for (PlannedAction.CreatePod create : plan.creates()) {
+      if (pods.containsKey(create.podName())) {
+        refusedCreates.add(create.podName());
+      } else {
+        createdPods.add(create.podName());
+        pods.put(create.podName(), new PodView(create.podName(), PodPhase.PENDING, false, Optional.empty(),
+            Optional.of(create.nodeName()), false, Optional.empty()));
+      }
+    }
+  }
+
+  void schedule(ScheduleState state, Map<String, String> allocations) {
+    Map<String, String> merged = new LinkedHashMap<>(job.scheduler().allocations());
+    merged.putAll(allocations);
+    job = new JobView(job.namespace(), job.name(), job.generation(), job.spec(),
+        new SchedulerStatusView(state, merged, Optional.empty(), Optional.empty()), job.status());
+  }
+
+  /** The kubelet starts the pod: Running, Ready, with an IP. */
+  void run(String podName, String ip) {
+    pods.computeIfPresent(podName, (name, pod) -> new PodView(name, PodPhase.RUNNING, true, Optional.of(ip),
+        pod.nodeName(), pod.deleting(), Optional.empty()));
+  }
+
+  void fail(String podName, String reason) {
+    pods.computeIfPresent(podName, (name, pod) -> new PodView(name, PodPhase.FAILED, false, pod.podIp(),
+        pod.nodeName(), pod.deleting(), Optional.of(reason)));
+  }
+
+  /** Pods marked for deletion disappear, as once their containers stopped. */
+  void finishDeletions() {
+    pods.values().removeIf(PodView::deleting);
+  }
+
+  private static PodView markedForDeletion(PodView pod) {
+    return new PodView(pod.name(), pod.phase(), pod.ready(), pod.podIp(), pod.nodeName(), true, pod.statusReason());
+  }
+}
