@@ -150,12 +150,13 @@ public record Resource(SortedMap<String, Long> quantities) {
       if (text.length() > 0) {
         text.append(", ");
       }
-      text.append(name).append(' ').append(format(name, value));
+      text.append(name).append(' ').append(formatQuantity(name, value));
     });
     return text.toString();
   }
 
-  static String format(String name, long value) {
+  /** One quantity in Kubernetes units: 1500m, 2, 16Gi. */
+  public static String formatQuantity(String name, long value) {
     if (CPU.equals(name)) {
       return value % 1000 == 0 ? Long.toString(value / 1000) : value + "m";
     }

@@ -2,7 +2,10 @@ package io.tyrl.arranger.scheduler.conf;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import io.tyrl.arranger.scheduler.api.EnumNames;
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
@@ -131,10 +134,20 @@ public final class ArgumentSpec<T> {
 
   /** An enum constant, written in its CRD spelling ("BinPack") or as the constant ("BIN_PACK"). */
   public static <E extends Enum<E>> ArgumentSpec<E> enumeration(String name, Class<E> type, E defaultValue) {
-    String expectation = "one of " + Arrays.stream(type.getEnumConstants())
-        .map(io.tyrl.arranger.scheduler.api.EnumNames::camel).collect(Collectors.joining(", "));
-    return new ArgumentSpec<>(name, defaultValue,
-        raw -> io.tyrl.arranger.scheduler.api.EnumNames.parse(type, raw.toString().trim(), name), expectation);
+    return enumeration(name, type, defaultValue, EnumSet.allOf(type));
+  }
+
+  /** An enum constant restricted to {@code allowed}. */
+  public static <E extends Enum<E>> ArgumentSpec<E> enumeration(String name, Class<E> type, E defaultValue, Set<E> allowed) {
+    String expectation = "one of " + Arrays.stream(type.getEnumConstants()).filter(allowed::contains)
+        .map(EnumNames::camel).collect(Collectors.joining(", "));
+    return new ArgumentSpec<>(name, defaultValue, raw -> {
+      E value = EnumNames.parse(type, raw.toString().trim(), name);
+      if (!allowed.contains(value)) {
+        throw new IllegalArgumentException("expected " + expectation + ", got '" + raw + "'");
+      }
+      return value;
+    }, expectation);
   }
 
   @Override

@@ -5,9 +5,7 @@ import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A job inside a session: its tasks (leader first, then workers in snapshot order), what it holds
@@ -15,12 +13,14 @@ import java.util.Map;
  */
 public final class JobState {
 
+  private static final int[] NO_NODES = new int[0];
+
   private final JobInfo info;
   private final QueueState queue;
   private final JobQueuePolicy jobQueuePolicy;
   private final List<TaskState> tasks = new ArrayList<>();
   private final long[] allocated;
-  private final Map<NodeState, int[]> podsPerNode = new HashMap<>();
+  private final NodeCounter podsPerNode = new NodeCounter();
   private int placedWorkers;
   private boolean leaderPlaced;
   private JobNote note;
@@ -132,20 +132,12 @@ public final class JobState {
 
   /** Pods of this job placed (allocated or pipelined) on the node in this session. */
   public int podsOn(NodeState node) {
-    int[] count = podsPerNode.get(node);
-    return count == null ? 0 : count[0];
+    return podsPerNode.get(node.index());
   }
 
-  /** Nodes that hold at least one of the job's pods. */
-  public List<NodeState> nodesInUse() {
-    List<NodeState> nodes = new ArrayList<>();
-    podsPerNode.forEach((node, count) -> {
-      if (count[0] > 0) {
-        nodes.add(node);
-      }
-    });
-    nodes.sort((a, b) -> Integer.compare(a.index(), b.index()));
-    return nodes;
+  /** Indices of the nodes that hold at least one of the job's pods, ascending. */
+  int[] nodeIndicesInUse() {
+    return placedTasks() == 0 ? NO_NODES : podsPerNode.positive();
   }
 
   public JobNote note() {
@@ -190,7 +182,7 @@ public final class JobState {
       placedWorkers++;
     }
     ResourceDimensions.add(allocated, request);
-    podsPerNode.computeIfAbsent(node, ignored -> new int[1])[0]++;
+    podsPerNode.add(node.index(), 1);
   }
 
   void recordUnplaced(TaskState task, NodeState node, long[] request) {
@@ -200,7 +192,7 @@ public final class JobState {
       placedWorkers--;
     }
     ResourceDimensions.subtract(allocated, request);
-    podsPerNode.get(node)[0]--;
+    podsPerNode.add(node.index(), -1);
   }
 
   @Override

@@ -1,10 +1,12 @@
 package io.tyrl.arranger.scheduler.framework;
 
 import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.Resource;
 
 /**
- * A node inside a session: its snapshot data and a running ledger of what is used, releasing and
- * pipelined, as dense vectors. Plugins read it; only the session and its statements change it.
+ * A node inside a session: its snapshot data and a running ledger of what is allocatable, used,
+ * releasing and pipelined. Plugins read it; only the session and its statements change it. The
+ * ledger is one flat array (four vectors side by side) so that a fit check touches one object.
  */
 public final class NodeState {
 
@@ -13,22 +15,24 @@ public final class NodeState {
 
   private final int index;
   private final NodeInfo info;
-  private final long[] allocatable;
-  private final long[] used;
-  private final long[] releasing;
-  private final long[] pipelined;
+  private final int size;
+  private final long[] ledger;
 
   NodeState(int index, NodeInfo info, ResourceDimensions dimensions) {
     this.index = index;
     this.info = info;
-    this.allocatable = dimensions.vector(info.allocatable());
-    if (info.allocatable().get(io.tyrl.arranger.scheduler.api.Resource.PODS) == 0) {
+    this.size = dimensions.size();
+    this.ledger = new long[4 * size];
+    long[] allocatable = dimensions.vector(info.allocatable());
+    if (info.allocatable().get(Resource.PODS) == 0) {
       allocatable[ResourceDimensions.PODS] = UNLIMITED;
     }
-    this.used = dimensions.vector(info.used());
+    long[] used = dimensions.vector(info.used());
     used[ResourceDimensions.PODS] = info.podCount();
-    this.releasing = dimensions.vector(info.releasing());
-    this.pipelined = new long[dimensions.size()];
+    long[] releasing = dimensions.vector(info.releasing());
+    System.arraycopy(allocatable, 0, ledger, 0, size);
+    System.arraycopy(used, 0, ledger, size, size);
+    System.arraycopy(releasing, 0, ledger, 2 * size, size);
   }
 
   public int index() {
@@ -44,71 +48,76 @@ public final class NodeState {
   }
 
   public long allocatable(int dimension) {
-    return allocatable[dimension];
+    return ledger[dimension];
   }
 
   public long used(int dimension) {
-    return used[dimension];
+    return ledger[size + dimension];
   }
 
   /** Allocatable minus used; negative when pods the scheduler did not place over-commit the node. */
   public long idle(int dimension) {
-    return allocatable[dimension] - used[dimension];
+    return ledger[dimension] - ledger[size + dimension];
+  }
+
+  public long releasing(int dimension) {
+    return ledger[2 * size + dimension];
   }
 
   /** What will be idle once releasing pods are gone, minus what pipelined tasks already claim. */
   public long futureIdle(int dimension) {
-    return allocatable[dimension] - used[dimension] + releasing[dimension] - pipelined[dimension];
-  }
-
-  public long releasing(int dimension) {
-    return releasing[dimension];
-  }
-
-  /** True when every dimension the task requests fits in what is idle now. */
-  public boolean fitsIdle(TaskState task) {
-    long[] request = task.request();
-    for (int dimension : task.requestedDimensions()) {
-      if (request[dimension] > allocatable[dimension] - used[dimension]) {
-        return false;
-      }
-    }
-    return true;
+    return idle(dimension) + ledger[2 * size + dimension] - ledger[3 * size + dimension];
   }
 
   /** The first requested dimension that does not fit in what is idle now, or -1. */
   public int firstInsufficientDimension(TaskState task) {
     long[] request = task.request();
     for (int dimension : task.requestedDimensions()) {
-      if (request[dimension] > allocatable[dimension] - used[dimension]) {
+      if (request[dimension] > ledger[dimension] - ledger[size + dimension]) {
         return dimension;
       }
     }
     return -1;
   }
 
+  /** True when some dimension has less idle than {@code floor} asks — then no task asking at least that fits. */
+  boolean idleBelow(long[] floor) {
+    for (int dimension = 0; dimension < size; dimension++) {
+      if (floor[dimension] > 0 && floor[dimension] > ledger[dimension] - ledger[size + dimension]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   void addUsed(long[] amount) {
-    ResourceDimensions.add(used, amount);
+    add(size, amount, 1);
   }
 
   void subtractUsed(long[] amount) {
-    ResourceDimensions.subtract(used, amount);
+    add(size, amount, -1);
   }
 
   void addReleasing(long[] amount) {
-    ResourceDimensions.add(releasing, amount);
+    add(2 * size, amount, 1);
   }
 
   void subtractReleasing(long[] amount) {
-    ResourceDimensions.subtract(releasing, amount);
+    add(2 * size, amount, -1);
   }
 
   void addPipelined(long[] amount) {
-    ResourceDimensions.add(pipelined, amount);
+    add(3 * size, amount, 1);
   }
 
   void subtractPipelined(long[] amount) {
-    ResourceDimensions.subtract(pipelined, amount);
+    add(3 * size, amount, -1);
+  }
+
+  private void add(int offset, long[] amount, int sign) {
+    for (int i = 0; i < size; i++) {
+      ledger[offset + i] += sign * amount[i];
+    }
   }
 
   @Override

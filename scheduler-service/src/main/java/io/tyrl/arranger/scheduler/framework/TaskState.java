@@ -45,6 +45,11 @@ public final class TaskState {
     return info.podName();
   }
 
+  /** A pod that requests nothing but its pod slot. */
+  public boolean isBestEffortTask() {
+    return info.isBestEffort();
+  }
+
   public boolean isLeader() {
     return info.isLeader();
   }

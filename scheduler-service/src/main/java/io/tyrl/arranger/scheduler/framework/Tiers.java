@@ -54,12 +54,6 @@ public final class Tiers {
   private NodeScoreFn[] scoreFns = new NodeScoreFn[0];
   private double[] scoreWeights = new double[0];
 
-  /** Opens a new tier; hooks obtained from it register into that tier. */
-  public PluginHooks hooksInNewTierFor(String pluginName) {
-    tiers.add(new Tier());
-    return hooksFor(pluginName);
-  }
-
   /** Hooks registering into the latest tier. */
   public PluginHooks hooksFor(String pluginName) {
     if (tiers.isEmpty()) {

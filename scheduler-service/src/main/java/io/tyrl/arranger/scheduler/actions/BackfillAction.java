@@ -1,0 +1,75 @@
+package io.tyrl.arranger.scheduler.actions;
+
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
+import io.tyrl.arranger.scheduler.conf.Arguments;
+import io.tyrl.arranger.scheduler.framework.Action;
+import io.tyrl.arranger.scheduler.framework.ActionDescriptor;
+import io.tyrl.arranger.scheduler.framework.JobState;
+import io.tyrl.arranger.scheduler.framework.Session;
+import io.tyrl.arranger.scheduler.framework.Statement;
+import io.tyrl.arranger.scheduler.framework.TaskState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Places pods without requests (best effort), which take no share of any queue, so neither an
+ * overused queue nor a refused enqueue holds them back. Gang rules still apply: a job whose minimum
+ * is met gets its best-effort pods one by one; a job whose remaining pods are all best effort is placed
+ * like allocate does (kept only if its minimum is met, or its gang mode keeps partial placements);
+ * any other job is left to allocate, since its best-effort pods alone cannot meet its minimum.
+ */
+public final class BackfillAction implements Action {
+
+  public static final String NAME = "backfill";
+
+  private final PlacementOptions options;
+
+  BackfillAction(Arguments arguments) {
+    this.options = PlacementOptions.from(arguments);
+  }
+
+  public static ActionDescriptor descriptor() {
+    return new ActionDescriptor(NAME, ArgumentSchema.of(PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
+        PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND), BackfillAction::new);
+  }
+
+  @Override
+  public void execute(Session session) {
+    JobPlacer placer = new JobPlacer(session, options);
+    List<JobState> jobs = new ArrayList<>();
+    for (JobState job : session.jobs()) {
+      if (!job.isFailed() && job.queue() != null && job.info().gang().group() == null && hasBestEffortPending(job)) {
+        jobs.add(job);
+      }
+    }
+    jobs.sort(session::compareJobs);
+    for (JobState job : jobs) {
+      Statement statement = session.newStatement();
+      try {
+        boolean ready = job.placedTasks() > 0 && session.isJobReady(job);
+        boolean onlyBestEffortLeft = job.pendingTasks().stream().allMatch(TaskState::isBestEffortTask);
+        if (!ready && !onlyBestEffortLeft) {
+          statement.discard();
+          continue;
+        }
+        JobPlacer.Outcome outcome = placer.placePending(job, statement, TaskState::isBestEffortTask);
+        placer.settle(job, statement, outcome);
+      } catch (RuntimeException e) {
+        if (!statement.isClosed()) {
+          statement.discard();
+        }
+        session.failJob(job, ReasonCode.INVALID_JOB, "backfilling the job failed: " + e);
+      }
+    }
+  }
+
+  private static boolean hasBestEffortPending(JobState job) {
+    for (TaskState task : job.tasks()) {
+      if (task.isPending() && task.isBestEffortTask()) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

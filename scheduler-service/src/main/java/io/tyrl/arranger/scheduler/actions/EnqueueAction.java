@@ -1,0 +1,53 @@
+package io.tyrl.arranger.scheduler.actions;
+
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
+import io.tyrl.arranger.scheduler.framework.Action;
+import io.tyrl.arranger.scheduler.framework.ActionDescriptor;
+import io.tyrl.arranger.scheduler.framework.JobState;
+import io.tyrl.arranger.scheduler.framework.QueueState;
+import io.tyrl.arranger.scheduler.framework.Session;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Lets a waiting job into the cycle only once its queue can hold its minimum (kube-batch's delay of
+ * pod creation). Queues in queue order, jobs in job order; each admitted job's minimum is counted
+ * against its queue before the next is judged. Jobs that already hold pods are in already.
+ */
+public final class EnqueueAction implements Action {
+
+  public static final String NAME = "enqueue";
+
+  public static ActionDescriptor descriptor() {
+    return new ActionDescriptor(NAME, ArgumentSchema.NONE, arguments -> new EnqueueAction());
+  }
+
+  @Override
+  public void execute(Session session) {
+    List<QueueState> queues = new ArrayList<>(session.queues());
+    queues.sort(session::compareQueues);
+    for (QueueState queue : queues) {
+      List<JobState> jobs = new ArrayList<>();
+      for (JobState job : session.jobs()) {
+        if (job.queue() == queue && job.isSchedulable() && job.hasPendingTasks() && job.placedTasks() == 0) {
+          jobs.add(job);
+        }
+      }
+      jobs.sort(session::compareJobs);
+      for (JobState job : jobs) {
+        try {
+          Optional<String> refusal = session.tiers().enqueueRefusal(job);
+          if (refusal.isPresent()) {
+            session.refuseEnqueue(job, refusal.get());
+          } else {
+            session.recordEnqueued(job);
+          }
+        } catch (RuntimeException e) {
+          session.failJob(job, ReasonCode.INVALID_JOB, "enqueueing the job failed: " + e);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package io.tyrl.arranger.scheduler.actions;
+
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.framework.JobNote;
+import io.tyrl.arranger.scheduler.framework.JobState;
+import io.tyrl.arranger.scheduler.framework.PlacementSummary;
+import io.tyrl.arranger.scheduler.framework.Session;
+import io.tyrl.arranger.scheduler.framework.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Places the members of a gang group in one statement: every member's minimum is met in this cycle,
+ * or the statement is discarded and no member keeps anything from it.
+ */
+final class GangGroupPlacer {
+
+  private final Session session;
+  private final JobPlacer placer;
+
+  GangGroupPlacer(Session session, JobPlacer placer) {
+    this.session = session;
+    this.placer = placer;
+  }
+
+  void place(String group, List<JobState> members) {
+    Statement statement = session.newStatement();
+    Map<JobState, JobPlacer.Outcome> outcomes = new LinkedHashMap<>();
+    List<String> blocking = new ArrayList<>();
+    try {
+      for (JobState member : members) {
+        if (member.isSchedulable() && member.hasPendingTasks()) {
+          JobPlacer.Outcome outcome = placer.placePending(member, statement, task -> true);
+          outcomes.put(member, outcome);
+          if (outcome.neverFitsFound()) {
+            statement.discard();
+            session.failJob(member, ReasonCode.NEVER_FITS, outcome.neverFits());
+            blocking.add(member.key());
+            break;
+          }
+        }
+        if (member.isFailed() || !(member.placedTasks() > 0 && session.isJobReady(member))) {
+          if (!blocking.contains(member.key())) {
+            blocking.add(member.key());
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      if (!statement.isClosed()) {
+        statement.discard();
+      }
+      for (JobState member : members) {
+        session.failJob(member, ReasonCode.INVALID_JOB, "scheduling gang group " + group + " failed: " + e);
+      }
+      return;
+    }
+    if (blocking.isEmpty()) {
+      statement.commit();
+      for (JobState member : members) {
+        JobPlacer.Outcome outcome = outcomes.get(member);
+        if (!member.isFullyPlaced() && outcome != null) {
+          JobPlacer.note(member, PlacementSummary.describe(member) + JobPlacer.explain(outcome));
+        }
+      }
+      return;
+    }
+    if (!statement.isClosed()) {
+      statement.discard();
+    }
+    for (JobState member : members) {
+      if (member.isFailed()) {
+        continue;
+      }
+      JobPlacer.Outcome outcome = outcomes.get(member);
+      String own = outcome == null ? "" : JobPlacer.explain(outcome);
+      member.note(new JobNote(ReasonCode.GANG_GROUP_UNSATISFIED, "gang group " + group + " not placed: "
+          + String.join(", ", blocking) + " cannot meet its minimum in this cycle" + own));
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package io.tyrl.arranger.scheduler.framework;
+
+import io.tyrl.arranger.scheduler.api.JobDecision;
+import io.tyrl.arranger.scheduler.api.QueueSummary;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.api.ScheduleState;
+import io.tyrl.arranger.scheduler.api.TaskStatus;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Reads a finished session into decisions:
+ * <ul>
+ *   <li>a failed job → ScheduledFailed with no allocations;</li>
+ *   <li>nothing placed, or a minimum not met (a NonStrict reservation) → Unscheduled;</li>
+ *   <li>minimum met → ScheduledPartly until every pod is placed, then ScheduledSucceed.</li>
+ * </ul>
+ * Pods being evicted (releasing) are not reported as allocations.
+ */
+final class DecisionDeriver {
+
+  private DecisionDeriver() {}
+
+  static Map<String, JobDecision> decisions(Session session) {
+    Map<String, JobDecision> decisions = new LinkedHashMap<>();
+    for (JobState job : session.jobs()) {
+      decisions.put(job.key(), decide(session, job));
+    }
+    return decisions;
+  }
+
+  static JobDecision decide(Session session, JobState job) {
+    if (job.isFailed()) {
+      return new JobDecision(ScheduleState.SCHEDULED_FAILED, Map.of(), job.failure().reason(), job.failure().message(), null);
+    }
+    Map<String, String> allocations = new LinkedHashMap<>();
+    for (TaskState task : job.tasks()) {
+      if (task.status() == TaskStatus.ALLOCATED || task.status() == TaskStatus.PIPELINED) {
+        allocations.put(task.podName(), task.node().name());
+      }
+    }
+    boolean ready = job.placedTasks() > 0 && session.isJobReady(job);
+    if (ready && job.isFullyPlaced()) {
+      return new JobDecision(ScheduleState.SCHEDULED_SUCCEED, allocations, null, "", null);
+    }
+    JobNote note = job.note() != null ? job.note()
+        : new JobNote(ReasonCode.UNSCHEDULABLE, PlacementSummary.describe(job) + "; not considered in this cycle");
+    if (ready) {
+      return new JobDecision(ScheduleState.SCHEDULED_PARTLY, allocations, note.reason(), note.message(), null);
+    }
+    Instant reservedSince = allocations.isEmpty() ? null
+        : job.info().reservedSince() != null ? job.info().reservedSince() : session.now();
+    return new JobDecision(ScheduleState.UNSCHEDULED, allocations, note.reason(), note.message(), reservedSince);
+  }
+
+  static Map<String, QueueSummary> queues(Session session) {
+    Map<String, QueueSummary> summaries = new LinkedHashMap<>();
+    ResourceDimensions dimensions = session.dimensions();
+    for (QueueState queue : session.queues()) {
+      long[] allocated = new long[dimensions.size()];
+      for (int d = 0; d < allocated.length; d++) {
+        allocated[d] = queue.allocated(d);
+      }
+      int pending = 0;
+      for (JobState job : session.jobs()) {
+        if (job.queue() == queue && !job.isFailed() && !job.isFullyPlaced()) {
+          pending++;
+        }
+      }
+      summaries.put(queue.name(), new QueueSummary(queue.name(), queue.deserved(), dimensions.resourceWithoutPods(allocated), pending));
+    }
+    return summaries;
+  }
+}

@@ -1,0 +1,69 @@
+package io.tyrl.arranger.scheduler.framework;
+
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.conf.ActionConfiguration;
+import io.tyrl.arranger.scheduler.conf.InvalidConfigurationException;
+import io.tyrl.arranger.scheduler.conf.PluginConfiguration;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
+import io.tyrl.arranger.scheduler.conf.TierConfiguration;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The entry point of the pure core: snapshot → session → plugins open → actions in order → decisions.
+ * Stateless between cycles; everything a cycle needs comes in the snapshot and the configuration.
+ */
+public final class Scheduler {
+
+  private final Registry<PluginDescriptor> plugins;
+  private final Registry<ActionDescriptor> actions;
+  private final CycleListener listener;
+
+  public Scheduler(Registry<PluginDescriptor> plugins, Registry<ActionDescriptor> actions, CycleListener listener) {
+    this.plugins = plugins;
+    this.actions = actions;
+    this.listener = listener == null ? CycleListener.NONE : listener;
+  }
+
+  public SchedulerVocabulary vocabulary() {
+    return new SchedulerVocabulary(plugins, actions);
+  }
+
+  public CycleResult runCycle(Snapshot snapshot, SchedulerConfiguration configuration, Instant now) {
+    long cycleStart = System.nanoTime();
+    Session session = openSession(snapshot, configuration, now);
+    for (ActionConfiguration actionConfiguration : configuration.actions()) {
+      Action action = actions.find(actionConfiguration.name())
+          .orElseThrow(() -> new InvalidConfigurationException("unknown action '" + actionConfiguration.name() + "'"))
+          .factory().apply(actionConfiguration.arguments());
+      long start = System.nanoTime();
+      action.execute(session);
+      listener.actionExecuted(actionConfiguration.name(), System.nanoTime() - start);
+    }
+    session.close();
+    CycleResult result = new CycleResult(now, DecisionDeriver.decisions(session), DecisionDeriver.queues(session),
+        Duration.ofNanos(System.nanoTime() - cycleStart));
+    listener.cycleCompleted(result, System.nanoTime() - cycleStart);
+    return result;
+  }
+
+  /** Opens a session with the configured plugins registered tier by tier (also used by tests of single plugins). */
+  public Session openSession(Snapshot snapshot, SchedulerConfiguration configuration, Instant now) {
+    Session session = new Session(snapshot, now);
+    for (TierConfiguration tier : configuration.tiers()) {
+      session.tiers().nextTier();
+      for (PluginConfiguration pluginConfiguration : tier.plugins()) {
+        Plugin plugin = plugins.find(pluginConfiguration.name())
+            .orElseThrow(() -> new InvalidConfigurationException("unknown plugin '" + pluginConfiguration.name() + "'"))
+            .factory().apply(pluginConfiguration.arguments());
+        long start = System.nanoTime();
+        plugin.onSessionOpen(session, session.tiers().hooksFor(pluginConfiguration.name()));
+        listener.pluginOpened(pluginConfiguration.name(), System.nanoTime() - start);
+        session.opened(plugin);
+      }
+    }
+    session.finishOpening();
+    return session;
+  }
+}

@@ -1,0 +1,368 @@
+package io.tyrl.arranger.scheduler.framework;
+
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.QueueInfo;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.api.TaskInfo;
+import io.tyrl.arranger.scheduler.api.TaskStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One cycle's working copy of a snapshot: node, job and queue ledgers that statements change, and
+ * the functions plugins registered. Nothing here talks to Kubernetes; the cycle's result is read
+ * from the session when the actions are done.
+ */
+public final class Session {
+
+  private final Instant now;
+  private final ResourceDimensions dimensions;
+  private final NodeState[] nodes;
+  private final Map<String, NodeState> nodesByName = new HashMap<>();
+  private final List<JobState> jobs = new ArrayList<>();
+  private final Map<String, JobState> jobsByKey = new HashMap<>();
+  private final Map<String, QueueState> queues = new LinkedHashMap<>();
+  private final long[] clusterAllocatable;
+  private final long[] clusterInqueue;
+  private final Tiers tiers = new Tiers();
+  private final NodeSearch nodeSearch;
+  private final List<Plugin> openedPlugins = new ArrayList<>();
+  private long releaseGeneration;
+
+  /** Builds the ledgers: each placed task of the snapshot is charged to its node, job and queue. */
+  public Session(Snapshot snapshot, Instant now) {
+    this.now = now;
+    List<Resource> amounts = new ArrayList<>();
+    for (NodeInfo node : snapshot.nodes()) {
+      amounts.add(node.allocatable());
+      amounts.add(node.used());
+      amounts.add(node.releasing());
+    }
+    for (JobInfo job : snapshot.jobs()) {
+      for (TaskInfo task : job.tasks()) {
+        amounts.add(task.request());
+      }
+    }
+    for (QueueInfo queue : snapshot.queues()) {
+      queue.capabilityIfSet().ifPresent(amounts::add);
+    }
+    this.dimensions = ResourceDimensions.covering(amounts);
+    this.nodes = new NodeState[snapshot.nodes().size()];
+    this.clusterAllocatable = new long[dimensions.size()];
+    this.clusterInqueue = new long[dimensions.size()];
+    for (int i = 0; i < nodes.length; i++) {
+      NodeState node = new NodeState(i, snapshot.nodes().get(i), dimensions);
+      nodes[i] = node;
+      nodesByName.put(node.name(), node);
+      for (int d = 0; d < dimensions.size(); d++) {
+        if (d != ResourceDimensions.PODS) {
+          clusterAllocatable[d] += node.allocatable(d);
+        }
+      }
+    }
+    for (QueueInfo queue : snapshot.queues()) {
+      queues.put(queue.name(), new QueueState(queue, dimensions.size()));
+    }
+    queues.computeIfAbsent(QueueInfo.DEFAULT_QUEUE, name -> new QueueState(QueueInfo.of(name, 1), dimensions.size()));
+    for (JobInfo info : snapshot.jobs()) {
+      addJob(info);
+    }
+    this.nodeSearch = new NodeSearch(this, smallestRequest());
+  }
+
+  /** Per resource, the least any task asks: a node with less idle than that in some resource fits no task. */
+  private long[] smallestRequest() {
+    long[] smallest = null;
+    for (JobState job : jobs) {
+      for (TaskState task : job.tasks()) {
+        if (smallest == null) {
+          smallest = task.request().clone();
+        } else {
+          for (int d = 0; d < smallest.length; d++) {
+            smallest[d] = Math.min(smallest[d], task.request(d));
+          }
+        }
+      }
+    }
+    return smallest == null ? new long[dimensions.size()] : smallest;
+  }
+
+  private void addJob(JobInfo info) {
+    QueueState queue = queues.get(info.queue());
+    JobState job = new JobState(info, queue, dimensions.size());
+    jobs.add(job);
+    jobsByKey.put(info.key(), job);
+    for (TaskInfo taskInfo : info.tasks()) {
+      long[] request = dimensions.vector(taskInfo.request());
+      request[ResourceDimensions.PODS] = 1;
+      TaskState task = new TaskState(taskInfo, job, request);
+      job.addTask(task);
+      if (queue != null) {
+        queue.addRequested(request);
+      }
+    }
+    for (TaskState task : job.tasks()) {
+      TaskStatus status = task.info().status();
+      NodeState node = status == TaskStatus.PENDING ? null : nodesByName.get(task.info().nodeName());
+      if (node == null) {
+        continue;
+      }
+      if (status == TaskStatus.RELEASING) {
+        // A task being evicted still occupies its node until the pod is gone, but no longer counts for its job.
+        task.moveTo(TaskStatus.RELEASING, node);
+        node.addUsed(task.request());
+        node.addReleasing(task.request());
+      } else {
+        place(task, node, status);
+      }
+    }
+    if (queue == null) {
+      job.note(new JobNote(ReasonCode.QUEUE_NOT_FOUND, "queue " + info.queue() + " does not exist"));
+    }
+  }
+
+  /** Called by the scheduler once every plugin has registered: freezes the hot-path functions and validates jobs. */
+  void finishOpening() {
+    tiers.seal();
+    for (JobState job : jobs) {
+      try {
+        Optional<String> invalid = tiers.invalidReason(job);
+        invalid.ifPresent(reason -> failJob(job, ReasonCode.INVALID_JOB, reason));
+      } catch (RuntimeException e) {
+        failJob(job, ReasonCode.INVALID_JOB, "validating the job failed: " + e);
+      }
+    }
+  }
+
+  void opened(Plugin plugin) {
+    openedPlugins.add(plugin);
+  }
+
+  void close() {
+    for (Plugin plugin : openedPlugins) {
+      plugin.onSessionClose(this);
+    }
+  }
+
+  public Instant now() {
+    return now;
+  }
+
+  public ResourceDimensions dimensions() {
+    return dimensions;
+  }
+
+  public Tiers tiers() {
+    return tiers;
+  }
+
+  public NodeSearch nodeSearch() {
+    return nodeSearch;
+  }
+
+  public List<NodeState> nodes() {
+    return Collections.unmodifiableList(java.util.Arrays.asList(nodes));
+  }
+
+  NodeState[] nodeArray() {
+    return nodes;
+  }
+
+  public Optional<NodeState> node(String name) {
+    return Optional.ofNullable(nodesByName.get(name));
+  }
+
+  public List<JobState> jobs() {
+    return Collections.unmodifiableList(jobs);
+  }
+
+  public Optional<JobState> job(String key) {
+    return Optional.ofNullable(jobsByKey.get(key));
+  }
+
+  public List<QueueState> queues() {
+    return List.copyOf(queues.values());
+  }
+
+  public Optional<QueueState> queue(String name) {
+    return Optional.ofNullable(queues.get(name));
+  }
+
+  /** Sum of allocatable over all nodes (pods excluded). */
+  public long clusterAllocatable(int dimension) {
+    return clusterAllocatable[dimension];
+  }
+
+  /** Sum of the minimum of every job enqueued in this cycle that has nothing placed yet. */
+  public long clusterInqueue(int dimension) {
+    return clusterInqueue[dimension];
+  }
+
+  void restoreReleaseGeneration(long generation) {
+    this.releaseGeneration = generation;
+  }
+
+  /** Grows each time resources are given back, so that "fitted nowhere" memories can be invalidated. */
+  public long releaseGeneration() {
+    return releaseGeneration;
+  }
+
+  public Statement newStatement() {
+    return new Statement(this);
+  }
+
+  /**
+   * Orders two jobs for scheduling; a total order. Jobs of different queues are ordered by queue
+   * name (actions only compare jobs of one queue). Within a queue, jobs following the queue's own
+   * jobQueuePolicy come before jobs that override it, because a Priority order and a DRF order
+   * cannot be merged into one transitive order; then the plugins' orders decide, tier by tier; the
+   * last word is the job's key and uid.
+   */
+  public int compareJobs(JobState first, JobState second) {
+    if (first == second) {
+      return 0;
+    }
+    String firstQueue = first.info().queue();
+    String secondQueue = second.info().queue();
+    if (!firstQueue.equals(secondQueue)) {
+      return firstQueue.compareTo(secondQueue);
+    }
+    if (first.jobQueuePolicy() != second.jobQueuePolicy()) {
+      QueueState queue = first.queue();
+      if (queue != null && first.jobQueuePolicy() == queue.info().jobQueuePolicy()) {
+        return -1;
+      }
+      if (queue != null && second.jobQueuePolicy() == queue.info().jobQueuePolicy()) {
+        return 1;
+      }
+      return first.jobQueuePolicy().compareTo(second.jobQueuePolicy());
+    }
+    int byPlugins = tiers.compareJobs(first, second);
+    if (byPlugins != 0) {
+      return byPlugins;
+    }
+    int byKey = first.key().compareTo(second.key());
+    return byKey != 0 ? byKey : first.info().uid().compareTo(second.info().uid());
+  }
+
+  /** Orders queues for service; a total order (plugins first, then the queue name). */
+  public int compareQueues(QueueState first, QueueState second) {
+    if (first == second) {
+      return 0;
+    }
+    int byPlugins = tiers.compareQueues(first, second);
+    return byPlugins != 0 ? byPlugins : first.name().compareTo(second.name());
+  }
+
+  public boolean isJobReady(JobState job) {
+    return tiers.isJobReady(job);
+  }
+
+  /**
+   * Marks a job as failed for this cycle and gives back what it holds, so that other jobs can use
+   * it at once. A failed job keeps no allocations in its decision.
+   */
+  public void failJob(JobState job, ReasonCode reason, String message) {
+    releasePlacements(job);
+    job.fail(new JobNote(reason, message));
+  }
+
+  /** Gives back every placement the job holds (e.g. an expired NonStrict reservation). */
+  public void releasePlacements(JobState job) {
+    for (TaskState task : job.tasks()) {
+      if (task.status().isPlaced()) {
+        unplace(task);
+      }
+    }
+  }
+
+  /** Refuses the job entry for this cycle; actions will not place it. */
+  public void refuseEnqueue(JobState job, String message) {
+    job.refuseEnqueue(new JobNote(ReasonCode.NOT_ENQUEUED, message));
+  }
+
+  /** Counts an enqueued job's minimum against its queue and the cluster until it is placed. */
+  public void recordEnqueued(JobState job) {
+    if (job.placedTasks() == 0 && job.queue() != null) {
+      long[] minimum = job.minimumRequest();
+      minimum[ResourceDimensions.PODS] = 0;
+      job.queue().addInqueue(minimum);
+      ResourceDimensions.add(clusterInqueue, minimum);
+    }
+  }
+
+  void place(TaskState task, NodeState node, TaskStatus status) {
+    if (!task.isPending()) {
+      throw new IllegalStateException("task " + task.podName() + " is " + task.status() + ", not pending");
+    }
+    if (status == TaskStatus.ALLOCATED) {
+      node.addUsed(task.request());
+    } else if (status == TaskStatus.PIPELINED) {
+      node.addPipelined(task.request());
+    } else {
+      throw new IllegalArgumentException("cannot place task " + task.podName() + " as " + status);
+    }
+    task.moveTo(status, node);
+    task.job().recordPlaced(task, node, task.request());
+    if (task.job().queue() != null) {
+      task.job().queue().addAllocated(task.request());
+    }
+  }
+
+  void unplace(TaskState task) {
+    unplace(task, true);
+  }
+
+  /** Gives a task's place back; {@code release} is false when a statement restores an earlier state. */
+  void unplace(TaskState task, boolean release) {
+    NodeState node = task.node();
+    if (task.status() == TaskStatus.ALLOCATED) {
+      node.subtractUsed(task.request());
+    } else if (task.status() == TaskStatus.PIPELINED) {
+      node.subtractPipelined(task.request());
+    } else {
+      throw new IllegalStateException("task " + task.podName() + " is " + task.status() + ", not placed");
+    }
+    task.job().recordUnplaced(task, node, task.request());
+    if (task.job().queue() != null) {
+      task.job().queue().subtractAllocated(task.request());
+    }
+    task.moveTo(TaskStatus.PENDING, null);
+    if (release) {
+      releaseGeneration++;
+    }
+  }
+
+  void markReleasing(TaskState task) {
+    if (task.status() != TaskStatus.ALLOCATED) {
+      throw new IllegalStateException("only an allocated task can be evicted; " + task.podName() + " is " + task.status());
+    }
+    NodeState node = task.node();
+    node.addReleasing(task.request());
+    task.job().recordUnplaced(task, node, task.request());
+    if (task.job().queue() != null) {
+      task.job().queue().subtractAllocated(task.request());
+    }
+    task.moveTo(TaskStatus.RELEASING, node);
+    releaseGeneration++;
+  }
+
+  void unmarkReleasing(TaskState task) {
+    NodeState node = task.node();
+    node.subtractReleasing(task.request());
+    task.moveTo(TaskStatus.ALLOCATED, node);
+    task.job().recordPlaced(task, node, task.request());
+    if (task.job().queue() != null) {
+      task.job().queue().addAllocated(task.request());
+    }
+  }
+}

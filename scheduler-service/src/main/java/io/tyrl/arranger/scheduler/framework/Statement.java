@@ -1,0 +1,84 @@
+package io.tyrl.arranger.scheduler.framework;
+
+import io.tyrl.arranger.scheduler.api.TaskStatus;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A transaction over the session: allocate, pipeline and evict apply at once (so later checks see
+ * them) and are recorded; {@link #commit()} keeps them, {@link #discard()} undoes them in reverse
+ * order. This is how a gang's placements are dropped when its minimum is not met.
+ */
+public final class Statement {
+
+  private enum Kind { ALLOCATE, PIPELINE, EVICT }
+
+  private record Operation(Kind kind, TaskState task) {}
+
+  private final Session session;
+  private final List<Operation> operations = new ArrayList<>();
+  private final long releaseGenerationAtStart;
+  private final NodeSearch.Checkpoint searchAtStart;
+  private boolean closed;
+
+  Statement(Session session) {
+    this.session = session;
+    this.releaseGenerationAtStart = session.releaseGeneration();
+    this.searchAtStart = session.nodeSearch().checkpoint();
+  }
+
+  public void allocate(TaskState task, NodeState node) {
+    requireOpen();
+    session.place(task, node, TaskStatus.ALLOCATED);
+    operations.add(new Operation(Kind.ALLOCATE, task));
+  }
+
+  /** Places the task on resources that are still being released; it runs once they are free. */
+  public void pipeline(TaskState task, NodeState node) {
+    requireOpen();
+    session.place(task, node, TaskStatus.PIPELINED);
+    operations.add(new Operation(Kind.PIPELINE, task));
+  }
+
+  public void evict(TaskState task) {
+    requireOpen();
+    session.markReleasing(task);
+    operations.add(new Operation(Kind.EVICT, task));
+  }
+
+  public int size() {
+    return operations.size();
+  }
+
+  public void commit() {
+    requireOpen();
+    closed = true;
+  }
+
+  public void discard() {
+    requireOpen();
+    for (int i = operations.size() - 1; i >= 0; i--) {
+      Operation operation = operations.get(i);
+      switch (operation.kind()) {
+        case ALLOCATE, PIPELINE -> session.unplace(operation.task(), false);
+        case EVICT -> session.unmarkReleasing(operation.task());
+        default -> throw new IllegalStateException("unhandled operation " + operation.kind());
+      }
+    }
+    operations.clear();
+    // The ledgers are exactly as they were when the statement began, so what the search knew then holds again.
+    session.restoreReleaseGeneration(releaseGenerationAtStart);
+    session.nodeSearch().rollback(searchAtStart);
+    closed = true;
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  private void requireOpen() {
+    if (closed) {
+      throw new IllegalStateException("statement already committed or discarded");
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.tyrl.arranger.scheduler.plugins;
+
+import io.tyrl.arranger.scheduler.api.BasicPolicy;
+import io.tyrl.arranger.scheduler.api.GangMode;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
+import io.tyrl.arranger.scheduler.conf.ArgumentSpec;
+import io.tyrl.arranger.scheduler.conf.Arguments;
+import io.tyrl.arranger.scheduler.framework.JobNote;
+import io.tyrl.arranger.scheduler.framework.JobState;
+import io.tyrl.arranger.scheduler.framework.Plugin;
+import io.tyrl.arranger.scheduler.framework.PlacementSummary;
+import io.tyrl.arranger.scheduler.framework.PluginDescriptor;
+import io.tyrl.arranger.scheduler.framework.PluginHooks;
+import io.tyrl.arranger.scheduler.framework.Session;
+import io.tyrl.arranger.scheduler.framework.TaskState;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Gang scheduling (seed 004). A job's minimum is its leader plus {@code minWorkersNum} workers (all
+ * workers for {@code basicPolicy: Gang}); a job is ready once its minimum is placed.
+ *
+ * <ul>
+ *   <li><b>Strict</b>: partial placements are never kept — the allocate action discards a job's
+ *       statement unless the minimum was met in that cycle.</li>
+ *   <li><b>NonStrict</b>: partial placements are kept and come back in the next snapshot as the job's
+ *       existing allocations (a reservation; the job stays Unscheduled, so no pod is created). Gangs
+ *       holding partial reservations can deadlock — capacity 10, three gangs of 5 holding 3/3/4 wait
+ *       for each other forever. The bound: a reservation older than {@code nonStrictReservationTimeout}
+ *       (from {@code JobInfo.reservedSince}) is released when the session opens and that job is
+ *       scheduled as Strict in the same cycle. The freed capacity goes to whichever jobs come first in
+ *       order, which completes at least the gangs that fit whole, so the cluster makes progress.</li>
+ *   <li><b>waitTime</b>: a job whose minimum is still not met {@code waitTime} after its creation is
+ *       failed with {@code GangTimeout} and its reservations are released.</li>
+ *   <li><b>Gang groups</b>: members are placed in one statement by the allocate action and keep nothing
+ *       unless every member's minimum is met, so a member never keeps a NonStrict reservation.</li>
+ *   <li>Once the minimum is met, further workers are elastic: placed one by one, each kept.</li>
+ * </ul>
+ * As a victim policy it offers only elastic workers (above the minimum) for eviction.
+ */
+public final class GangPlugin implements Plugin {
+
+  public static final String NAME = "gang";
+
+  public static final ArgumentSpec<Duration> NON_STRICT_RESERVATION_TIMEOUT =
+      ArgumentSpec.duration("nonStrictReservationTimeout", Duration.ofMinutes(5));
+
+  private final Duration reservationTimeout;
+  private final Set<JobState> strictThisCycle = new HashSet<>();
+
+  GangPlugin(Arguments arguments) {
+    this.reservationTimeout = arguments.get(NON_STRICT_RESERVATION_TIMEOUT);
+  }
+
+  public static PluginDescriptor descriptor() {
+    return new PluginDescriptor(NAME, ArgumentSchema.of(NON_STRICT_RESERVATION_TIMEOUT), GangPlugin::new);
+  }
+
+  @Override
+  public void onSessionOpen(Session session, PluginHooks hooks) {
+    Instant now = session.now();
+    for (JobState job : session.jobs()) {
+      if (job.isFailed() || (job.placedTasks() > 0 && isReady(job))) {
+        continue;
+      }
+      Optional<Duration> waitTime = job.info().gang().waitTimeIfSet();
+      if (waitTime.isPresent() && !now.isBefore(job.info().creationTime().plus(waitTime.get()))) {
+        session.failJob(job, ReasonCode.GANG_TIMEOUT, "gang minimum " + PlacementSummary.describeMinimum(job) + " not met within waitTime "
+            + waitTime.get() + " of the job's creation; reservations released");
+        continue;
+      }
+      if (job.info().gang().mode() == GangMode.NON_STRICT && job.placedTasks() > 0) {
+        Instant since = job.info().reservedSince() != null ? job.info().reservedSince() : now;
+        if (!now.isBefore(since.plus(reservationTimeout))) {
+          int held = job.placedTasks();
+          session.releasePlacements(job);
+          strictThisCycle.add(job);
+          job.note(new JobNote(ReasonCode.GANG_RESERVATION_RELEASED, "NonStrict reservation of " + held
+              + " pods held since " + since + " (longer than " + reservationTimeout + ") released to avoid a gang deadlock"));
+        }
+      }
+    }
+    hooks.jobValid(GangPlugin::invalidReason);
+    hooks.jobReady(GangPlugin::isReady);
+    hooks.jobPipelined(this::mayKeepPartialPlacements);
+    hooks.preemptableVictims(GangPlugin::elasticOnly);
+    hooks.reclaimableVictims(GangPlugin::elasticOnly);
+  }
+
+  static boolean isReady(JobState job) {
+    return job.isLeaderPlaced() && job.placedWorkers() >= Math.min(job.minimumWorkers(), job.workerCount());
+  }
+
+  private static Optional<String> invalidReason(JobState job) {
+    if (job.info().basicPolicy() != BasicPolicy.GANG && job.info().minWorkersNum() > job.workerCount()) {
+      return Optional.of("minWorkersNum " + job.info().minWorkersNum() + " exceeds the job's " + job.workerCount() + " workers");
+    }
+    return Optional.empty();
+  }
+
+  private boolean mayKeepPartialPlacements(JobState job) {
+    return job.info().gang().mode() == GangMode.NON_STRICT && job.info().gang().group() == null && !strictThisCycle.contains(job);
+  }
+
+  private static List<TaskState> elasticOnly(TaskState preemptor, List<TaskState> candidates) {
+    Map<JobState, Integer> spare = new HashMap<>();
+    List<TaskState> allowed = new ArrayList<>();
+    for (TaskState candidate : candidates) {
+      if (candidate.isLeader()) {
+        continue;
+      }
+      JobState job = candidate.job();
+      int left = spare.computeIfAbsent(job, j -> j.placedWorkers() - Math.min(j.minimumWorkers(), j.workerCount()));
+      if (left > 0) {
+        allowed.add(candidate);
+        spare.put(job, left - 1);
+      }
+    }
+    return allowed;
+  }
+}

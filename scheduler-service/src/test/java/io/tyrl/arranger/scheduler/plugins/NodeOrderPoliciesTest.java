@@ -1,0 +1,114 @@
+package io.tyrl.arranger.scheduler.plugins;
+
+import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tyrl.arranger.scheduler.api.BasicPolicy;
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
+import io.tyrl.arranger.scheduler.sim.Fixtures;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Each BasicPolicy on a small case computed by hand (weights cpu = memory = gpu = 1, LeaderFirst boosts 3).
+ * Nodes are listed so that the first-found tie-break cannot explain the choice.
+ */
+class NodeOrderPoliciesTest {
+
+  private static final SchedulerConfiguration CONFIGURATION = Fixtures.configuration("""
+      actions: allocate
+      tiers:
+        - plugins:
+            - name: gang
+            - name: predicates
+            - name: nodeorder
+      configurations:
+        - name: allocate
+          arguments: {percentageOfNodesToScore: 100}
+      """);
+
+  /**
+   * Request 1 cpu / 4Gi. After placing: a = cpu 7/8, memory 8/32 → BinPack (0.875+0.25)/2 = 56.25,
+   * MinFragment (1−0.625)·56.25 = 21.1; b = cpu 4/8, memory 16/32 → BinPack 50, MinFragment 50.
+   */
+  private static List<NodeInfo> fragmentNodes() {
+    return List.of(node("b").cpu("8").memory("32Gi").used("cpu", "3").used("memory", "12Gi").build(),
+        node("a").cpu("8").memory("32Gi").used("cpu", "6").used("memory", "4Gi").build());
+  }
+
+  /**
+   * Request 1 cpu / 1 GPU. After placing: quiet-cpu = cpu 1/8, gpu 5/8; busy-cpu = cpu 7/8, gpu 1/8.
+   * Plain least-used: 0.375 vs 0.5 → quiet-cpu. With the GPU weight ×3: (0.125+1.875)/4 = 0.5 vs
+   * (0.875+0.375)/4 = 0.3125 → busy-cpu, the node whose GPUs are free.
+   */
+  private static List<NodeInfo> leaderNodes() {
+    return List.of(node("quiet-cpu").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build(),
+        node("busy-cpu").cpu("8").memory("32Gi").gpu(8).used("cpu", "6").build());
+  }
+
+  /**
+   * The leader sits on a full node "home"; the worker (1 cpu / 1 GPU) chooses between m2 (cpu 1/8, gpu 7/8
+   * → BinPack 0.5) and m1 (cpu 6/8, gpu 1/8 → BinPack 0.4375); with the cpu weight ×3: m1 (2.25+0.125)/4 =
+   * 0.594 beats m2 (0.375+0.875)/4 = 0.3125.
+   */
+  private static List<NodeInfo> workerNodes() {
+    return List.of(node("home").cpu("1").memory("4Gi").build(),
+        node("m2").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "6").build(),
+        node("m1").cpu("8").memory("32Gi").gpu(8).used("cpu", "5").build());
+  }
+
+  private static List<NodeInfo> emptyNodes() {
+    return List.of(node("x").cpu("8").memory("32Gi").build(), node("y").cpu("8").memory("32Gi").build(),
+        node("z").cpu("8").memory("32Gi").build());
+  }
+
+  private static JobInfo single(BasicPolicy policy, String... request) {
+    return job("j").basicPolicy(policy).minWorkers(0).leader(request).build();
+  }
+
+  static Stream<Arguments> cases() {
+    return Stream.of(
+        Arguments.of("BinPack fills the fuller node", fragmentNodes(), single(BasicPolicy.BIN_PACK, "cpu", "1", "memory", "4Gi"),
+            Map.of("j-learner", "a")),
+        Arguments.of("Gang uses the default order (BinPack)", fragmentNodes(), single(BasicPolicy.GANG, "cpu", "1", "memory", "4Gi"),
+            Map.of("j-learner", "a")),
+        Arguments.of("MinFragment prefers even cpu/memory use", fragmentNodes(),
+            single(BasicPolicy.MIN_FRAGMENT, "cpu", "1", "memory", "4Gi"), Map.of("j-learner", "b")),
+        Arguments.of("LeaderFirst puts the leader where GPUs are least used", leaderNodes(),
+            single(BasicPolicy.LEADER_FIRST, "cpu", "1", "nvidia.com/gpu", "1"), Map.of("j-learner", "busy-cpu")),
+        Arguments.of("without the GPU boost the least used node differs", leaderNodes(),
+            single(BasicPolicy.JOB_ANTI_AFFINITY, "cpu", "1", "nvidia.com/gpu", "1"), Map.of("j-learner", "quiet-cpu")),
+        Arguments.of("LeaderFirst packs a worker where cpu is most used", workerNodes(),
+            job("j").basicPolicy(BasicPolicy.LEADER_FIRST).minWorkers(1).leader("cpu", "1").placed("j-learner", "home")
+                .workers("actor", 1, "cpu", "1", "nvidia.com/gpu", "1").build(),
+            Map.of("j-learner", "home", "j-actor-0", "m1")),
+        Arguments.of("BinPack packs that worker by plain utilization", workerNodes(),
+            job("j").basicPolicy(BasicPolicy.BIN_PACK).minWorkers(1).leader("cpu", "1").placed("j-learner", "home")
+                .workers("actor", 1, "cpu", "1", "nvidia.com/gpu", "1").build(),
+            Map.of("j-learner", "home", "j-actor-0", "m2")),
+        Arguments.of("JobAffinity packs the job on one node", emptyNodes(),
+            job("j").basicPolicy(BasicPolicy.JOB_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
+            Map.of("j-learner", "x", "j-actor-0", "x", "j-actor-1", "x")),
+        Arguments.of("JobAntiAffinity spreads the job", emptyNodes(),
+            job("j").basicPolicy(BasicPolicy.JOB_ANTI_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
+            Map.of("j-learner", "x", "j-actor-0", "y", "j-actor-1", "z")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void eachPolicyPicksTheNodeItsFormulaSays(String description, List<NodeInfo> nodes, JobInfo job, Map<String, String> expected) {
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(job), List.of()), CONFIGURATION, T0);
+
+    assertThat(result.decision(job.key()).allocations()).isEqualTo(expected);
+  }
+}

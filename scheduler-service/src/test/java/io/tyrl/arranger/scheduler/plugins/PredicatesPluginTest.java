@@ -1,0 +1,130 @@
+package io.tyrl.arranger.scheduler.plugins;
+
+import static io.tyrl.arranger.scheduler.api.NodeSelectorOperator.DOES_NOT_EXIST;
+import static io.tyrl.arranger.scheduler.api.NodeSelectorOperator.EXISTS;
+import static io.tyrl.arranger.scheduler.api.NodeSelectorOperator.GT;
+import static io.tyrl.arranger.scheduler.api.NodeSelectorOperator.IN;
+import static io.tyrl.arranger.scheduler.api.NodeSelectorOperator.LT;
+import static io.tyrl.arranger.scheduler.api.NodeSelectorOperator.NOT_IN;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobDecision;
+import io.tyrl.arranger.scheduler.api.NodeAffinityTerm;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.NodeSelectorRequirement;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.api.ScheduleState;
+import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.api.Taint;
+import io.tyrl.arranger.scheduler.api.TaintEffect;
+import io.tyrl.arranger.scheduler.api.Toleration;
+import io.tyrl.arranger.scheduler.sim.Fixtures;
+import io.tyrl.arranger.scheduler.sim.Fixtures.JobBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class PredicatesPluginTest {
+
+  private static final Toleration TOLERATE_A100 = Toleration.equal("gpu", "a100", TaintEffect.NO_SCHEDULE);
+
+  private static List<NodeInfo> nodes() {
+    return List.of(
+        node("a100").cpu("8").memory("32Gi").label("gpu", "a100").label("rank", "5").taint("gpu", "a100", TaintEffect.NO_SCHEDULE).build(),
+        node("v100").cpu("8").memory("32Gi").label("gpu", "v100").label("rank", "2").build(),
+        node("not-ready").cpu("8").memory("32Gi").notReady().taint(Taint.NOT_READY_KEY, "", TaintEffect.NO_SCHEDULE).build(),
+        node("cordoned").cpu("8").memory("32Gi").cordoned().build());
+  }
+
+  private static NodeAffinityTerm term(NodeSelectorRequirement... requirements) {
+    return NodeAffinityTerm.of(requirements);
+  }
+
+  static Stream<Arguments> cases() {
+    return Stream.of(
+        Arguments.of("no constraints: only the untainted ready node", (UnaryOperator<JobBuilder>) b -> b, "v100"),
+        Arguments.of("selector + toleration", (UnaryOperator<JobBuilder>) b -> b.nodeSelector("gpu", "a100").tolerate(TOLERATE_A100), "a100"),
+        Arguments.of("selector without toleration", (UnaryOperator<JobBuilder>) b -> b.nodeSelector("gpu", "a100"), null),
+        Arguments.of("In", (UnaryOperator<JobBuilder>) b -> b.requiredAffinity(term(NodeSelectorRequirement.of("gpu", IN, "v100", "t4"))), "v100"),
+        Arguments.of("NotIn + tolerate all", (UnaryOperator<JobBuilder>) b -> b.tolerate(new Toleration("", Toleration.Operator.EXISTS, null, null))
+            .requiredAffinity(term(NodeSelectorRequirement.of("gpu", NOT_IN, "v100"), NodeSelectorRequirement.of("gpu", EXISTS))), "a100"),
+        Arguments.of("Gt", (UnaryOperator<JobBuilder>) b -> b.tolerate(TOLERATE_A100).requiredAffinity(term(NodeSelectorRequirement.of("rank", GT, "3"))), "a100"),
+        Arguments.of("Lt", (UnaryOperator<JobBuilder>) b -> b.tolerate(TOLERATE_A100).requiredAffinity(term(NodeSelectorRequirement.of("rank", LT, "3"))), "v100"),
+        Arguments.of("terms are ORed", (UnaryOperator<JobBuilder>) b -> b.requiredAffinity(term(NodeSelectorRequirement.of("gpu", IN, "h100")),
+            term(NodeSelectorRequirement.of("rank", IN, "2"))), "v100"),
+        Arguments.of("DoesNotExist only matches unusable nodes", (UnaryOperator<JobBuilder>) b -> b.requiredAffinity(term(NodeSelectorRequirement.of("gpu", DOES_NOT_EXIST))), null),
+        Arguments.of("tolerating not-ready does not beat the NotReady condition", (UnaryOperator<JobBuilder>) b -> b
+            .tolerate(Toleration.exists(Taint.NOT_READY_KEY, TaintEffect.NO_SCHEDULE)).requiredAffinity(term(NodeSelectorRequirement.of("gpu", DOES_NOT_EXIST))), null));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void placesOnlyWherePredicatesAllow(String description, UnaryOperator<JobBuilder> constraints, String expectedNode) {
+    var job = constraints.apply(job("j").minWorkers(0).leader("cpu", "1")).build();
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes(), List.of(job), List.of()), Fixtures.defaultConfiguration(), T0);
+
+    if (expectedNode == null) {
+      assertThat(result.decision("default/j").allocations()).isEmpty();
+      assertThat(result.decision("default/j").state()).isEqualTo(ScheduleState.UNSCHEDULED);
+    } else {
+      assertThat(result.decision("default/j").allocations()).containsExactlyEntriesOf(java.util.Map.of("j-learner", expectedNode));
+    }
+  }
+
+  @Test
+  void notReadyAndCordonedNodesAreExplainedAndDoNotMakeAJobFail() {
+    var job = job("j").minWorkers(0).leader("cpu", "1").requiredAffinity(term(NodeSelectorRequirement.of("gpu", DOES_NOT_EXIST))).build();
+
+    JobDecision decision = Fixtures.scheduler().runCycle(new Snapshot(nodes(), List.of(job), List.of()), Fixtures.defaultConfiguration(), T0)
+        .decision("default/j");
+
+    assertThat(decision.state()).isEqualTo(ScheduleState.UNSCHEDULED);
+    assertThat(decision.reason()).isEqualTo(ReasonCode.UNSCHEDULABLE);
+    assertThat(decision.message()).contains("0/4 nodes fit learner: 2 node(s) didn't match node affinity, 1 node not ready, 1 node unschedulable");
+  }
+
+  /** The message of requirements.md §2, reproduced: 40 nodes, 31 out of GPUs, 9 with a foreign taint. */
+  @Test
+  void whyPendingMessageAggregatesReasonsOverNodes() {
+    List<NodeInfo> cluster = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      cluster.add(node("full-" + i).cpu("64").memory("256Gi").gpu(8).used("nvidia.com/gpu", "8").build());
+    }
+    cluster.add(node("last").cpu("64").memory("256Gi").gpu(8).used("nvidia.com/gpu", "4").build());
+    for (int i = 0; i < 9; i++) {
+      cluster.add(node("a100-" + i).cpu("64").memory("256Gi").gpu(8).taint("gpu", "a100", TaintEffect.NO_SCHEDULE).build());
+    }
+    var job = job("rl").minWorkers(3).leader("cpu", "4", "nvidia.com/gpu", "1").workers("actor", 8, "cpu", "2", "nvidia.com/gpu", "1").build();
+
+    JobDecision decision = Fixtures.scheduler().runCycle(new Snapshot(cluster, List.of(job), List.of()), Fixtures.defaultConfiguration(), T0)
+        .decision("default/rl");
+
+    assertThat(decision.state()).isEqualTo(ScheduleState.SCHEDULED_PARTLY);
+    assertThat(decision.allocations()).hasSize(4).containsValue("last");
+    assertThat(decision.reason()).isEqualTo(ReasonCode.UNSCHEDULABLE);
+    assertThat(decision.message())
+        .isEqualTo("leader+3/8 workers placed; 0/40 nodes fit actor: 31 Insufficient nvidia.com/gpu, 9 untolerated taint gpu=a100");
+  }
+
+  @Test
+  void podCountIsALimit() {
+    var nodes = List.of(node("tiny").cpu("8").memory("8Gi").pods(3).podCount(2).build());
+    var job = job("j").minWorkers(0).leader("cpu", "1").workers("actor", 2, "cpu", "1").build();
+
+    JobDecision decision = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(job), List.of()), Fixtures.defaultConfiguration(), T0)
+        .decision("default/j");
+
+    assertThat(decision.allocations()).containsOnlyKeys("j-learner");
+    assertThat(decision.message()).contains("0/1 nodes fit actor: 1 Too many pods");
+  }
+}

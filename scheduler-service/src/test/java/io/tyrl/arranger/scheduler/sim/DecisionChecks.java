@@ -1,0 +1,59 @@
+package io.tyrl.arranger.scheduler.sim;
+
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.api.TaskInfo;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks decisions independently of the scheduler's own books: recomputes every node's usage from
+ * the snapshot's foreign usage plus the requests of the pods the decisions place on it.
+ */
+public final class DecisionChecks {
+
+  private DecisionChecks() {}
+
+  /** Every over-commitment found, as text; empty when none. */
+  public static List<String> overCommitments(Snapshot snapshot, CycleResult result) {
+    Map<String, Resource> usage = new HashMap<>();
+    Map<String, Integer> pods = new HashMap<>();
+    for (NodeInfo node : snapshot.nodes()) {
+      usage.put(node.name(), node.used());
+      pods.put(node.name(), node.podCount());
+    }
+    for (JobInfo job : snapshot.jobs()) {
+      Map<String, String> allocations = result.decision(job.key()).allocations();
+      for (TaskInfo task : job.tasks()) {
+        String node = allocations.get(task.podName());
+        if (node != null) {
+          usage.merge(node, task.request(), Resource::plus);
+          pods.merge(node, 1, Integer::sum);
+        }
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    for (NodeInfo node : snapshot.nodes()) {
+      Resource used = usage.get(node.name());
+      Resource capacity = node.allocatable();
+      for (Map.Entry<String, Long> entry : used.quantities().entrySet()) {
+        if (entry.getKey().equals(Resource.PODS)) {
+          continue;
+        }
+        if (entry.getValue() > capacity.get(entry.getKey()) && entry.getValue() > node.used().get(entry.getKey())) {
+          problems.add(node.name() + " " + entry.getKey() + " " + entry.getValue() + " > " + capacity.get(entry.getKey()));
+        }
+      }
+      long podCapacity = capacity.get(Resource.PODS);
+      if (podCapacity > 0 && pods.get(node.name()) > podCapacity && pods.get(node.name()) > node.podCount()) {
+        problems.add(node.name() + " pods " + pods.get(node.name()) + " > " + podCapacity);
+      }
+    }
+    return problems;
+  }
+}
