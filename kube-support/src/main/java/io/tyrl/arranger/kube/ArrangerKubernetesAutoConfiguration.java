@@ -9,7 +9,9 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import java.time.Duration;
 
 /** The Kubernetes edge both services share: clients, status patching and Lease leader election. */
 @AutoConfiguration
@@ -26,6 +28,13 @@ public class ArrangerKubernetesAutoConfiguration {
   @ConditionalOnMissingBean
   StatusPatcher statusPatcher(KubernetesClients clients) {
     return new StatusPatcher(clients.requests(), Backoff.DEFAULT);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ApiServerReadiness apiServerReadiness(KubernetesClients clients, ObjectProvider<ReadinessCheck> checks,
+      ApplicationEventPublisher events, @Value("${arranger.kubernetes.readiness-period:5s}") Duration period) {
+    return new ApiServerReadiness(clients.requests(), checks.orderedStream().toList(), events, period);
   }
 
   @Bean

@@ -1,11 +1,7 @@
 package io.tyrl.arranger.testing;
 
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.tyrl.arranger.crd.ArrangerResources;
-import io.tyrl.arranger.model.V1alpha1Queue;
-import io.tyrl.arranger.model.V1alpha1QueueSpec;
-import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,22 +42,9 @@ public final class LocalCluster {
   /** Installs the CRDs, the default Queue and the simulated nodes. */
   public static void populate(ApiClient client, List<NodeSpec> fleet) {
     CustomResourceDefinitions.install(client);
-    ensureDefaultQueue(client);
+    ArrangerResources.createQueueIfMissing(client, ArrangerResources.DEFAULT_QUEUE);
     SimulatedNodes nodes = new SimulatedNodes(client);
     fleet.forEach(nodes::register);
-  }
-
-  static void ensureDefaultQueue(ApiClient client) {
-    V1alpha1Queue queue = new V1alpha1Queue()
-        .apiVersion(ArrangerResources.API_VERSION)
-        .kind(ArrangerResources.QUEUE_KIND)
-        .metadata(new V1ObjectMeta().name("default"))
-        .spec(new V1alpha1QueueSpec().weight(1).reclaimable(true));
-    KubernetesApiResponse<V1alpha1Queue> created = ArrangerResources.queues(client).create(queue);
-    if (!created.isSuccess() && created.getHttpStatusCode() != 409) {
-      throw new IllegalStateException("cannot create the default Queue (HTTP " + created.getHttpStatusCode() + "): "
-          + created.getStatus().getMessage());
-    }
   }
 
   public static void main(String[] args) throws InterruptedException {

@@ -1,15 +1,12 @@
 package io.tyrl.arranger.kube.leader;
 
 import io.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
-import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
 import io.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
-import java.util.Date;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -19,8 +16,8 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Runs client-java's {@link LeaderElector} on a {@link LeaseLock} for as long as the service runs.
  * A replica that loses the lease stops its leader work at once and stands for election again; on a
- * graceful stop the leader gives the lease up so that a standby takes over without waiting for it
- * to expire. With election disabled, the single replica leads from start.
+ * graceful stop the elector is closed, which gives the lease up so that a standby takes over without
+ * waiting for it to expire. With election disabled, the single replica leads from start.
  */
 public final class LeaderElection implements SmartLifecycle {
 
@@ -33,7 +30,6 @@ public final class LeaderElection implements SmartLifecycle {
   private final AtomicBoolean leading = new AtomicBoolean();
   private volatile boolean running;
   private volatile LeaderElector elector;
-  private volatile LeaseLock lock;
   private Thread thread;
 
   public LeaderElection(LeaderElectionProperties properties, ApiClient client, List<LeadershipListener> listeners,
@@ -74,7 +70,7 @@ public final class LeaderElection implements SmartLifecycle {
 
   private void campaign() {
     while (running) {
-      lock = new LeaseLock(properties.leaseNamespace(), properties.leaseName(), identity, client);
+      LeaseLock lock = new LeaseLock(properties.leaseNamespace(), properties.leaseName(), identity, client);
       LeaderElectionConfig config = new LeaderElectionConfig(lock, properties.leaseDuration(),
           properties.renewDeadline(), properties.retryPeriod());
       try (LeaderElector candidate = new LeaderElector(config,
@@ -113,38 +109,14 @@ public final class LeaderElection implements SmartLifecycle {
       return;
     }
     running = false;
-    boolean wasLeader = leading.get();
     stepDown();
     LeaderElector current = elector;
     if (current != null) {
+      // Closing gives the lease up (holder emptied), so a standby need not wait for it to expire.
       current.close();
     }
     if (thread != null) {
       thread.interrupt();
-    }
-    if (wasLeader && properties.enabled()) {
-      releaseLease();
-    }
-  }
-
-  /** Empties the lease's holder so that a standby need not wait for it to expire. */
-  private void releaseLease() {
-    LeaseLock current = lock;
-    if (current == null) {
-      return;
-    }
-    try {
-      LeaderElectionRecord record = current.get();
-      if (!identity.equals(record.getHolderIdentity())) {
-        return;
-      }
-      Date now = new Date();
-      boolean released = current.update(new LeaderElectionRecord("", 1, now, now, record.getLeaderTransitions()));
-      log.info("{} {} lease {}/{}", identity, released ? "released" : "could not release", properties.leaseNamespace(),
-          properties.leaseName());
-    } catch (ApiException e) {
-      log.warn("{} could not release lease {}/{} (HTTP {}); it expires after {}", identity,
-          properties.leaseNamespace(), properties.leaseName(), e.getCode(), properties.leaseDuration());
     }
   }
 

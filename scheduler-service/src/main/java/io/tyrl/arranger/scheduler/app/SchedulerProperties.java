@@ -1,0 +1,39 @@
+package io.tyrl.arranger.scheduler.app;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The scheduler service's settings.
+ *
+ * @param period pause between two cycles
+ * @param configuration scheduler configuration (actions, tiers, plugin arguments) as YAML; the
+ *     built-in default when empty. Profiles set it; the ConfigMap, when present, overrides it.
+ * @param statusWriters how many TYJob status patches are sent at once
+ * @param resync informer resync period
+ */
+@ConfigurationProperties("arranger.scheduler")
+public record SchedulerProperties(
+    @DefaultValue("1s") Duration period,
+    String configuration,
+    @DefaultValue ConfigMapSource configMap,
+    @DefaultValue("8") int statusWriters,
+    @DefaultValue("10m") Duration resync) {
+
+  public SchedulerProperties {
+    if (period.compareTo(Duration.ofMillis(10)) < 0) {
+      throw new IllegalArgumentException("arranger.scheduler.period must be at least 10ms, got " + period);
+    }
+    if (statusWriters < 1 || statusWriters > 256) {
+      throw new IllegalArgumentException("arranger.scheduler.status-writers must be within 1..256, got " + statusWriters);
+    }
+  }
+
+  /** The ConfigMap the scheduler follows for its configuration. */
+  public record ConfigMapSource(
+      @DefaultValue("true") boolean enabled,
+      @DefaultValue("default") String namespace,
+      @DefaultValue("arranger-scheduler-config") String name,
+      @DefaultValue("scheduler.yaml") String key) {}
+}

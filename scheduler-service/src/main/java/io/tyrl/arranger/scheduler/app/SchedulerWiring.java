@@ -1,0 +1,106 @@
+package io.tyrl.arranger.scheduler.app;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tyrl.arranger.kube.KubernetesClients;
+import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.scheduler.actions.BuiltInActions;
+import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
+import io.tyrl.arranger.scheduler.framework.Scheduler;
+import io.tyrl.arranger.scheduler.kube.ClusterInformers;
+import io.tyrl.arranger.scheduler.kube.ConfigMapWatcher;
+import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
+import io.tyrl.arranger.scheduler.kube.SchedulerConfigurationSource;
+import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SchedulerProperties.class)
+class SchedulerWiring {
+
+  @Bean
+  SchedulerMetrics schedulerMetrics(MeterRegistry registry) {
+    return new SchedulerMetrics(registry);
+  }
+
+  @Bean
+  Scheduler scheduler(SchedulerMetrics metrics) {
+    return new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), metrics);
+  }
+
+  /** A configuration given in Spring properties must be valid: the service refuses to start otherwise. */
+  @Bean
+  SchedulerConfigurationSource schedulerConfigurationSource(Scheduler scheduler, SchedulerProperties properties) {
+    SchedulerConfigurationParser parser = new SchedulerConfigurationParser(scheduler.vocabulary());
+    boolean given = properties.configuration() != null && !properties.configuration().isBlank();
+    SchedulerConfiguration base = given
+        ? parser.parse(properties.configuration())
+        : DefaultSchedulerConfiguration.parse(scheduler.vocabulary());
+    return new SchedulerConfigurationSource(parser, base,
+        given ? "Spring property arranger.scheduler.configuration" : "built-in default");
+  }
+
+  @Bean
+  ClusterInformers clusterInformers(KubernetesClients clients, SchedulerProperties properties) {
+    return new ClusterInformers(clients.informers(), properties.resync());
+  }
+
+  @Bean
+  @ConditionalOnProperty(name = "arranger.scheduler.config-map.enabled", matchIfMissing = true)
+  ConfigMapWatcher configMapWatcher(KubernetesClients clients, SchedulerProperties properties,
+      SchedulerConfigurationSource source) {
+    SchedulerProperties.ConfigMapSource configMap = properties.configMap();
+    return new ConfigMapWatcher(clients.informers(), configMap.namespace(), configMap.name(), configMap.key(), source,
+        properties.resync());
+  }
+
+  @Bean(destroyMethod = "shutdownNow")
+  ExecutorService statusWriters(SchedulerProperties properties) {
+    AtomicInteger threads = new AtomicInteger();
+    return Executors.newFixedThreadPool(properties.statusWriters(), runnable -> {
+      Thread thread = new Thread(runnable, "status-writer-" + threads.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  @Bean
+  ScheduleStatusWriter scheduleStatusWriter(StatusPatcher patcher, KubernetesClients clients,
+      ExecutorService statusWriters) {
+    return new ScheduleStatusWriter(patcher, clients.requests(), statusWriters);
+  }
+
+  @Bean
+  SchedulingLoop schedulingLoop(ClusterInformers informers, Scheduler scheduler, SchedulerConfigurationSource source,
+      ScheduleStatusWriter writer, SchedulerMetrics metrics, KubernetesClients clients,
+      SchedulerProperties properties) {
+    return new SchedulingLoop(informers, scheduler, source, writer, metrics, clients.requests(), properties.period(),
+        Clock.systemUTC());
+  }
+
+  /** Shows the configuration in force and the last refused one; a refusal does not make the service unhealthy. */
+  @Bean
+  HealthIndicator schedulerConfigurationHealthIndicator(SchedulerConfigurationSource source) {
+    return () -> {
+      SchedulerConfigurationSource.Applied applied = source.applied();
+      Health.Builder health = Health.up()
+          .withDetail("origin", applied.origin())
+          .withDetail("since", applied.since().toString())
+          .withDetail("actions", applied.configuration().actions().stream().map(a -> a.name()).toList());
+      source.lastRefusal().ifPresent(refusal -> health
+          .withDetail("refused", refusal.origin() + ": " + refusal.message())
+          .withDetail("refusedAt", refusal.at().toString()));
+      return health.build();
+    };
+  }
+}

@@ -1,0 +1,132 @@
+package io.tyrl.arranger.scheduler.app;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.kube.leader.LeadershipListener;
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobDecision;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.api.ScheduleState;
+import io.tyrl.arranger.scheduler.framework.Scheduler;
+import io.tyrl.arranger.scheduler.kube.ClusterInformers;
+import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
+import io.tyrl.arranger.scheduler.kube.SchedulerConfigurationSource;
+import io.tyrl.arranger.scheduler.kube.SnapshotAssembler;
+import io.tyrl.arranger.model.V1alpha1TYJob;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The periodic cycle: snapshot the cache → run the core → write the status of changed jobs. It runs
+ * only while this replica leads; losing the lease cancels it at once. No exception ends the loop:
+ * a failed cycle is logged and counted, and the next one starts after the period.
+ */
+final class SchedulingLoop implements LeadershipListener, AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(SchedulingLoop.class);
+
+  private final ClusterInformers informers;
+  private final Scheduler scheduler;
+  private final SchedulerConfigurationSource configuration;
+  private final ScheduleStatusWriter writer;
+  private final SchedulerMetrics metrics;
+  private final ApiClient client;
+  private final Duration period;
+  private final Clock clock;
+  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    Thread thread = new Thread(runnable, "scheduling-loop");
+    thread.setDaemon(true);
+    return thread;
+  });
+  private volatile ScheduledFuture<?> running;
+  private volatile boolean leading;
+
+  SchedulingLoop(ClusterInformers informers, Scheduler scheduler, SchedulerConfigurationSource configuration,
+      ScheduleStatusWriter writer, SchedulerMetrics metrics, ApiClient client, Duration period, Clock clock) {
+    this.informers = informers;
+    this.scheduler = scheduler;
+    this.configuration = configuration;
+    this.writer = writer;
+    this.metrics = metrics;
+    this.client = client;
+    this.period = period;
+    this.clock = clock;
+  }
+
+  @Override
+  public synchronized void startedLeading() {
+    leading = true;
+    if (running == null || running.isDone()) {
+      running = executor.scheduleWithFixedDelay(this::cycleSafely, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  @Override
+  public synchronized void stoppedLeading() {
+    leading = false;
+    if (running != null) {
+      running.cancel(true);
+      running = null;
+    }
+  }
+
+  private void cycleSafely() {
+    try {
+      cycle();
+    } catch (RuntimeException | Error e) {
+      metrics.cycleFailed();
+      log.error("scheduling cycle failed; the next one starts in {}", period, e);
+    }
+  }
+
+  /** One cycle; returns false when the cache is not ready yet. */
+  boolean cycle() {
+    if (!leading || !informers.ready()) {
+      return false;
+    }
+    long start = System.nanoTime();
+    if (!informers.hasQueue(ArrangerResources.DEFAULT_QUEUE)
+        && ArrangerResources.createQueueIfMissing(client, ArrangerResources.DEFAULT_QUEUE)) {
+      log.info("created the default Queue");
+    }
+    SnapshotAssembler.Assembly assembly = informers.assemble();
+    Instant now = clock.instant();
+    CycleResult result = scheduler.runCycle(assembly.snapshot(), configuration.current(), now);
+    Map<String, JobDecision> decisions = new HashMap<>(result.decisions());
+    Map<String, V1alpha1TYJob> jobs = assembly.jobsByKey();
+    for (SnapshotAssembler.UnreadableJob bad : assembly.unreadable()) {
+      V1alpha1TYJob job = jobs.get(bad.key());
+      // Its placements stand: a job the scheduler cannot read is reported, not unscheduled.
+      Map<String, String> kept = job.getStatus() == null || job.getStatus().getAllocations() == null
+          ? Map.of() : job.getStatus().getAllocations();
+      decisions.put(bad.key(), new JobDecision(ScheduleState.UNSCHEDULED, kept, ReasonCode.INVALID_JOB,
+          bad.problem(), null));
+    }
+    metrics.unreadableJobs(assembly.unreadable().size());
+    if (!leading) {
+      return false;
+    }
+    ScheduleStatusWriter.WriteReport report = writer.write(jobs, decisions, now, () -> leading);
+    metrics.cycleFinished(Duration.ofNanos(System.nanoTime() - start), report);
+    if (report.written() > 0 || report.failed() > 0) {
+      log.debug("cycle: {} jobs, {} status writes, {} failed, core {} ms", decisions.size(), report.written(),
+          report.failed(), result.elapsed().toMillis());
+    }
+    return true;
+  }
+
+  @Override
+  public void close() {
+    stoppedLeading();
+    executor.shutdownNow();
+  }
+}

@@ -1,0 +1,83 @@
+package io.tyrl.arranger.scheduler.kube;
+
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ConfigMapList;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import java.time.Duration;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Follows one ConfigMap with an informer and hands its scheduler configuration key to the
+ * {@link SchedulerConfigurationSource}. An informer rather than Spring Cloud Kubernetes' reload:
+ * the scheduler reads the new text at its next cycle without refreshing any bean, and a refused
+ * text never reaches the running configuration.
+ */
+public final class ConfigMapWatcher implements SmartLifecycle {
+
+  private final SharedInformerFactory factory;
+  private volatile boolean running;
+
+  public ConfigMapWatcher(ApiClient informerClient, String namespace, String name, String key,
+      SchedulerConfigurationSource source, Duration resync) {
+    factory = new SharedInformerFactory(informerClient);
+    SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(
+        new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", informerClient),
+        V1ConfigMap.class, resync.toMillis(), namespace);
+    String origin = "ConfigMap " + namespace + "/" + name + " key " + key;
+    informer.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(V1ConfigMap configMap) {
+        accept(configMap);
+      }
+
+      @Override
+      public void onUpdate(V1ConfigMap before, V1ConfigMap after) {
+        String old = before.getData() == null ? null : before.getData().get(key);
+        String now = after.getData() == null ? null : after.getData().get(key);
+        if (now == null || !now.equals(old)) {
+          accept(after);
+        }
+      }
+
+      @Override
+      public void onDelete(V1ConfigMap configMap, boolean finalStateUnknown) {
+        if (name.equals(configMap.getMetadata().getName())) {
+          source.revertToBase(origin + " deleted");
+        }
+      }
+
+      private void accept(V1ConfigMap configMap) {
+        if (!name.equals(configMap.getMetadata().getName())) {
+          return;
+        }
+        String text = configMap.getData() == null ? null : configMap.getData().get(key);
+        if (text == null) {
+          source.revertToBase(origin + " missing");
+        } else {
+          source.offer(text, origin + " (resourceVersion " + configMap.getMetadata().getResourceVersion() + ")");
+        }
+      }
+    });
+  }
+
+  @Override
+  public void start() {
+    factory.startAllRegisteredInformers();
+    running = true;
+  }
+
+  @Override
+  public void stop() {
+    factory.stopAllRegisteredInformers();
+    running = false;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+}

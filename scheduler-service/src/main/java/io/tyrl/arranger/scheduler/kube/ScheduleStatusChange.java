@@ -1,0 +1,95 @@
+package io.tyrl.arranger.scheduler.kube;
+
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import io.tyrl.arranger.model.V1alpha1TYJobStatus;
+import io.tyrl.arranger.model.V1alpha1TYJobStatusScheduling;
+import io.tyrl.arranger.scheduler.api.JobDecision;
+import io.tyrl.arranger.scheduler.api.ScheduleState;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a cycle's decision changes in a TYJob's scheduler-owned status, as a JSON merge patch.
+ *
+ * <p>Only changed jobs are written, so a cycle over thousands of pending jobs whose situation did
+ * not change writes nothing. Allocations are patched key by key (a removed placement is written as
+ * null), which leaves the controller's own removals alone.
+ *
+ * @param patch the merge patch body
+ * @param reasonChanged the pending reason differs from the one recorded, worth an Event
+ * @param newlyPlaced the job went from nothing placed to placed
+ */
+public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean newlyPlaced, JobDecision decision) {
+
+  public static Optional<ScheduleStatusChange> between(V1alpha1TYJobStatus status, JobDecision decision,
+      String resourceVersion, Instant now) {
+    String currentState = status == null || status.getScheduleState() == null
+        ? null : status.getScheduleState().getValue();
+    Map<String, String> currentAllocations = status == null || status.getAllocations() == null
+        ? Map.of() : status.getAllocations();
+    V1alpha1TYJobStatusScheduling scheduling = status == null ? null : status.getScheduling();
+    String currentReason = scheduling == null ? null : scheduling.getReason();
+    String currentMessage = scheduling == null ? null : scheduling.getMessage();
+    Instant currentWaiting = scheduling == null || scheduling.getWaitingSince() == null
+        ? null : scheduling.getWaitingSince().toInstant();
+
+    String state = decision.state().statusValue();
+    String reason = decision.reasonIfAny().map(r -> r.statusValue()).orElse(null);
+    String message = decision.message().isEmpty() ? null : decision.message();
+    Instant waiting = decision.reservedSince();
+    Map<String, Object> allocationChanges = new HashMap<>();
+    decision.allocations().forEach((pod, node) -> {
+      if (!node.equals(currentAllocations.get(pod))) {
+        allocationChanges.put(pod, node);
+      }
+    });
+    currentAllocations.keySet().stream().filter(pod -> !decision.allocations().containsKey(pod))
+        .forEach(pod -> allocationChanges.put(pod, null));
+
+    boolean stateChanged = !state.equals(currentState);
+    boolean reasonChanged = !Objects.equals(reason, currentReason);
+    boolean changed = stateChanged || reasonChanged || !allocationChanges.isEmpty()
+        || !Objects.equals(message, currentMessage) || !sameSecond(waiting, currentWaiting);
+    if (!changed) {
+      return Optional.empty();
+    }
+    JsonObject schedulingPatch = new JsonObject();
+    schedulingPatch.add("reason", text(reason));
+    schedulingPatch.add("message", text(message));
+    schedulingPatch.addProperty("lastCycleTime", now.toString());
+    if (stateChanged || reasonChanged || (scheduling != null && scheduling.getLastTransitionTime() == null)) {
+      schedulingPatch.addProperty("lastTransitionTime", now.toString());
+    }
+    schedulingPatch.add("waitingSince", waiting == null ? JsonNull.INSTANCE : text(waiting.toString()));
+    JsonObject allocations = new JsonObject();
+    allocationChanges.forEach((pod, node) -> allocations.add(pod, node == null ? JsonNull.INSTANCE : text((String) node)));
+    JsonObject statusPatch = new JsonObject();
+    statusPatch.addProperty("scheduleState", state);
+    if (!allocations.isEmpty()) {
+      statusPatch.add("allocations", allocations);
+    }
+    statusPatch.add("scheduling", schedulingPatch);
+    JsonObject patch = new JsonObject();
+    JsonObject metadata = new JsonObject();
+    // Guarded by the version the decision was made from: a concurrent write turns into a 409.
+    metadata.addProperty("resourceVersion", resourceVersion);
+    patch.add("metadata", metadata);
+    patch.add("status", statusPatch);
+    boolean newlyPlaced = currentAllocations.isEmpty() && !decision.allocations().isEmpty()
+        && decision.state() != ScheduleState.UNSCHEDULED;
+    return Optional.of(new ScheduleStatusChange(patch.toString(), reasonChanged && reason != null, newlyPlaced,
+        decision));
+  }
+
+  private static boolean sameSecond(Instant a, Instant b) {
+    return a == null ? b == null : b != null && a.getEpochSecond() == b.getEpochSecond();
+  }
+
+  private static com.google.gson.JsonElement text(String value) {
+    return value == null ? JsonNull.INSTANCE : new com.google.gson.JsonPrimitive(value);
+  }
+}

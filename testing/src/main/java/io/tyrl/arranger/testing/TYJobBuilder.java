@@ -1,0 +1,116 @@
+package io.tyrl.arranger.testing;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
+import io.tyrl.arranger.crd.ArrangerResources;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds TYJobs as raw objects, the way a user's YAML reaches the API server: fields left unset stay
+ * absent, so the API server's defaults apply rather than the Java model's.
+ */
+public final class TYJobBuilder {
+
+  private final String name;
+  private String namespace = "default";
+  private Map<String, Object> leader;
+  private final List<Map<String, Object>> workerSets = new ArrayList<>();
+  private final Map<String, Object> spec = new LinkedHashMap<>();
+  private final Map<String, String> nodeSelector = new LinkedHashMap<>();
+
+  private TYJobBuilder(String name) {
+    this.name = name;
+  }
+
+  public static TYJobBuilder named(String name) {
+    return new TYJobBuilder(name);
+  }
+
+  public TYJobBuilder namespace(String namespace) {
+    this.namespace = namespace;
+    return this;
+  }
+
+  public TYJobBuilder leader(String leaderName, String cpu, String memory) {
+    leader = new LinkedHashMap<>(Map.of("name", leaderName, "template", Map.of()));
+    leader.put("resources", requests(cpu, memory));
+    return this;
+  }
+
+  public TYJobBuilder workers(String setName, int counts, String cpu, String memory) {
+    Map<String, Object> set = new LinkedHashMap<>();
+    set.put("name", setName);
+    set.put("counts", counts);
+    set.put("resources", requests(cpu, memory));
+    workerSets.add(set);
+    return this;
+  }
+
+  /** Every pod of the job gets this nodeSelector entry (keeps a test's jobs on its own nodes). */
+  public TYJobBuilder nodeSelector(String key, String value) {
+    nodeSelector.put(key, value);
+    return this;
+  }
+
+  /** Any spec field, by its JSON name, e.g. {@code set("priority", 7)}. */
+  public TYJobBuilder set(String field, Object value) {
+    spec.put(field, value);
+    return this;
+  }
+
+  public Map<String, Object> build() {
+    if (leader == null) {
+      throw new IllegalStateException("TYJob " + name + " needs a leader");
+    }
+    Map<String, Object> body = new LinkedHashMap<>(spec);
+    body.put("leader", Map.of("name", leader.get("name"),
+        "template", template((String) leader.get("name"), leader.get("resources"))));
+    List<Map<String, Object>> sets = new ArrayList<>();
+    for (Map<String, Object> set : workerSets) {
+      sets.add(Map.of("name", set.get("name"), "counts", set.get("counts"),
+          "template", template((String) set.get("name"), set.get("resources"))));
+    }
+    body.put("workerSets", sets);
+    Map<String, Object> job = new LinkedHashMap<>();
+    job.put("apiVersion", ArrangerResources.API_VERSION);
+    job.put("kind", ArrangerResources.TYJOB_KIND);
+    job.put("metadata", Map.of("name", name, "namespace", namespace));
+    job.put("spec", body);
+    return job;
+  }
+
+  public void create(ApiClient client) {
+    try {
+      new CustomObjectsApi(client).createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION,
+          namespace, ArrangerResources.TYJOBS, build()).execute();
+    } catch (ApiException e) {
+      throw new IllegalStateException("cannot create TYJob " + namespace + "/" + name + " (HTTP " + e.getCode() + "): "
+          + e.getResponseBody(), e);
+    }
+  }
+
+  private Map<String, Object> template(String container, Object resources) {
+    Map<String, Object> podSpec = new LinkedHashMap<>();
+    podSpec.put("containers", List.of(Map.of("name", container, "image", "registry.local/rl/" + container + ":1",
+        "resources", resources)));
+    if (!nodeSelector.isEmpty()) {
+      podSpec.put("nodeSelector", nodeSelector);
+    }
+    return Map.of("spec", podSpec);
+  }
+
+  private static Map<String, Object> requests(String cpu, String memory) {
+    Map<String, Object> requests = new LinkedHashMap<>();
+    if (cpu != null) {
+      requests.put("cpu", cpu);
+    }
+    if (memory != null) {
+      requests.put("memory", memory);
+    }
+    return requests.isEmpty() ? Map.of() : Map.of("requests", requests);
+  }
+}
