@@ -1,6 +1,8 @@
 package io.tyrl.arranger.scheduler.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.tyrl.arranger.kube.KubernetesClients;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
@@ -51,17 +53,28 @@ class SchedulerWiring {
   }
 
   @Bean
-  ClusterInformers clusterInformers(KubernetesClients clients, SchedulerProperties properties) {
-    return new ClusterInformers(clients.informers(), properties.resync());
+  SharedInformerFactory informerFactory(KubernetesClients clients) {
+    return new SharedInformerFactory(clients.informers());
+  }
+
+  @Bean
+  InformerFactoryLifecycle informerFactoryLifecycle(SharedInformerFactory informerFactory) {
+    return new InformerFactoryLifecycle(informerFactory);
+  }
+
+  @Bean
+  ClusterInformers clusterInformers(SharedInformerFactory informerFactory, KubernetesClients clients,
+      SchedulerProperties properties) {
+    return new ClusterInformers(informerFactory, clients.informers(), properties.resync());
   }
 
   @Bean
   @ConditionalOnProperty(name = "arranger.scheduler.config-map.enabled", matchIfMissing = true)
-  ConfigMapWatcher configMapWatcher(KubernetesClients clients, SchedulerProperties properties,
-      SchedulerConfigurationSource source) {
+  ConfigMapWatcher configMapWatcher(SharedInformerFactory informerFactory, KubernetesClients clients,
+      SchedulerProperties properties, SchedulerConfigurationSource source) {
     SchedulerProperties.ConfigMapSource configMap = properties.configMap();
-    return new ConfigMapWatcher(clients.informers(), configMap.namespace(), configMap.name(), configMap.key(), source,
-        properties.resync());
+    return new ConfigMapWatcher(informerFactory, clients.informers(), configMap.namespace(), configMap.name(),
+        configMap.key(), source, properties.resync());
   }
 
   @Bean(destroyMethod = "shutdownNow")

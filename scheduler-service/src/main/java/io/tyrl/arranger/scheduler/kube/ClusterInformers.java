@@ -13,24 +13,19 @@ import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import java.time.Duration;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * The scheduler's cache: informers on Nodes, all Pods (pods Arranger does not own use capacity
- * too), TYJobs and Queues. They run on every replica, leader or standby, so that a standby that
- * takes over schedules from a warm cache at once.
+ * too), TYJobs and Queues, registered on the service's informer factory.
  */
-public final class ClusterInformers implements SmartLifecycle, ReadinessCheck {
+public final class ClusterInformers implements ReadinessCheck {
 
-  private final SharedInformerFactory factory;
   private final SharedIndexInformer<V1Node> nodes;
   private final SharedIndexInformer<V1Pod> pods;
   private final SharedIndexInformer<V1alpha1TYJob> jobs;
   private final SharedIndexInformer<V1alpha1Queue> queues;
-  private volatile boolean running;
 
-  public ClusterInformers(ApiClient informerClient, Duration resync) {
-    factory = new SharedInformerFactory(informerClient);
+  public ClusterInformers(SharedInformerFactory factory, ApiClient informerClient, Duration resync) {
     long resyncMillis = resync.toMillis();
     nodes = factory.sharedIndexInformerFor(
         new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", informerClient),
@@ -60,22 +55,5 @@ public final class ClusterInformers implements SmartLifecycle, ReadinessCheck {
   @Override
   public boolean ready() {
     return nodes.hasSynced() && pods.hasSynced() && jobs.hasSynced() && queues.hasSynced();
-  }
-
-  @Override
-  public void start() {
-    factory.startAllRegisteredInformers();
-    running = true;
-  }
-
-  @Override
-  public void stop() {
-    factory.stopAllRegisteredInformers();
-    running = false;
-  }
-
-  @Override
-  public boolean isRunning() {
-    return running;
   }
 }

@@ -8,7 +8,6 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.time.Duration;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Follows one ConfigMap with an informer and hands its scheduler configuration key to the
@@ -16,14 +15,10 @@ import org.springframework.context.SmartLifecycle;
  * the scheduler reads the new text at its next cycle without refreshing any bean, and a refused
  * text never reaches the running configuration.
  */
-public final class ConfigMapWatcher implements SmartLifecycle {
+public final class ConfigMapWatcher {
 
-  private final SharedInformerFactory factory;
-  private volatile boolean running;
-
-  public ConfigMapWatcher(ApiClient informerClient, String namespace, String name, String key,
-      SchedulerConfigurationSource source, Duration resync) {
-    factory = new SharedInformerFactory(informerClient);
+  public ConfigMapWatcher(SharedInformerFactory factory, ApiClient informerClient, String namespace, String name,
+      String key, SchedulerConfigurationSource source, Duration resync) {
     SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(
         new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", informerClient),
         V1ConfigMap.class, resync.toMillis(), namespace);
@@ -62,22 +57,5 @@ public final class ConfigMapWatcher implements SmartLifecycle {
         }
       }
     });
-  }
-
-  @Override
-  public void start() {
-    factory.startAllRegisteredInformers();
-    running = true;
-  }
-
-  @Override
-  public void stop() {
-    factory.stopAllRegisteredInformers();
-    running = false;
-  }
-
-  @Override
-  public boolean isRunning() {
-    return running;
   }
 }
