@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.ApplicationEventPublisher;
@@ -29,11 +30,12 @@ public final class ApiServerReadiness implements SmartLifecycle {
   private final ApplicationEventPublisher events;
   private final Duration period;
   private ScheduledExecutorService executor;
-  private volatile ReadinessState state;
+  private final ApplicationAvailability availability;
   private volatile String lastProblem = "not checked yet";
 
   public ApiServerReadiness(ApiClient client, List<ReadinessCheck> checks, ApplicationEventPublisher events,
-      Duration period) {
+      ApplicationAvailability availability, Duration period) {
+    this.availability = availability;
     this.versionApi = new VersionApi(client);
     this.checks = List.copyOf(checks);
     this.events = events;
@@ -48,14 +50,15 @@ public final class ApiServerReadiness implements SmartLifecycle {
   void check() {
     String problem = problem();
     ReadinessState next = problem.isEmpty() ? ReadinessState.ACCEPTING_TRAFFIC : ReadinessState.REFUSING_TRAFFIC;
-    if (next != state) {
+    // Compared with the application's state, not only our last verdict: Spring Boot itself publishes
+    // ACCEPTING_TRAFFIC once the context is ready, which must not stand while a check fails.
+    if (next != availability.getReadinessState()) {
       if (problem.isEmpty()) {
         log.info("ready: the API server answers and {} passed", checks.stream().map(ReadinessCheck::name).toList());
       } else {
         log.warn("not ready: {}", problem);
       }
       AvailabilityChangeEvent.publish(events, this, next);
-      state = next;
     }
     lastProblem = problem;
   }

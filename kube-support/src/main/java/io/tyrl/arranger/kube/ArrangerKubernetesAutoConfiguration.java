@@ -8,6 +8,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -33,8 +34,9 @@ public class ArrangerKubernetesAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ApiServerReadiness apiServerReadiness(KubernetesClients clients, ObjectProvider<ReadinessCheck> checks,
-      ApplicationEventPublisher events, @Value("${arranger.kubernetes.readiness-period:5s}") Duration period) {
-    return new ApiServerReadiness(clients.requests(), checks.orderedStream().toList(), events, period);
+      ApplicationEventPublisher events, ApplicationAvailability availability,
+      @Value("${arranger.kubernetes.readiness-period:5s}") Duration period) {
+    return new ApiServerReadiness(clients.requests(), checks.orderedStream().toList(), events, availability, period);
   }
 
   @Bean

@@ -25,7 +25,7 @@ public final class InformerFactoryLifecycle implements SmartLifecycle {
 
   @Override
   public void stop() {
-    factory.stopAllRegisteredInformers();
+    factory.stopAllRegisteredInformers(true);
     running = false;
   }
 

@@ -7,8 +7,8 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Pod;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -72,6 +72,24 @@ public final class SimulatedKubelet {
     status.addProperty("reason", reason);
     status.addProperty("message", "Pod was rejected: " + reason);
     return patchStatus(namespace, name, status);
+  }
+
+  /**
+   * Removes a pod whose deletion was requested, as the kubelet confirms a graceful deletion once the
+   * containers stopped; without it a bound pod stays Terminating.
+   *
+   * @return false if the pod was already gone
+   */
+  public boolean confirmDeletion(String namespace, String name) {
+    try {
+      core.deleteNamespacedPod(name, namespace).gracePeriodSeconds(0).execute();
+      return true;
+    } catch (ApiException e) {
+      if (e.getCode() == 404) {
+        return false;
+      }
+      throw new IllegalStateException("cannot remove pod " + namespace + "/" + name + ": " + e.getResponseBody(), e);
+    }
   }
 
   private V1Pod terminate(String namespace, String name, String phase, int exitCode, String reason) {
@@ -140,6 +158,6 @@ public final class SimulatedKubelet {
   }
 
   private static String now() {
-    return OffsetDateTime.now(ZoneOffset.UTC).withNano(0).toString();
+    return Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
   }
 }

@@ -4,8 +4,6 @@ import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -37,7 +35,6 @@ public final class SimulatedNodeAgent implements AutoCloseable {
   private final SharedInformerFactory nodeFactory;
   private final SharedInformerFactory podFactory;
   private final SharedIndexInformer<V1Node> nodes;
-  private final CoreV1Api core;
   private final SimulatedKubelet kubelet;
   private final Timing timing;
   private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2, runnable -> {
@@ -48,7 +45,6 @@ public final class SimulatedNodeAgent implements AutoCloseable {
   private final Set<String> handled = ConcurrentHashMap.newKeySet();
 
   public SimulatedNodeAgent(ApiClient informerClient, ApiClient client, Timing timing) {
-    this.core = new CoreV1Api(client);
     this.kubelet = new SimulatedKubelet(client);
     this.timing = timing;
     // Nodes first: a pod is only recognised as simulated once its node is in the cache.
@@ -140,13 +136,7 @@ public final class SimulatedNodeAgent implements AutoCloseable {
   }
 
   private void confirmDeletion(String namespace, String name) {
-    try {
-      core.deleteNamespacedPod(name, namespace).gracePeriodSeconds(0).execute();
-    } catch (ApiException e) {
-      if (e.getCode() != 404) {
-        System.err.println("[simulated-kubelet] cannot remove pod " + namespace + "/" + name + ": HTTP " + e.getCode());
-      }
-    }
+    attempt(() -> kubelet.confirmDeletion(namespace, name));
   }
 
   /** A pod deleted meanwhile is not an error; anything else is reported, and the pod is left as it is. */

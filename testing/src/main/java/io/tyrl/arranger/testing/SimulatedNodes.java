@@ -10,8 +10,8 @@ import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1NodeSpec;
 import io.kubernetes.client.openapi.models.V1Taint;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -75,7 +75,7 @@ public final class SimulatedNodes {
   private void reportStatus(String name, NodeSpec spec, boolean ready) {
     JsonObject resources = new JsonObject();
     spec.capacity().forEach(resources::addProperty);
-    String now = OffsetDateTime.now(ZoneOffset.UTC).withNano(0).toString();
+    String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     JsonObject condition = new JsonObject();
     condition.addProperty("type", "Ready");
     condition.addProperty("status", ready ? "True" : "False");

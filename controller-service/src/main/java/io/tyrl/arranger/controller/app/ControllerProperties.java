@@ -1,0 +1,70 @@
+package io.tyrl.arranger.controller.app;
+
+import java.time.Duration;
+import java.util.regex.Pattern;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The controller's own settings ({@code arranger.controller.*}). Bad values fail the start with a
+ * message naming the property.
+ *
+ * @param workers reconcile workers; jobs are reconciled in parallel, one job by one worker at a time
+ * @param resyncPeriod how often every cached job is reconciled again even without events; 0 turns it off
+ * @param namespace the one namespace to watch; empty watches all namespaces
+ * @param retry backoff for a job whose reconcile failed, per job, doubling from the initial delay
+ */
+@ConfigurationProperties("arranger.controller")
+record ControllerProperties(
+    @DefaultValue("4") int workers,
+    @DefaultValue("10m") Duration resyncPeriod,
+    @DefaultValue("") String namespace,
+    @DefaultValue Retry retry) {
+
+  static final int MAX_WORKERS = 64;
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  /** client-java refuses resync periods below one second. */
+  private static final Duration MIN_RESYNC = Duration.ofSeconds(1);
+
+  ControllerProperties {
+    if (workers < 1 || workers > MAX_WORKERS) {
+      throw new IllegalArgumentException(
+          "arranger.controller.workers must be between 1 and " + MAX_WORKERS + ", got " + workers);
+    }
+    if (resyncPeriod == null || resyncPeriod.isNegative()
+        || (!resyncPeriod.isZero() && resyncPeriod.compareTo(MIN_RESYNC) < 0)) {
+      throw new IllegalArgumentException(
+          "arranger.controller.resync-period must be 0 (off) or at least 1s, got " + resyncPeriod);
+    }
+    namespace = namespace == null ? "" : namespace.trim();
+    if (!namespace.isEmpty() && !DNS_LABEL.matcher(namespace).matches()) {
+      throw new IllegalArgumentException("arranger.controller.namespace \"" + namespace
+          + "\" is not a namespace name (lower-case letters, digits and '-', at most 63); leave it empty to watch all");
+    }
+    retry = retry == null ? new Retry(null, null) : retry;
+  }
+
+  /**
+   * @param initialDelay the first retry's delay
+   * @param maxDelay the cap the doubling delay stops at
+   */
+  record Retry(@DefaultValue("500ms") Duration initialDelay, @DefaultValue("5m") Duration maxDelay) {
+
+    Retry {
+      initialDelay = initialDelay == null ? Duration.ofMillis(500) : initialDelay;
+      maxDelay = maxDelay == null ? Duration.ofMinutes(5) : maxDelay;
+      if (initialDelay.isNegative() || initialDelay.isZero()) {
+        throw new IllegalArgumentException(
+            "arranger.controller.retry.initial-delay must be positive, got " + initialDelay);
+      }
+      if (maxDelay.compareTo(initialDelay) < 0) {
+        throw new IllegalArgumentException("arranger.controller.retry.max-delay (" + maxDelay
+            + ") must not be shorter than retry.initial-delay (" + initialDelay + ")");
+      }
+    }
+  }
+
+  boolean watchesAllNamespaces() {
+    return namespace.isEmpty();
+  }
+}

@@ -1,0 +1,148 @@
+package io.tyrl.arranger.controller.app;
+
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.tyrl.arranger.kube.InformerFactoryLifecycle;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tyrl.arranger.controller.kube.ControllerMetrics;
+import io.tyrl.arranger.controller.kube.InformerCache;
+import io.tyrl.arranger.controller.kube.InformersSynced;
+import io.tyrl.arranger.controller.kube.JobEventRouter;
+import io.tyrl.arranger.controller.kube.JobEvents;
+import io.tyrl.arranger.controller.kube.JobViewMapper;
+import io.tyrl.arranger.controller.kube.LeaderOnlyController;
+import io.tyrl.arranger.controller.kube.PlanExecutor;
+import io.tyrl.arranger.controller.kube.PodFactory;
+import io.tyrl.arranger.controller.kube.PodLabels;
+import io.tyrl.arranger.controller.kube.PodViewMapper;
+import io.tyrl.arranger.controller.kube.ReconcileWorkers;
+import io.tyrl.arranger.controller.kube.TYJobReconciler;
+import io.tyrl.arranger.controller.kube.VictimEvictor;
+import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
+import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.kube.KubernetesClients;
+import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.kube.leader.LeaderElectionProperties;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Wires the controller: informers on TYJobs and Arranger's pods → work queue → reconciler, run only
+ * while this replica leads. Informers are plain beans (client-java's Spring integration is deprecated).
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ControllerProperties.class)
+class ControllerWiring {
+
+  private static final Logger log = LoggerFactory.getLogger(ControllerWiring.class);
+
+  @Bean
+  Clock controllerClock() {
+    return Clock.systemUTC();
+  }
+
+  @Bean
+  SharedInformerFactory controllerInformerFactory(KubernetesClients clients) {
+    return new SharedInformerFactory(clients.informers());
+  }
+
+  @Bean
+  JobEventRouter jobEventRouter() {
+    return new JobEventRouter();
+  }
+
+  @Bean
+  SharedIndexInformer<DynamicKubernetesObject> tyJobInformer(SharedInformerFactory factory, KubernetesClients clients,
+      ControllerProperties properties, JobEventRouter router) {
+    // Raw objects: a TYJob with a malformed template must reach validation, not break the informer's list.
+    DynamicKubernetesApi api = new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION,
+        ArrangerResources.TYJOBS, clients.informers());
+    SharedIndexInformer<DynamicKubernetesObject> informer = factory.sharedIndexInformerFor(api,
+        DynamicKubernetesObject.class, properties.resyncPeriod().toMillis(), properties.namespace(),
+        (type, error) -> log.warn("TYJob informer: list/watch failed, retrying: {}", error.toString()));
+    informer.addEventHandler(router.jobEvents());
+    return informer;
+  }
+
+  @Bean
+  SharedIndexInformer<V1Pod> arrangerPodInformer(SharedInformerFactory factory, KubernetesClients clients,
+      ControllerProperties properties, JobEventRouter router) {
+    CoreV1Api core = new CoreV1Api(clients.informers());
+    // Only pods carrying the job-name label: the controller has no business with any other pod.
+    SharedIndexInformer<V1Pod> informer = factory.sharedIndexInformerFor(
+        params -> properties.watchesAllNamespaces()
+            ? core.listPodForAllNamespaces().labelSelector(PodLabels.JOB_NAME)
+                .resourceVersion(params.resourceVersion).watch(params.watch).timeoutSeconds(params.timeoutSeconds)
+                .buildCall(null)
+            : core.listNamespacedPod(properties.namespace()).labelSelector(PodLabels.JOB_NAME)
+                .resourceVersion(params.resourceVersion).watch(params.watch).timeoutSeconds(params.timeoutSeconds)
+                .buildCall(null),
+        V1Pod.class, V1PodList.class, properties.resyncPeriod().toMillis(),
+        (type, error) -> log.warn("pod informer: list/watch failed, retrying: {}", error.toString()));
+    InformerCache.indexPodsByJob(informer);
+    informer.addEventHandler(router.podEvents());
+    return informer;
+  }
+
+  @Bean
+  InformerCache informerCache(SharedIndexInformer<DynamicKubernetesObject> tyJobInformer,
+      SharedIndexInformer<V1Pod> arrangerPodInformer) {
+    return new InformerCache(tyJobInformer, arrangerPodInformer);
+  }
+
+  @Bean
+  InformerFactoryLifecycle informerLifecycle(SharedInformerFactory factory) {
+    return new InformerFactoryLifecycle(factory);
+  }
+
+  @Bean
+  InformersSynced informersSynced(InformerCache cache) {
+    return new InformersSynced(cache);
+  }
+
+  @Bean
+  InformersHealthIndicator informersHealthIndicator(InformerCache cache) {
+    return new InformersHealthIndicator(cache);
+  }
+
+  @Bean
+  ControllerMetrics controllerMetrics(MeterRegistry registry, InformerCache cache) {
+    ControllerMetrics metrics = new ControllerMetrics(registry);
+    metrics.observeJobsByStage(cache::jobsByStage);
+    return metrics;
+  }
+
+  @Bean
+  JobEvents jobEvents(KubernetesClients clients, Clock controllerClock, LeaderElectionProperties leaderElection) {
+    return new JobEvents(new CoreV1Api(clients.requests()), controllerClock, leaderElection.effectiveIdentity());
+  }
+
+  @Bean
+  PlanExecutor planExecutor(KubernetesClients clients, StatusPatcher statusPatcher, JobEvents jobEvents,
+      ControllerMetrics metrics) {
+    return new PlanExecutor(new CoreV1Api(clients.requests()), statusPatcher, new PodFactory(), jobEvents, metrics);
+  }
+
+  @Bean
+  TYJobReconciler tyJobReconciler(InformerCache cache, PlanExecutor executor, ControllerMetrics metrics,
+      Clock controllerClock) {
+    return new TYJobReconciler(cache, new JobViewMapper(), new PodViewMapper(), new LifecyclePlanner(), executor,
+        new VictimEvictor(cache, executor), metrics, controllerClock);
+  }
+
+  @Bean
+  LeaderOnlyController leaderOnlyController(InformerCache cache, JobEventRouter router, TYJobReconciler reconciler,
+      ControllerProperties properties) {
+    return new LeaderOnlyController(cache, router, () -> new ReconcileWorkers(reconciler::reconcile, properties.workers(),
+        properties.retry().initialDelay(), properties.retry().maxDelay()));
+  }
+}

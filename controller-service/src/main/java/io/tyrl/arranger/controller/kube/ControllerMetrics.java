@@ -1,0 +1,124 @@
+package io.tyrl.arranger.controller.kube;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.tyrl.arranger.controller.lifecycle.PodRole;
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The controller's Micrometer meters. On {@code /actuator/prometheus} they appear as
+ * {@code arranger_controller_reconcile_duration_seconds}, {@code arranger_controller_jobs},
+ * {@code arranger_controller_stage_transitions_total}, {@code arranger_controller_pod_creations_total},
+ * {@code arranger_controller_pod_deletions_total} and {@code arranger_controller_job_start_duration_seconds}.
+ *
+ * <p>Pod counters are named "creations"/"deletions" rather than "pods.created": the Prometheus client
+ * strips a {@code _created} suffix, which OpenMetrics reserves for a counter's creation timestamp.
+ */
+public final class ControllerMetrics {
+
+  /** How a reconcile ended, the {@code result} tag of the reconcile timer. */
+  public enum ReconcileResult {
+    /** The plan was applied (or there was nothing to do). */
+    SUCCESS("success"),
+    /** The job changed while the plan was being applied (409); planned again at once. */
+    CONFLICT("conflict"),
+    /** The cache had not caught up with the controller's own last write; checked again shortly. */
+    STALE_CACHE("stale_cache"),
+    /** The job no longer exists. */
+    GONE("gone"),
+    /** Something failed; retried with backoff. */
+    ERROR("error");
+
+    private final String tag;
+
+    ReconcileResult(String tag) {
+      this.tag = tag;
+    }
+
+    public String tag() {
+      return tag;
+    }
+  }
+
+  private final MeterRegistry registry;
+  private final Timer jobStartLatency;
+
+  public ControllerMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    this.jobStartLatency = Timer.builder("arranger.controller.job.start.duration")
+        .description("Time from a TYJob's creation until it first reached Running")
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofSeconds(1))
+        .maximumExpectedValue(Duration.ofHours(2))
+        .register(registry);
+    for (ReconcileResult result : ReconcileResult.values()) {
+      reconcileTimer(result);
+    }
+    for (PodRole role : PodRole.values()) {
+      podsCreated(role);
+    }
+  }
+
+  /** Registers one gauge per stage, read from {@code jobsByStage} at every scrape. */
+  public void observeJobsByStage(Supplier<Map<Stage, Long>> jobsByStage) {
+    for (Stage stage : Stage.values()) {
+      // A strong reference: the supplier is a method reference nobody else holds, and a weakly held
+      // gauge object would be collected and report NaN.
+      Gauge.builder("arranger.controller.jobs", jobsByStage, counts -> counts.get().getOrDefault(stage, 0L))
+          .strongReference(true)
+          .description("TYJobs in the informer cache, by status.stage")
+          .tag("stage", stage.wireName())
+          .register(registry);
+    }
+  }
+
+  public void reconciled(ReconcileResult result, Duration took) {
+    reconcileTimer(result).record(took);
+  }
+
+  public void stageChanged(Stage from, Stage to) {
+    Counter.builder("arranger.controller.stage.transitions")
+        .description("TYJob stage transitions written by the controller")
+        .tag("from", from.wireName())
+        .tag("to", to.wireName())
+        .register(registry)
+        .increment();
+  }
+
+  public void podCreated(PodRole role) {
+    podsCreated(role).increment();
+  }
+
+  public void podDeleted(String reason) {
+    Counter.builder("arranger.controller.pod.deletions")
+        .description("Pods deleted by the controller, by reason")
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  public void jobStarted(Duration sinceCreation) {
+    if (!sinceCreation.isNegative()) {
+      jobStartLatency.record(sinceCreation);
+    }
+  }
+
+  private Timer reconcileTimer(ReconcileResult result) {
+    return Timer.builder("arranger.controller.reconcile.duration")
+        .description("Time to reconcile one TYJob: plan and apply")
+        .tag("result", result.tag())
+        .register(registry);
+  }
+
+  private Counter podsCreated(PodRole role) {
+    return Counter.builder("arranger.controller.pod.creations")
+        .description("Pods created by the controller")
+        .tag("role", role.wireName())
+        .register(registry);
+  }
+}

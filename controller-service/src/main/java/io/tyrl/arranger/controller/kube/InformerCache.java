@@ -1,0 +1,77 @@
+package io.tyrl.arranger.controller.kube;
+
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Read access to what the informers hold: TYJobs (as raw objects, see {@link JobViewMapper}) and
+ * the pods carrying Arranger's job-name label, indexed by their job.
+ */
+public final class InformerCache {
+
+  /** Index of pods by the key ({@code namespace/name}) of the job their label names. */
+  public static final String BY_JOB = "arranger-job";
+
+  private final SharedIndexInformer<DynamicKubernetesObject> jobs;
+  private final SharedIndexInformer<V1Pod> pods;
+
+  public InformerCache(SharedIndexInformer<DynamicKubernetesObject> jobs, SharedIndexInformer<V1Pod> pods) {
+    this.jobs = jobs;
+    this.pods = pods;
+  }
+
+  /** Adds the job index to the pod informer; must run before the informer starts. */
+  public static void indexPodsByJob(SharedIndexInformer<V1Pod> pods) {
+    pods.addIndexers(Map.of(BY_JOB, pod -> jobKeyOf(pod).map(List::of).orElse(List.of())));
+  }
+
+  /** {@code namespace/job} from the pod's job-name label. */
+  public static Optional<String> jobKeyOf(V1Pod pod) {
+    if (pod.getMetadata() == null || pod.getMetadata().getLabels() == null) {
+      return Optional.empty();
+    }
+    String job = pod.getMetadata().getLabels().get(PodLabels.JOB_NAME);
+    return job == null || job.isEmpty() ? Optional.empty() : Optional.of(pod.getMetadata().getNamespace() + "/" + job);
+  }
+
+  public static String keyOf(DynamicKubernetesObject job) {
+    return job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+  }
+
+  public boolean hasSynced() {
+    return jobs.hasSynced() && pods.hasSynced();
+  }
+
+  public Optional<DynamicKubernetesObject> job(String key) {
+    return Optional.ofNullable(jobs.getIndexer().getByKey(key));
+  }
+
+  public List<String> jobKeys() {
+    return jobs.getIndexer().listKeys();
+  }
+
+  /** The pods labelled with the job's name (possibly including leftovers of an earlier job of that name). */
+  public List<V1Pod> podsOf(String jobKey) {
+    return pods.getIndexer().byIndex(BY_JOB, jobKey);
+  }
+
+  public Optional<V1Pod> pod(String namespace, String name) {
+    return Optional.ofNullable(pods.getIndexer().getByKey(namespace + "/" + name));
+  }
+
+  /** Cached jobs by {@code status.stage}; a job without a (known) stage counts as Pending. */
+  public Map<Stage, Long> jobsByStage() {
+    Map<Stage, Long> counts = new EnumMap<>(Stage.class);
+    for (DynamicKubernetesObject job : jobs.getIndexer().list()) {
+      String stage = RawJson.string(RawJson.objectOrEmpty(job.getRaw(), "status"), "stage").orElse(null);
+      counts.merge(Stage.fromWireNameOrPending(stage), 1L, Long::sum);
+    }
+    return counts;
+  }
+}

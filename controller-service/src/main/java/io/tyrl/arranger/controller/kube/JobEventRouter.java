@@ -1,0 +1,70 @@
+package io.tyrl.arranger.controller.kube;
+
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.util.function.Consumer;
+
+/**
+ * Turns informer events into job keys for the work queue of the current leadership term. The
+ * handlers are registered once, when the informers are built; while this replica does not lead,
+ * there is no queue and events are dropped — a new leader enqueues every cached job anyway.
+ */
+public final class JobEventRouter {
+
+  private volatile Consumer<String> target;
+
+  public void routeTo(Consumer<String> queue) {
+    this.target = queue;
+  }
+
+  public void stop() {
+    this.target = null;
+  }
+
+  public ResourceEventHandler<DynamicKubernetesObject> jobEvents() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(DynamicKubernetesObject job) {
+        route(InformerCache.keyOf(job));
+      }
+
+      @Override
+      public void onUpdate(DynamicKubernetesObject before, DynamicKubernetesObject after) {
+        route(InformerCache.keyOf(after));
+      }
+
+      @Override
+      public void onDelete(DynamicKubernetesObject job, boolean finalStateUnknown) {
+        route(InformerCache.keyOf(job));
+      }
+    };
+  }
+
+  /** A pod event concerns the job its label names. */
+  public ResourceEventHandler<V1Pod> podEvents() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(V1Pod pod) {
+        InformerCache.jobKeyOf(pod).ifPresent(JobEventRouter.this::route);
+      }
+
+      @Override
+      public void onUpdate(V1Pod before, V1Pod after) {
+        InformerCache.jobKeyOf(after).ifPresent(JobEventRouter.this::route);
+      }
+
+      @Override
+      public void onDelete(V1Pod pod, boolean finalStateUnknown) {
+        InformerCache.jobKeyOf(pod).ifPresent(JobEventRouter.this::route);
+      }
+    };
+  }
+
+  private void route(String key) {
+    Consumer<String> queue = target;
+    if (queue != null) {
+      queue.accept(key);
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package io.tyrl.arranger.controller.kube;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1Volume;
+import io.tyrl.arranger.controller.lifecycle.Condition;
+import io.tyrl.arranger.controller.lifecycle.ConditionStatus;
+import io.tyrl.arranger.controller.lifecycle.ContainerView;
+import io.tyrl.arranger.controller.lifecycle.ControllerStatus;
+import io.tyrl.arranger.controller.lifecycle.JobSpecView;
+import io.tyrl.arranger.controller.lifecycle.JobView;
+import io.tyrl.arranger.controller.lifecycle.LeaderSpecView;
+import io.tyrl.arranger.controller.lifecycle.LeaderSummary;
+import io.tyrl.arranger.controller.lifecycle.PodPhase;
+import io.tyrl.arranger.controller.lifecycle.PodTemplateView;
+import io.tyrl.arranger.controller.lifecycle.ScheduleState;
+import io.tyrl.arranger.controller.lifecycle.SchedulerStatusView;
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.WorkerSetSpecView;
+import io.tyrl.arranger.controller.lifecycle.WorkerSetSummary;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads a TYJob as stored (raw JSON) into a {@link JobSnapshot}.
+ *
+ * <p>The job is read from raw JSON rather than through the generated model because its pod
+ * templates are free-form: client-java's Gson adapters throw on an unknown field or an
+ * unparseable quantity, and a typed read would turn one malformed job into an exception instead of
+ * a validation failure naming the field. Templates are decoded one by one, and a template that does
+ * not decode is handed to validation as {@link PodTemplateView#unreadable()}.
+ */
+public final class JobViewMapper {
+
+  public JobSnapshot map(JsonObject job) {
+    JsonObject metadata = RawJson.objectOrEmpty(job, "metadata");
+    JsonObject spec = RawJson.objectOrEmpty(job, "spec");
+    JsonObject status = RawJson.objectOrEmpty(job, "status");
+    String name = RawJson.string(metadata, "name").orElse("");
+
+    JsonObject leader = RawJson.objectOrEmpty(spec, "leader");
+    DecodedTemplate leaderTemplate = decodeTemplate(leader.get("template"));
+    List<WorkerSetSpecView> workerSets = new ArrayList<>();
+    Map<String, V1PodTemplateSpec> workerTemplates = new LinkedHashMap<>();
+    for (JsonObject workerSet : RawJson.objects(spec, "workerSets")) {
+      String setName = RawJson.string(workerSet, "name").orElse("");
+      DecodedTemplate template = decodeTemplate(workerSet.get("template"));
+      template.template().ifPresent(decoded -> workerTemplates.putIfAbsent(setName, decoded));
+      workerSets.add(new WorkerSetSpecView(setName, RawJson.intOr(workerSet, "counts", 1), template.view()));
+    }
+    DecodedVolumes volumes = decodeVolumes(spec.get("volumes"));
+
+    JobSpecView specView = new JobSpecView(
+        new LeaderSpecView(RawJson.string(leader, "name").orElse(""), leaderTemplate.view()),
+        workerSets,
+        RawJson.intOr(spec, "restartLimit", JobSpecView.DEFAULT_RESTART_LIMIT),
+        RawJson.intOr(spec, "minWorkersNum", JobSpecView.DEFAULT_MIN_WORKERS_NUM),
+        RawJson.string(spec, "cleanPodPolicy").orElse(""),
+        RawJson.booleanOr(spec, "terminating", false));
+    JobView view = new JobView(
+        RawJson.string(metadata, "namespace").orElse(""),
+        name,
+        RawJson.number(metadata, "generation").orElse(0L),
+        withVolumeProblem(specView, volumes),
+        schedulerStatus(status),
+        controllerStatus(status));
+    return new JobSnapshot(
+        view.namespace(),
+        name,
+        RawJson.string(metadata, "uid").orElse(""),
+        RawJson.string(metadata, "resourceVersion").orElse(""),
+        RawJson.string(metadata, "creationTimestamp").flatMap(JobViewMapper::instant),
+        view,
+        leaderTemplate.template(),
+        workerTemplates,
+        volumes.volumes(),
+        victims(status));
+  }
+
+  /**
+   * Volumes are not part of the planner's view; one that cannot be read makes every pod of the job
+   * impossible to build, so it is reported through the leader template, whose pods need it too.
+   */
+  private static JobSpecView withVolumeProblem(JobSpecView spec, DecodedVolumes volumes) {
+    if (volumes.problem().isEmpty()) {
+      return spec;
+    }
+    PodTemplateView template = spec.leader().template();
+    PodTemplateView flagged = new PodTemplateView(template.containers(), template.initContainers(),
+        Optional.of("cannot be combined with spec.volumes: " + volumes.problem().get()));
+    return new JobSpecView(new LeaderSpecView(spec.leader().name(), flagged), spec.workerSets(), spec.restartLimit(),
+        spec.minWorkersNum(), spec.cleanPodPolicy(), spec.terminating());
+  }
+
+  private record DecodedTemplate(PodTemplateView view, Optional<V1PodTemplateSpec> template) {}
+
+  private record DecodedVolumes(List<V1Volume> volumes, Optional<String> problem) {}
+
+  private static DecodedTemplate decodeTemplate(JsonElement raw) {
+    JsonObject template = raw != null && raw.isJsonObject() ? raw.getAsJsonObject() : new JsonObject();
+    JsonObject podSpec = RawJson.objectOrEmpty(template, "spec");
+    List<ContainerView> containers = containers(podSpec, "containers");
+    List<ContainerView> initContainers = containers(podSpec, "initContainers");
+    Optional<V1PodTemplateSpec> decoded = Optional.empty();
+    Optional<String> problem = Optional.empty();
+    try {
+      decoded = Optional.ofNullable(JSON.getGson().fromJson(template, V1PodTemplateSpec.class));
+    } catch (RuntimeException e) {
+      // The client's adapters fail in many ways (unknown field, QuantityFormatException, bad date...);
+      // each means the same here: no pod can be built from this template.
+      problem = Optional.of("is not a valid pod template: " + conciseReason(e));
+    }
+    return new DecodedTemplate(new PodTemplateView(containers, initContainers, problem), decoded);
+  }
+
+  private static DecodedVolumes decodeVolumes(JsonElement raw) {
+    if (raw == null || !raw.isJsonArray()) {
+      return new DecodedVolumes(List.of(), Optional.empty());
+    }
+    List<V1Volume> volumes = new ArrayList<>();
+    for (int i = 0; i < raw.getAsJsonArray().size(); i++) {
+      try {
+        volumes.add(JSON.getGson().fromJson(raw.getAsJsonArray().get(i), V1Volume.class));
+      } catch (RuntimeException e) {
+        return new DecodedVolumes(List.of(),
+            Optional.of("spec.volumes[" + i + "] is not a valid volume: " + conciseReason(e)));
+      }
+    }
+    return new DecodedVolumes(volumes, Optional.empty());
+  }
+
+  /** Gson's messages append the whole offending JSON; the first sentence is what a user needs. */
+  private static String conciseReason(RuntimeException e) {
+    Throwable cause = e;
+    while (cause.getCause() != null && cause.getMessage() == null) {
+      cause = cause.getCause();
+    }
+    String message = String.valueOf(cause.getMessage());
+    int json = message.indexOf(" JSON:");
+    return json > 0 ? message.substring(0, json) : message;
+  }
+
+  private static List<ContainerView> containers(JsonObject podSpec, String member) {
+    return RawJson.objects(podSpec, member).stream()
+        .map(container -> {
+          JsonObject resources = RawJson.objectOrEmpty(container, "resources");
+          return new ContainerView(RawJson.string(container, "name").orElse(""),
+              RawJson.textMap(resources, "requests"), RawJson.textMap(resources, "limits"));
+        })
+        .toList();
+  }
+
+  private static SchedulerStatusView schedulerStatus(JsonObject status) {
+    Map<String, String> allocations = new LinkedHashMap<>();
+    RawJson.object(status, "allocations").ifPresent(map -> map.entrySet().forEach(entry -> {
+      if (entry.getValue().isJsonPrimitive()) {
+        allocations.put(entry.getKey(), entry.getValue().getAsString());
+      }
+    }));
+    JsonObject scheduling = RawJson.objectOrEmpty(status, "scheduling");
+    return new SchedulerStatusView(
+        ScheduleState.fromWireNameOrUnscheduled(RawJson.string(status, "scheduleState").orElse(null)),
+        allocations,
+        RawJson.string(scheduling, "reason"),
+        RawJson.string(scheduling, "message"));
+  }
+
+  private static ControllerStatus controllerStatus(JsonObject status) {
+    List<Condition> conditions = RawJson.objects(status, "conditions").stream()
+        .map(condition -> new Condition(
+            RawJson.string(condition, "type").orElse(""),
+            ConditionStatus.fromWireNameOrUnknown(RawJson.string(condition, "status").orElse(null)),
+            RawJson.string(condition, "reason").orElse(""),
+            RawJson.string(condition, "message").orElse(""),
+            RawJson.string(condition, "lastTransitionTime").flatMap(JobViewMapper::instant)))
+        .toList();
+    JsonObject leader = RawJson.objectOrEmpty(status, "leader");
+    LeaderSummary leaderSummary = new LeaderSummary(
+        RawJson.string(leader, "pod"),
+        RawJson.string(leader, "node"),
+        RawJson.string(leader, "address"),
+        RawJson.string(leader, "phase").flatMap(PodPhase::fromWireName),
+        RawJson.intOr(leader, "restarts", 0));
+    List<WorkerSetSummary> workerSets = RawJson.objects(status, "workerSets").stream()
+        .map(set -> new WorkerSetSummary(
+            RawJson.string(set, "name").orElse(""),
+            RawJson.intOr(set, "desired", 0),
+            RawJson.intOr(set, "created", 0),
+            RawJson.intOr(set, "ready", 0),
+            RawJson.intOr(set, "restarts", 0)))
+        .toList();
+    return new ControllerStatus(
+        Stage.fromWireNameOrPending(RawJson.string(status, "stage").orElse(null)),
+        conditions,
+        leaderSummary,
+        workerSets,
+        RawJson.intOr(status, "readyWorkers", 0),
+        RawJson.string(status, "startTime").flatMap(JobViewMapper::instant),
+        RawJson.string(status, "completionTime").flatMap(JobViewMapper::instant),
+        RawJson.number(status, "observedGeneration").orElse(0L));
+  }
+
+  private static List<JobSnapshot.Victims> victims(JsonObject status) {
+    return RawJson.objects(status, "victims").stream()
+        .map(victim -> new JobSnapshot.Victims(
+            RawJson.string(victim, "namespace").orElse(""),
+            RawJson.string(victim, "job").orElse(""),
+            RawJson.strings(victim, "pods"),
+            RawJson.string(victim, "reason").orElse("")))
+        .toList();
+  }
+
+  private static Optional<Instant> instant(String text) {
+    try {
+      return Optional.of(Instant.parse(text));
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+}

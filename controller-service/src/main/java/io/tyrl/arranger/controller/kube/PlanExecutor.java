@@ -1,0 +1,175 @@
+package io.tyrl.arranger.controller.kube;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1DeleteOptions;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1Preconditions;
+import io.tyrl.arranger.controller.lifecycle.EventType;
+import io.tyrl.arranger.controller.lifecycle.Plan;
+import io.tyrl.arranger.controller.lifecycle.PlannedAction;
+import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.kube.StatusPatchException;
+import io.tyrl.arranger.kube.StatusPatcher;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies a {@link Plan} to the cluster in the order {@link PlannedAction} prescribes: one status
+ * merge patch, then pod deletes, then pod creates, then events. It stops at the first failure and
+ * throws, so the reconciler retries the job with backoff and plans it afresh.
+ *
+ * <p>Events are recorded once the status write has succeeded, even if a later delete or create
+ * fails: they describe the transition the status now holds, and the next plan, which starts from
+ * that status, will not announce it again.
+ */
+public final class PlanExecutor {
+
+  /**
+   * What became of a plan.
+   *
+   * @param newResourceVersion the job's resourceVersion after the status write; empty when the plan
+   *     wrote no status
+   */
+  public record Result(Outcome outcome, Optional<String> newResourceVersion) {
+
+    static Result of(Outcome outcome) {
+      return new Result(outcome, Optional.empty());
+    }
+  }
+
+  public enum Outcome {
+    /** Every action was carried out. */
+    APPLIED,
+    /** The job changed since it was read (409 on the guarded status patch): nothing was applied. */
+    CONFLICT,
+    /** The job was deleted: nothing more to do. */
+    JOB_GONE
+  }
+
+  private static final Logger log = LoggerFactory.getLogger(PlanExecutor.class);
+
+  private final CoreV1Api core;
+  private final StatusPatcher statusPatcher;
+  private final PodFactory podFactory;
+  private final JobEvents events;
+  private final ControllerMetrics metrics;
+
+  public PlanExecutor(CoreV1Api core, StatusPatcher statusPatcher, PodFactory podFactory, JobEvents events,
+      ControllerMetrics metrics) {
+    this.core = core;
+    this.statusPatcher = statusPatcher;
+    this.podFactory = podFactory;
+    this.events = events;
+    this.metrics = metrics;
+  }
+
+  /**
+   * @param pods the job's pods as the plan saw them, by name: deletes are made conditional on their
+   *     UIDs, so that a delete planned from a stale cache cannot hit a newer pod of the same name
+   */
+  public Result apply(JobSnapshot job, Map<String, V1Pod> pods, Plan plan) {
+    List<String> releases = plan.releases().stream().map(PlannedAction.ReleaseAllocation::podName).toList();
+    Optional<String> newResourceVersion = Optional.empty();
+    if (!releases.isEmpty() || plan.statusPatch().isPresent()) {
+      Result written = writeStatus(job, releases, plan);
+      if (written.outcome() != Outcome.APPLIED) {
+        return written;
+      }
+      newResourceVersion = written.newResourceVersion();
+    }
+    try {
+      for (PlannedAction.DeletePod delete : plan.deletes()) {
+        deletePod(job.namespace(), delete.podName(), Optional.ofNullable(pods.get(delete.podName())), delete.why().name());
+      }
+      for (PlannedAction.CreatePod create : plan.creates()) {
+        createPod(job, create);
+      }
+    } finally {
+      for (PlannedAction.EmitEvent event : plan.events()) {
+        events.record(job, event.type(), event.reason(), event.message());
+      }
+    }
+    return new Result(Outcome.APPLIED, newResourceVersion);
+  }
+
+  private Result writeStatus(JobSnapshot job, List<String> releases, Plan plan) {
+    String document = StatusPatchDocument.of(job.resourceVersion(), releases, plan.statusPatch());
+    StatusPatcher.Target target = new StatusPatcher.Target(ArrangerResources.GROUP, ArrangerResources.VERSION,
+        ArrangerResources.TYJOBS, job.namespace(), job.name());
+    try {
+      Optional<JsonObject> patched = statusPatcher.patch(target, reread -> {
+        if (reread.isPresent()) {
+          // The patcher re-read the job after a 409: this plan was made from an older version.
+          throw new PlanOutdated();
+        }
+        return document;
+      });
+      if (patched.isEmpty()) {
+        return Result.of(Outcome.JOB_GONE);
+      }
+      JsonObject metadata = patched.get().getAsJsonObject("metadata");
+      return new Result(Outcome.APPLIED, Optional.ofNullable(metadata == null ? null : metadata.get("resourceVersion"))
+          .filter(JsonElement::isJsonPrimitive).map(JsonElement::getAsString));
+    } catch (PlanOutdated e) {
+      log.debug("TYJob {} changed while it was being planned; planning again", job.key());
+      return Result.of(Outcome.CONFLICT);
+    } catch (StatusPatchException e) {
+      throw new PlanApplyException("status patch of TYJob " + job.key() + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Deletes a pod; NotFound means it is already gone, and a UID mismatch that it was replaced: both are done. */
+  public void deletePod(String namespace, String name, Optional<V1Pod> seen, String reason) {
+    V1DeleteOptions options = new V1DeleteOptions();
+    seen.map(pod -> pod.getMetadata().getUid())
+        .ifPresent(uid -> options.setPreconditions(new V1Preconditions().uid(uid)));
+    try {
+      core.deleteNamespacedPod(name, namespace).body(options).execute();
+      metrics.podDeleted(reason);
+      log.info("deleted pod {}/{} ({})", namespace, name, reason);
+    } catch (ApiException e) {
+      if (e.getCode() == 404 || e.getCode() == 409) {
+        log.debug("pod {}/{} was already gone (HTTP {})", namespace, name, e.getCode());
+        return;
+      }
+      throw new PlanApplyException("cannot delete pod " + namespace + "/" + name + ": " + describe(e), e);
+    }
+  }
+
+  private void createPod(JobSnapshot job, PlannedAction.CreatePod create) {
+    V1Pod pod = podFactory.build(job, create);
+    try {
+      core.createNamespacedPod(job.namespace(), pod).execute();
+      metrics.podCreated(create.role());
+      log.info("created pod {}/{} on node {}", job.namespace(), create.podName(), create.nodeName());
+    } catch (ApiException e) {
+      if (e.getCode() == 409) {
+        log.debug("pod {}/{} already exists", job.namespace(), create.podName());
+        return;
+      }
+      if (e.getCode() == 422 || e.getCode() == 400) {
+        // The API server refuses the pod as built from the job's template: tell the user where it shows.
+        events.record(job, EventType.WARNING, "PodCreateRefused",
+            "the API server refused pod \"%s\": %s".formatted(create.podName(), e.getResponseBody()));
+      }
+      throw new PlanApplyException("cannot create pod " + job.namespace() + "/" + create.podName() + ": " + describe(e), e);
+    }
+  }
+
+  private static String describe(ApiException e) {
+    return e.getCode() == 0 ? String.valueOf(e.getCause()) : "HTTP " + e.getCode() + " " + e.getResponseBody();
+  }
+
+  /** Thrown out of the patch function to abandon a plan made from an outdated job. */
+  private static final class PlanOutdated extends RuntimeException {
+    PlanOutdated() {
+      super("plan outdated", null, false, false);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package io.tyrl.arranger.controller.kube;
+
+/**
+ * The labels Arranger puts on every pod it creates. The job-name label is how the controller finds
+ * a job's pods (its informer watches only pods carrying it); the others are for users and
+ * selectors — the controller itself identifies a pod's slot by its deterministic name.
+ */
+public final class PodLabels {
+
+  public static final String PREFIX = "arranger.tyrl.io/";
+  public static final String JOB_NAME = PREFIX + "job-name";
+  /** {@code leader} or {@code worker}. */
+  public static final String ROLE = PREFIX + "role";
+  public static final String WORKER_SET = PREFIX + "worker-set";
+  public static final String WORKER_INDEX = PREFIX + "worker-index";
+
+  private PodLabels() {}
+}

@@ -1,0 +1,99 @@
+package io.tyrl.arranger.controller.kube;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import io.tyrl.arranger.controller.lifecycle.Condition;
+import io.tyrl.arranger.controller.lifecycle.ControllerStatus;
+import io.tyrl.arranger.controller.lifecycle.LeaderSummary;
+import io.tyrl.arranger.controller.lifecycle.WorkerSetSummary;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The JSON merge patch a plan sends to {@code /status}.
+ *
+ * <p>It touches only what the controller owns: its status fields, every one written so that a value
+ * the plan no longer has is cleared (JSON {@code null} removes a key in a merge patch), and single
+ * keys of the scheduler's {@code allocations} set to {@code null} to give a placement back.
+ * {@code metadata.resourceVersion} makes the API server refuse the patch with 409 if the job changed
+ * since the plan was made, so a plan from stale state is never written.
+ *
+ * <p>Inside arrays (conditions, workerSets) absent values are left out rather than sent as null: a
+ * merge patch replaces an array whole, and the CRD's schema would refuse a null string.
+ */
+public final class StatusPatchDocument {
+
+  private StatusPatchDocument() {}
+
+  public static String of(String resourceVersion, List<String> releasedAllocations, Optional<ControllerStatus> status) {
+    JsonObject statusJson = new JsonObject();
+    if (!releasedAllocations.isEmpty()) {
+      JsonObject allocations = new JsonObject();
+      releasedAllocations.forEach(pod -> allocations.add(pod, JsonNull.INSTANCE));
+      statusJson.add("allocations", allocations);
+    }
+    status.ifPresent(controllerStatus -> writeControllerStatus(controllerStatus, statusJson));
+    JsonObject metadata = new JsonObject();
+    metadata.addProperty("resourceVersion", resourceVersion);
+    JsonObject patch = new JsonObject();
+    patch.add("metadata", metadata);
+    patch.add("status", statusJson);
+    return patch.toString();
+  }
+
+  private static void writeControllerStatus(ControllerStatus status, JsonObject json) {
+    json.addProperty("stage", status.stage().wireName());
+    JsonArray conditions = new JsonArray();
+    status.conditions().forEach(condition -> conditions.add(condition(condition)));
+    json.add("conditions", conditions);
+    json.add("leader", leader(status.leader()));
+    JsonArray workerSets = new JsonArray();
+    status.workerSets().forEach(summary -> workerSets.add(workerSet(summary)));
+    json.add("workerSets", workerSets);
+    json.addProperty("readyWorkers", status.readyWorkers());
+    putOrNull(json, "startTime", status.startTime().map(Instant::toString));
+    putOrNull(json, "completionTime", status.completionTime().map(Instant::toString));
+    json.addProperty("observedGeneration", status.observedGeneration());
+  }
+
+  private static JsonObject condition(Condition condition) {
+    JsonObject json = new JsonObject();
+    json.addProperty("type", condition.type());
+    json.addProperty("status", condition.status().wireName());
+    json.addProperty("reason", condition.reason());
+    json.addProperty("message", condition.message());
+    condition.lastTransitionTime().ifPresent(time -> json.addProperty("lastTransitionTime", time.toString()));
+    return json;
+  }
+
+  private static JsonObject leader(LeaderSummary leader) {
+    JsonObject json = new JsonObject();
+    putOrNull(json, "pod", leader.pod());
+    putOrNull(json, "node", leader.node());
+    putOrNull(json, "address", leader.address());
+    // An absent phase must be stored as absent: the planner reads it as "the leader was never seen".
+    putOrNull(json, "phase", leader.phase().map(phase -> phase.wireName()));
+    json.addProperty("restarts", leader.restarts());
+    return json;
+  }
+
+  private static JsonObject workerSet(WorkerSetSummary summary) {
+    JsonObject json = new JsonObject();
+    json.addProperty("name", summary.name());
+    json.addProperty("desired", summary.desired());
+    json.addProperty("created", summary.created());
+    json.addProperty("ready", summary.ready());
+    json.addProperty("restarts", summary.restarts());
+    return json;
+  }
+
+  private static void putOrNull(JsonObject json, String member, Optional<String> value) {
+    if (value.isPresent()) {
+      json.addProperty(member, value.get());
+    } else {
+      json.add(member, JsonNull.INSTANCE);
+    }
+  }
+}

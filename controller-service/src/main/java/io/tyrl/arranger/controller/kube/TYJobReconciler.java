@@ -1,0 +1,145 @@
+package io.tyrl.arranger.controller.kube;
+
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.tyrl.arranger.controller.kube.ControllerMetrics.ReconcileResult;
+import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
+import io.tyrl.arranger.controller.lifecycle.Plan;
+import io.tyrl.arranger.controller.lifecycle.PodView;
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles one TYJob: read it and its pods from the informer cache, plan with the
+ * {@link LifecyclePlanner}, apply the plan. It never throws: every failure becomes a
+ * {@link ReconcileResult} that the work queue turns into a retry with backoff, so one bad job
+ * never stops the others.
+ */
+public final class TYJobReconciler {
+
+  /** How soon a job whose cache lags behind the controller's own write is looked at again. */
+  static final Duration CACHE_RECHECK = Duration.ofSeconds(1);
+
+  private static final Logger log = LoggerFactory.getLogger(TYJobReconciler.class);
+
+  private final InformerCache cache;
+  private final JobViewMapper jobMapper;
+  private final PodViewMapper podMapper;
+  private final LifecyclePlanner planner;
+  private final PlanExecutor executor;
+  private final VictimEvictor victimEvictor;
+  private final ControllerMetrics metrics;
+  private final Clock clock;
+  /**
+   * Job key → the resourceVersion this controller last patched from. Until the cache holds a newer
+   * version, planning would only repeat the last plan and run into a 409.
+   */
+  private final Map<String, String> supersededVersions = new ConcurrentHashMap<>();
+
+  public TYJobReconciler(InformerCache cache, JobViewMapper jobMapper, PodViewMapper podMapper, LifecyclePlanner planner,
+      PlanExecutor executor, VictimEvictor victimEvictor, ControllerMetrics metrics, Clock clock) {
+    this.cache = cache;
+    this.jobMapper = jobMapper;
+    this.podMapper = podMapper;
+    this.planner = planner;
+    this.executor = executor;
+    this.victimEvictor = victimEvictor;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  public ReconcileResult reconcile(String key) {
+    long started = System.nanoTime();
+    ReconcileResult result;
+    try {
+      result = reconcileCached(key);
+    } catch (PlanApplyException e) {
+      log.warn("reconcile of TYJob {} failed, retrying with backoff: {}", key, e.getMessage());
+      result = ReconcileResult.ERROR;
+    } catch (RuntimeException e) {
+      log.error("reconcile of TYJob {} failed unexpectedly, retrying with backoff", key, e);
+      result = ReconcileResult.ERROR;
+    }
+    metrics.reconciled(result, Duration.ofNanos(System.nanoTime() - started));
+    return result;
+  }
+
+  private ReconcileResult reconcileCached(String key) {
+    DynamicKubernetesObject raw = cache.job(key).orElse(null);
+    if (raw == null) {
+      supersededVersions.remove(key);
+      return ReconcileResult.GONE;
+    }
+    String resourceVersion = raw.getMetadata().getResourceVersion();
+    if (Objects.equals(supersededVersions.get(key), resourceVersion)) {
+      return ReconcileResult.STALE_CACHE;
+    }
+    supersededVersions.remove(key);
+
+    JobSnapshot job = jobMapper.map(raw.getRaw());
+    victimEvictor.evict(job);
+    Map<String, V1Pod> pods = ownedPods(job);
+    List<PodView> podViews = pods.values().stream().map(podMapper::map).toList();
+    Instant now = clock.instant();
+    Plan plan = planner.plan(job.view(), podViews, now);
+    if (plan.isEmpty()) {
+      return ReconcileResult.SUCCESS;
+    }
+    log.debug("TYJob {}: {} → {} with {}", key, job.view().status().stage(), plan.stage(), plan.actions());
+    PlanExecutor.Result applied = executor.apply(job, pods, plan);
+    return switch (applied.outcome()) {
+      case CONFLICT -> ReconcileResult.CONFLICT;
+      case JOB_GONE -> ReconcileResult.GONE;
+      case APPLIED -> {
+        // Only a write that produced a new version supersedes the cached one: a patch that changed
+        // nothing keeps the resourceVersion, and waiting for a newer one would wait forever.
+        applied.newResourceVersion()
+            .filter(written -> !written.equals(resourceVersion))
+            .ifPresent(written -> supersededVersions.put(key, resourceVersion));
+        recordTransition(job, plan, now);
+        yield ReconcileResult.SUCCESS;
+      }
+    };
+  }
+
+  /**
+   * The job's pods by name: those labelled with its name and controlled by this very job. A pod
+   * left by an earlier job of the same name (its garbage collection still pending) is not this
+   * job's, and must not be mistaken for its leader or a worker.
+   */
+  private Map<String, V1Pod> ownedPods(JobSnapshot job) {
+    Map<String, V1Pod> owned = new LinkedHashMap<>();
+    for (V1Pod pod : cache.podsOf(job.key())) {
+      List<V1OwnerReference> owners = pod.getMetadata().getOwnerReferences();
+      boolean controlledByJob = owners != null && owners.stream()
+          .anyMatch(owner -> Boolean.TRUE.equals(owner.getController()) && job.uid().equals(owner.getUid()));
+      if (controlledByJob) {
+        owned.put(pod.getMetadata().getName(), pod);
+      }
+    }
+    return owned;
+  }
+
+  private void recordTransition(JobSnapshot job, Plan plan, Instant now) {
+    Stage from = job.view().status().stage();
+    if (plan.stage() == from) {
+      return;
+    }
+    metrics.stageChanged(from, plan.stage());
+    log.info("TYJob {}: {} → {}", job.key(), from.wireName(), plan.stage().wireName());
+    boolean firstStart = plan.stage() == Stage.RUNNING && job.view().status().startTime().isEmpty();
+    if (firstStart) {
+      job.createdAt().ifPresent(created -> metrics.jobStarted(Duration.between(created, now)));
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package io.tyrl.arranger.controller.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+class ControllerPropertiesTest {
+
+  private static ControllerProperties bind(Map<String, String> values) {
+    return new Binder(new MapConfigurationPropertySource(values))
+        .bindOrCreate("arranger.controller", ControllerProperties.class);
+  }
+
+  @Test
+  void defaultsWatchAllNamespacesWithFourWorkers() {
+    ControllerProperties properties = bind(Map.of());
+
+    assertThat(properties.workers()).isEqualTo(4);
+    assertThat(properties.resyncPeriod()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(properties.watchesAllNamespaces()).isTrue();
+    assertThat(properties.retry().initialDelay()).isEqualTo(Duration.ofMillis(500));
+    assertThat(properties.retry().maxDelay()).isEqualTo(Duration.ofMinutes(5));
+  }
+
+  @Test
+  void bindsEverySetting() {
+    ControllerProperties properties = bind(Map.of(
+        "arranger.controller.workers", "8",
+        "arranger.controller.resync-period", "0",
+        "arranger.controller.namespace", "rl-team",
+        "arranger.controller.retry.initial-delay", "1s",
+        "arranger.controller.retry.max-delay", "1m"));
+
+    assertThat(properties.workers()).isEqualTo(8);
+    assertThat(properties.resyncPeriod()).isZero();
+    assertThat(properties.namespace()).isEqualTo("rl-team");
+    assertThat(properties.retry().maxDelay()).isEqualTo(Duration.ofMinutes(1));
+  }
+
+  @Test
+  void badValuesAreRefusedNamingTheProperty() {
+    assertThatThrownBy(() -> bind(Map.of("arranger.controller.workers", "0")))
+        .rootCause().hasMessageContaining("arranger.controller.workers must be between 1 and 64, got 0");
+    assertThatThrownBy(() -> bind(Map.of("arranger.controller.resync-period", "100ms")))
+        .rootCause().hasMessageContaining("arranger.controller.resync-period must be 0 (off) or at least 1s");
+    assertThatThrownBy(() -> bind(Map.of("arranger.controller.namespace", "RL_Team")))
+        .rootCause().hasMessageContaining("arranger.controller.namespace \"RL_Team\" is not a namespace name");
+    assertThatThrownBy(() -> bind(Map.of(
+        "arranger.controller.retry.initial-delay", "10s", "arranger.controller.retry.max-delay", "1s")))
+        .rootCause().hasMessageContaining("arranger.controller.retry.max-delay (PT1S) must not be shorter");
+  }
+}

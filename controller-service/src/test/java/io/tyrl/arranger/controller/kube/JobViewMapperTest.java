@@ -1,0 +1,120 @@
+package io.tyrl.arranger.controller.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.tyrl.arranger.controller.lifecycle.Condition;
+import io.tyrl.arranger.controller.lifecycle.ConditionStatus;
+import io.tyrl.arranger.controller.lifecycle.ControllerStatus;
+import io.tyrl.arranger.controller.lifecycle.LeaderSummary;
+import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
+import io.tyrl.arranger.controller.lifecycle.Plan;
+import io.tyrl.arranger.controller.lifecycle.PodPhase;
+import io.tyrl.arranger.controller.lifecycle.ScheduleState;
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.WorkerSetSummary;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class JobViewMapperTest {
+
+  private final JobViewMapper mapper = new JobViewMapper();
+
+  @Test
+  void readsSpecIdentityAndTemplates() {
+    JobSnapshot job = mapper.map(RawTYJobs.job(RawTYJobs.validSpec()));
+
+    assertThat(job.key()).isEqualTo("rl/train");
+    assertThat(job.uid()).isEqualTo("uid-1");
+    assertThat(job.resourceVersion()).isEqualTo("42");
+    assertThat(job.createdAt()).contains(Instant.parse("2026-11-22T10:00:00Z"));
+    assertThat(job.view().generation()).isEqualTo(3);
+    assertThat(job.view().spec().restartLimit()).isEqualTo(2);
+    assertThat(job.view().spec().minWorkersNum()).isEqualTo(2);
+    assertThat(job.view().spec().cleanPodPolicy()).isEqualTo("Running");
+    assertThat(job.view().spec().workerSets()).singleElement()
+        .satisfies(set -> assertThat(set.counts()).isEqualTo(2));
+    assertThat(job.view().spec().leader().template().containers()).singleElement().satisfies(container -> {
+      assertThat(container.requests()).containsEntry("cpu", "500m");
+      assertThat(container.limits()).as("a number in the raw JSON is read as its text").containsEntry("memory", "2147483648");
+    });
+    assertThat(job.leaderTemplate()).isPresent();
+    assertThat(job.workerTemplates()).containsOnlyKeys("actor");
+    assertThat(job.volumes()).singleElement().satisfies(volume -> assertThat(volume.getName()).isEqualTo("shared"));
+    assertThat(job.view().status()).isEqualTo(ControllerStatus.initial());
+    assertThat(job.view().scheduler().scheduleState()).isEqualTo(ScheduleState.UNSCHEDULED);
+  }
+
+  @Test
+  void theStatusItWritesReadsBackUnchanged() {
+    ControllerStatus written = new ControllerStatus(Stage.RUNNING,
+        List.of(new Condition(Condition.RUNNING, ConditionStatus.TRUE, "Started", "leader running",
+            Optional.of(Instant.parse("2026-11-22T10:05:00Z")))),
+        new LeaderSummary(Optional.of("train-learner"), Optional.of("node-a"), Optional.of("10.0.0.7"),
+            Optional.of(PodPhase.RUNNING), 1),
+        List.of(new WorkerSetSummary("actor", 2, 2, 1, 0)), 1,
+        Optional.of(Instant.parse("2026-11-22T10:05:00Z")), Optional.empty(), 3);
+    JsonObject patch = JsonParser.parseString(StatusPatchDocument.of("42", List.of(), Optional.of(written)))
+        .getAsJsonObject();
+    JsonObject status = patch.getAsJsonObject("status");
+    status.addProperty("scheduleState", "ScheduledPartly");
+    status.add("allocations", JsonParser.parseString("{\"train-learner\": \"node-a\"}"));
+    status.remove("completionTime"); // the merge patch's null removes the key
+
+    JobSnapshot job = mapper.map(RawTYJobs.job(RawTYJobs.validSpec(), status.toString()));
+
+    assertThat(job.view().status()).isEqualTo(written);
+    assertThat(job.view().scheduler().scheduleState()).isEqualTo(ScheduleState.SCHEDULED_PARTLY);
+    assertThat(job.view().scheduler().allocations()).isEqualTo(Map.of("train-learner", "node-a"));
+  }
+
+  @Test
+  void aTemplateWithAFieldPodsDoNotHaveFailsTheJobNamingTheTemplate() {
+    String typo = """
+        {"spec": {"containers": [{"name": "actor", "imagee": "registry.local/rl/actor:1"}]}}""";
+    JobSnapshot job = mapper.map(RawTYJobs.job(RawTYJobs.spec(RawTYJobs.template("learner"), typo)));
+
+    Plan plan = new LifecyclePlanner().plan(job.view(), List.of(), Instant.parse("2026-11-22T10:00:00Z"));
+
+    assertThat(plan.stage()).isEqualTo(Stage.FAILED);
+    assertThat(plan.statusPatch().orElseThrow().condition(Condition.VALIDATED).orElseThrow().message())
+        .startsWith("spec.workerSets[0].template: is not a valid pod template")
+        .contains("imagee")
+        .doesNotContain("JSON:");
+    assertThat(job.workerTemplates()).isEmpty();
+  }
+
+  @Test
+  void anUnparseableQuantityIsKeptAsTextForValidationInsteadOfThrowing() {
+    String greedy = """
+        {"spec": {"containers": [{"name": "learner", "resources": {"requests": {"cpu": "lots"}}}]}}""";
+    JobSnapshot job = mapper.map(RawTYJobs.job(RawTYJobs.spec(greedy, RawTYJobs.template("actor"))));
+
+    Plan plan = new LifecyclePlanner().plan(job.view(), List.of(), Instant.parse("2026-11-22T10:00:00Z"));
+
+    assertThat(job.leaderTemplate()).isEmpty();
+    assertThat(plan.stage()).isEqualTo(Stage.FAILED);
+    assertThat(plan.statusPatch().orElseThrow().condition(Condition.VALIDATED).orElseThrow().message())
+        .isEqualTo("spec.leader.template.spec.containers[0].resources.requests[cpu]: "
+            + "\"lots\" is not a Kubernetes quantity (e.g. 500m, 2Gi, 1)");
+  }
+
+  @Test
+  void fieldsOfTheWrongTypeReadAsAbsentRatherThanThrowing() {
+    JobSnapshot job = mapper.map(RawTYJobs.job("""
+        {"restartLimit": "three", "leader": "learner", "workerSets": {"name": "actor"}}""",
+        """
+        {"stage": 7, "allocations": [], "leader": {"restarts": "many"}, "conditions": "none"}"""));
+
+    assertThat(job.view().spec().restartLimit()).isEqualTo(3);
+    assertThat(job.view().spec().workerSets()).isEmpty();
+    assertThat(job.view().status().stage()).isEqualTo(Stage.PENDING);
+    assertThat(job.view().status().leader().restarts()).isZero();
+    Plan plan = new LifecyclePlanner().plan(job.view(), List.of(), Instant.parse("2026-11-22T10:00:00Z"));
+    assertThat(plan.stage()).isEqualTo(Stage.FAILED);
+  }
+}

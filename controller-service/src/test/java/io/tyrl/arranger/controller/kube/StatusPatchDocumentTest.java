@@ -1,0 +1,55 @@
+package io.tyrl.arranger.controller.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.tyrl.arranger.controller.lifecycle.Condition;
+import io.tyrl.arranger.controller.lifecycle.ConditionStatus;
+import io.tyrl.arranger.controller.lifecycle.ControllerStatus;
+import io.tyrl.arranger.controller.lifecycle.LeaderSummary;
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class StatusPatchDocumentTest {
+
+  @Test
+  void releasesSingleAllocationsAndIsGuardedByTheResourceVersion() {
+    JsonObject patch = parse(StatusPatchDocument.of("42", List.of("train-actor-1"), Optional.empty()));
+
+    assertThat(patch.getAsJsonObject("metadata").get("resourceVersion").getAsString()).isEqualTo("42");
+    JsonObject status = patch.getAsJsonObject("status");
+    assertThat(status.keySet()).containsExactly("allocations");
+    assertThat(status.getAsJsonObject("allocations").get("train-actor-1").isJsonNull()).isTrue();
+  }
+
+  @Test
+  void writesEveryControllerFieldAndClearsAbsentOnesWithNull() {
+    ControllerStatus status = new ControllerStatus(Stage.RESCHEDULING,
+        List.of(new Condition(Condition.RUNNING, ConditionStatus.FALSE, "LeaderDeleted", "gone", Optional.empty())),
+        new LeaderSummary(Optional.of("train-learner"), Optional.empty(), Optional.empty(), Optional.empty(), 1),
+        List.of(), 0, Optional.of(Instant.parse("2026-11-22T10:00:00Z")), Optional.empty(), 2);
+
+    JsonObject written = parse(StatusPatchDocument.of("7", List.of(), Optional.of(status))).getAsJsonObject("status");
+
+    assertThat(written.keySet()).containsExactlyInAnyOrder("stage", "conditions", "leader", "workerSets",
+        "readyWorkers", "startTime", "completionTime", "observedGeneration");
+    assertThat(written.get("stage").getAsString()).isEqualTo("Rescheduling");
+    assertThat(written.get("completionTime").isJsonNull()).isTrue();
+    assertThat(written.get("startTime").getAsString()).isEqualTo("2026-11-22T10:00:00Z");
+    JsonObject leader = written.getAsJsonObject("leader");
+    assertThat(leader.get("phase").isJsonNull()).as("a leader not seen must be stored as not seen").isTrue();
+    assertThat(leader.get("node").isJsonNull()).isTrue();
+    assertThat(leader.get("restarts").getAsInt()).isEqualTo(1);
+    JsonObject condition = written.getAsJsonArray("conditions").get(0).getAsJsonObject();
+    assertThat(condition.has("lastTransitionTime")).as("no null inside arrays, which are replaced whole").isFalse();
+    assertThat(written.has("allocations")).isFalse();
+  }
+
+  private static JsonObject parse(String json) {
+    return JsonParser.parseString(json).getAsJsonObject();
+  }
+}
