@@ -19,23 +19,33 @@ public final class LocalCluster {
 
   private LocalCluster() {}
 
-  /** The simulated fleet: a quarter GPU nodes (64 cpu, 256Gi, 8 GPUs), the rest CPU nodes (32 cpu, 128Gi). */
+  /**
+   * The simulated fleet: a quarter GPU nodes (64 cpu, 256Gi, 8 GPUs); of the rest, CPU nodes (32 cpu,
+   * 128Gi), the last two of which (with 8 nodes or more) form a dedicated pool, labelled
+   * {@code pool.example.com/name=rl} and tainted {@code pool.example.com/dedicated=rl:NoSchedule}, as
+   * the samples that select a pool expect.
+   */
   public static List<NodeSpec> fleet(int nodes) {
     if (nodes < 1) {
       throw new IllegalArgumentException("--nodes must be at least 1, got " + nodes);
     }
     List<NodeSpec> fleet = new ArrayList<>();
     int gpuNodes = Math.max(1, nodes / 4);
+    int poolNodes = nodes >= 8 ? 2 : 0;
     for (int i = 0; i < nodes; i++) {
       boolean gpu = i < gpuNodes;
-      NodeSpec.Builder node = NodeSpec.named((gpu ? "gpu-node-" : "cpu-node-") + i)
+      boolean pool = i >= nodes - poolNodes;
+      NodeSpec.Builder node = NodeSpec.named((gpu ? "gpu-node-" : pool ? "pool-node-" : "cpu-node-") + i)
           .pods(110)
-          .label("arranger.tyrl.io/simulated", "true")
-          .label("node.kubernetes.io/instance-type", gpu ? "gpu-a100-x8" : "cpu-64");
+          .label(SimulatedNodeAgent.SIMULATED_LABEL, "true")
+          .label("node.kubernetes.io/instance-type", gpu ? "gpu-a100-x8" : "cpu-32");
       if (gpu) {
         node.cpu("64").memory("256Gi").gpus(8).label("accelerator", "a100");
       } else {
         node.cpu("32").memory("128Gi");
+      }
+      if (pool) {
+        node.label("pool.example.com/name", "rl").taint("pool.example.com/dedicated", "rl", "NoSchedule");
       }
       fleet.add(node.build());
     }

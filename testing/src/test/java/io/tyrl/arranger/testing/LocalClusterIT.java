@@ -36,6 +36,18 @@ class LocalClusterIT {
   }
 
   @Test
+  void aFleetOfEightHasGpuNodesAndATaintedDedicatedPool() {
+    List<NodeSpec> fleet = LocalCluster.fleet(8);
+
+    assertThat(fleet).filteredOn(n -> n.capacity().containsKey(NodeSpec.GPU)).hasSize(2);
+    assertThat(fleet).filteredOn(n -> "rl".equals(n.labels().get("pool.example.com/name")))
+        .hasSize(2)
+        .allSatisfy(n -> assertThat(n.taints()).singleElement()
+            .satisfies(t -> assertThat(t.getKey() + "=" + t.getValue() + ":" + t.getEffect())
+                .isEqualTo("pool.example.com/dedicated=rl:NoSchedule")));
+  }
+
+  @Test
   void refusesAnEmptyFleet() {
     assertThatThrownBy(() -> LocalCluster.fleet(0)).hasMessageContaining("--nodes").hasMessageContaining("0");
   }
