@@ -63,6 +63,12 @@ public final class SnapshotAssembler {
 
   public static Assembly assemble(List<V1Node> nodes, List<V1Pod> pods, List<V1alpha1TYJob> tyJobs,
       List<V1alpha1Queue> queues) {
+    Set<String> terminatingPods = new HashSet<>();
+    for (V1Pod pod : pods) {
+      if (pod.getMetadata().getDeletionTimestamp() != null) {
+        terminatingPods.add(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName());
+      }
+    }
     List<JobInfo> jobs = new ArrayList<>();
     List<UnreadableJob> unreadable = new ArrayList<>();
     Map<String, V1alpha1TYJob> jobsByKey = new HashMap<>();
@@ -75,7 +81,7 @@ public final class SnapshotAssembler {
       String name = tyJob.getMetadata().getName();
       jobsByKey.put(namespace + "/" + name, tyJob);
       try {
-        JobInfo job = job(tyJob);
+        JobInfo job = job(tyJob, terminatingPods);
         jobs.add(job);
         for (TaskInfo task : job.tasks()) {
           if (task.status() != TaskStatus.PENDING) {
@@ -123,20 +129,25 @@ public final class SnapshotAssembler {
     return "Succeeded".equals(phase) || "Failed".equals(phase);
   }
 
-  static JobInfo job(V1alpha1TYJob tyJob) {
+  /**
+   * @param terminatingPods namespace/name of pods being deleted: a placed task whose pod is going
+   *     away (an evicted victim, say) is releasing its node, not holding it for its job
+   */
+  static JobInfo job(V1alpha1TYJob tyJob, Set<String> terminatingPods) {
+    String namespace = tyJob.getMetadata().getNamespace();
     V1alpha1TYJobSpec spec = tyJob.getSpec();
     String name = tyJob.getMetadata().getName();
     Map<String, String> allocations = tyJob.getStatus() == null || tyJob.getStatus().getAllocations() == null
         ? Map.of() : tyJob.getStatus().getAllocations();
     List<TaskInfo> tasks = new ArrayList<>();
     String leaderName = spec.getLeader().getName();
-    tasks.add(task(name + "-" + leaderName, TaskRole.LEADER, leaderName, 0, spec.getLeader().getTemplate(),
-        allocations));
+    tasks.add(task(namespace, name + "-" + leaderName, TaskRole.LEADER, leaderName, 0,
+        spec.getLeader().getTemplate(), allocations, terminatingPods));
     for (V1alpha1TYJobSpecWorkerSets set : spec.getWorkerSets()) {
       int counts = set.getCounts() == null ? 1 : set.getCounts();
       for (int index = 0; index < counts; index++) {
-        tasks.add(task(name + "-" + set.getName() + "-" + index, TaskRole.WORKER, set.getName(), index,
-            set.getTemplate(), allocations));
+        tasks.add(task(namespace, name + "-" + set.getName() + "-" + index, TaskRole.WORKER, set.getName(), index,
+            set.getTemplate(), allocations, terminatingPods));
       }
     }
     BasicPolicy basicPolicy = spec.getSchedulerPolicy() == null || spec.getSchedulerPolicy().getBasicPolicy() == null
@@ -159,12 +170,13 @@ public final class SnapshotAssembler {
         tasks);
   }
 
-  private static TaskInfo task(String podName, TaskRole role, String roleName, int index, V1PodTemplateSpec template,
-      Map<String, String> allocations) {
+  private static TaskInfo task(String namespace, String podName, TaskRole role, String roleName, int index,
+      V1PodTemplateSpec template, Map<String, String> allocations, Set<String> terminatingPods) {
     V1PodSpec podSpec = template == null ? null : template.getSpec();
     String node = allocations.get(podName);
-    return new TaskInfo(podName, role, roleName, index, PodRequests.of(podSpec), constraints(podSpec),
-        node == null ? TaskStatus.PENDING : TaskStatus.ALLOCATED, node);
+    TaskStatus status = node == null ? TaskStatus.PENDING
+        : terminatingPods.contains(namespace + "/" + podName) ? TaskStatus.RELEASING : TaskStatus.ALLOCATED;
+    return new TaskInfo(podName, role, roleName, index, PodRequests.of(podSpec), constraints(podSpec), status, node);
   }
 
   private static PlacementConstraints constraints(V1PodSpec spec) {

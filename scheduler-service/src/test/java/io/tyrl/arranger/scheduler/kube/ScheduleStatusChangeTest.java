@@ -1,0 +1,73 @@
+package io.tyrl.arranger.scheduler.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.JSON;
+import io.tyrl.arranger.model.V1alpha1TYJobStatus;
+import io.tyrl.arranger.scheduler.api.JobDecision;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.api.ScheduleState;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ScheduleStatusChangeTest {
+
+  private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
+
+  @Test
+  void anUnchangedDecisionWritesNothing() {
+    V1alpha1TYJobStatus status = status("""
+        {"scheduleState": "Unscheduled", "scheduling": {"reason": "Unschedulable", "message": "0/4 nodes fit"}}""");
+    JobDecision decision = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.UNSCHEDULABLE,
+        "0/4 nodes fit", null);
+
+    assertThat(ScheduleStatusChange.between(status, decision, "7", NOW)).isEmpty();
+  }
+
+  @Test
+  void placementsArePatchedKeyByKeyGuardedByTheResourceVersion() {
+    V1alpha1TYJobStatus status = status("""
+        {"scheduleState": "ScheduledPartly", "allocations": {"j-learner": "n1", "j-actor-0": "n1", "j-actor-1": "n2"}}""");
+    JobDecision decision = new JobDecision(ScheduleState.SCHEDULED_SUCCEED,
+        Map.of("j-learner", "n1", "j-actor-0", "n3", "j-actor-2", "n2"), null, "", null);
+
+    ScheduleStatusChange change = ScheduleStatusChange.between(status, decision, "42", NOW).orElseThrow();
+
+    JsonObject patch = JsonParser.parseString(change.patch()).getAsJsonObject();
+    assertThat(patch.getAsJsonObject("metadata").get("resourceVersion").getAsString()).isEqualTo("42");
+    JsonObject written = patch.getAsJsonObject("status");
+    assertThat(written.get("scheduleState").getAsString()).isEqualTo("ScheduledSucceed");
+    JsonObject allocations = written.getAsJsonObject("allocations");
+    assertThat(allocations.keySet()).containsExactlyInAnyOrder("j-actor-0", "j-actor-1", "j-actor-2");
+    assertThat(allocations.get("j-actor-0").getAsString()).isEqualTo("n3");
+    assertThat(allocations.get("j-actor-1").isJsonNull()).isTrue();
+    assertThat(written.getAsJsonObject("scheduling").get("lastTransitionTime").getAsString()).isEqualTo(NOW.toString());
+    assertThat(change.newlyPlaced()).isFalse();
+  }
+
+  @Test
+  void aNewPendingReasonIsWorthAnEventAndAFirstPlacementToo() {
+    JobDecision pending = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.GANG_TIMEOUT,
+        "waited 10m", null);
+    JobDecision placed = new JobDecision(ScheduleState.SCHEDULED_PARTLY, Map.of("j-learner", "n1", "j-actor-0", "n1"),
+        null, "", NOW.minusSeconds(30));
+
+    Optional<ScheduleStatusChange> reason = ScheduleStatusChange.between(null, pending, "1", NOW);
+    Optional<ScheduleStatusChange> first = ScheduleStatusChange.between(status("{}"), placed, "2", NOW);
+
+    assertThat(reason).get().extracting(ScheduleStatusChange::reasonChanged).isEqualTo(true);
+    assertThat(first).get().extracting(ScheduleStatusChange::newlyPlaced).isEqualTo(true);
+    JsonObject scheduling = JsonParser.parseString(first.orElseThrow().patch()).getAsJsonObject()
+        .getAsJsonObject("status").getAsJsonObject("scheduling");
+    assertThat(scheduling.get("reason").isJsonNull()).isTrue();
+    assertThat(scheduling.get("waitingSince").getAsString()).isEqualTo(NOW.minusSeconds(30).toString());
+  }
+
+  private static V1alpha1TYJobStatus status(String json) {
+    return new JSON().deserialize(json, V1alpha1TYJobStatus.class);
+  }
+}
