@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -256,7 +255,7 @@ public final class ControlPlane implements AutoCloseable {
 
   /** Stops kube-apiserver only, keeping etcd and the data, so that tests can simulate an outage. */
   public void stopApiServer() {
-    stopByPid(apiServer);
+    ProcessStopper.stop(apiServer, STOP_TIMEOUT);
   }
 
   /** Starts kube-apiserver again on the same port with the same data and credentials. */
@@ -274,7 +273,7 @@ public final class ControlPlane implements AutoCloseable {
     for (Process process : new Process[] {apiServer, etcd}) {
       if (process != null) {
         try {
-          stopByPid(process);
+          ProcessStopper.stop(process, STOP_TIMEOUT);
         } catch (RuntimeException e) {
           failures.add(e);
         }
@@ -283,24 +282,6 @@ public final class ControlPlane implements AutoCloseable {
     deleteRecursively(workDir);
     if (!failures.isEmpty()) {
       throw failures.get(0);
-    }
-  }
-
-  private static void stopByPid(Process process) {
-    ProcessHandle.of(process.pid()).ifPresent(handle -> {
-      handle.destroy();
-      try {
-        if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-          handle.destroyForcibly();
-          process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        }
-      } catch (InterruptedException e) {
-        handle.destroyForcibly();
-        Thread.currentThread().interrupt();
-      }
-    });
-    if (process.isAlive()) {
-      throw new IllegalStateException("process " + process.pid() + " did not stop");
     }
   }
 

@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -126,17 +125,6 @@ public final class ServiceProcess implements AutoCloseable {
 
   @Override
   public void close() {
-    ProcessHandle.of(process.pid()).ifPresent(handle -> {
-      handle.destroy();
-      try {
-        if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-          handle.destroyForcibly();
-          process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        }
-      } catch (InterruptedException e) {
-        handle.destroyForcibly();
-        Thread.currentThread().interrupt();
-      }
-    });
+    ProcessStopper.stop(process, STOP_TIMEOUT);
   }
 }
