@@ -39,7 +39,8 @@ public final class BackfillAction implements Action {
     JobPlacer placer = new JobPlacer(session, options);
     List<JobState> jobs = new ArrayList<>();
     for (JobState job : session.jobs()) {
-      if (!job.isFailed() && job.queue() != null && job.info().gang().group() == null && hasBestEffortPending(job)) {
+      if (!job.isFailed() && job.queue() != null && !job.isHeldBack() && !job.isWaitingForVictims()
+          && job.info().gang().group() == null && hasBestEffortPending(job)) {
         jobs.add(job);
       }
     }

@@ -12,6 +12,8 @@ public final class BuiltInActions {
     return Registry.actions()
         .register(EnqueueAction.descriptor())
         .register(AllocateAction.descriptor())
-        .register(BackfillAction.descriptor());
+        .register(BackfillAction.descriptor())
+        .register(PreemptAction.descriptor())
+        .register(ReclaimAction.descriptor());
   }
 }

@@ -2,15 +2,31 @@ package io.tyrl.arranger.scheduler.api;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
-/** The outcome of one cycle: a decision per job (keyed by {@code namespace/name}) and queue figures. */
+/**
+ * The outcome of one cycle: a decision per job (keyed by {@code namespace/name}), queue figures, and
+ * the victims chosen by preemption and reclaim, keyed by the job they make room for (its
+ * {@code namespace/name}). A preemptor waiting for its victims has a decision with reason
+ * {@link ReasonCode#WAITING_FOR_VICTIMS} and no allocations for the pods that wait.
+ */
 public record CycleResult(Instant time, Map<String, JobDecision> decisions, Map<String, QueueSummary> queues,
-    Duration elapsed) {
+    Duration elapsed, Map<String, List<Victim>> victims) {
 
   public CycleResult {
     decisions = Map.copyOf(decisions);
     queues = Map.copyOf(queues);
+    Map<String, List<Victim>> copy = new LinkedHashMap<>();
+    (victims == null ? Map.<String, List<Victim>>of() : victims).forEach((key, list) -> copy.put(key, List.copyOf(list)));
+    victims = Collections.unmodifiableMap(copy);
+  }
+
+  /** A cycle that chose no victims (the shape before preemption existed). */
+  public CycleResult(Instant time, Map<String, JobDecision> decisions, Map<String, QueueSummary> queues, Duration elapsed) {
+    this(time, decisions, queues, elapsed, Map.of());
   }
 
   public JobDecision decision(String jobKey) {
@@ -19,5 +35,15 @@ public record CycleResult(Instant time, Map<String, JobDecision> decisions, Map<
       throw new IllegalArgumentException("no decision for job " + jobKey);
     }
     return decision;
+  }
+
+  /** The victims chosen in this cycle for one preemptor; empty when none. */
+  public List<Victim> victimsFor(String preemptorJobKey) {
+    return victims.getOrDefault(preemptorJobKey, List.of());
+  }
+
+  /** Every victim of this cycle, whichever job it makes room for. */
+  public List<Victim> allVictims() {
+    return victims.values().stream().flatMap(List::stream).toList();
   }
 }

@@ -18,10 +18,19 @@ import java.util.Set;
  * @param jobQueuePolicy null = the policy of the job's queue
  * @param reservedSince  when the job's current NonStrict partial reservation began, as written back
  *                       from the previous cycle's {@link JobDecision#reservedSince()}; null if none
+ * @param preemptable    false when the job opted out of being a preemption or reclaim victim, with the
+ *                       annotation {@value #PREEMPTABLE_ANNOTATION}{@code : "false"}; any other value, or
+ *                       none, means true
+ * @param awaitingVictims true when the previous cycle left the job waiting for its victims (its
+ *                       {@code status.scheduling.reason} is {@code WaitingForVictims}): the room they are
+ *                       releasing is its own, so it claims that room again before any other job may
  */
 public record JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
     int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant reservedSince,
-    List<TaskInfo> tasks) {
+    List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims) {
+
+  /** The TYJob annotation by which a job opts out of being a victim. */
+  public static final String PREEMPTABLE_ANNOTATION = "arranger.tyrl.io/preemptable";
 
   public JobInfo {
     requireText(namespace, "namespace", null);
@@ -48,6 +57,19 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
         throw new IllegalArgumentException("job " + key + ": duplicate pod name " + task.podName());
       }
     }
+  }
+
+  /** A job that may be a victim and waits for none (the shape before preemption existed). */
+  public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
+      int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant reservedSince,
+      List<TaskInfo> tasks) {
+    this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
+        reservedSince, tasks, true, false);
+  }
+
+  /** Reads the opt-out annotation's value: only {@code "false"} (any case, trimmed) opts out. */
+  public static boolean preemptableFromAnnotation(String value) {
+    return value == null || !value.trim().equalsIgnoreCase("false");
   }
 
   private static void requireText(String value, String field, String namespace) {

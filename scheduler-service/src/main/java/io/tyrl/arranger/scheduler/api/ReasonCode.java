@@ -19,7 +19,16 @@ public enum ReasonCode {
   /** The job names a queue that does not exist. */
   QUEUE_NOT_FOUND("QueueNotFound"),
   /** The job itself is inconsistent, or scheduling it failed unexpectedly. */
-  INVALID_JOB("InvalidJob");
+  INVALID_JOB("InvalidJob"),
+  /**
+   * The job's minimum is pipelined onto resources still being released (victims it evicted, or pods
+   * already terminating); it is placed for real once they are gone. See {@link CycleResult#victims()}.
+   */
+  WAITING_FOR_VICTIMS("WaitingForVictims"),
+  /** Some or all of the job's pods were evicted for a job of higher priority in its queue. */
+  PREEMPTED("Preempted"),
+  /** Some or all of the job's pods were evicted for a queue below its deserved share. */
+  RECLAIMED("Reclaimed");
 
   private final String statusValue;
 

@@ -16,7 +16,9 @@ import java.util.Map;
  *   <li>nothing placed, or a minimum not met (a NonStrict reservation) → Unscheduled;</li>
  *   <li>minimum met → ScheduledPartly until every pod is placed, then ScheduledSucceed.</li>
  * </ul>
- * Pods being evicted (releasing) are not reported as allocations.
+ * Pods being evicted (releasing) are not reported as allocations, and neither are pipelined ones: the
+ * service layer creates a pod for every allocation, while a pipelined pod must wait until its victims
+ * are gone. A job with pipelined pods is Unscheduled, waiting for its victims, whatever else it holds.
  */
 final class DecisionDeriver {
 
@@ -36,9 +38,14 @@ final class DecisionDeriver {
     }
     Map<String, String> allocations = new LinkedHashMap<>();
     for (TaskState task : job.tasks()) {
-      if (task.status() == TaskStatus.ALLOCATED || task.status() == TaskStatus.PIPELINED) {
+      if (task.status() == TaskStatus.ALLOCATED) {
         allocations.put(task.podName(), task.node().name());
       }
+    }
+    if (job.isWaitingForVictims()) {
+      JobNote note = job.note() != null ? job.note()
+          : new JobNote(ReasonCode.WAITING_FOR_VICTIMS, PlacementSummary.describe(job, "pipelined") + " onto resources being released");
+      return new JobDecision(ScheduleState.UNSCHEDULED, allocations, note.reason(), note.message(), reservedSince(session, job, allocations));
     }
     boolean ready = job.placedTasks() > 0 && session.isJobReady(job);
     if (ready && job.isFullyPlaced()) {
@@ -49,9 +56,11 @@ final class DecisionDeriver {
     if (ready) {
       return new JobDecision(ScheduleState.SCHEDULED_PARTLY, allocations, note.reason(), note.message(), null);
     }
-    Instant reservedSince = allocations.isEmpty() ? null
-        : job.info().reservedSince() != null ? job.info().reservedSince() : session.now();
-    return new JobDecision(ScheduleState.UNSCHEDULED, allocations, note.reason(), note.message(), reservedSince);
+    return new JobDecision(ScheduleState.UNSCHEDULED, allocations, note.reason(), note.message(), reservedSince(session, job, allocations));
+  }
+
+  private static Instant reservedSince(Session session, JobState job, Map<String, String> allocations) {
+    return allocations.isEmpty() ? null : job.info().reservedSince() != null ? job.info().reservedSince() : session.now();
   }
 
   static Map<String, QueueSummary> queues(Session session) {

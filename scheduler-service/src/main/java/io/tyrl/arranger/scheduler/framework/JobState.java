@@ -3,6 +3,7 @@ package io.tyrl.arranger.scheduler.framework;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
+import io.tyrl.arranger.scheduler.api.TaskStatus;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -26,6 +27,8 @@ public final class JobState {
   private JobNote note;
   private JobNote failure;
   private boolean enqueueRefused;
+  private boolean heldBack;
+  private int pipelinedTasks;
 
   JobState(JobInfo info, QueueState queue, int dimensions) {
     this.info = info;
@@ -158,7 +161,26 @@ public final class JobState {
 
   /** True when actions may still try to place this job's pods in this cycle. */
   public boolean isSchedulable() {
-    return failure == null && queue != null && !enqueueRefused;
+    return failure == null && queue != null && !enqueueRefused && !heldBack && pipelinedTasks == 0;
+  }
+
+  /** Tasks pipelined onto resources still being released; they wait for victims to go. */
+  public int pipelinedTasks() {
+    return pipelinedTasks;
+  }
+
+  public boolean isWaitingForVictims() {
+    return pipelinedTasks > 0;
+  }
+
+  /** True when the job lost its minimum to preemption or reclaim in this cycle; nothing places it again in the cycle. */
+  public boolean isHeldBack() {
+    return heldBack;
+  }
+
+  void holdBack(JobNote reason) {
+    this.heldBack = true;
+    this.note = reason;
   }
 
   /** Records why the job is not (fully) placed; the latest note wins. */
@@ -176,6 +198,9 @@ public final class JobState {
   }
 
   void recordPlaced(TaskState task, NodeState node, long[] request) {
+    if (task.status() == TaskStatus.PIPELINED) {
+      pipelinedTasks++;
+    }
     if (task.isLeader()) {
       leaderPlaced = true;
     } else {
@@ -186,6 +211,9 @@ public final class JobState {
   }
 
   void recordUnplaced(TaskState task, NodeState node, long[] request) {
+    if (task.status() == TaskStatus.PIPELINED) {
+      pipelinedTasks--;
+    }
     if (task.isLeader()) {
       leaderPlaced = false;
     } else {

@@ -165,6 +165,16 @@ public final class NodeSearch {
     return new Result(null, diagnosis);
   }
 
+  /**
+   * The verdict of the static filters alone (labels, taints, node conditions), from the per-constraints
+   * cache. Preemption uses it: the dynamic predicates judge the ledger as it is now, while a preemptor
+   * is fitted into what will be free once its victims are gone.
+   */
+  public PredicateResult admits(TaskState task, NodeState node) {
+    PredicateResult rejection = candidatesFor(task.info().constraints()).rejectionByNode[node.index()];
+    return rejection != null ? rejection : PredicateResult.FITS;
+  }
+
   /** Checks one node for a task with every filter and predicate. */
   public PredicateResult check(TaskState task, NodeState node) {
     PredicateResult rejection = candidatesFor(task.info().constraints()).rejectionByNode[node.index()];

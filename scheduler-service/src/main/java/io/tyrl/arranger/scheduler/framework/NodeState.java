@@ -69,15 +69,46 @@ public final class NodeState {
     return idle(dimension) + ledger[2 * size + dimension] - ledger[3 * size + dimension];
   }
 
-  /** The first requested dimension that does not fit in what is idle now, or -1. */
+  public long pipelined(int dimension) {
+    return ledger[3 * size + dimension];
+  }
+
+  /**
+   * The first requested dimension that does not fit in what is idle now, or -1. Idle that pipelined
+   * tasks will need beyond what is being released is promised to them, so it does not count: a pod
+   * placed there now would leave the pipelined task without room once the victims are gone.
+   */
   public int firstInsufficientDimension(TaskState task) {
     long[] request = task.request();
     for (int dimension : task.requestedDimensions()) {
-      if (request[dimension] > ledger[dimension] - ledger[size + dimension]) {
+      long free = ledger[dimension] - ledger[size + dimension];
+      long promised = ledger[3 * size + dimension] - ledger[2 * size + dimension];
+      if (request[dimension] > (promised > 0 ? free - promised : free)) {
         return dimension;
       }
     }
     return -1;
+  }
+
+  /** True when the task fits in what will be idle once releasing pods are gone, after pipelined claims. */
+  public boolean fitsFutureIdle(TaskState task) {
+    long[] request = task.request();
+    for (int dimension : task.requestedDimensions()) {
+      if (request[dimension] > futureIdle(dimension)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** True when some pod on the node is being released (evicted or terminating). */
+  public boolean hasReleasing() {
+    for (int dimension = 0; dimension < size; dimension++) {
+      if (ledger[2 * size + dimension] > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** True when some dimension has less idle than {@code floor} asks — then no task asking at least that fits. */

@@ -43,7 +43,7 @@ public final class Scheduler {
     }
     session.close();
     CycleResult result = new CycleResult(now, DecisionDeriver.decisions(session), DecisionDeriver.queues(session),
-        Duration.ofNanos(System.nanoTime() - cycleStart));
+        Duration.ofNanos(System.nanoTime() - cycleStart), session.victims());
     listener.cycleCompleted(result, System.nanoTime() - cycleStart);
     return result;
   }

@@ -8,6 +8,7 @@ import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
+import io.tyrl.arranger.scheduler.api.Victim;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -37,6 +38,7 @@ public final class Session {
   private final NodeSearch nodeSearch;
   private final List<Plugin> openedPlugins = new ArrayList<>();
   private long releaseGeneration;
+  private final Map<String, List<Victim>> victimsByPreemptor = new LinkedHashMap<>();
 
   /** Builds the ledgers: each placed task of the snapshot is charged to its node, job and queue. */
   public Session(Snapshot snapshot, Instant now) {
@@ -283,6 +285,28 @@ public final class Session {
         unplace(task);
       }
     }
+  }
+
+  /**
+   * Keeps a job that lost its minimum to preemption or reclaim from being placed again in this cycle:
+   * its pods are still being released, and it goes to rescheduling.
+   */
+  public void holdBack(JobState job, JobNote reason) {
+    job.holdBack(reason);
+  }
+
+  /** Records victims chosen for a preemptor in this cycle; they appear in the cycle's result. */
+  public void recordVictims(JobState preemptor, List<Victim> victims) {
+    if (!victims.isEmpty()) {
+      victimsByPreemptor.computeIfAbsent(preemptor.key(), key -> new ArrayList<>()).addAll(victims);
+    }
+  }
+
+  /** Victims chosen in this cycle, by the {@code namespace/name} of the job they make room for. */
+  public Map<String, List<Victim>> victims() {
+    Map<String, List<Victim>> copy = new LinkedHashMap<>();
+    victimsByPreemptor.forEach((key, list) -> copy.put(key, List.copyOf(list)));
+    return copy;
   }
 
   /** Refuses the job entry for this cycle; actions will not place it. */

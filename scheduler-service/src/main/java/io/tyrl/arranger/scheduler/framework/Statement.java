@@ -5,15 +5,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A transaction over the session: allocate, pipeline and evict apply at once (so later checks see
+ * A transaction over the session: allocate, pipeline, evict and unallocate apply at once (so later checks see
  * them) and are recorded; {@link #commit()} keeps them, {@link #discard()} undoes them in reverse
  * order. This is how a gang's placements are dropped when its minimum is not met.
  */
 public final class Statement {
 
-  private enum Kind { ALLOCATE, PIPELINE, EVICT }
+  private enum Kind { ALLOCATE, PIPELINE, EVICT, UNALLOCATE }
 
-  private record Operation(Kind kind, TaskState task) {}
+  private record Operation(Kind kind, TaskState task, NodeState node) {}
 
   private final Session session;
   private final List<Operation> operations = new ArrayList<>();
@@ -30,20 +30,36 @@ public final class Statement {
   public void allocate(TaskState task, NodeState node) {
     requireOpen();
     session.place(task, node, TaskStatus.ALLOCATED);
-    operations.add(new Operation(Kind.ALLOCATE, task));
+    operations.add(new Operation(Kind.ALLOCATE, task, node));
   }
 
   /** Places the task on resources that are still being released; it runs once they are free. */
   public void pipeline(TaskState task, NodeState node) {
     requireOpen();
     session.place(task, node, TaskStatus.PIPELINED);
-    operations.add(new Operation(Kind.PIPELINE, task));
+    operations.add(new Operation(Kind.PIPELINE, task, node));
   }
 
+  /** Evicts a task whose pod may run: it keeps using its node as releasing until the pod is gone. */
   public void evict(TaskState task) {
     requireOpen();
+    NodeState node = task.node();
     session.markReleasing(task);
-    operations.add(new Operation(Kind.EVICT, task));
+    operations.add(new Operation(Kind.EVICT, task, node));
+  }
+
+  /**
+   * Takes back a placement made earlier in this cycle (no pod exists for it yet), e.g. when its job
+   * is evicted whole; the place is free at once.
+   */
+  public void unallocate(TaskState task) {
+    requireOpen();
+    NodeState node = task.node();
+    if (task.status() != TaskStatus.ALLOCATED) {
+      throw new IllegalStateException("only an allocated task can be unallocated; " + task.podName() + " is " + task.status());
+    }
+    session.unplace(task);
+    operations.add(new Operation(Kind.UNALLOCATE, task, node));
   }
 
   public int size() {
@@ -62,6 +78,7 @@ public final class Statement {
       switch (operation.kind()) {
         case ALLOCATE, PIPELINE -> session.unplace(operation.task(), false);
         case EVICT -> session.unmarkReleasing(operation.task());
+        case UNALLOCATE -> session.place(operation.task(), operation.node(), TaskStatus.ALLOCATED);
         default -> throw new IllegalStateException("unhandled operation " + operation.kind());
       }
     }

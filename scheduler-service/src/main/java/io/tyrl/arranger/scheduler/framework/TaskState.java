@@ -76,6 +76,15 @@ public final class TaskState {
     return status == TaskStatus.PENDING;
   }
 
+  /**
+   * True when the task holds a place it already held before this cycle (an allocation from the
+   * snapshot, whose pod may run), as opposed to one given in this cycle. Only such tasks are
+   * eviction candidates: evicting a placement made in the same cycle would only undo the cycle's own work.
+   */
+  public boolean isAllocatedSinceEarlierCycle() {
+    return status == TaskStatus.ALLOCATED && info.status() == TaskStatus.ALLOCATED;
+  }
+
   /** The node holding the task, or null while it is pending. */
   public NodeState node() {
     return node;

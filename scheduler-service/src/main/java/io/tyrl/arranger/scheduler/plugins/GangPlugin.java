@@ -44,7 +44,9 @@ import java.util.Set;
  *       unless every member's minimum is met, so a member never keeps a NonStrict reservation.</li>
  *   <li>Once the minimum is met, further workers are elastic: placed one by one, each kept.</li>
  * </ul>
- * As a victim policy it offers only elastic workers (above the minimum) for eviction.
+ * As a victim policy it never lets an eviction leave a job running below its minimum: it allows a
+ * job's elastic workers (those above the minimum, as many as the job can spare), or the whole job when
+ * every pod it holds is offered together — the job then goes to rescheduling as one.
  */
 public final class GangPlugin implements Plugin {
 
@@ -91,8 +93,8 @@ public final class GangPlugin implements Plugin {
     hooks.jobValid(GangPlugin::invalidReason);
     hooks.jobReady(GangPlugin::isReady);
     hooks.jobPipelined(this::mayKeepPartialPlacements);
-    hooks.preemptableVictims(GangPlugin::elasticOnly);
-    hooks.reclaimableVictims(GangPlugin::elasticOnly);
+    hooks.preemptableVictims(GangPlugin::elasticOrWholeJobs);
+    hooks.reclaimableVictims(GangPlugin::elasticOrWholeJobs);
   }
 
   static boolean isReady(JobState job) {
@@ -110,14 +112,24 @@ public final class GangPlugin implements Plugin {
     return job.info().gang().mode() == GangMode.NON_STRICT && job.info().gang().group() == null && !strictThisCycle.contains(job);
   }
 
-  private static List<TaskState> elasticOnly(TaskState preemptor, List<TaskState> candidates) {
+  static List<TaskState> elasticOrWholeJobs(TaskState preemptor, List<TaskState> candidates) {
+    Map<JobState, Integer> offered = new HashMap<>();
+    for (TaskState candidate : candidates) {
+      if (candidate.status().isPlaced()) {
+        offered.merge(candidate.job(), 1, Integer::sum);
+      }
+    }
     Map<JobState, Integer> spare = new HashMap<>();
     List<TaskState> allowed = new ArrayList<>();
     for (TaskState candidate : candidates) {
+      JobState job = candidate.job();
+      if (job.placedTasks() > 0 && offered.getOrDefault(job, 0) == job.placedTasks()) {
+        allowed.add(candidate);
+        continue;
+      }
       if (candidate.isLeader()) {
         continue;
       }
-      JobState job = candidate.job();
       int left = spare.computeIfAbsent(job, j -> j.placedWorkers() - Math.min(j.minimumWorkers(), j.workerCount()));
       if (left > 0) {
         allowed.add(candidate);

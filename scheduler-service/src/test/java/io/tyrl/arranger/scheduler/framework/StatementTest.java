@@ -81,4 +81,22 @@ class StatementTest {
     assertThatThrownBy(() -> statement.allocate(worker, node)).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("j-w-0 is ALLOCATED");
   }
+
+  @Test
+  void unallocateGivesAPlacementOfThisCycleBackAtOnceAndDiscardRestoresIt() {
+    Statement placing = session.newStatement();
+    placing.allocate(leader, node);
+    placing.commit();
+    Statement statement = session.newStatement();
+
+    statement.unallocate(leader);
+
+    assertThat(leader.status()).isEqualTo(TaskStatus.PENDING);
+    assertThat(node.used(ResourceDimensions.CPU)).isEqualTo(2000);
+    assertThat(node.releasing(ResourceDimensions.CPU)).as("no pod existed, so nothing is released").isZero();
+    statement.discard();
+    assertThat(leader.status()).isEqualTo(TaskStatus.ALLOCATED);
+    assertThat(node.used(ResourceDimensions.CPU)).isEqualTo(3000);
+    assertThat(job.queue().allocated(ResourceDimensions.CPU)).isEqualTo(3000);
+  }
 }

@@ -5,45 +5,89 @@ import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
+import io.tyrl.arranger.scheduler.api.Victim;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Plays the service layer across cycles without Kubernetes: each cycle's allocations and
  * {@code reservedSince} come back in the next snapshot, as they would through TYJob status. Failed
- * jobs leave the cluster. Nodes can be replaced between cycles (e.g. foreign pods leaving).
+ * jobs leave the cluster. Nodes can be replaced between cycles (e.g. foreign pods leaving), jobs can
+ * arrive and complete. Victims are deleted as the controller would: an evicted pod shows as releasing
+ * on its node in the next {@code releaseCycles} snapshots, then it is gone. A job whose decision said
+ * WaitingForVictims comes back with {@code awaitingVictims}, as the service layer reads it from
+ * {@code status.scheduling.reason}.
  */
 public final class ClusterSimulator {
 
   private final Scheduler scheduler;
   private final SchedulerConfiguration configuration;
+  private final int releaseCycles;
   private List<NodeInfo> nodes;
   private List<JobInfo> jobs;
   private final List<QueueInfo> queues;
+  /** namespace/pod → snapshots left in which the pod still shows as releasing. */
+  private final Map<String, Integer> releasingLeft = new HashMap<>();
+  private Snapshot lastSnapshot;
 
   public ClusterSimulator(Scheduler scheduler, SchedulerConfiguration configuration, List<NodeInfo> nodes, List<JobInfo> jobs,
       List<QueueInfo> queues) {
+    this(scheduler, configuration, nodes, jobs, queues, 1);
+  }
+
+  public ClusterSimulator(Scheduler scheduler, SchedulerConfiguration configuration, List<NodeInfo> nodes, List<JobInfo> jobs,
+      List<QueueInfo> queues, int releaseCycles) {
     this.scheduler = scheduler;
     this.configuration = configuration;
     this.nodes = List.copyOf(nodes);
     this.jobs = List.copyOf(jobs);
     this.queues = List.copyOf(queues);
+    this.releaseCycles = releaseCycles;
   }
 
   public void replaceNodes(List<NodeInfo> newNodes) {
     this.nodes = List.copyOf(newNodes);
   }
 
+  /** A job arrives (submitted, all pods pending). */
+  public void submit(JobInfo job) {
+    List<JobInfo> next = new ArrayList<>(jobs);
+    next.add(job);
+    jobs = List.copyOf(next);
+  }
+
+  /** A job ends; its pods are gone by the next snapshot. */
+  public void complete(String jobKey) {
+    jobs = jobs.stream().filter(job -> !job.key().equals(jobKey)).toList();
+  }
+
+  public List<JobInfo> jobs() {
+    return jobs;
+  }
+
+  /** The snapshot the last cycle ran on. */
+  public Snapshot lastSnapshot() {
+    return lastSnapshot;
+  }
+
   public CycleResult cycle(Instant now) {
-    CycleResult result = scheduler.runCycle(new Snapshot(nodes, jobs, queues), configuration, now);
+    lastSnapshot = new Snapshot(nodes, jobs, queues);
+    CycleResult result = scheduler.runCycle(lastSnapshot, configuration, now);
+    for (Victim victim : result.allVictims()) {
+      for (String pod : victim.pods()) {
+        releasingLeft.put(victim.namespace() + "/" + pod, releaseCycles);
+      }
+    }
     List<JobInfo> next = new ArrayList<>();
     for (JobInfo job : jobs) {
       JobDecision decision = result.decision(job.key());
@@ -56,14 +100,25 @@ public final class ClusterSimulator {
     return result;
   }
 
-  private static JobInfo applied(JobInfo job, JobDecision decision) {
+  private JobInfo applied(JobInfo job, JobDecision decision) {
     Map<String, String> allocations = decision.allocations();
     List<TaskInfo> tasks = new ArrayList<>();
     for (TaskInfo task : job.tasks()) {
       String node = allocations.get(task.podName());
-      tasks.add(node == null ? task.withStatus(TaskStatus.PENDING, null) : task.withStatus(TaskStatus.ALLOCATED, node));
+      String key = job.namespace() + "/" + task.podName();
+      Integer left = releasingLeft.get(key);
+      if (node != null) {
+        tasks.add(task.withStatus(TaskStatus.ALLOCATED, node));
+      } else if (left != null && left > 0 && task.nodeName() != null) {
+        releasingLeft.put(key, left - 1);
+        tasks.add(task.withStatus(TaskStatus.RELEASING, task.nodeName()));
+      } else {
+        releasingLeft.remove(key);
+        tasks.add(task.withStatus(TaskStatus.PENDING, null));
+      }
     }
     return new JobInfo(job.namespace(), job.name(), job.uid(), job.queue(), job.priority(), job.creationTime(),
-        job.minWorkersNum(), job.basicPolicy(), job.jobQueuePolicy(), job.gang(), decision.reservedSince(), tasks);
+        job.minWorkersNum(), job.basicPolicy(), job.jobQueuePolicy(), job.gang(), decision.reservedSince(), tasks,
+        job.preemptable(), decision.reason() == ReasonCode.WAITING_FOR_VICTIMS);
   }
 }

@@ -6,6 +6,7 @@ import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
+import io.tyrl.arranger.scheduler.api.TaskStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +14,8 @@ import java.util.Map;
 
 /**
  * Checks decisions independently of the scheduler's own books: recomputes every node's usage from
- * the snapshot's foreign usage plus the requests of the pods the decisions place on it.
+ * the snapshot's foreign usage, the pods still being released there, and the requests of the pods
+ * the decisions place on it.
  */
 public final class DecisionChecks {
 
@@ -31,6 +33,9 @@ public final class DecisionChecks {
       Map<String, String> allocations = result.decision(job.key()).allocations();
       for (TaskInfo task : job.tasks()) {
         String node = allocations.get(task.podName());
+        if (node == null && task.status() == TaskStatus.RELEASING) {
+          node = task.nodeName();
+        }
         if (node != null) {
           usage.merge(node, task.request(), Resource::plus);
           pods.merge(node, 1, Integer::sum);
@@ -55,5 +60,20 @@ public final class DecisionChecks {
       }
     }
     return problems;
+  }
+
+  /** Per queue, the amount of one resource its jobs' allocations hold after the cycle, from the decisions alone. */
+  public static Map<String, Long> allocatedByQueue(Snapshot snapshot, CycleResult result, String resource) {
+    Map<String, Long> byQueue = new HashMap<>();
+    snapshot.queues().forEach(queue -> byQueue.put(queue.name(), 0L));
+    for (JobInfo job : snapshot.jobs()) {
+      Map<String, String> allocations = result.decision(job.key()).allocations();
+      for (TaskInfo task : job.tasks()) {
+        if (allocations.containsKey(task.podName())) {
+          byQueue.merge(job.queue(), task.request().get(resource), Long::sum);
+        }
+      }
+    }
+    return byQueue;
   }
 }

@@ -46,6 +46,11 @@ public final class Fixtures {
     return DefaultSchedulerConfiguration.parse(scheduler().vocabulary());
   }
 
+  /** The default tiers with reclaim and preempt before allocate. */
+  public static SchedulerConfiguration preemptingConfiguration() {
+    return DefaultSchedulerConfiguration.parseWithPreemption(scheduler().vocabulary());
+  }
+
   public static SchedulerConfiguration configuration(String yaml) {
     return new SchedulerConfigurationParser(scheduler().vocabulary()).parse(yaml);
   }
@@ -165,7 +170,9 @@ public final class Fixtures {
     private TaskInfo leader;
     private final List<TaskInfo> workers = new ArrayList<>();
     private final Map<String, String> placements = new HashMap<>();
+    private final Map<String, String> releasing = new HashMap<>();
     private PlacementConstraints constraints = PlacementConstraints.NONE;
+    private boolean preemptable = true;
 
     JobBuilder(String name) {
       this.name = name;
@@ -260,6 +267,27 @@ public final class Fixtures {
       return this;
     }
 
+    /** False = the job carries {@code arranger.tyrl.io/preemptable: "false"}. */
+    public JobBuilder preemptable(boolean value) {
+      this.preemptable = value;
+      return this;
+    }
+
+    /** Marks a pod as being deleted on its node (an evicted victim not gone yet). */
+    public JobBuilder releasing(String podName, String node) {
+      releasing.put(podName, node);
+      return this;
+    }
+
+    /** Places the leader and the first {@code workers} workers on the node, as earlier cycles would have. */
+    public JobBuilder running(String node, int workers) {
+      placed(leader.podName(), node);
+      for (int i = 0; i < workers && i < this.workers.size(); i++) {
+        placed(this.workers.get(i).podName(), node);
+      }
+      return this;
+    }
+
     /** Marks a pod as already placed (an existing allocation). */
     public JobBuilder placed(String podName, String node) {
       placements.put(podName, node);
@@ -274,10 +302,12 @@ public final class Fixtures {
       for (TaskInfo task : tasks) {
         TaskInfo withConstraints = task.withConstraints(constraints);
         String node = placements.get(task.podName());
-        finished.add(node == null ? withConstraints : withConstraints.withStatus(TaskStatus.ALLOCATED, node));
+        String releasingOn = releasing.get(task.podName());
+        finished.add(releasingOn != null ? withConstraints.withStatus(TaskStatus.RELEASING, releasingOn)
+            : node == null ? withConstraints : withConstraints.withStatus(TaskStatus.ALLOCATED, node));
       }
       return new JobInfo(namespace, name, null, queue, priority, created, minWorkers, basicPolicy, jobQueuePolicy,
-          new GangSpec(gangMode, waitTime, group), reservedSince, finished);
+          new GangSpec(gangMode, waitTime, group), reservedSince, finished, preemptable, false);
     }
   }
 
@@ -287,6 +317,7 @@ public final class Fixtures {
     private int weight = 1;
     private Resource capability;
     private JobQueuePolicy policy = JobQueuePolicy.PRIORITY;
+    private boolean reclaimable = true;
 
     QueueBuilder(String name) {
       this.name = name;
@@ -307,8 +338,13 @@ public final class Fixtures {
       return this;
     }
 
+    public QueueBuilder reclaimable(boolean value) {
+      this.reclaimable = value;
+      return this;
+    }
+
     public QueueInfo build() {
-      return new QueueInfo(name, weight, capability, true, policy);
+      return new QueueInfo(name, weight, capability, reclaimable, policy);
     }
   }
 }

@@ -1,0 +1,116 @@
+package io.tyrl.arranger.scheduler.actions;
+
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
+import io.tyrl.arranger.scheduler.conf.Arguments;
+import io.tyrl.arranger.scheduler.framework.Action;
+import io.tyrl.arranger.scheduler.framework.ActionDescriptor;
+import io.tyrl.arranger.scheduler.framework.JobNote;
+import io.tyrl.arranger.scheduler.framework.JobState;
+import io.tyrl.arranger.scheduler.framework.QueueState;
+import io.tyrl.arranger.scheduler.framework.Session;
+import io.tyrl.arranger.scheduler.framework.TaskState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Within a queue, lets a job whose gang minimum is not placed take room from running jobs of strictly
+ * lower {@code spec.priority} (kube-batch's preempt). Queues in queue order, jobs in job order; the
+ * victims are chosen through the tiers' preemptable functions by the {@link VictimSelector}, which
+ * pipelines the preemptor onto what they release. Jobs that opted out are never victims.
+ *
+ * <p>No ping-pong: only strictly lower priority is preempted, so a victim can never take the room
+ * back from its preemptor, and two jobs of equal priority never evict each other.
+ *
+ * <p>Run it before {@code allocate} ({@code "enqueue, reclaim, preempt, allocate, backfill"}): then a
+ * preemptor still waiting in the next cycle pipelines again onto its victims' releasing room before
+ * allocate could give that room, or the idle room it also needs, to a lower-priority job.
+ */
+public final class PreemptAction implements Action {
+
+  public static final String NAME = "preempt";
+
+  private final PlacementOptions options;
+
+  PreemptAction(Arguments arguments) {
+    this.options = PlacementOptions.from(arguments);
+  }
+
+  public static ActionDescriptor descriptor() {
+    return new ActionDescriptor(NAME, ArgumentSchema.of(PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
+        PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND), PreemptAction::new);
+  }
+
+  @Override
+  public void execute(Session session) {
+    VictimSelector.resumeWaitingJobs(session, options);
+    List<JobState> running = VictimSelector.jobsWithRunningPods(session);
+    VictimSelector selector = new VictimSelector(session, options, new PreemptRules(session), running);
+    List<QueueState> queues = new ArrayList<>(session.queues());
+    queues.sort(session::compareQueues);
+    for (QueueState queue : queues) {
+      List<JobState> preemptors = new ArrayList<>();
+      for (JobState job : session.jobs()) {
+        if (job.queue() == queue && VictimSelector.isStarving(session, job)) {
+          preemptors.add(job);
+        }
+      }
+      preemptors.sort(session::compareJobs);
+      for (JobState preemptor : preemptors) {
+        try {
+          if (VictimSelector.isStarving(session, preemptor)
+              && selector.makeRoom(preemptor) == VictimSelector.Outcome.NO_ROOM && hasLowerPriorityPods(preemptor, running)) {
+            explainNoRoom(preemptor);
+          }
+        } catch (RuntimeException e) {
+          session.failJob(preemptor, ReasonCode.INVALID_JOB, "preempting for the job failed: " + e);
+        }
+      }
+    }
+  }
+
+  private static boolean hasLowerPriorityPods(JobState preemptor, List<JobState> running) {
+    for (JobState job : running) {
+      if (job.queue() == preemptor.queue() && job.info().priority() < preemptor.info().priority()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void explainNoRoom(JobState preemptor) {
+    JobNote note = preemptor.note();
+    String why = "evicting lower-priority pods would not make room for its gang minimum";
+    preemptor.note(note == null ? new JobNote(ReasonCode.UNSCHEDULABLE, why)
+        : new JobNote(note.reason(), note.message() + "; " + why));
+  }
+
+  /** Same queue, strictly lower priority, through the tiers' preemptable functions; no queue limit moves. */
+  private record PreemptRules(Session session) implements EvictionRules {
+
+    @Override
+    public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
+      return candidate.queue() == preemptor.queue() && candidate.info().priority() < preemptor.info().priority();
+    }
+
+    @Override
+    public List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates) {
+      return session.tiers().preemptableVictims(preemptor, candidates);
+    }
+
+    @Override
+    public boolean withinLimits(List<TaskState> victims) {
+      return true;
+    }
+
+    @Override
+    public ReasonCode victimReason() {
+      return ReasonCode.PREEMPTED;
+    }
+
+    @Override
+    public String describe(JobState preemptor, JobState victim) {
+      return "preempted by " + preemptor.key() + " (priority " + preemptor.info().priority() + " > " + victim.info().priority() + ")";
+    }
+  }
+}

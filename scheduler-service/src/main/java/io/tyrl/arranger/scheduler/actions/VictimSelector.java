@@ -1,0 +1,446 @@
+package io.tyrl.arranger.scheduler.actions;
+
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.api.TaskStatus;
+import io.tyrl.arranger.scheduler.api.Victim;
+import io.tyrl.arranger.scheduler.framework.JobNote;
+import io.tyrl.arranger.scheduler.framework.JobState;
+import io.tyrl.arranger.scheduler.framework.NodeSearch;
+import io.tyrl.arranger.scheduler.framework.NodeState;
+import io.tyrl.arranger.scheduler.framework.PlacementSummary;
+import io.tyrl.arranger.scheduler.framework.QueueState;
+import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
+import io.tyrl.arranger.scheduler.framework.Session;
+import io.tyrl.arranger.scheduler.framework.Statement;
+import io.tyrl.arranger.scheduler.framework.TaskState;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Makes room for one job whose gang minimum is not placed, by evicting pods of other jobs — shared by
+ * the preempt and reclaim actions, which differ only in their {@link EvictionRules}.
+ *
+ * <p>In one statement, each pending pod of the job, leader first, is pipelined until the job's minimum
+ * is met: onto a node where it fits now, else onto one where it fits once the pods being released
+ * there are gone (victims chosen earlier count as already freed, so the same job is not chosen
+ * again), else onto the node needing the cheapest set of victims. Victims are offered to the tiers
+ * elastic workers first (only those above their job's minimum); only if those cannot make room are
+ * whole jobs offered, and a job is taken only if the tiers allow all its pods: never left below its
+ * minimum, whatever the tiers say. Among nodes, fewer whole jobs beat more, then fewer pods;
+ * on a node, victims go lowest priority and youngest first, and any victim not needed once the room is
+ * found is spared. If the minimum cannot be met this way, or the job's queue would exceed its
+ * capability, the statement is discarded and nobody is evicted. If every pod fits without waiting for
+ * anything, the statement is discarded too and the allocate action places the job.
+ */
+final class VictimSelector {
+
+  /** What an attempt to make room came to. */
+  enum Outcome { WAITING_FOR_VICTIMS, FITS_WITHOUT_EVICTION, PLACED, NO_ROOM }
+
+
+
+  /**
+   * One step of an attempt, replayable: evict one pod, evict a whole job ({@code evicted} = its pods
+   * that ran; {@code sparable} false when it also gave back placements of this cycle), or pipeline a pod.
+   */
+  private record Step(TaskState single, JobState wholeJob, List<TaskState> evicted, boolean sparable, TaskState pipelined,
+      NodeState node) {
+
+    static Step pipeline(TaskState task, NodeState node) {
+      return new Step(null, null, List.of(), false, task, node);
+    }
+  }
+
+  /** What one attempt did, in order, so that it can be replayed without the victims found unneeded. */
+  private static final class Attempt {
+    final List<Step> steps = new ArrayList<>();
+    final Map<JobState, List<String>> evictedPods = new LinkedHashMap<>();
+    final Set<JobState> wholeJobs = new LinkedHashSet<>();
+  }
+
+  private final Session session;
+  private final PlacementOptions options;
+  private final EvictionRules rules;
+  private final NodeVictimPlanner planner;
+  private final List<JobState> jobsWithRunningPods;
+  private final Set<NodeState> nodesWithReleasing = new LinkedHashSet<>();
+
+  /**
+   * @param jobsWithRunningPods jobs holding placements from earlier cycles — the only possible victims
+   */
+  VictimSelector(Session session, PlacementOptions options, EvictionRules rules, List<JobState> jobsWithRunningPods) {
+    this.session = session;
+    this.options = options;
+    this.rules = rules;
+    this.planner = new NodeVictimPlanner(session, rules);
+    this.jobsWithRunningPods = jobsWithRunningPods;
+    for (NodeState node : session.nodes()) {
+      if (node.hasReleasing()) {
+        nodesWithReleasing.add(node);
+      }
+    }
+  }
+
+  /** Jobs with placements from earlier cycles, in the session's order. */
+  static List<JobState> jobsWithRunningPods(Session session) {
+    List<JobState> running = new ArrayList<>();
+    for (JobState job : session.jobs()) {
+      for (TaskState task : job.tasks()) {
+        if (task.isAllocatedSinceEarlierCycle()) {
+          running.add(job);
+          break;
+        }
+      }
+    }
+    return running;
+  }
+
+  /**
+   * Jobs that may make room for themselves: not failed, in a queue, not in a gang group (members must
+   * meet their minimums together), not already waiting or evicted, and with their minimum unplaced.
+   * A job refused at enqueue qualifies: eviction is what makes its queue able to hold it.
+   */
+  static boolean isStarving(Session session, JobState job) {
+    return !job.isFailed() && job.queue() != null && !job.isHeldBack() && !job.isWaitingForVictims()
+        && job.info().gang().group() == null && job.hasPendingTasks() && !(job.placedTasks() > 0 && session.isJobReady(job));
+  }
+
+  /**
+   * Lets the jobs the previous cycle left waiting for victims claim the room being released again,
+   * before any other job may take it or evict anew: otherwise a job served earlier in this cycle could
+   * pipeline onto that room, and the waiting job would evict a second time. Once its victims are gone
+   * and its minimum fits now, it is placed for real at once, for the same reason. Jobs that need more
+   * than what is released now wait for the normal pass. Queues in queue order, jobs in job order.
+   */
+  static void resumeWaitingJobs(Session session, PlacementOptions options) {
+    List<JobState> waiting = new ArrayList<>();
+    for (JobState job : session.jobs()) {
+      if (job.info().awaitingVictims() && isStarving(session, job)) {
+        waiting.add(job);
+      }
+    }
+    if (waiting.isEmpty()) {
+      return;
+    }
+    waiting.sort((first, second) -> {
+      int byQueue = session.compareQueues(first.queue(), second.queue());
+      return byQueue != 0 ? byQueue : session.compareJobs(first, second);
+    });
+    VictimSelector selector = new VictimSelector(session, options, NO_EVICTION, List.of());
+    for (JobState job : waiting) {
+      selector.makeRoom(job, true);
+    }
+  }
+
+  /** Rules that offer no victim: only room already being released can be claimed. */
+  private static final EvictionRules NO_EVICTION = new EvictionRules() {
+    @Override
+    public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
+      return false;
+    }
+
+    @Override
+    public List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates) {
+      return List.of();
+    }
+
+    @Override
+    public boolean withinLimits(List<TaskState> victims) {
+      return false;
+    }
+
+    @Override
+    public ReasonCode victimReason() {
+      return ReasonCode.PREEMPTED;
+    }
+
+    @Override
+    public String describe(JobState preemptor, JobState victim) {
+      return "";
+    }
+  };
+
+  Outcome makeRoom(JobState preemptor) {
+    return makeRoom(preemptor, false);
+  }
+
+  /** @param placeIfFitsNow place the minimum for real when nothing needs to be waited for (a resumed job) */
+  private Outcome makeRoom(JobState preemptor, boolean placeIfFitsNow) {
+    Map<NodeState, List<TaskState>> candidates = candidatesByNode(preemptor);
+    if (!placeIfFitsNow && candidates.isEmpty() && nodesWithReleasing.isEmpty()) {
+      return Outcome.NO_ROOM;
+    }
+    Statement statement = session.newStatement();
+    Attempt attempt = new Attempt();
+    try {
+      for (TaskState task : preemptor.pendingTasks()) {
+        if (preemptor.placedTasks() > 0 && session.isJobReady(preemptor)) {
+          break;
+        }
+        NodeState node = nodeFor(task, candidates, statement, attempt);
+        if (node == null) {
+          statement.discard();
+          return Outcome.NO_ROOM;
+        }
+        statement.pipeline(task, node);
+        attempt.steps.add(Step.pipeline(task, node));
+      }
+      if (!(preemptor.placedTasks() > 0 && session.isJobReady(preemptor))) {
+        statement.discard();
+        return Outcome.NO_ROOM;
+      }
+      Set<Step> unneeded = unneededEvictions(attempt);
+      if (!unneeded.isEmpty()) {
+        statement.discard();
+        statement = session.newStatement();
+        attempt = replay(attempt, unneeded, statement);
+      }
+      if (everyPipelinedPodFitsNow(preemptor)) {
+        statement.discard();
+        if (!placeIfFitsNow) {
+          return Outcome.FITS_WITHOUT_EVICTION;
+        }
+        statement = session.newStatement();
+        for (Step step : attempt.steps) {
+          if (step.pipelined() != null) {
+            statement.allocate(step.pipelined(), step.node());
+          }
+        }
+        statement.commit();
+        return Outcome.PLACED;
+      }
+      if (exceedsCapability(preemptor.queue())) {
+        statement.discard();
+        return Outcome.NO_ROOM;
+      }
+    } catch (RuntimeException e) {
+      if (!statement.isClosed()) {
+        statement.discard();
+      }
+      throw e;
+    }
+    statement.commit();
+    record(preemptor, attempt);
+    return Outcome.WAITING_FOR_VICTIMS;
+  }
+
+  /**
+   * Victims whose room turned out not to be needed: pod by pod, a victim chosen for an early pod may be
+   * made redundant by one chosen later (a whole job freeing more than its node's shortfall). Latest
+   * first, a victim is spared when every node it frees still holds all pipelined pods without it.
+   * Whole jobs holding placements of this cycle are not spared, since those were given back at once.
+   */
+  private Set<Step> unneededEvictions(Attempt attempt) {
+    Map<NodeState, long[]> restored = new HashMap<>();
+    Set<Step> unneeded = new HashSet<>();
+    for (int i = attempt.steps.size() - 1; i >= 0; i--) {
+      Step step = attempt.steps.get(i);
+      if (!step.sparable()) {
+        continue;
+      }
+      List<TaskState> tasks = step.evicted();
+      Map<NodeState, long[]> wanted = new HashMap<>();
+      for (TaskState task : tasks) {
+        NodeVictimPlanner.add(wanted.computeIfAbsent(task.node(), node -> new long[session.dimensions().size()]), task.request());
+      }
+      boolean spare = true;
+      for (Map.Entry<NodeState, long[]> entry : wanted.entrySet()) {
+        long[] already = restored.getOrDefault(entry.getKey(), new long[entry.getValue().length]);
+        for (int d = 0; d < entry.getValue().length && spare; d++) {
+          spare = entry.getKey().futureIdle(d) - already[d] - entry.getValue()[d] >= 0;
+        }
+      }
+      if (spare) {
+        unneeded.add(step);
+        wanted.forEach((node, amount) -> NodeVictimPlanner.add(restored.computeIfAbsent(node, n -> new long[amount.length]), amount));
+      }
+    }
+    return unneeded;
+  }
+
+  /** Replays the attempt's steps into a fresh statement, skipping the unneeded evictions. */
+  private Attempt replay(Attempt original, Set<Step> unneeded, Statement statement) {
+    Attempt replayed = new Attempt();
+    for (Step step : original.steps) {
+      if (unneeded.contains(step)) {
+        continue;
+      }
+      if (step.pipelined() != null) {
+        statement.pipeline(step.pipelined(), step.node());
+        replayed.steps.add(step);
+      } else if (step.single() != null) {
+        evictSingle(step.single(), statement, replayed);
+      } else {
+        evictWhole(step.wholeJob(), statement, replayed);
+      }
+    }
+    return replayed;
+  }
+
+  /** True when every node holding the job's pipelined pods has them all in its idle room already. */
+  private boolean everyPipelinedPodFitsNow(JobState job) {
+    for (TaskState task : job.tasks()) {
+      if (task.status() != TaskStatus.PIPELINED) {
+        continue;
+      }
+      NodeState node = task.node();
+      for (int d = 0; d < session.dimensions().size(); d++) {
+        if (node.pipelined(d) > node.idle(d)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Where the pod goes: where it fits now, else where releasing pods make room, else where victims do. */
+  private NodeState nodeFor(TaskState task, Map<NodeState, List<TaskState>> candidates, Statement statement, Attempt attempt) {
+    NodeSearch search = session.nodeSearch();
+    NodeSearch.Result now = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
+    if (now.found()) {
+      return now.node();
+    }
+    NodeState releasing = bestReleasingNode(task);
+    if (releasing != null) {
+      return releasing;
+    }
+    NodeVictimPlanner.Plan cheapest = null;
+    for (Map.Entry<NodeState, List<TaskState>> entry : candidates.entrySet()) {
+      NodeState node = entry.getKey();
+      if (!search.admits(task, node).fits()) {
+        continue;
+      }
+      NodeVictimPlanner.Plan plan = planner.planOn(task, node, entry.getValue());
+      if (plan != null && (cheapest == null || plan.cheaperThan(cheapest))) {
+        cheapest = plan;
+      }
+    }
+    if (cheapest == null) {
+      return null;
+    }
+    for (TaskState single : cheapest.singles()) {
+      evictSingle(single, statement, attempt);
+    }
+    for (JobState job : cheapest.wholeJobs()) {
+      evictWhole(job, statement, attempt);
+    }
+    return cheapest.node();
+  }
+
+  private NodeState bestReleasingNode(TaskState task) {
+    NodeState best = null;
+    double bestScore = Double.NEGATIVE_INFINITY;
+    for (NodeState node : nodesWithReleasing) {
+      if (node.fitsFutureIdle(task) && session.nodeSearch().admits(task, node).fits()) {
+        double score = session.tiers().score(task, node);
+        if (best == null || score > bestScore) {
+          best = node;
+          bestScore = score;
+        }
+      }
+    }
+    return best;
+  }
+
+  /** The eligible running pods per node, nodes in index order, pods in victim order. */
+  private Map<NodeState, List<TaskState>> candidatesByNode(JobState preemptor) {
+    Map<NodeState, List<TaskState>> byNode = new TreeMap<>(Comparator.comparingInt(NodeState::index));
+    for (JobState job : jobsWithRunningPods) {
+      if (job == preemptor || job.isFailed() || job.queue() == null || !job.info().preemptable() || job.isWaitingForVictims()
+          || job.isHeldBack() || !rules.mayEvictFrom(preemptor, job)) {
+        continue;
+      }
+      for (TaskState task : job.tasks()) {
+        if (task.isAllocatedSinceEarlierCycle()) {
+          byNode.computeIfAbsent(task.node(), node -> new ArrayList<>()).add(task);
+        }
+      }
+    }
+    byNode.values().forEach(tasks -> tasks.sort(NodeVictimPlanner.VICTIM_TASK_ORDER));
+    return byNode;
+  }
+
+
+  private void evictSingle(TaskState single, Statement statement, Attempt attempt) {
+    statement.evict(single);
+    attempt.evictedPods.computeIfAbsent(single.job(), job -> new ArrayList<>()).add(single.podName());
+    attempt.steps.add(new Step(single, null, List.of(single), true, null, null));
+    nodesWithReleasing.add(single.node());
+  }
+
+  private void evictWhole(JobState job, Statement statement, Attempt attempt) {
+    List<String> pods = attempt.evictedPods.computeIfAbsent(job, j -> new ArrayList<>());
+    List<TaskState> evicted = new ArrayList<>();
+    boolean gaveBackFresh = false;
+    for (TaskState task : NodeVictimPlanner.placedTasks(job)) {
+      if (task.isAllocatedSinceEarlierCycle()) {
+        nodesWithReleasing.add(task.node());
+        statement.evict(task);
+        pods.add(task.podName());
+        evicted.add(task);
+      } else {
+        // Placed earlier in this cycle: no pod exists yet, so the place is simply given back.
+        statement.unallocate(task);
+        gaveBackFresh = true;
+      }
+    }
+    attempt.wholeJobs.add(job);
+    attempt.steps.add(new Step(null, job, evicted, !gaveBackFresh, null, null));
+  }
+
+  private boolean exceedsCapability(QueueState queue) {
+    Resource capability = queue.info().capability();
+    if (capability == null) {
+      return false;
+    }
+    ResourceDimensions dimensions = session.dimensions();
+    for (Map.Entry<String, Long> entry : capability.quantities().entrySet()) {
+      int dimension = dimensions.indexOf(entry.getKey());
+      if (dimension >= 0 && dimension != ResourceDimensions.PODS && queue.allocated(dimension) > entry.getValue()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void record(JobState preemptor, Attempt attempt) {
+    List<Victim> victims = new ArrayList<>();
+    ReasonCode reason = rules.victimReason();
+    for (Map.Entry<JobState, List<String>> entry : attempt.evictedPods.entrySet()) {
+      JobState victim = entry.getKey();
+      boolean whole = attempt.wholeJobs.contains(victim);
+      String why = rules.describe(preemptor, victim);
+      victims.add(new Victim(victim.info().namespace(), victim.info().name(), entry.getValue(), whole, why));
+      if (whole) {
+        session.holdBack(victim, new JobNote(reason, "evicted whole, its gang minimum "
+            + PlacementSummary.describeMinimum(victim) + " could not be kept: " + why));
+      } else {
+        victim.note(new JobNote(reason, entry.getValue().size() + " elastic worker(s) evicted (" + String.join(", ", entry.getValue())
+            + "): " + why + "; " + PlacementSummary.describe(victim)));
+      }
+    }
+    session.recordVictims(preemptor, victims);
+    Set<String> nodes = new TreeSet<>();
+    for (TaskState task : preemptor.tasks()) {
+      if (task.status() == TaskStatus.PIPELINED) {
+        nodes.add(task.node().name());
+      }
+    }
+    String waitingFor = victims.isEmpty()
+        ? "pods already being released on " + String.join(", ", nodes)
+        : victims.stream().mapToInt(victim -> victim.pods().size()).sum() + " pod(s) of "
+            + String.join(", ", victims.stream().map(Victim::jobKey).toList()) + " to be evicted";
+    preemptor.note(new JobNote(ReasonCode.WAITING_FOR_VICTIMS, PlacementSummary.describe(preemptor, "pipelined")
+        + " onto resources being released; waiting for " + waitingFor));
+  }
+}
