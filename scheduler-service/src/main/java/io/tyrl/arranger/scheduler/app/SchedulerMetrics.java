@@ -116,6 +116,16 @@ public final class SchedulerMetrics implements CycleListener {
     }
   }
 
+  /** Pods chosen for eviction this cycle, by whether their whole job goes. */
+  void victimsChosen(CycleResult result) {
+    for (io.tyrl.arranger.scheduler.api.Victim victim : result.allVictims()) {
+      Counter.builder("arranger.scheduler.preemption.victims")
+          .description("Pods chosen for eviction by preempt or reclaim")
+          .tag("scope", victim.wholeJob() ? "job" : "workers")
+          .register(registry).increment(victim.pods().size());
+    }
+  }
+
   void unreadableJobs(int count) {
     unreadable.increment(count);
   }

@@ -9,6 +9,8 @@ import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
 import io.tyrl.arranger.scheduler.kube.ClusterInformers;
+import io.tyrl.arranger.scheduler.api.Victim;
+import io.tyrl.arranger.scheduler.kube.ScheduleStatusChange;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import io.tyrl.arranger.scheduler.kube.SchedulerConfigurationSource;
 import io.tyrl.arranger.scheduler.kube.SnapshotAssembler;
@@ -17,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -115,13 +118,33 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     if (!leading) {
       return false;
     }
-    ScheduleStatusWriter.WriteReport report = writer.write(jobs, decisions, now, () -> leading);
+    Map<String, List<Victim>> victims = victimsToRecord(result, decisions, jobs);
+    metrics.victimsChosen(result);
+    ScheduleStatusWriter.WriteReport report = writer.write(jobs, decisions, victims, now, () -> leading);
     metrics.cycleFinished(Duration.ofNanos(System.nanoTime() - start), report);
     if (report.written() > 0 || report.failed() > 0) {
       log.debug("cycle: {} jobs, {} status writes, {} failed, core {} ms", decisions.size(), report.written(),
           report.failed(), result.elapsed().toMillis());
     }
     return true;
+  }
+
+  /**
+   * What each preemptor's {@code status.victims} should say: the victims chosen this cycle; while it
+   * still waits for earlier ones, those (so that the controller can finish deleting them); once it
+   * is placed or gives up, nothing.
+   */
+  static Map<String, List<Victim>> victimsToRecord(CycleResult result, Map<String, JobDecision> decisions,
+      Map<String, V1alpha1TYJob> jobs) {
+    Map<String, List<Victim>> victims = new HashMap<>(result.victims());
+    decisions.forEach((key, decision) -> {
+      boolean waiting = decision.reasonIfAny().filter(r -> r == ReasonCode.WAITING_FOR_VICTIMS).isPresent();
+      V1alpha1TYJob job = jobs.get(key);
+      if (waiting && !victims.containsKey(key) && job != null) {
+        victims.put(key, ScheduleStatusChange.recorded(job.getStatus()));
+      }
+    });
+    return victims;
   }
 
   @Override

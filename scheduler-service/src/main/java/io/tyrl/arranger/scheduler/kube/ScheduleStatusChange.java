@@ -1,13 +1,18 @@
 package io.tyrl.arranger.scheduler.kube;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import io.tyrl.arranger.model.V1alpha1TYJobStatusScheduling;
+import io.tyrl.arranger.model.V1alpha1TYJobStatusVictims;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.ScheduleState;
+import io.tyrl.arranger.scheduler.api.Victim;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,8 +30,12 @@ import java.util.Optional;
  */
 public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean newlyPlaced, JobDecision decision) {
 
+  /**
+   * @param victims the victims this job's preemption or reclaim waits for, as they should stand in
+   *     {@code status.victims} (empty clears them)
+   */
   public static Optional<ScheduleStatusChange> between(V1alpha1TYJobStatus status, JobDecision decision,
-      String resourceVersion, Instant now) {
+      List<Victim> victims, String resourceVersion, Instant now) {
     String currentState = status == null || status.getScheduleState() == null
         ? null : status.getScheduleState().getValue();
     Map<String, String> currentAllocations = status == null || status.getAllocations() == null
@@ -50,9 +59,10 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     currentAllocations.keySet().stream().filter(pod -> !decision.allocations().containsKey(pod))
         .forEach(pod -> allocationChanges.put(pod, null));
 
+    boolean victimsChanged = !recorded(status).equals(victims);
     boolean stateChanged = !state.equals(currentState);
     boolean reasonChanged = !Objects.equals(reason, currentReason);
-    boolean changed = stateChanged || reasonChanged || !allocationChanges.isEmpty()
+    boolean changed = stateChanged || reasonChanged || victimsChanged || !allocationChanges.isEmpty()
         || !Objects.equals(message, currentMessage) || !sameSecond(waiting, currentWaiting);
     if (!changed) {
       return Optional.empty();
@@ -73,6 +83,9 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
       statusPatch.add("allocations", allocations);
     }
     statusPatch.add("scheduling", schedulingPatch);
+    if (victimsChanged) {
+      statusPatch.add("victims", victims.isEmpty() ? JsonNull.INSTANCE : victimsJson(victims));
+    }
     JsonObject patch = new JsonObject();
     JsonObject metadata = new JsonObject();
     // Guarded by the version the decision was made from: a concurrent write turns into a 409.
@@ -83,6 +96,36 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
         && decision.state() != ScheduleState.UNSCHEDULED;
     return Optional.of(new ScheduleStatusChange(patch.toString(), reasonChanged && reason != null, newlyPlaced,
         decision));
+  }
+
+  /** The victims recorded in the job's status, in the core's terms. */
+  public static List<Victim> recorded(V1alpha1TYJobStatus status) {
+    if (status == null || status.getVictims() == null) {
+      return List.of();
+    }
+    List<Victim> victims = new ArrayList<>();
+    for (V1alpha1TYJobStatusVictims victim : status.getVictims()) {
+      victims.add(new Victim(victim.getNamespace(), victim.getJob(),
+          victim.getPods() == null ? List.of() : victim.getPods(), Boolean.TRUE.equals(victim.getWholeJob()),
+          victim.getReason()));
+    }
+    return victims;
+  }
+
+  private static JsonArray victimsJson(List<Victim> victims) {
+    JsonArray array = new JsonArray();
+    for (Victim victim : victims) {
+      JsonObject item = new JsonObject();
+      item.addProperty("namespace", victim.namespace());
+      item.addProperty("job", victim.job());
+      JsonArray pods = new JsonArray();
+      victim.pods().forEach(pods::add);
+      item.add("pods", pods);
+      item.addProperty("wholeJob", victim.wholeJob());
+      item.addProperty("reason", victim.reason());
+      array.add(item);
+    }
+    return array;
   }
 
   private static boolean sameSecond(Instant a, Instant b) {

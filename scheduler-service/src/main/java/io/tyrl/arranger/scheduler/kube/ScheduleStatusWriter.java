@@ -13,6 +13,7 @@ import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.JobDecision;
+import io.tyrl.arranger.scheduler.api.Victim;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -54,16 +55,18 @@ public final class ScheduleStatusWriter {
   }
 
   /** Writes the changed jobs; {@code mayWrite} turns false when this replica stops leading mid-way. */
-  public WriteReport write(Map<String, V1alpha1TYJob> jobsByKey, Map<String, JobDecision> decisions, Instant now,
-      BooleanSupplier mayWrite) {
+  public WriteReport write(Map<String, V1alpha1TYJob> jobsByKey, Map<String, JobDecision> decisions,
+      Map<String, List<Victim>> victims, Instant now, BooleanSupplier mayWrite) {
     List<Future<Integer>> pending = new ArrayList<>();
     decisions.forEach((key, decision) -> {
       V1alpha1TYJob job = jobsByKey.get(key);
       if (job == null) {
         return;
       }
-      ScheduleStatusChange.between(job.getStatus(), decision, job.getMetadata().getResourceVersion(), now)
-          .ifPresent(change -> pending.add(writers.submit(() -> mayWrite.getAsBoolean() ? apply(job, change, now) : 0)));
+      List<Victim> jobVictims = victims.getOrDefault(key, List.of());
+      ScheduleStatusChange.between(job.getStatus(), decision, jobVictims, job.getMetadata().getResourceVersion(), now)
+          .ifPresent(change -> pending.add(writers.submit(() ->
+              mayWrite.getAsBoolean() ? apply(job, change, jobVictims, now) : 0)));
     });
     int written = 0;
     int failed = 0;
@@ -84,13 +87,13 @@ public final class ScheduleStatusWriter {
     return new WriteReport(written, failed, events);
   }
 
-  private int apply(V1alpha1TYJob job, ScheduleStatusChange change, Instant now) {
+  private int apply(V1alpha1TYJob job, ScheduleStatusChange change, List<Victim> victims, Instant now) {
     String namespace = job.getMetadata().getNamespace();
     String name = job.getMetadata().getName();
     StatusPatcher.Target target = new StatusPatcher.Target(ArrangerResources.GROUP, ArrangerResources.VERSION,
         ArrangerResources.TYJOBS, namespace, name);
     Optional<JsonObject> patched = patcher.patch(target, fresh -> fresh
-        .map(object -> recompute(object, change.decision(), now))
+        .map(object -> recompute(object, change.decision(), victims, now))
         .orElse(change.patch()));
     if (patched.isEmpty()) {
       return 0;
@@ -100,6 +103,11 @@ public final class ScheduleStatusWriter {
       events += emit(job, "Warning", change.decision().reasonIfAny().map(r -> r.statusValue()).orElse("Pending"),
           change.decision().message(), now);
     }
+    if (!victims.isEmpty() && !victims.equals(ScheduleStatusChange.recorded(job.getStatus()))) {
+      events += emit(job, "Normal", "Preempting", victims.stream()
+          .map(v -> v.pods().size() + " pods of " + v.jobKey() + (v.wholeJob() ? " (whole job)" : "") + ": " + v.reason())
+          .collect(java.util.stream.Collectors.joining("; ")), now);
+    }
     if (change.newlyPlaced()) {
       events += emit(job, "Normal", "Scheduled", change.decision().state().statusValue() + ": "
           + change.decision().allocations().size() + " pods placed", now);
@@ -108,9 +116,10 @@ public final class ScheduleStatusWriter {
   }
 
   /** After a conflict: the same decision against the job as it is now. */
-  private String recompute(JsonObject fresh, JobDecision decision, Instant now) {
+  private String recompute(JsonObject fresh, JobDecision decision, List<Victim> victims, Instant now) {
     V1alpha1TYJob current = json.deserialize(fresh.toString(), V1alpha1TYJob.class);
-    return ScheduleStatusChange.between(current.getStatus(), decision, current.getMetadata().getResourceVersion(), now)
+    return ScheduleStatusChange.between(current.getStatus(), decision, victims,
+            current.getMetadata().getResourceVersion(), now)
         .map(ScheduleStatusChange::patch)
         .orElse("{}");
   }

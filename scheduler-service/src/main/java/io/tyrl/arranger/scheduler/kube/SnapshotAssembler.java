@@ -22,6 +22,7 @@ import io.tyrl.arranger.scheduler.api.NodeSelectorOperator;
 import io.tyrl.arranger.scheduler.api.NodeSelectorRequirement;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.Taint;
@@ -63,12 +64,7 @@ public final class SnapshotAssembler {
 
   public static Assembly assemble(List<V1Node> nodes, List<V1Pod> pods, List<V1alpha1TYJob> tyJobs,
       List<V1alpha1Queue> queues) {
-    Set<String> terminatingPods = new HashSet<>();
-    for (V1Pod pod : pods) {
-      if (pod.getMetadata().getDeletionTimestamp() != null) {
-        terminatingPods.add(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName());
-      }
-    }
+    Set<String> leavingPods = leavingPods(pods, tyJobs);
     List<JobInfo> jobs = new ArrayList<>();
     List<UnreadableJob> unreadable = new ArrayList<>();
     Map<String, V1alpha1TYJob> jobsByKey = new HashMap<>();
@@ -81,7 +77,7 @@ public final class SnapshotAssembler {
       String name = tyJob.getMetadata().getName();
       jobsByKey.put(namespace + "/" + name, tyJob);
       try {
-        JobInfo job = job(tyJob, terminatingPods);
+        JobInfo job = job(tyJob, leavingPods);
         jobs.add(job);
         for (TaskInfo task : job.tasks()) {
           if (task.status() != TaskStatus.PENDING) {
@@ -100,7 +96,8 @@ public final class SnapshotAssembler {
         continue;
       }
       Resource request = PodRequests.of(pod.getSpec());
-      usage.computeIfAbsent(nodeName, n -> new NodeUsage()).add(request, pod.getMetadata().getDeletionTimestamp() != null);
+      usage.computeIfAbsent(nodeName, n -> new NodeUsage()).add(request,
+          leavingPods.contains(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName()));
     }
     List<NodeInfo> nodeInfos = new ArrayList<>();
     for (V1Node node : nodes) {
@@ -108,6 +105,29 @@ public final class SnapshotAssembler {
     }
     List<QueueInfo> queueInfos = queues.stream().map(SnapshotAssembler::queue).toList();
     return new Assembly(new Snapshot(nodeInfos, jobs, queueInfos), unreadable, jobsByKey);
+  }
+
+  /**
+   * Pods on their way out: being deleted, or named as a victim in some job's {@code status.victims}
+   * and not deleted yet. Their room is releasing — counting them as held would make a preemptor
+   * choose new victims while the first ones are still leaving.
+   */
+  static Set<String> leavingPods(List<V1Pod> pods, List<V1alpha1TYJob> tyJobs) {
+    Set<String> named = new HashSet<>();
+    for (V1alpha1TYJob job : tyJobs) {
+      if (job.getStatus() != null && job.getStatus().getVictims() != null) {
+        job.getStatus().getVictims().forEach(victim -> victim.getPods()
+            .forEach(pod -> named.add(victim.getNamespace() + "/" + pod)));
+      }
+    }
+    Set<String> leaving = new HashSet<>();
+    for (V1Pod pod : pods) {
+      String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+      if (pod.getMetadata().getDeletionTimestamp() != null || named.contains(key)) {
+        leaving.add(key);
+      }
+    }
+    return leaving;
   }
 
   /** Jobs that ended, or that their user is stopping, take no new placements. */
@@ -130,10 +150,10 @@ public final class SnapshotAssembler {
   }
 
   /**
-   * @param terminatingPods namespace/name of pods being deleted: a placed task whose pod is going
+   * @param leavingPods namespace/name of pods on their way out: a placed task whose pod is going
    *     away (an evicted victim, say) is releasing its node, not holding it for its job
    */
-  static JobInfo job(V1alpha1TYJob tyJob, Set<String> terminatingPods) {
+  static JobInfo job(V1alpha1TYJob tyJob, Set<String> leavingPods) {
     String namespace = tyJob.getMetadata().getNamespace();
     V1alpha1TYJobSpec spec = tyJob.getSpec();
     String name = tyJob.getMetadata().getName();
@@ -142,12 +162,12 @@ public final class SnapshotAssembler {
     List<TaskInfo> tasks = new ArrayList<>();
     String leaderName = spec.getLeader().getName();
     tasks.add(task(namespace, name + "-" + leaderName, TaskRole.LEADER, leaderName, 0,
-        spec.getLeader().getTemplate(), allocations, terminatingPods));
+        spec.getLeader().getTemplate(), allocations, leavingPods));
     for (V1alpha1TYJobSpecWorkerSets set : spec.getWorkerSets()) {
       int counts = set.getCounts() == null ? 1 : set.getCounts();
       for (int index = 0; index < counts; index++) {
         tasks.add(task(namespace, name + "-" + set.getName() + "-" + index, TaskRole.WORKER, set.getName(), index,
-            set.getTemplate(), allocations, terminatingPods));
+            set.getTemplate(), allocations, leavingPods));
       }
     }
     BasicPolicy basicPolicy = spec.getSchedulerPolicy() == null || spec.getSchedulerPolicy().getBasicPolicy() == null
@@ -164,18 +184,23 @@ public final class SnapshotAssembler {
         ? null : tyJob.getStatus().getScheduling().getWaitingSince().toInstant();
     Instant created = tyJob.getMetadata().getCreationTimestamp() == null
         ? Instant.EPOCH : tyJob.getMetadata().getCreationTimestamp().toInstant();
+    Map<String, String> annotations = tyJob.getMetadata().getAnnotations();
+    boolean preemptable = JobInfo.preemptableFromAnnotation(
+        annotations == null ? null : annotations.get(JobInfo.PREEMPTABLE_ANNOTATION));
+    boolean awaitingVictims = tyJob.getStatus() != null && tyJob.getStatus().getScheduling() != null
+        && ReasonCode.WAITING_FOR_VICTIMS.statusValue().equals(tyJob.getStatus().getScheduling().getReason());
     return new JobInfo(tyJob.getMetadata().getNamespace(), name, tyJob.getMetadata().getUid(), spec.getQueue(),
         spec.getPriority() == null ? 5 : spec.getPriority(), created,
         spec.getMinWorkersNum() == null ? 1 : spec.getMinWorkersNum(), basicPolicy, queuePolicy, gang, waitingSince,
-        tasks);
+        tasks, preemptable, awaitingVictims);
   }
 
   private static TaskInfo task(String namespace, String podName, TaskRole role, String roleName, int index,
-      V1PodTemplateSpec template, Map<String, String> allocations, Set<String> terminatingPods) {
+      V1PodTemplateSpec template, Map<String, String> allocations, Set<String> leavingPods) {
     V1PodSpec podSpec = template == null ? null : template.getSpec();
     String node = allocations.get(podName);
     TaskStatus status = node == null ? TaskStatus.PENDING
-        : terminatingPods.contains(namespace + "/" + podName) ? TaskStatus.RELEASING : TaskStatus.ALLOCATED;
+        : leavingPods.contains(namespace + "/" + podName) ? TaskStatus.RELEASING : TaskStatus.ALLOCATED;
     return new TaskInfo(podName, role, roleName, index, PodRequests.of(podSpec), constraints(podSpec), status, node);
   }
 

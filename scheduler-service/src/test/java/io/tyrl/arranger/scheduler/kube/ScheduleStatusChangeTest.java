@@ -9,7 +9,9 @@ import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.ScheduleState;
+import io.tyrl.arranger.scheduler.api.Victim;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -25,7 +27,7 @@ class ScheduleStatusChangeTest {
     JobDecision decision = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.UNSCHEDULABLE,
         "0/4 nodes fit", null);
 
-    assertThat(ScheduleStatusChange.between(status, decision, "7", NOW)).isEmpty();
+    assertThat(ScheduleStatusChange.between(status, decision, List.of(), "7", NOW)).isEmpty();
   }
 
   @Test
@@ -35,7 +37,7 @@ class ScheduleStatusChangeTest {
     JobDecision decision = new JobDecision(ScheduleState.SCHEDULED_SUCCEED,
         Map.of("j-learner", "n1", "j-actor-0", "n3", "j-actor-2", "n2"), null, "", null);
 
-    ScheduleStatusChange change = ScheduleStatusChange.between(status, decision, "42", NOW).orElseThrow();
+    ScheduleStatusChange change = ScheduleStatusChange.between(status, decision, List.of(), "42", NOW).orElseThrow();
 
     JsonObject patch = JsonParser.parseString(change.patch()).getAsJsonObject();
     assertThat(patch.getAsJsonObject("metadata").get("resourceVersion").getAsString()).isEqualTo("42");
@@ -56,8 +58,8 @@ class ScheduleStatusChangeTest {
     JobDecision placed = new JobDecision(ScheduleState.SCHEDULED_PARTLY, Map.of("j-learner", "n1", "j-actor-0", "n1"),
         null, "", NOW.minusSeconds(30));
 
-    Optional<ScheduleStatusChange> reason = ScheduleStatusChange.between(null, pending, "1", NOW);
-    Optional<ScheduleStatusChange> first = ScheduleStatusChange.between(status("{}"), placed, "2", NOW);
+    Optional<ScheduleStatusChange> reason = ScheduleStatusChange.between(null, pending, List.of(), "1", NOW);
+    Optional<ScheduleStatusChange> first = ScheduleStatusChange.between(status("{}"), placed, List.of(), "2", NOW);
 
     assertThat(reason).get().extracting(ScheduleStatusChange::reasonChanged).isEqualTo(true);
     assertThat(first).get().extracting(ScheduleStatusChange::newlyPlaced).isEqualTo(true);
@@ -65,6 +67,32 @@ class ScheduleStatusChangeTest {
         .getAsJsonObject("status").getAsJsonObject("scheduling");
     assertThat(scheduling.get("reason").isJsonNull()).isTrue();
     assertThat(scheduling.get("waitingSince").getAsString()).isEqualTo(NOW.minusSeconds(30).toString());
+  }
+
+  @Test
+  void victimsAreRecordedWhenChosenAndClearedOnceThePreemptorNoLongerWaits() {
+    Victim victim = new Victim("rl", "low", List.of("low-actor-3"), false, "preempted by rl/high (priority 8 > 2)");
+    JobDecision waiting = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.WAITING_FOR_VICTIMS,
+        "waiting for 1 pod", null);
+
+    ScheduleStatusChange chosen = ScheduleStatusChange.between(status("{}"), waiting, List.of(victim), "3", NOW)
+        .orElseThrow();
+    JsonObject written = JsonParser.parseString(chosen.patch()).getAsJsonObject().getAsJsonObject("status");
+    assertThat(written.getAsJsonArray("victims")).hasSize(1);
+    assertThat(written.getAsJsonArray("victims").get(0).getAsJsonObject().get("pods").getAsJsonArray().get(0)
+        .getAsString()).isEqualTo("low-actor-3");
+
+    V1alpha1TYJobStatus recorded = status("""
+        {"scheduleState": "Unscheduled", "scheduling": {"reason": "WaitingForVictims", "message": "waiting for 1 pod"},
+         "victims": [{"namespace": "rl", "job": "low", "pods": ["low-actor-3"], "wholeJob": false,
+                      "reason": "preempted by rl/high (priority 8 > 2)"}]}""");
+    assertThat(ScheduleStatusChange.recorded(recorded)).containsExactly(victim);
+    assertThat(ScheduleStatusChange.between(recorded, waiting, List.of(victim), "4", NOW)).isEmpty();
+
+    JobDecision placed = new JobDecision(ScheduleState.SCHEDULED_SUCCEED, Map.of("high-learner", "n1"), null, "", null);
+    JsonObject cleared = JsonParser.parseString(ScheduleStatusChange.between(recorded, placed, List.of(), "5", NOW)
+        .orElseThrow().patch()).getAsJsonObject().getAsJsonObject("status");
+    assertThat(cleared.get("victims").isJsonNull()).isTrue();
   }
 
   private static V1alpha1TYJobStatus status(String json) {

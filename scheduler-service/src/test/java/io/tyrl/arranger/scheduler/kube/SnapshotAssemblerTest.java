@@ -67,6 +67,26 @@ class SnapshotAssemblerTest {
   }
 
   @Test
+  void podsNamedAsVictimsAreReleasingAndTheOptOutAndWaitingAreRead() {
+    V1alpha1TYJob low = job("low", """
+        "status": {"allocations": {"low-learner": "n1", "low-actor-0": "n1"}}""");
+    V1alpha1TYJob high = job("high", """
+        "status": {"scheduling": {"reason": "WaitingForVictims"},
+                   "victims": [{"namespace": "rl", "job": "low", "pods": ["low-actor-0"]}]}""");
+    high.getMetadata().putAnnotationsItem(JobInfo.PREEMPTABLE_ANNOTATION, "false");
+    V1Pod victim = pod("rl", "low-actor-0", "n1", "1", "1Gi", "Running");
+
+    List<JobInfo> jobs = assemble(List.of(victim), List.of(low, high)).snapshot().jobs();
+
+    JobInfo lowInfo = jobs.stream().filter(j -> j.name().equals("low")).findFirst().orElseThrow();
+    JobInfo highInfo = jobs.stream().filter(j -> j.name().equals("high")).findFirst().orElseThrow();
+    assertThat(lowInfo.tasks().get(1).status()).isEqualTo(TaskStatus.RELEASING);
+    assertThat(lowInfo.preemptable()).isTrue();
+    assertThat(highInfo.preemptable()).isFalse();
+    assertThat(highInfo.awaitingVictims()).isTrue();
+  }
+
+  @Test
   void theJobCarriesItsSpecAndTheEffectiveRequestOfItsPods() {
     V1alpha1TYJob job = job("pong", """
         "status": {"scheduling": {"waitingSince": "2026-11-22T10:00:00Z"}}""");
