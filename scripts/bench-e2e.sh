@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# End-to-end scheduling throughput on one real kube-apiserver (etcd + kube-apiserver 1.20.2 on
+# loopback, N simulated nodes of 64 cpu / 256Gi / 8 GPUs / 500 pods):
+#   1. the API server's raw create ceiling: M pods with spec.nodeName preset, by a tight concurrent client;
+#   2. kube-scheduler 1.20.2 (client qps/burst 5000, leader election off): M plain pods until all are bound;
+#   3. Arranger, both services from their jars: M/8 TYJobs of a leader + 7 workers until every pod
+#      exists with its node, with the API server's writes per pod (apiserver_request_total, before/after).
+# Each phase runs R times (median reported); prints progress, a table and, last,
+# "e2e nodes=<N> pods=<M> arranger=<pods/s> kube-scheduler=<pods/s> ceiling=<pods/s>".
+# Provisions the control-plane binaries first if they are missing (the first run builds them: minutes).
+# Usage: scripts/bench-e2e.sh [--nodes N] [--pods M] [--repeats R]        (defaults 5000, 10000, 3)
+#   more: [--phases ceiling,kube-scheduler,arranger] [--threads T] [--connections C]
+#         [--scheduler-property key=value]... [--controller-property key=value]... [--service-heap 1g]
+#         [--kube-scheduler-qps Q] [--timeout S] [--settle S] [--sample-ms MS] [--work-dir DIR]
+# A benchmark, not a test: nothing here runs during ./mvnw verify.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' pom.xml | head -n1)
+classpath_file="$root/testing/target/bench-e2e.classpath"
+
+echo "[bench-e2e] provisioning the control-plane binaries (cached after the first run)"
+scripts/control-plane.sh provision >/dev/null
+echo "[bench-e2e] building Arranger's jars (tests skipped)"
+./mvnw -q -B ${MAVEN_OFFLINE:+-o} -DskipTests install
+./mvnw -q -B ${MAVEN_OFFLINE:+-o} -pl testing dependency:build-classpath -Dmdep.outputFile="$classpath_file" \
+  -Dmdep.includeScope=runtime >/dev/null
+
+# The benchmark's own JVM drives the creates and watches the pods: 2 GiB is plenty at 10,000 pods.
+# Each service runs with --service-heap (default 1g); kube-apiserver and etcd are not limited.
+exec java -Xmx2g -Darranger.projectRoot="$root" -Dlogback.configurationFile=local-cluster-logback.xml \
+  -cp "$root/testing/target/classes:$(cat "$classpath_file")" \
+  io.tyrl.arranger.testing.bench.E2eThroughputBenchmark --project-root "$root" --version "$version" "$@"

@@ -1,0 +1,77 @@
+package io.tyrl.arranger.testing.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ReportTest {
+
+  @Test
+  void mediansOfOddAndEvenCountsIgnoreMissingValues() {
+    assertThat(Report.median(List.of(3.0, 1.0, 2.0))).isEqualTo(2.0);
+    assertThat(Report.median(List.of(4.0, 1.0, 2.0, 3.0))).isEqualTo(2.5);
+    assertThat(Report.median(List.of(5.0, Double.NaN))).isEqualTo(5.0);
+    assertThat(Report.median(List.of())).isNaN();
+  }
+
+  @Test
+  void quantilesAreByNearestRank() {
+    List<Double> values = List.of(10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 100.0);
+    assertThat(Report.quantile(values, 0.5)).isEqualTo(50.0);
+    assertThat(Report.quantile(values, 0.99)).isEqualTo(100.0);
+    assertThat(Report.quantile(List.of(7.0), 0.99)).isEqualTo(7.0);
+  }
+
+  @Test
+  void tablePadsEveryColumnToItsWidestCell() {
+    String table = new Report("what", "value").row("pods/s", "1234").row("x", "5").render();
+    assertThat(table).isEqualTo("""
+        | what   | value |
+        | ------ | ----- |
+        | pods/s | 1234  |
+        | x      | 5     |
+        """);
+  }
+
+  @Test
+  void summaryLineHasTheAgreedShapeAndRoundsToWholePodsPerSecond() {
+    assertThat(Report.summaryLine(5000, 10000, 812.4, 301.6, 1320.0))
+        .isEqualTo("e2e nodes=5000 pods=10000 arranger=812 kube-scheduler=302 ceiling=1320");
+    assertThat(Report.summaryLine(1, 2, Double.NaN, 1, 1)).isEqualTo("e2e nodes=1 pods=2 arranger=n/a kube-scheduler=1 ceiling=1");
+  }
+
+  @Test
+  void readsApiServerWritesByVerbAndResourceAndDiffsThem() {
+    String before = """
+        # HELP apiserver_request_total [STABLE] Counter of apiserver requests
+        # TYPE apiserver_request_total counter
+        apiserver_request_total{code="201",component="apiserver",contentType="application/json",dry_run="",group="",resource="pods",scope="namespace",subresource="",verb="POST",version="v1"} 10
+        apiserver_request_total{code="200",component="apiserver",contentType="application/json",dry_run="",group="",resource="pods",scope="namespace",subresource="",verb="LIST",version="v1"} 99
+        """;
+    String after = before.replace("} 10\n", "} 30\n") + """
+        apiserver_request_total{code="200",component="apiserver",contentType="application/merge-patch+json",dry_run="",group="arranger.tyrl.io",resource="tyjobs",scope="namespace",subresource="status",verb="PATCH",version="v1alpha1"} 4
+        apiserver_request_total{code="409",component="apiserver",contentType="application/merge-patch+json",dry_run="",group="arranger.tyrl.io",resource="tyjobs",scope="namespace",subresource="status",verb="PATCH",version="v1alpha1"} 1
+        """;
+    Map<String, Double> diff = PromText.diff(PromText.parse(before).apiServerWrites(), PromText.parse(after).apiServerWrites());
+    assertThat(diff).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "POST pods", 20.0,
+        "PATCH arranger.tyrl.io/tyjobs/status", 5.0));
+  }
+
+  @Test
+  void readsMicrometerSamplesWithAndWithoutLabels() {
+    PromText text = PromText.parse("""
+        jvm_memory_used_bytes{area="heap",id="G1 Eden Space"} 1.048576E7
+        jvm_memory_used_bytes{area="heap",id="G1 Old Gen"} 2.097152E7
+        jvm_memory_used_bytes{area="nonheap",id="Metaspace"} 5.0E7
+        arranger_scheduler_e2e_scheduling_duration_seconds{quantile="0.5"} 0.25
+        arranger_scheduler_e2e_scheduling_duration_seconds_count 17
+        """);
+    assertThat(text.sum("jvm_memory_used_bytes", l -> "heap".equals(l.get("area")))).isEqualTo(3.145728E7);
+    assertThat(text.value("arranger_scheduler_e2e_scheduling_duration_seconds", Map.of("quantile", "0.5"))).isEqualTo(0.25);
+    assertThat(text.sum("arranger_scheduler_e2e_scheduling_duration_seconds_count")).isEqualTo(17.0);
+    assertThat(text.sum("absent")).isNaN();
+  }
+}
