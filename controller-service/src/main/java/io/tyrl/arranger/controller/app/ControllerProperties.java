@@ -16,7 +16,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("arranger.controller")
 record ControllerProperties(
-    @DefaultValue("4") int workers,
+    @DefaultValue("16") int workers,
     @DefaultValue("10m") Duration resyncPeriod,
     @DefaultValue("") String namespace,
     @DefaultValue Retry retry) {

@@ -147,7 +147,7 @@ public final class PlanExecutor {
     try {
       core.createNamespacedPod(job.namespace(), pod).execute();
       metrics.podCreated(create.role());
-      log.info("created pod {}/{} on node {}", job.namespace(), create.podName(), create.nodeName());
+      log.debug("created pod {}/{} on node {}", job.namespace(), create.podName(), create.nodeName());
     } catch (ApiException e) {
       if (e.getCode() == 409) {
         log.debug("pod {}/{} already exists", job.namespace(), create.podName());

@@ -17,10 +17,10 @@ class ControllerPropertiesTest {
   }
 
   @Test
-  void defaultsWatchAllNamespacesWithFourWorkers() {
+  void defaultsWatchAllNamespacesWithSixteenWorkers() {
     ControllerProperties properties = bind(Map.of());
 
-    assertThat(properties.workers()).isEqualTo(4);
+    assertThat(properties.workers()).isEqualTo(16);
     assertThat(properties.resyncPeriod()).isEqualTo(Duration.ofMinutes(10));
     assertThat(properties.watchesAllNamespaces()).isTrue();
     assertThat(properties.retry().initialDelay()).isEqualTo(Duration.ofMillis(500));

@@ -18,7 +18,7 @@ public record SchedulerProperties(
     @DefaultValue("1s") Duration period,
     String configuration,
     @DefaultValue ConfigMapSource configMap,
-    @DefaultValue("8") int statusWriters,
+    @DefaultValue("32") int statusWriters,
     @DefaultValue("10m") Duration resync) {
 
   public SchedulerProperties {
