@@ -111,26 +111,7 @@ final class RawApi implements AutoCloseable {
    * answered. Task i uses connection i mod connections.
    */
   void postAll(int count, IntFunction<String> path, IntFunction<String> body) {
-    List<Future<?>> futures = new ArrayList<>(threads);
-    AtomicInteger next = new AtomicInteger();
-    for (int t = 0; t < threads; t++) {
-      futures.add(pool.submit(() -> {
-        for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
-          post(i, path.apply(i), body.apply(i));
-        }
-      }));
-    }
-    for (Future<?> future : futures) {
-      try {
-        future.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted", e);
-      } catch (java.util.concurrent.ExecutionException e) {
-        futures.forEach(f -> f.cancel(true));
-        throw new IllegalStateException("concurrent requests failed: " + e.getCause().getMessage(), e.getCause());
-      }
-    }
+    runAll(count, i -> post(i, path.apply(i), body.apply(i)));
   }
 
   /** Runs the tasks on the pool and waits for all of them. */
