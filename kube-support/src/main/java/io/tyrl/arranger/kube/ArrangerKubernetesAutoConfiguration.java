@@ -14,7 +14,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import java.time.Duration;
 
-/** The Kubernetes edge both services share: clients, status patching and Lease leader election. */
+/** The Kubernetes edge both services share: clients, status patching, readiness and Lease leader election (the write fence). */
 @AutoConfiguration
 @EnableConfigurationProperties({KubernetesClientProperties.class, LeaderElectionProperties.class})
 public class ArrangerKubernetesAutoConfiguration {
@@ -27,23 +27,27 @@ public class ArrangerKubernetesAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  StatusPatcher statusPatcher(KubernetesClients clients) {
-    return new StatusPatcher(clients.requests(), Backoff.DEFAULT);
+  StatusPatcher statusPatcher(KubernetesClients clients, LeaderElection leaderElection,
+      LeaderElectionProperties leaderElectionProperties) {
+    // Retries end before the renew deadline, hence before the lease could pass to another replica.
+    return new StatusPatcher(clients.requests(), Backoff.DEFAULT, leaderElection,
+        leaderElectionProperties.renewDeadline());
   }
 
   @Bean
   @ConditionalOnMissingBean
   ApiServerReadiness apiServerReadiness(KubernetesClients clients, ObjectProvider<ReadinessCheck> checks,
       ApplicationEventPublisher events, ApplicationAvailability availability,
-      @Value("${arranger.kubernetes.readiness-period:5s}") Duration period) {
-    return new ApiServerReadiness(clients.requests(), checks.orderedStream().toList(), events, availability, period);
+      @Value("${arranger.kubernetes.readiness-period:2s}") Duration period) {
+    return new ApiServerReadiness(clients.probes(), checks.orderedStream().toList(), events, availability, period);
   }
 
   @Bean
   @ConditionalOnMissingBean
   LeaderElection leaderElection(LeaderElectionProperties properties, KubernetesClients clients,
-      ObjectProvider<LeadershipListener> listeners, MeterRegistry meterRegistry,
-      @Value("${spring.application.name:arranger}") String service) {
-    return new LeaderElection(properties, clients.requests(), listeners.orderedStream().toList(), meterRegistry, service);
+      KubernetesClientProperties clientProperties, ObjectProvider<LeadershipListener> listeners,
+      MeterRegistry meterRegistry, @Value("${spring.application.name:arranger}") String service) {
+    return new LeaderElection(properties, clients.requests(), listeners.orderedStream().toList(), meterRegistry, service,
+        clientProperties.requestTimeout());
   }
 }

@@ -11,10 +11,12 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The service's two clients: one for requests, with timeouts; one for informers' watches, which
- * must not time out while the API server has nothing to say (read timeout 0).
+ * The service's three clients: one for requests, each bounded by the request timeout as a whole; one
+ * for informers' watches, which must not time out while the API server has nothing to say (read
+ * timeout 0); one for the readiness probe, with a short timeout so that a frozen API server shows
+ * within seconds.
  */
-public record KubernetesClients(ApiClient requests, ApiClient informers) {
+public record KubernetesClients(ApiClient requests, ApiClient informers, ApiClient probes) {
 
   public static KubernetesClients create(KubernetesClientProperties properties) {
     ApiClient requests = newClient(properties);
@@ -22,13 +24,21 @@ public record KubernetesClients(ApiClient requests, ApiClient informers) {
         .connectTimeout(properties.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .readTimeout(properties.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .writeTimeout(properties.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .callTimeout(properties.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .build());
     ApiClient informers = newClient(properties);
     informers.setHttpClient(informers.getHttpClient().newBuilder()
         .connectTimeout(properties.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .readTimeout(0, TimeUnit.MILLISECONDS)
         .build());
-    return new KubernetesClients(requests, informers);
+    ApiClient probes = newClient(properties);
+    long probeMillis = Math.min(properties.probeTimeout().toMillis(), properties.connectTimeout().toMillis());
+    probes.setHttpClient(probes.getHttpClient().newBuilder()
+        .connectTimeout(probeMillis, TimeUnit.MILLISECONDS)
+        .readTimeout(properties.probeTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .callTimeout(properties.probeTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .build());
+    return new KubernetesClients(requests, informers, probes);
   }
 
   private static ApiClient newClient(KubernetesClientProperties properties) {

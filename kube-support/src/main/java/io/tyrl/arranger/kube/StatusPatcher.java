@@ -6,8 +6,9 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.util.PatchUtils;
-import java.util.Optional;
-import java.util.function.Function;
+import io.tyrl.arranger.kube.leader.LeadershipFence;
+import java.time.Duration;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,22 +17,57 @@ import org.slf4j.LoggerFactory;
  * goes through {@link PatchUtils}, which sends {@code application/merge-patch+json}: the generated
  * patch calls of client-java 24 send {@code application/json}, which the API server answers with 415.
  *
- * <p>Transport failures, 429 and 5xx are retried with backoff. On 409 the object is read again and
- * the patch derived anew from it. Other refusals (400, 403, 415, 422...) are not retried: they are
- * thrown with the API server's message. A deleted object is not an error: the result is empty.
+ * <p>Every attempt first asks the {@link LeadershipFence}: a replica that may have lost its lease
+ * sends nothing. Transport failures, 429 and 5xx are retried with backoff, for at most the retry
+ * budget in all (kept below the lease duration, so that a write never outlives the leadership it
+ * was made under). A 409 is not retried: the patch carries the {@code resourceVersion} it was made
+ * from, so a conflict means it was made on stale state, and the caller decides afresh from the
+ * cache rather than re-deriving the same write. Other refusals (400, 403, 415, 422...) are thrown
+ * with the API server's message.
  */
 public final class StatusPatcher {
 
   private static final Logger log = LoggerFactory.getLogger(StatusPatcher.class);
 
+  /** What became of a patch. */
+  public sealed interface Result {
+    /** Applied; the object as the API server now holds it. */
+    record Patched(JsonObject object) implements Result {
+      public String resourceVersion() {
+        JsonObject metadata = object.getAsJsonObject("metadata");
+        return metadata == null || metadata.get("resourceVersion") == null ? null
+            : metadata.get("resourceVersion").getAsString();
+      }
+    }
+
+    /** The object no longer exists. */
+    record Gone() implements Result {}
+
+    /** The object changed since the patch was made (HTTP 409): nothing was written. */
+    record Conflict() implements Result {}
+
+    /** This replica may no longer write as leader: nothing was sent. */
+    record Fenced() implements Result {}
+  }
+
   private final ApiClient client;
   private final CustomObjectsApi api;
   private final Backoff backoff;
+  private final LeadershipFence fence;
+  private final Duration retryBudget;
+  private final LongSupplier nanoClock;
 
-  public StatusPatcher(ApiClient client, Backoff backoff) {
+  public StatusPatcher(ApiClient client, Backoff backoff, LeadershipFence fence, Duration retryBudget) {
+    this(client, backoff, fence, retryBudget, System::nanoTime);
+  }
+
+  StatusPatcher(ApiClient client, Backoff backoff, LeadershipFence fence, Duration retryBudget, LongSupplier nanoClock) {
     this.client = client;
     this.api = new CustomObjectsApi(client);
     this.backoff = backoff;
+    this.fence = fence;
+    this.retryBudget = retryBudget;
+    this.nanoClock = nanoClock;
   }
 
   /** A namespaced custom resource. */
@@ -43,38 +79,40 @@ public final class StatusPatcher {
   }
 
   /**
-   * Patches the target's status. {@code patchFor} gets the object as last read (empty before the
-   * first conflict) and returns the merge patch, e.g. {@code {"status":{"stage":"Running"}}}.
+   * Sends {@code patch}, e.g. {@code {"metadata":{"resourceVersion":"42"},"status":{"stage":"Running"}}}.
    *
-   * @return the patched object, or empty when the object no longer exists
+   * @throws StatusPatchException when the API server refuses it, or it still fails when the
+   *     attempts or the retry budget run out
    */
-  public Optional<JsonObject> patch(Target target, Function<Optional<JsonObject>, String> patchFor) {
-    Optional<JsonObject> current = Optional.empty();
+  public Result patch(Target target, String patch) {
+    long started = nanoClock.getAsLong();
     for (int attempt = 1; ; attempt++) {
-      String patch = patchFor.apply(current);
+      if (!fence.mayWrite()) {
+        log.debug("status patch on {} not sent: this replica may no longer write as leader", target);
+        return new Result.Fenced();
+      }
       try {
-        return Optional.of(send(target, patch));
+        return new Result.Patched(send(target, patch));
       } catch (ApiException e) {
         int code = e.getCode();
         if (code == 404) {
-          return Optional.empty();
+          return new Result.Gone();
+        }
+        if (code == 409) {
+          return new Result.Conflict();
         }
         if (!retryable(code)) {
           throw new StatusPatchException("status patch on " + target + " refused with HTTP " + code + ": "
               + e.getResponseBody(), code, e);
         }
-        if (attempt >= backoff.maxAttempts()) {
-          throw new StatusPatchException("status patch on " + target + " failed " + attempt + " times; last: "
-              + describe(e), code, e);
+        Duration pause = backoff.delay(attempt);
+        Duration spent = Duration.ofNanos(nanoClock.getAsLong() - started);
+        if (attempt >= backoff.maxAttempts() || spent.plus(pause).compareTo(retryBudget) >= 0) {
+          throw new StatusPatchException("status patch on " + target + " failed " + attempt + " times in "
+              + spent.toMillis() + " ms; last: " + describe(e), code, e);
         }
-        log.debug("status patch on {} failed ({}), retry {}", target, describe(e), attempt);
-        pause(attempt, target);
-        if (code == 409) {
-          current = read(target);
-          if (current.isEmpty()) {
-            return Optional.empty();
-          }
-        }
+        log.debug("status patch on {} failed ({}), retry {} in {} ms", target, describe(e), attempt, pause.toMillis());
+        pause(pause, target);
       }
     }
   }
@@ -86,27 +124,9 @@ public final class StatusPatcher {
         V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
   }
 
-  private Optional<JsonObject> read(Target target) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object object = api.getNamespacedCustomObject(target.group(), target.version(), target.namespace(),
-            target.plural(), target.name()).execute();
-        return Optional.of(client.getJSON().getGson().toJsonTree(object).getAsJsonObject());
-      } catch (ApiException e) {
-        if (e.getCode() == 404) {
-          return Optional.empty();
-        }
-        if (!retryable(e.getCode()) || attempt >= backoff.maxAttempts()) {
-          throw new StatusPatchException("cannot re-read " + target + " after a conflict: " + describe(e), e.getCode(), e);
-        }
-        pause(attempt, target);
-      }
-    }
-  }
-
-  private void pause(int attempt, Target target) {
+  private static void pause(Duration pause, Target target) {
     try {
-      backoff.pause(attempt);
+      Thread.sleep(pause.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StatusPatchException("interrupted while patching " + target, 0, e);
@@ -115,7 +135,7 @@ public final class StatusPatcher {
 
   /** 0 means no HTTP answer at all (connection refused, timeout). */
   static boolean retryable(int code) {
-    return code == 0 || code == 409 || code == 429 || code >= 500;
+    return code == 0 || code == 429 || code >= 500;
   }
 
   private static String describe(ApiException e) {

@@ -15,14 +15,12 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
-import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +35,7 @@ class StatusPatcherTest {
   private static final StatusPatcher.Target TARGET =
       new StatusPatcher.Target("arranger.tyrl.io", "v1alpha1", "tyjobs", "rl", "pong");
 
+  private final AtomicBoolean fence = new AtomicBoolean(true);
   private WireMockServer apiServer;
   private StatusPatcher patcher;
 
@@ -44,9 +43,15 @@ class StatusPatcherTest {
   void start() {
     apiServer = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
     apiServer.start();
+    ApiClient client = client();
+    patcher = new StatusPatcher(client, new Backoff(Duration.ofMillis(5), Duration.ofMillis(20), 4), fence::get,
+        Duration.ofSeconds(10));
+  }
+
+  private ApiClient client() {
     ApiClient client = new ClientBuilder().setBasePath(apiServer.baseUrl()).build();
     client.setHttpClient(client.getHttpClient().newBuilder().readTimeout(300, TimeUnit.MILLISECONDS).build());
-    patcher = new StatusPatcher(client, new Backoff(Duration.ofMillis(5), Duration.ofMillis(20), 4));
+    return client;
   }
 
   @AfterEach
@@ -59,10 +64,10 @@ class StatusPatcherTest {
     apiServer.stubFor(patch(urlEqualTo(PATH)).withHeader("Content-Type", equalTo(MERGE_PATCH))
         .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(PATCHED)));
 
-    Optional<JsonObject> result = patcher.patch(TARGET, current -> "{\"status\":{\"stage\":\"Running\"}}");
+    StatusPatcher.Result result = patcher.patch(TARGET, "{\"status\":{\"stage\":\"Running\"}}");
 
-    assertThat(result).get().extracting(o -> o.getAsJsonObject("status").get("stage").getAsString())
-        .isEqualTo("Running");
+    assertThat(result).isInstanceOfSatisfying(StatusPatcher.Result.Patched.class, patched ->
+        assertThat(patched.object().getAsJsonObject("status").get("stage").getAsString()).isEqualTo("Running"));
     apiServer.verify(1, patchRequestedFor(urlEqualTo(PATH))
         .withHeader("Content-Type", equalTo(MERGE_PATCH))
         .withRequestBody(equalToJson("{\"status\":{\"stage\":\"Running\"}}")));
@@ -74,9 +79,9 @@ class StatusPatcherTest {
         aResponse().withStatus(503),
         aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(PATCHED));
 
-    Optional<JsonObject> result = patcher.patch(TARGET, current -> "{\"status\":{\"stage\":\"Running\"}}");
+    StatusPatcher.Result result = patcher.patch(TARGET, "{\"status\":{\"stage\":\"Running\"}}");
 
-    assertThat(result).isPresent();
+    assertThat(result).isInstanceOf(StatusPatcher.Result.Patched.class);
     apiServer.verify(3, patchRequestedFor(urlEqualTo(PATH)).withHeader("Content-Type", equalTo(MERGE_PATCH)));
   }
 
@@ -86,7 +91,7 @@ class StatusPatcherTest {
         .withBody("{\"message\":\"the body of the request was in an unknown format\"}")));
 
     StatusPatchException refused = catchThrowableOfType(StatusPatchException.class,
-        () -> patcher.patch(TARGET, current -> "{\"status\":{}}"));
+        () -> patcher.patch(TARGET, "{\"status\":{}}"));
 
     assertThat(refused.httpCode()).isEqualTo(415);
     assertThat(refused).hasMessageContaining("unknown format").hasMessageContaining("rl/pong");
@@ -98,7 +103,7 @@ class StatusPatcherTest {
     apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(aResponse().withStatus(200).withFixedDelay(1_000)));
 
     StatusPatchException failed = catchThrowableOfType(StatusPatchException.class,
-        () -> patcher.patch(TARGET, current -> "{\"status\":{}}"));
+        () -> patcher.patch(TARGET, "{\"status\":{}}"));
 
     assertThat(failed.httpCode()).isZero();
     assertThat(failed).hasMessageContaining("failed 4 times");
@@ -110,39 +115,63 @@ class StatusPatcherTest {
     stubSequence(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER),
         aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(PATCHED));
 
-    assertThat(patcher.patch(TARGET, current -> "{\"status\":{}}")).isPresent();
+    assertThat(patcher.patch(TARGET, "{\"status\":{}}")).isInstanceOf(StatusPatcher.Result.Patched.class);
     apiServer.verify(2, patchRequestedFor(urlEqualTo(PATH)));
   }
 
   @Test
-  void conflictRereadsTheObjectAndDerivesThePatchAgain() {
-    stubSequence(aResponse().withStatus(409).withBody("{\"message\":\"the object has been modified\"}"),
-        aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(PATCHED));
-    apiServer.stubFor(get(urlEqualTo(PATH.replace("/status", ""))).willReturn(aResponse().withStatus(200)
-        .withHeader("Content-Type", "application/json")
-        .withBody("{\"metadata\":{\"name\":\"pong\",\"resourceVersion\":\"42\"}}")));
-    List<Optional<JsonObject>> seen = new ArrayList<>();
+  void aConflictIsReportedAndNeitherRetriedNorRederived() {
+    apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(aResponse().withStatus(409)
+        .withBody("{\"message\":\"the object has been modified\"}")));
 
-    Optional<JsonObject> result = patcher.patch(TARGET, current -> {
-      seen.add(current);
-      String version = current.map(o -> o.getAsJsonObject("metadata").get("resourceVersion").getAsString()).orElse("");
-      return "{\"metadata\":{\"resourceVersion\":\"" + version + "\"},\"status\":{}}";
-    });
+    StatusPatcher.Result result = patcher.patch(TARGET, "{\"metadata\":{\"resourceVersion\":\"41\"},\"status\":{}}");
 
-    assertThat(result).isPresent();
-    assertThat(seen).hasSize(2);
-    assertThat(seen.get(0)).isEmpty();
-    assertThat(seen.get(1)).isPresent();
-    apiServer.verify(1, getRequestedFor(urlEqualTo(PATH.replace("/status", ""))));
-    apiServer.verify(patchRequestedFor(urlEqualTo(PATH))
-        .withRequestBody(equalToJson("{\"metadata\":{\"resourceVersion\":\"42\"},\"status\":{}}")));
+    assertThat(result).isInstanceOf(StatusPatcher.Result.Conflict.class);
+    apiServer.verify(1, patchRequestedFor(urlEqualTo(PATH)));
+    apiServer.verify(0, getRequestedFor(urlEqualTo(PATH.replace("/status", ""))));
+  }
+
+  @Test
+  void aFencedReplicaSendsNothing() {
+    apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(aResponse().withStatus(200)
+        .withHeader("Content-Type", "application/json").withBody(PATCHED)));
+    fence.set(false);
+
+    assertThat(patcher.patch(TARGET, "{\"status\":{}}")).isInstanceOf(StatusPatcher.Result.Fenced.class);
+    apiServer.verify(0, patchRequestedFor(urlEqualTo(PATH)));
+  }
+
+  @Test
+  void theFenceIsAskedBeforeEveryRetry() {
+    apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(aResponse().withStatus(503)));
+    AtomicInteger asked = new AtomicInteger();
+    StatusPatcher losingLeadership = new StatusPatcher(client(), new Backoff(Duration.ofMillis(5), Duration.ofMillis(20), 6),
+        () -> asked.incrementAndGet() <= 2, Duration.ofSeconds(10));
+
+    assertThat(losingLeadership.patch(TARGET, "{\"status\":{}}")).isInstanceOf(StatusPatcher.Result.Fenced.class);
+    apiServer.verify(2, patchRequestedFor(urlEqualTo(PATH)));
+  }
+
+  @Test
+  void retriesStopWhenTheNextPauseWouldPassTheBudget() {
+    apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(aResponse().withStatus(503)));
+    StatusPatcher budgeted = new StatusPatcher(client(), new Backoff(Duration.ofMillis(40), Duration.ofMillis(40), 100),
+        () -> true, Duration.ofMillis(100));
+
+    StatusPatchException failed = catchThrowableOfType(StatusPatchException.class,
+        () -> budgeted.patch(TARGET, "{\"status\":{}}"));
+
+    assertThat(failed).hasMessageContaining("failed");
+    // Pauses of 32–40 ms: the third would end past 100 ms, so at most three attempts are sent.
+    assertThat(apiServer.countRequestsMatching(patchRequestedFor(urlEqualTo(PATH)).build()).getCount())
+        .isBetween(2, 3);
   }
 
   @Test
   void aDeletedObjectIsNotAnError() {
     apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(aResponse().withStatus(404)));
 
-    assertThat(patcher.patch(TARGET, current -> "{\"status\":{}}")).isEmpty();
+    assertThat(patcher.patch(TARGET, "{\"status\":{}}")).isInstanceOf(StatusPatcher.Result.Gone.class);
   }
 
   private void stubSequence(com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder... responses) {

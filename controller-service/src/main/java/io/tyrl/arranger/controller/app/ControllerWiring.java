@@ -27,6 +27,7 @@ import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.KubernetesClients;
 import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.kube.leader.LeaderElection;
 import io.tyrl.arranger.kube.leader.LeaderElectionProperties;
 import java.time.Clock;
 import org.slf4j.Logger;
@@ -122,14 +123,17 @@ class ControllerWiring {
   }
 
   @Bean
-  JobEvents jobEvents(KubernetesClients clients, Clock controllerClock, LeaderElectionProperties leaderElection) {
-    return new JobEvents(new CoreV1Api(clients.requests()), controllerClock, leaderElection.effectiveIdentity());
+  JobEvents jobEvents(KubernetesClients clients, Clock controllerClock, LeaderElectionProperties leaderElectionProperties,
+      LeaderElection leaderElection) {
+    return new JobEvents(new CoreV1Api(clients.requests()), controllerClock,
+        leaderElectionProperties.effectiveIdentity(), leaderElection);
   }
 
   @Bean
   PlanExecutor planExecutor(KubernetesClients clients, StatusPatcher statusPatcher, JobEvents jobEvents,
-      ControllerMetrics metrics) {
-    return new PlanExecutor(new CoreV1Api(clients.requests()), statusPatcher, new PodFactory(), jobEvents, metrics);
+      ControllerMetrics metrics, LeaderElection leaderElection) {
+    return new PlanExecutor(new CoreV1Api(clients.requests()), statusPatcher, new PodFactory(), jobEvents, metrics,
+        leaderElection);
   }
 
   @Bean

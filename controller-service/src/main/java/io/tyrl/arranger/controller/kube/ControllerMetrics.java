@@ -32,7 +32,9 @@ public final class ControllerMetrics {
     /** The job no longer exists. */
     GONE("gone"),
     /** Something failed; retried with backoff. */
-    ERROR("error");
+    ERROR("error"),
+    /** This replica may no longer write as leader; the next leader reconciles the job afresh. */
+    FENCED("fenced");
 
     private final String tag;
 

@@ -8,6 +8,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import io.tyrl.arranger.controller.lifecycle.EventType;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.kube.leader.LeadershipFence;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -30,14 +31,20 @@ public final class JobEvents {
   private final CoreV1Api core;
   private final Clock clock;
   private final String instance;
+  private final LeadershipFence fence;
 
-  public JobEvents(CoreV1Api core, Clock clock, String instance) {
+  public JobEvents(CoreV1Api core, Clock clock, String instance, LeadershipFence fence) {
+    this.fence = fence;
     this.core = core;
     this.clock = clock;
     this.instance = instance;
   }
 
   public void record(JobSnapshot job, EventType type, String reason, String message) {
+    if (!fence.mayWrite()) {
+      log.debug("event {} on TYJob {} not recorded: this replica may no longer write as leader", reason, job.key());
+      return;
+    }
     OffsetDateTime now = OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
     String text = message.length() > MAX_MESSAGE_LENGTH ? message.substring(0, MAX_MESSAGE_LENGTH - 3) + "..." : message;
     CoreV1Event event = new CoreV1Event()

@@ -48,13 +48,24 @@ public record JobSnapshot(
     return namespace + "/" + name;
   }
 
-  /** One entry of {@code status.victims}: pods of another job to be evicted for this one. */
-  public record Victims(String namespace, String job, List<String> pods, String reason) {
+  /**
+   * One entry of {@code status.victims}: pods of another job to be evicted for this one.
+   *
+   * @param podUids the UIDs the pods had when they were chosen; empty when the scheduler that wrote
+   *     the entry recorded none (then the name alone identifies the pod)
+   */
+  public record Victims(String namespace, String job, List<String> pods, List<String> podUids, String reason) {
     public Victims {
       namespace = Objects.requireNonNullElse(namespace, "");
       job = Objects.requireNonNullElse(job, "");
       pods = pods == null ? List.of() : List.copyOf(pods);
+      podUids = podUids == null ? List.of() : List.copyOf(podUids);
       reason = Objects.requireNonNullElse(reason, "");
+    }
+
+    /** Whether a pod of this name and UID is one the scheduler chose, and not a later pod of the same name. */
+    public boolean names(String podName, String uid) {
+      return pods.contains(podName) && (podUids.isEmpty() || podUids.contains(uid));
     }
   }
 }

@@ -213,6 +213,7 @@ public final class JobViewMapper {
             RawJson.string(victim, "namespace").orElse(""),
             RawJson.string(victim, "job").orElse(""),
             RawJson.strings(victim, "pods"),
+            RawJson.strings(victim, "podUIDs"),
             RawJson.string(victim, "reason").orElse("")))
         .toList();
   }

@@ -52,6 +52,19 @@ public final class LeaderOnlyController implements LeadershipListener {
     }
   }
 
+  @Override
+  public void drain(Duration timeout) {
+    ReconcileWorkers term;
+    synchronized (this) {
+      router.stop();
+      term = current;
+    }
+    if (term != null) {
+      term.drain(timeout);
+      log.info("controller drained: reconciles in flight finished before the lease is given up");
+    }
+  }
+
   /** Whether workers are reconciling right now. */
   public synchronized boolean isReconciling() {
     return current != null && !current.isShutDown() && cache.hasSynced();

@@ -1,7 +1,5 @@
 package io.tyrl.arranger.controller.kube;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1DeleteOptions;
@@ -13,6 +11,7 @@ import io.tyrl.arranger.controller.lifecycle.PlannedAction;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.StatusPatchException;
 import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.kube.leader.LeadershipFence;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * <p>Events are recorded once the status write has succeeded, even if a later delete or create
  * fails: they describe the transition the status now holds, and the next plan, which starts from
  * that status, will not announce it again.
+ *
+ * <p>Every write asks the {@link LeadershipFence} first: once this replica may no longer write as
+ * leader, the rest of the plan is dropped (the next leader plans the job afresh).
  */
 public final class PlanExecutor {
 
@@ -49,7 +51,9 @@ public final class PlanExecutor {
     /** The job changed since it was read (409 on the guarded status patch): nothing was applied. */
     CONFLICT,
     /** The job was deleted: nothing more to do. */
-    JOB_GONE
+    JOB_GONE,
+    /** This replica may no longer write as leader: the rest of the plan was not applied. */
+    FENCED
   }
 
   private static final Logger log = LoggerFactory.getLogger(PlanExecutor.class);
@@ -59,9 +63,11 @@ public final class PlanExecutor {
   private final PodFactory podFactory;
   private final JobEvents events;
   private final ControllerMetrics metrics;
+  private final LeadershipFence fence;
 
   public PlanExecutor(CoreV1Api core, StatusPatcher statusPatcher, PodFactory podFactory, JobEvents events,
-      ControllerMetrics metrics) {
+      ControllerMetrics metrics, LeadershipFence fence) {
+    this.fence = fence;
     this.core = core;
     this.statusPatcher = statusPatcher;
     this.podFactory = podFactory;
@@ -85,9 +91,15 @@ public final class PlanExecutor {
     }
     try {
       for (PlannedAction.DeletePod delete : plan.deletes()) {
-        deletePod(job.namespace(), delete.podName(), Optional.ofNullable(pods.get(delete.podName())), delete.why().name());
+        if (!deletePod(job.namespace(), delete.podName(), Optional.ofNullable(pods.get(delete.podName())),
+            delete.why().name())) {
+          return Result.of(Outcome.FENCED);
+        }
       }
       for (PlannedAction.CreatePod create : plan.creates()) {
+        if (!fence.mayWrite()) {
+          return Result.of(Outcome.FENCED);
+        }
         createPod(job, create);
       }
     } finally {
@@ -103,29 +115,30 @@ public final class PlanExecutor {
     StatusPatcher.Target target = new StatusPatcher.Target(ArrangerResources.GROUP, ArrangerResources.VERSION,
         ArrangerResources.TYJOBS, job.namespace(), job.name());
     try {
-      Optional<JsonObject> patched = statusPatcher.patch(target, reread -> {
-        if (reread.isPresent()) {
-          // The patcher re-read the job after a 409: this plan was made from an older version.
-          throw new PlanOutdated();
-        }
-        return document;
-      });
-      if (patched.isEmpty()) {
-        return Result.of(Outcome.JOB_GONE);
+      StatusPatcher.Result result = statusPatcher.patch(target, document);
+      if (result instanceof StatusPatcher.Result.Patched patched) {
+        return new Result(Outcome.APPLIED, Optional.ofNullable(patched.resourceVersion()));
       }
-      JsonObject metadata = patched.get().getAsJsonObject("metadata");
-      return new Result(Outcome.APPLIED, Optional.ofNullable(metadata == null ? null : metadata.get("resourceVersion"))
-          .filter(JsonElement::isJsonPrimitive).map(JsonElement::getAsString));
-    } catch (PlanOutdated e) {
-      log.debug("TYJob {} changed while it was being planned; planning again", job.key());
-      return Result.of(Outcome.CONFLICT);
+      if (result instanceof StatusPatcher.Result.Conflict) {
+        log.debug("TYJob {} changed while it was being planned; planning again", job.key());
+        return Result.of(Outcome.CONFLICT);
+      }
+      return Result.of(result instanceof StatusPatcher.Result.Gone ? Outcome.JOB_GONE : Outcome.FENCED);
     } catch (StatusPatchException e) {
       throw new PlanApplyException("status patch of TYJob " + job.key() + " failed: " + e.getMessage(), e);
     }
   }
 
-  /** Deletes a pod; NotFound means it is already gone, and a UID mismatch that it was replaced: both are done. */
-  public void deletePod(String namespace, String name, Optional<V1Pod> seen, String reason) {
+  /**
+   * Deletes a pod; NotFound means it is already gone, and a UID mismatch that it was replaced: both are done.
+   *
+   * @return false when nothing was sent because this replica may no longer write as leader
+   */
+  public boolean deletePod(String namespace, String name, Optional<V1Pod> seen, String reason) {
+    if (!fence.mayWrite()) {
+      log.debug("pod {}/{} not deleted: this replica may no longer write as leader", namespace, name);
+      return false;
+    }
     V1DeleteOptions options = new V1DeleteOptions();
     seen.map(pod -> pod.getMetadata().getUid())
         .ifPresent(uid -> options.setPreconditions(new V1Preconditions().uid(uid)));
@@ -133,10 +146,11 @@ public final class PlanExecutor {
       core.deleteNamespacedPod(name, namespace).body(options).execute();
       metrics.podDeleted(reason);
       log.info("deleted pod {}/{} ({})", namespace, name, reason);
+      return true;
     } catch (ApiException e) {
       if (e.getCode() == 404 || e.getCode() == 409) {
         log.debug("pod {}/{} was already gone (HTTP {})", namespace, name, e.getCode());
-        return;
+        return true;
       }
       throw new PlanApplyException("cannot delete pod " + namespace + "/" + name + ": " + describe(e), e);
     }
@@ -164,12 +178,5 @@ public final class PlanExecutor {
 
   private static String describe(ApiException e) {
     return e.getCode() == 0 ? String.valueOf(e.getCause()) : "HTTP " + e.getCode() + " " + e.getResponseBody();
-  }
-
-  /** Thrown out of the patch function to abandon a plan made from an outdated job. */
-  private static final class PlanOutdated extends RuntimeException {
-    PlanOutdated() {
-      super("plan outdated", null, false, false);
-    }
   }
 }

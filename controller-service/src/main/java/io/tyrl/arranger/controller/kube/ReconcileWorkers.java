@@ -58,6 +58,27 @@ public final class ReconcileWorkers {
     queueClock.shutdownNow();
   }
 
+  /**
+   * Takes no new keys and lets the reconciles in flight finish, waiting at most {@code timeout};
+   * whatever still runs then is interrupted.
+   */
+  public void drain(Duration timeout) {
+    queue.shutDown();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (Thread worker : workers) {
+      long left = deadline - System.nanoTime();
+      if (left > 0 && worker.isAlive()) {
+        try {
+          worker.join(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+    }
+    shutDown();
+  }
+
   public boolean isShutDown() {
     return queue.isShuttingDown();
   }
@@ -96,6 +117,7 @@ public final class ReconcileWorkers {
         queue.addAfter(key, TYJobReconciler.CACHE_RECHECK);
       }
       case CONFLICT, ERROR -> queue.addRateLimited(key);
+      case FENCED -> queue.forget(key);
     }
   }
 

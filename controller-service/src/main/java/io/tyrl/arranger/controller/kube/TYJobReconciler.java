@@ -87,7 +87,9 @@ public final class TYJobReconciler {
     supersededVersions.remove(key);
 
     JobSnapshot job = jobMapper.map(raw.getRaw());
-    victimEvictor.evict(job);
+    if (!victimEvictor.evict(job)) {
+      return ReconcileResult.FENCED;
+    }
     Map<String, V1Pod> pods = ownedPods(job);
     List<PodView> podViews = pods.values().stream().map(podMapper::map).toList();
     Instant now = clock.instant();
@@ -100,6 +102,7 @@ public final class TYJobReconciler {
     return switch (applied.outcome()) {
       case CONFLICT -> ReconcileResult.CONFLICT;
       case JOB_GONE -> ReconcileResult.GONE;
+      case FENCED -> ReconcileResult.FENCED;
       case APPLIED -> {
         // Only a write that produced a new version supersedes the cached one: a patch that changed
         // nothing keeps the resourceVersion, and waiting for a newer one would wait forever.

@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
  * then see their pods gone and react as to any lost pod.
  *
  * <p>Only pods that are in the cache, carry the job-name label of the victim job the scheduler
- * named, and are not already being deleted are deleted: a stale or mistyped entry can never take a
- * pod Arranger does not own, and a victim list that stays in status does not cause repeated calls.
+ * named, have the UID the scheduler recorded, and are not already being deleted are deleted: a
+ * stale or mistyped entry can never take a pod Arranger does not own, a pod recreated under a
+ * victim's name is left alone, and a victim list that stays in status does not cause repeated calls.
  */
 public final class VictimEvictor {
 
@@ -26,19 +27,24 @@ public final class VictimEvictor {
     this.executor = executor;
   }
 
-  public void evict(JobSnapshot preemptor) {
+  /** @return false when this replica may no longer write as leader and stopped evicting */
+  public boolean evict(JobSnapshot preemptor) {
     for (JobSnapshot.Victims victims : preemptor.victims()) {
       String namespace = victims.namespace().isEmpty() ? preemptor.namespace() : victims.namespace();
       for (String podName : victims.pods()) {
         Optional<V1Pod> pod = cache.pod(namespace, podName)
             .filter(candidate -> InformerCache.jobKeyOf(candidate).filter((namespace + "/" + victims.job())::equals).isPresent())
+            .filter(candidate -> victims.names(podName, candidate.getMetadata().getUid()))
             .filter(candidate -> candidate.getMetadata().getDeletionTimestamp() == null);
         if (pod.isPresent()) {
           log.info("evicting pod {}/{} of TYJob {} for TYJob {}: {}", namespace, podName, victims.job(), preemptor.key(),
               victims.reason().isEmpty() ? "preempted" : victims.reason());
-          executor.deletePod(namespace, podName, pod, "PREEMPTED");
+          if (!executor.deletePod(namespace, podName, pod, "PREEMPTED")) {
+            return false;
+          }
         }
       }
     }
+    return true;
   }
 }

@@ -73,6 +73,7 @@ class ControllerApplicationIT {
         Map.entry("arranger.leader-election.lease-namespace", NAMESPACE),
         Map.entry("arranger.leader-election.identity", identity),
         Map.entry("arranger.leader-election.lease-duration", "4s"),
+        Map.entry("arranger.kubernetes.request-timeout", "2s"),
         Map.entry("arranger.leader-election.renew-deadline", "3s"),
         Map.entry("arranger.leader-election.retry-period", "300ms"));
   }

@@ -112,6 +112,7 @@ final class ClusterHarness {
     properties.put("arranger.leader-election.lease-namespace", namespace);
     properties.put("arranger.leader-election.identity", identity);
     properties.put("arranger.leader-election.lease-duration", "4s");
+    properties.put("arranger.kubernetes.request-timeout", "2s");
     properties.put("arranger.leader-election.renew-deadline", "3s");
     properties.put("arranger.leader-election.retry-period", "300ms");
     properties.put("server.port", "0");

@@ -16,10 +16,17 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Runs client-java's {@link LeaderElector} on a {@link LeaseLock} for as long as the service runs.
  * A replica that loses the lease stops its leader work at once and stands for election again; on a
- * graceful stop the elector is closed, which gives the lease up so that a standby takes over without
- * waiting for it to expire. With election disabled, the single replica leads from start.
+ * graceful stop its listeners drain their writes in flight, then the elector is closed, which gives
+ * the lease up so that a standby takes over without waiting for it to expire. With election
+ * disabled, the single replica leads from start.
+ *
+ * <p>As a {@link LeadershipFence} it lets a write through only while this replica leads and its
+ * last renewal of the lease started less than the fence window ago: {@code renewDeadline}, after
+ * which the elector itself gives up, or less when a request may take so long that a write sent
+ * inside the renew deadline could still be in flight once {@code leaseDuration} has passed and
+ * another replica may lead ({@code leaseDuration − requestTimeout}).
  */
-public final class LeaderElection implements SmartLifecycle {
+public final class LeaderElection implements SmartLifecycle, LeadershipFence {
 
   private static final Logger log = LoggerFactory.getLogger(LeaderElection.class);
 
@@ -30,11 +37,20 @@ public final class LeaderElection implements SmartLifecycle {
   private final AtomicBoolean leading = new AtomicBoolean();
   private volatile boolean running;
   private volatile LeaderElector elector;
+  private volatile RenewalTrackingLock lock;
   private Thread thread;
 
+  private final Duration fenceWindow;
+
+  /**
+   * @param requestTimeout the longest a request to the API server may take (the client's call
+   *     timeout): a write sent at the end of the fence window has ended by the time the lease can
+   *     pass to another replica
+   */
   public LeaderElection(LeaderElectionProperties properties, ApiClient client, List<LeadershipListener> listeners,
-      MeterRegistry meterRegistry, String service) {
+      MeterRegistry meterRegistry, String service, Duration requestTimeout) {
     this.properties = properties;
+    this.fenceWindow = fenceWindow(properties, requestTimeout);
     this.client = client;
     this.listeners = List.copyOf(listeners);
     this.identity = properties.effectiveIdentity();
@@ -46,6 +62,28 @@ public final class LeaderElection implements SmartLifecycle {
 
   public boolean isLeader() {
     return leading.get();
+  }
+
+  @Override
+  public boolean mayWrite() {
+    if (!leading.get()) {
+      return false;
+    }
+    if (!properties.enabled()) {
+      return true;
+    }
+    RenewalTrackingLock current = lock;
+    return current != null && current.renewedWithin(fenceWindow);
+  }
+
+  static Duration fenceWindow(LeaderElectionProperties properties, Duration requestTimeout) {
+    Duration window = properties.leaseDuration().minus(requestTimeout);
+    if (properties.enabled() && window.compareTo(properties.retryPeriod()) <= 0) {
+      throw new IllegalArgumentException("arranger.leader-election.lease-duration (" + properties.leaseDuration()
+          + ") must exceed arranger.kubernetes.request-timeout (" + requestTimeout + ") by more than retry-period ("
+          + properties.retryPeriod() + "), or a leader could never write between two renewals");
+    }
+    return window.compareTo(properties.renewDeadline()) < 0 ? window : properties.renewDeadline();
   }
 
   public String identity() {
@@ -70,8 +108,10 @@ public final class LeaderElection implements SmartLifecycle {
 
   private void campaign() {
     while (running) {
-      LeaseLock lock = new LeaseLock(properties.leaseNamespace(), properties.leaseName(), identity, client);
-      LeaderElectionConfig config = new LeaderElectionConfig(lock, properties.leaseDuration(),
+      RenewalTrackingLock tracked = new RenewalTrackingLock(
+          new LeaseLock(properties.leaseNamespace(), properties.leaseName(), identity, client), System::nanoTime);
+      lock = tracked;
+      LeaderElectionConfig config = new LeaderElectionConfig(tracked, properties.leaseDuration(),
           properties.renewDeadline(), properties.retryPeriod());
       try (LeaderElector candidate = new LeaderElector(config,
           error -> log.warn("leader election for lease {}/{}: {}", properties.leaseNamespace(),
@@ -97,6 +137,10 @@ public final class LeaderElection implements SmartLifecycle {
   }
 
   private void stepDown() {
+    RenewalTrackingLock current = lock;
+    if (current != null) {
+      current.invalidate();
+    }
     if (leading.compareAndSet(true, false)) {
       log.info("{} is no longer the leader", identity);
       listeners.forEach(LeadershipListener::stoppedLeading);
@@ -109,6 +153,10 @@ public final class LeaderElection implements SmartLifecycle {
       return;
     }
     running = false;
+    if (leading.get()) {
+      // Still the leader: writes in flight finish under the lease before it is given up.
+      listeners.forEach(listener -> listener.drain(properties.drainTimeout()));
+    }
     stepDown();
     LeaderElector current = elector;
     if (current != null) {

@@ -34,10 +34,13 @@ class LeaderElectionIT {
       second.start();
       Thread.sleep(LEASE.toMillis());
       assertThat(second.isLeader()).as("standby must not lead while the leader renews").isFalse();
+      assertThat(first.mayWrite()).as("the leader renews, so its writes pass the fence").isTrue();
+      assertThat(second.mayWrite()).as("a standby never writes").isFalse();
 
       first.stop();
 
-      assertThat(firstEvents.events).containsExactly("started", "stopped");
+      assertThat(first.mayWrite()).as("a replica that gave the lease up writes nothing").isFalse();
+      assertThat(firstEvents.events).containsExactly("started", "drained", "stopped");
       await().atMost(LEASE.plusSeconds(3)).until(second::isLeader);
       V1Lease stored = new CoordinationV1Api(controlPlane.adminClient()).readNamespacedLease(lease, "default").execute();
       assertThat(stored.getSpec().getHolderIdentity()).isEqualTo("replica-b");
@@ -65,6 +68,7 @@ class LeaderElectionIT {
       leases.createNamespacedLease("default", taken).execute();
 
       await().atMost(Duration.ofSeconds(10)).until(() -> !election.isLeader());
+      assertThat(election.mayWrite()).isFalse();
       assertThat(events.events).containsExactly("started", "stopped");
     } finally {
       election.stop();
@@ -73,8 +77,9 @@ class LeaderElectionIT {
 
   private static LeaderElection election(ApiClient client, String lease, String identity, LeadershipListener listener) {
     LeaderElectionProperties properties = new LeaderElectionProperties(true, lease, "default", identity, LEASE,
-        Duration.ofSeconds(3), Duration.ofMillis(500));
-    return new LeaderElection(properties, client, List.of(listener), new SimpleMeterRegistry(), "test");
+        Duration.ofSeconds(3), Duration.ofMillis(500), Duration.ofSeconds(2));
+    return new LeaderElection(properties, client, List.of(listener), new SimpleMeterRegistry(), "test",
+        Duration.ofSeconds(1));
   }
 
   private static final class RecordingListener implements LeadershipListener {
@@ -88,6 +93,11 @@ class LeaderElectionIT {
     @Override
     public void stoppedLeading() {
       events.add("stopped");
+    }
+
+    @Override
+    public void drain(Duration timeout) {
+      events.add("drained");
     }
   }
 }

@@ -36,6 +36,8 @@ public final class SchedulerMetrics implements CycleListener {
   private final Counter cycleFailures;
   private final Counter writes;
   private final Counter writeFailures;
+  private final Counter writeConflicts;
+  private final Counter writesFenced;
   private final MultiGauge pendingJobs;
   private final MultiGauge deserved;
   private final MultiGauge allocated;
@@ -56,6 +58,10 @@ public final class SchedulerMetrics implements CycleListener {
         .description("Cycles that ended in an error; the loop goes on").register(registry);
     writes = Counter.builder("arranger.scheduler.status.writes").tag("result", "written").register(registry);
     writeFailures = Counter.builder("arranger.scheduler.status.writes").tag("result", "failed").register(registry);
+    writeConflicts = Counter.builder("arranger.scheduler.status.writes").tag("result", "conflict")
+        .description("Decisions dropped because the job changed since they were made").register(registry);
+    writesFenced = Counter.builder("arranger.scheduler.status.writes").tag("result", "fenced")
+        .description("Writes not sent because this replica may no longer write as leader").register(registry);
     pendingJobs = MultiGauge.builder("arranger.scheduler.pending.jobs")
         .description("Jobs not fully placed, per queue").register(registry);
     deserved = MultiGauge.builder("arranger.scheduler.queue.deserved")
@@ -134,6 +140,8 @@ public final class SchedulerMetrics implements CycleListener {
     e2e.record(elapsed);
     writes.increment(report.written());
     writeFailures.increment(report.failed());
+    writeConflicts.increment(report.conflicts());
+    writesFenced.increment(report.fenced());
   }
 
   void cycleFailed() {

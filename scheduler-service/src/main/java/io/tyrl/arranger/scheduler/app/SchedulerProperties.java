@@ -12,6 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     built-in default when empty. Profiles set it; the ConfigMap, when present, overrides it.
  * @param statusWriters how many TYJob status patches are sent at once
  * @param resync informer resync period
+ * @param assumeTtl how long a written decision stands in for the informer's copy of a job before
+ *     the informer has shown the write; forgotten after that (kube-scheduler's assumed-pod TTL)
  */
 @ConfigurationProperties("arranger.scheduler")
 public record SchedulerProperties(
@@ -19,11 +21,15 @@ public record SchedulerProperties(
     String configuration,
     @DefaultValue ConfigMapSource configMap,
     @DefaultValue("32") int statusWriters,
-    @DefaultValue("10m") Duration resync) {
+    @DefaultValue("10m") Duration resync,
+    @DefaultValue("30s") Duration assumeTtl) {
 
   public SchedulerProperties {
     if (period.compareTo(Duration.ofMillis(10)) < 0) {
       throw new IllegalArgumentException("arranger.scheduler.period must be at least 10ms, got " + period);
+    }
+    if (assumeTtl.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new IllegalArgumentException("arranger.scheduler.assume-ttl must be at least 1s, got " + assumeTtl);
     }
     if (statusWriters < 1 || statusWriters > 256) {
       throw new IllegalArgumentException("arranger.scheduler.status-writers must be within 1..256, got " + statusWriters);

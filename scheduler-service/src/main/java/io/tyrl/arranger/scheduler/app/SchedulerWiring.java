@@ -4,21 +4,27 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.tyrl.arranger.kube.KubernetesClients;
+import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.kube.leader.LeaderElection;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
+import io.tyrl.arranger.scheduler.kube.AssumedStatuses;
 import io.tyrl.arranger.scheduler.kube.ClusterInformers;
 import io.tyrl.arranger.scheduler.kube.ConfigMapWatcher;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import io.tyrl.arranger.scheduler.kube.SchedulerConfigurationSource;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.Health;
@@ -88,17 +94,27 @@ class SchedulerWiring {
   }
 
   @Bean
-  ScheduleStatusWriter scheduleStatusWriter(StatusPatcher patcher, KubernetesClients clients,
-      ExecutorService statusWriters) {
-    return new ScheduleStatusWriter(patcher, clients.requests(), statusWriters);
+  AssumedStatuses assumedStatuses(SchedulerProperties properties) {
+    return new AssumedStatuses(properties.assumeTtl());
   }
 
   @Bean
-  SchedulingLoop schedulingLoop(ClusterInformers informers, Scheduler scheduler, SchedulerConfigurationSource source,
-      ScheduleStatusWriter writer, SchedulerMetrics metrics, KubernetesClients clients,
-      SchedulerProperties properties) {
-    return new SchedulingLoop(informers, scheduler, source, writer, metrics, clients.requests(), properties.period(),
-        Clock.systemUTC());
+  ScheduleStatusWriter scheduleStatusWriter(StatusPatcher patcher, KubernetesClients clients,
+      ExecutorService statusWriters, AssumedStatuses assumedStatuses, LeaderElection leaderElection) {
+    return new ScheduleStatusWriter(patcher, clients.requests(), statusWriters, assumedStatuses, leaderElection);
+  }
+
+  /** The first cycle waits for every informer and, when a ConfigMap is followed, for its configuration. */
+  @Bean
+  SchedulingLoop schedulingLoop(ClusterInformers informers, ObjectProvider<ConfigMapWatcher> configMapWatcher,
+      Scheduler scheduler, SchedulerConfigurationSource source, ScheduleStatusWriter writer,
+      AssumedStatuses assumedStatuses, LeaderElection leaderElection, SchedulerMetrics metrics,
+      KubernetesClients clients, SchedulerProperties properties) {
+    List<ReadinessCheck> syncedFirst = new ArrayList<>();
+    syncedFirst.add(informers);
+    configMapWatcher.ifAvailable(syncedFirst::add);
+    return new SchedulingLoop(informers, scheduler, source, writer, assumedStatuses, syncedFirst, leaderElection,
+        metrics, clients.requests(), properties.period(), Clock.systemUTC());
   }
 
   /** Shows the configuration in force and the last refused one; a refusal does not make the service unhealthy. */

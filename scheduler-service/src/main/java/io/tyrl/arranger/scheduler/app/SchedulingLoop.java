@@ -2,12 +2,15 @@ package io.tyrl.arranger.scheduler.app;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.kube.ReadinessCheck;
+import io.tyrl.arranger.kube.leader.LeadershipFence;
 import io.tyrl.arranger.kube.leader.LeadershipListener;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
+import io.tyrl.arranger.scheduler.kube.AssumedStatuses;
 import io.tyrl.arranger.scheduler.kube.ClusterInformers;
 import io.tyrl.arranger.scheduler.api.Victim;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusChange;
@@ -25,13 +28,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The periodic cycle: snapshot the cache → run the core → write the status of changed jobs. It runs
- * only while this replica leads; losing the lease cancels it at once. No exception ends the loop:
- * a failed cycle is logged and counted, and the next one starts after the period.
+ * The periodic cycle: snapshot the cache (with the assumed statuses of decisions not yet echoed) →
+ * run the core → write the status of changed jobs. It runs only while this replica leads, and only
+ * once every informer and the configuration are synced; losing the lease cancels it at once, and a
+ * graceful stop lets the cycle in flight finish its writes first. No exception ends the loop: a
+ * failed cycle is logged and counted, and the next one starts after the period.
  */
 final class SchedulingLoop implements LeadershipListener, AutoCloseable {
 
@@ -41,6 +47,10 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   private final Scheduler scheduler;
   private final SchedulerConfigurationSource configuration;
   private final ScheduleStatusWriter writer;
+  private final AssumedStatuses assumed;
+  private final List<ReadinessCheck> syncedFirst;
+  private final LeadershipFence fence;
+  private final ReentrantLock cycleInProgress = new ReentrantLock();
   private final SchedulerMetrics metrics;
   private final ApiClient client;
   private final Duration period;
@@ -53,9 +63,16 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   private volatile ScheduledFuture<?> running;
   private volatile boolean leading;
 
+  /**
+   * @param syncedFirst what must have synced before the first cycle (informers, the configuration)
+   */
   SchedulingLoop(ClusterInformers informers, Scheduler scheduler, SchedulerConfigurationSource configuration,
-      ScheduleStatusWriter writer, SchedulerMetrics metrics, ApiClient client, Duration period, Clock clock) {
+      ScheduleStatusWriter writer, AssumedStatuses assumed, List<ReadinessCheck> syncedFirst, LeadershipFence fence,
+      SchedulerMetrics metrics, ApiClient client, Duration period, Clock clock) {
     this.informers = informers;
+    this.assumed = assumed;
+    this.syncedFirst = List.copyOf(syncedFirst);
+    this.fence = fence;
     this.scheduler = scheduler;
     this.configuration = configuration;
     this.writer = writer;
@@ -82,27 +99,55 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     }
   }
 
+  @Override
+  public void drain(Duration timeout) {
+    ScheduledFuture<?> current;
+    synchronized (this) {
+      current = running;
+      running = null;
+    }
+    if (current != null) {
+      current.cancel(false);
+    }
+    try {
+      // The cycle in flight, if any, holds the lock until its writes have returned.
+      if (cycleInProgress.tryLock(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        cycleInProgress.unlock();
+        log.info("scheduling drained: the last cycle's writes finished before the lease is given up");
+      } else {
+        log.warn("scheduling did not drain within {}; giving the lease up anyway", timeout);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private void cycleSafely() {
+    cycleInProgress.lock();
     try {
       cycle();
     } catch (RuntimeException | Error e) {
       metrics.cycleFailed();
       log.error("scheduling cycle failed; the next one starts in {}", period, e);
+    } finally {
+      cycleInProgress.unlock();
     }
   }
 
-  /** One cycle; returns false when the cache is not ready yet. */
+  /** One cycle; returns false when the cache or the configuration is not synced yet. */
   boolean cycle() {
-    if (!leading || !informers.ready()) {
+    if (!leading || !syncedFirst.stream().allMatch(ReadinessCheck::ready)) {
       return false;
     }
     long start = System.nanoTime();
-    if (!informers.hasQueue(ArrangerResources.DEFAULT_QUEUE)
+    if (!informers.hasQueue(ArrangerResources.DEFAULT_QUEUE) && fence.mayWrite()
         && ArrangerResources.createQueueIfMissing(client, ArrangerResources.DEFAULT_QUEUE)) {
       log.info("created the default Queue");
     }
-    SnapshotAssembler.Assembly assembly = informers.assemble();
     Instant now = clock.instant();
+    ClusterInformers.Contents contents = informers.contents(assumed, now);
+    reportUnreadableQueues(contents.unreadableQueues());
+    SnapshotAssembler.Assembly assembly = contents.assembly();
     CycleResult result = scheduler.runCycle(assembly.snapshot(), configuration.current(), now);
     Map<String, JobDecision> decisions = new HashMap<>(result.decisions());
     Map<String, V1alpha1TYJob> jobs = assembly.jobsByKey();
@@ -120,13 +165,24 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     }
     Map<String, List<Victim>> victims = victimsToRecord(result, decisions, jobs);
     metrics.victimsChosen(result);
-    ScheduleStatusWriter.WriteReport report = writer.write(jobs, decisions, victims, now, () -> leading);
+    ScheduleStatusWriter.WriteReport report = writer.write(jobs, decisions, victims, informers::podUid, now);
     metrics.cycleFinished(Duration.ofNanos(System.nanoTime() - start), report);
-    if (report.written() > 0 || report.failed() > 0) {
-      log.debug("cycle: {} jobs, {} status writes, {} failed, core {} ms", decisions.size(), report.written(),
-          report.failed(), result.elapsed().toMillis());
+    if (report.written() > 0 || report.failed() > 0 || report.conflicts() > 0) {
+      log.debug("cycle: {} jobs, {} status writes, {} failed, {} dropped on conflict, {} fenced, core {} ms",
+          decisions.size(), report.written(), report.failed(), report.conflicts(), report.fenced(),
+          result.elapsed().toMillis());
     }
     return true;
+  }
+
+  private List<ClusterInformers.UnreadableQueue> lastUnreadableQueues = List.of();
+
+  /** Logged when the set changes, not every cycle; jobs in such a queue wait with the core's reason. */
+  private void reportUnreadableQueues(List<ClusterInformers.UnreadableQueue> unreadable) {
+    if (!unreadable.equals(lastUnreadableQueues)) {
+      unreadable.forEach(queue -> log.warn("Queue {} cannot be read and is left out: {}", queue.name(), queue.problem()));
+      lastUnreadableQueues = unreadable;
+    }
   }
 
   /**

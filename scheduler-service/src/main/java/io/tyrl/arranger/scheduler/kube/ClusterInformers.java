@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.kube;
 
+import com.google.gson.Gson;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
@@ -8,22 +9,46 @@ import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler's cache: informers on Nodes, all Pods (pods Arranger does not own use capacity
  * too), TYJobs and Queues, registered on the service's informer factory.
+ *
+ * <p>TYJobs and Queues are watched as raw objects and decoded one by one when a snapshot is taken:
+ * with a typed informer, one object the model refuses fails the whole list, and with it every job
+ * in the cluster. Here such an object is reported and the others are scheduled.
  */
 public final class ClusterInformers implements ReadinessCheck {
 
+  private static final Logger log = LoggerFactory.getLogger(ClusterInformers.class);
+
+  /** A Queue the model refuses; jobs in it wait, with this problem as their reason. */
+  public record UnreadableQueue(String name, String problem) {}
+
+  /** What the cache holds now, decoded, with the assumed statuses laid over it. */
+  public record Contents(SnapshotAssembler.Assembly assembly, List<UnreadableQueue> unreadableQueues) {}
+
   private final SharedIndexInformer<V1Node> nodes;
   private final SharedIndexInformer<V1Pod> pods;
-  private final SharedIndexInformer<V1alpha1TYJob> jobs;
-  private final SharedIndexInformer<V1alpha1Queue> queues;
+  private final SharedIndexInformer<DynamicKubernetesObject> jobs;
+  private final SharedIndexInformer<DynamicKubernetesObject> queues;
+  private final TYJobDecoder jobDecoder;
+  private final Gson gson;
 
   public ClusterInformers(SharedInformerFactory factory, ApiClient informerClient, Duration resync) {
     long resyncMillis = resync.toMillis();
@@ -33,14 +58,48 @@ public final class ClusterInformers implements ReadinessCheck {
     pods = factory.sharedIndexInformerFor(
         new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", informerClient),
         V1Pod.class, resyncMillis);
-    jobs = factory.sharedIndexInformerFor(ArrangerResources.tyJobs(informerClient), V1alpha1TYJob.class, resyncMillis);
-    queues = factory.sharedIndexInformerFor(ArrangerResources.queues(informerClient), V1alpha1Queue.class, resyncMillis);
+    jobs = factory.sharedIndexInformerFor(new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION,
+        ArrangerResources.TYJOBS, informerClient), DynamicKubernetesObject.class, resyncMillis);
+    queues = factory.sharedIndexInformerFor(new DynamicKubernetesApi(ArrangerResources.GROUP,
+        ArrangerResources.VERSION, ArrangerResources.QUEUES, informerClient), DynamicKubernetesObject.class,
+        resyncMillis);
+    gson = informerClient.getJSON().getGson();
+    jobDecoder = new TYJobDecoder(gson);
   }
 
-  /** What the cache holds now; each list is a consistent copy of its informer's store. */
-  public SnapshotAssembler.Assembly assemble() {
-    return SnapshotAssembler.assemble(nodes.getIndexer().list(), pods.getIndexer().list(), jobs.getIndexer().list(),
-        queues.getIndexer().list());
+  /** Each list is a consistent copy of its informer's store; each TYJob is seen through {@code assumed}. */
+  public Contents contents(AssumedStatuses assumed, Instant now) {
+    List<TYJobDecoder.Decoded> decodedJobs = new ArrayList<>();
+    Set<String> keys = new HashSet<>();
+    for (DynamicKubernetesObject raw : jobs.getIndexer().list()) {
+      TYJobDecoder.Decoded decoded = jobDecoder.decode(raw.getRaw());
+      String key = decoded.key();
+      keys.add(key);
+      decodedJobs.add(new TYJobDecoder.Decoded(assumed.view(key, decoded.job(), now), decoded.problem()));
+    }
+    assumed.retainOnly(keys);
+    List<V1alpha1Queue> readableQueues = new ArrayList<>();
+    List<UnreadableQueue> unreadableQueues = new ArrayList<>();
+    for (DynamicKubernetesObject raw : queues.getIndexer().list()) {
+      try {
+        readableQueues.add(gson.fromJson(raw.getRaw(), V1alpha1Queue.class));
+      } catch (RuntimeException e) {
+        String name = raw.getMetadata() == null ? "?" : raw.getMetadata().getName();
+        unreadableQueues.add(new UnreadableQueue(name, "spec: " + TYJobDecoder.describe(e)));
+      }
+    }
+    SnapshotAssembler.Assembly assembly = SnapshotAssembler.assembleDecoded(nodes.getIndexer().list(),
+        pods.getIndexer().list(), decodedJobs, readableQueues);
+    if (!unreadableQueues.isEmpty()) {
+      log.debug("unreadable queues left out of the snapshot: {}", unreadableQueues);
+    }
+    return new Contents(assembly, unreadableQueues);
+  }
+
+  /** The UID of a pod as cached, to record which pod a victim entry means. */
+  public Optional<String> podUid(String namespace, String name) {
+    V1Pod pod = pods.getIndexer().getByKey(namespace + "/" + name);
+    return pod == null ? Optional.empty() : Optional.ofNullable(pod.getMetadata().getUid());
   }
 
   public boolean hasQueue(String name) {

@@ -7,6 +7,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.tyrl.arranger.kube.ReadinessCheck;
 import java.time.Duration;
 
 /**
@@ -14,12 +15,21 @@ import java.time.Duration;
  * {@link SchedulerConfigurationSource}. An informer rather than Spring Cloud Kubernetes' reload:
  * the scheduler reads the new text at its next cycle without refreshing any bean, and a refused
  * text never reaches the running configuration.
+ *
+ * <p>As a {@link ReadinessCheck} it passes once the informer has synced and the ConfigMap as cached
+ * (if there is one) has been handed over: a leader never schedules its first cycle with the built-in
+ * configuration while the operator's is still on its way.
  */
-public final class ConfigMapWatcher {
+public final class ConfigMapWatcher implements ReadinessCheck {
+
+  private final SharedIndexInformer<V1ConfigMap> informer;
+  private final String cacheKey;
+  private volatile String handledVersion;
 
   public ConfigMapWatcher(SharedInformerFactory factory, ApiClient informerClient, String namespace, String name,
       String key, SchedulerConfigurationSource source, Duration resync) {
-    SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(
+    this.cacheKey = namespace + "/" + name;
+    this.informer = factory.sharedIndexInformerFor(
         new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", informerClient),
         V1ConfigMap.class, resync.toMillis(), namespace);
     String origin = "ConfigMap " + namespace + "/" + name + " key " + key;
@@ -35,6 +45,8 @@ public final class ConfigMapWatcher {
         String now = after.getData() == null ? null : after.getData().get(key);
         if (now == null || !now.equals(old)) {
           accept(after);
+        } else if (name.equals(after.getMetadata().getName())) {
+          handledVersion = after.getMetadata().getResourceVersion();
         }
       }
 
@@ -55,7 +67,23 @@ public final class ConfigMapWatcher {
         } else {
           source.offer(text, origin + " (resourceVersion " + configMap.getMetadata().getResourceVersion() + ")");
         }
+        handledVersion = configMap.getMetadata().getResourceVersion();
       }
     });
+  }
+
+  @Override
+  public String name() {
+    return "scheduler configuration ConfigMap " + cacheKey + " read";
+  }
+
+  @Override
+  public boolean ready() {
+    if (!informer.hasSynced()) {
+      return false;
+    }
+    V1ConfigMap cached = informer.getIndexer().getByKey(cacheKey);
+    // Handlers run after the store is filled: wait until the cached version has been handed over.
+    return cached == null || cached.getMetadata().getResourceVersion().equals(handledVersion);
   }
 }

@@ -10,7 +10,9 @@ import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.GangSpec;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
+import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskRole;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
@@ -18,7 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 
 /** Reads a TYJob into the core's {@link JobInfo}: one task per pod the spec asks for. */
 final class JobReader {
@@ -26,10 +28,10 @@ final class JobReader {
   private JobReader() {}
 
   /**
-   * @param leavingPods namespace/name of pods on their way out: a placed task whose pod is going
-   *     away (an evicted victim, say) is releasing its node, not holding it for its job
+   * @param livePods the pods bound now: a placed task whose pod exists counts on the node the pod is
+   *     bound to, and is releasing when its pod is on the way out (an evicted victim, say)
    */
-  static JobInfo job(V1alpha1TYJob tyJob, Set<String> leavingPods) {
+  static JobInfo job(V1alpha1TYJob tyJob, LivePods livePods) {
     String namespace = tyJob.getMetadata().getNamespace();
     V1alpha1TYJobSpec spec = tyJob.getSpec();
     String name = tyJob.getMetadata().getName();
@@ -38,12 +40,14 @@ final class JobReader {
     List<TaskInfo> tasks = new ArrayList<>();
     String leaderName = spec.getLeader().getName();
     tasks.add(task(namespace, name + "-" + leaderName, TaskRole.LEADER, leaderName, 0,
-        spec.getLeader().getTemplate(), allocations, leavingPods));
+        TemplateRequirements.of(spec.getLeader().getTemplate()), allocations, livePods));
     for (V1alpha1TYJobSpecWorkerSets set : spec.getWorkerSets()) {
       int counts = set.getCounts() == null ? 1 : set.getCounts();
+      // Read once per set: every worker of a set shares its template.
+      TemplateRequirements requirements = TemplateRequirements.of(set.getTemplate());
       for (int index = 0; index < counts; index++) {
         tasks.add(task(namespace, name + "-" + set.getName() + "-" + index, TaskRole.WORKER, set.getName(), index,
-            set.getTemplate(), allocations, leavingPods));
+            requirements, allocations, livePods));
       }
     }
     BasicPolicy basicPolicy = spec.getSchedulerPolicy() == null || spec.getSchedulerPolicy().getBasicPolicy() == null
@@ -71,12 +75,26 @@ final class JobReader {
         tasks, preemptable, awaitingVictims);
   }
 
+  /** What every pod made from one template asks for. */
+  record TemplateRequirements(Resource request, PlacementConstraints constraints) {
+    static TemplateRequirements of(V1PodTemplateSpec template) {
+      V1PodSpec podSpec = template == null ? null : template.getSpec();
+      return new TemplateRequirements(PodRequests.of(podSpec), PlacementConstraintsReader.constraints(podSpec));
+    }
+  }
+
+  /**
+   * A task is placed when the job's status allocates it. It then counts where its pod is bound if
+   * the pod exists (the pod is the truth once it runs), else on its allocation; never on both.
+   */
   static TaskInfo task(String namespace, String podName, TaskRole role, String roleName, int index,
-      V1PodTemplateSpec template, Map<String, String> allocations, Set<String> leavingPods) {
-    V1PodSpec podSpec = template == null ? null : template.getSpec();
-    String node = allocations.get(podName);
+      TemplateRequirements requirements, Map<String, String> allocations, LivePods livePods) {
+    String allocated = allocations.get(podName);
+    Optional<LivePods.LivePod> pod = allocated == null ? Optional.empty() : livePods.get(namespace, podName);
+    String node = pod.map(LivePods.LivePod::node).orElse(allocated);
     TaskStatus status = node == null ? TaskStatus.PENDING
-        : leavingPods.contains(namespace + "/" + podName) ? TaskStatus.RELEASING : TaskStatus.ALLOCATED;
-    return new TaskInfo(podName, role, roleName, index, PodRequests.of(podSpec), PlacementConstraintsReader.constraints(podSpec), status, node);
+        : pod.filter(LivePods.LivePod::leaving).isPresent() ? TaskStatus.RELEASING : TaskStatus.ALLOCATED;
+    return new TaskInfo(podName, role, roleName, index, requirements.request(), requirements.constraints(), status,
+        node);
   }
 }

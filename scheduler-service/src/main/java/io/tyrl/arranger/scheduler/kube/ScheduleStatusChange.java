@@ -36,6 +36,21 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
    */
   public static Optional<ScheduleStatusChange> between(V1alpha1TYJobStatus status, JobDecision decision,
       List<Victim> victims, String resourceVersion, Instant now) {
+    return between(status, decision, victims, (namespace, pod) -> Optional.empty(), resourceVersion, now);
+  }
+
+  /** Looks up the UID of a victim pod as cached now. */
+  @FunctionalInterface
+  public interface PodUids {
+    Optional<String> uid(String namespace, String podName);
+  }
+
+  /**
+   * @param podUids the UIDs recorded beside victim pods' names, so that the controller evicts that
+   *     very pod and the snapshot never mistakes a later pod of the same name for a leaving one
+   */
+  public static Optional<ScheduleStatusChange> between(V1alpha1TYJobStatus status, JobDecision decision,
+      List<Victim> victims, PodUids podUids, String resourceVersion, Instant now) {
     String currentState = status == null || status.getScheduleState() == null
         ? null : status.getScheduleState().getValue();
     Map<String, String> currentAllocations = status == null || status.getAllocations() == null
@@ -84,7 +99,7 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     }
     statusPatch.add("scheduling", schedulingPatch);
     if (victimsChanged) {
-      statusPatch.add("victims", victims.isEmpty() ? JsonNull.INSTANCE : victimsJson(victims));
+      statusPatch.add("victims", victims.isEmpty() ? JsonNull.INSTANCE : victimsJson(victims, podUids));
     }
     JsonObject patch = new JsonObject();
     JsonObject metadata = new JsonObject();
@@ -112,15 +127,20 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     return victims;
   }
 
-  private static JsonArray victimsJson(List<Victim> victims) {
+  private static JsonArray victimsJson(List<Victim> victims, PodUids podUids) {
     JsonArray array = new JsonArray();
     for (Victim victim : victims) {
       JsonObject item = new JsonObject();
       item.addProperty("namespace", victim.namespace());
       item.addProperty("job", victim.job());
       JsonArray pods = new JsonArray();
-      victim.pods().forEach(pods::add);
+      JsonArray uids = new JsonArray();
+      for (String pod : victim.pods()) {
+        pods.add(pod);
+        podUids.uid(victim.namespace(), pod).ifPresent(uids::add);
+      }
       item.add("pods", pods);
+      item.add("podUIDs", uids);
       item.addProperty("wholeJob", victim.wholeJob());
       item.addProperty("reason", victim.reason());
       array.add(item);

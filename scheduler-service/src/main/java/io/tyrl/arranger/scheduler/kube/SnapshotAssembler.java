@@ -19,19 +19,23 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * Turns what the informers hold into the core's immutable {@link Snapshot}.
+ * Turns what the informers hold (plus the scheduler's assumed statuses) into the core's immutable
+ * {@link Snapshot}.
  *
  * <p>Allocations in a TYJob's status are tasks already placed, so nothing is placed twice across
- * restarts. Every other bound pod that has not ended uses its node's capacity — pods Arranger does
- * not own included — and a pod being deleted counts as releasing. A job that cannot be read (a bad
- * quantity in a template, say) is left out and reported, and the others go on.
+ * restarts. A placed task counts on the node its pod is bound to once the pod exists, else on its
+ * allocation. Every other bound pod that has not ended uses its node's capacity — pods Arranger does
+ * not own included — and a pod being deleted, or chosen as a victim, counts as releasing. A job
+ * that cannot be read (a template without containers, a bad quantity) is left out and reported,
+ * and the others go on.
  */
 public final class SnapshotAssembler {
 
-  /** A TYJob the scheduler could not turn into a job, with the reason. */
+  /** A TYJob the scheduler could not turn into a job, with the reason naming the field. */
   public record UnreadableJob(String namespace, String name, String problem) {
     public String key() {
       return namespace + "/" + name;
@@ -43,22 +47,42 @@ public final class SnapshotAssembler {
 
   private SnapshotAssembler() {}
 
+  /** For jobs that all decoded (tests, tools). */
   public static Assembly assemble(List<V1Node> nodes, List<V1Pod> pods, List<V1alpha1TYJob> tyJobs,
       List<V1alpha1Queue> queues) {
-    Set<String> leavingPods = leavingPods(pods, tyJobs);
+    return assembleDecoded(nodes, pods,
+        tyJobs.stream().map(job -> new TYJobDecoder.Decoded(job, Optional.empty())).toList(), queues);
+  }
+
+  static Assembly assembleDecoded(List<V1Node> nodes, List<V1Pod> pods, List<TYJobDecoder.Decoded> tyJobs,
+      List<V1alpha1Queue> queues) {
+    LivePods livePods = LivePods.of(pods, tyJobs.stream()
+        .map(decoded -> decoded.job().getStatus())
+        .filter(status -> status != null && status.getVictims() != null)
+        .map(status -> status.getVictims())
+        .toList());
     List<JobInfo> jobs = new ArrayList<>();
     List<UnreadableJob> unreadable = new ArrayList<>();
     Map<String, V1alpha1TYJob> jobsByKey = new HashMap<>();
     Set<String> placedPods = new HashSet<>();
-    for (V1alpha1TYJob tyJob : tyJobs) {
-      if (!schedulable(tyJob)) {
+    for (TYJobDecoder.Decoded decoded : tyJobs) {
+      V1alpha1TYJob tyJob = decoded.job();
+      if (ended(tyJob)) {
         continue;
       }
       String namespace = tyJob.getMetadata().getNamespace();
       String name = tyJob.getMetadata().getName();
-      jobsByKey.put(namespace + "/" + name, tyJob);
+      if (decoded.problem().isPresent()) {
+        jobsByKey.put(decoded.key(), tyJob);
+        unreadable.add(new UnreadableJob(namespace, name, decoded.problem().get()));
+        continue;
+      }
+      if (!schedulable(tyJob)) {
+        continue;
+      }
+      jobsByKey.put(decoded.key(), tyJob);
       try {
-        JobInfo job = JobReader.job(tyJob, leavingPods);
+        JobInfo job = JobReader.job(tyJob, livePods);
         jobs.add(job);
         for (TaskInfo task : job.tasks()) {
           if (task.status() != TaskStatus.PENDING) {
@@ -66,19 +90,19 @@ public final class SnapshotAssembler {
           }
         }
       } catch (RuntimeException e) {
-        unreadable.add(new UnreadableJob(namespace, name, e.getMessage()));
+        unreadable.add(new UnreadableJob(namespace, name,
+            e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       }
     }
     Map<String, NodeUsage> usage = new HashMap<>();
     for (V1Pod pod : pods) {
-      String nodeName = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-      if (nodeName == null || ended(pod)
-          || placedPods.contains(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName())) {
+      String namespace = pod.getMetadata().getNamespace();
+      String name = pod.getMetadata().getName();
+      if (placedPods.contains(namespace + "/" + name)) {
         continue;
       }
-      Resource request = PodRequests.of(pod.getSpec());
-      usage.computeIfAbsent(nodeName, n -> new NodeUsage()).add(request,
-          leavingPods.contains(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName()));
+      livePods.get(namespace, name).ifPresent(live -> usage.computeIfAbsent(live.node(), n -> new NodeUsage())
+          .add(PodRequests.of(pod.getSpec()), live.leaving()));
     }
     List<NodeInfo> nodeInfos = new ArrayList<>();
     for (V1Node node : nodes) {
@@ -88,27 +112,12 @@ public final class SnapshotAssembler {
     return new Assembly(new Snapshot(nodeInfos, jobs, queueInfos), unreadable, jobsByKey);
   }
 
-  /**
-   * Pods on their way out: being deleted, or named as a victim in some job's {@code status.victims}
-   * and not deleted yet. Their room is releasing — counting them as held would make a preemptor
-   * choose new victims while the first ones are still leaving.
-   */
-  static Set<String> leavingPods(List<V1Pod> pods, List<V1alpha1TYJob> tyJobs) {
-    Set<String> named = new HashSet<>();
-    for (V1alpha1TYJob job : tyJobs) {
-      if (job.getStatus() != null && job.getStatus().getVictims() != null) {
-        job.getStatus().getVictims().forEach(victim -> victim.getPods()
-            .forEach(pod -> named.add(victim.getNamespace() + "/" + pod)));
-      }
-    }
-    Set<String> leaving = new HashSet<>();
-    for (V1Pod pod : pods) {
-      String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-      if (pod.getMetadata().getDeletionTimestamp() != null || named.contains(key)) {
-        leaving.add(key);
-      }
-    }
-    return leaving;
+  /** A job that has ended takes no placements, and an unreadable one that ended needs no more reports. */
+  private static boolean ended(V1alpha1TYJob job) {
+    V1alpha1TYJobStatus status = job.getStatus();
+    return status != null && status.getStage() != null
+        && (status.getStage() == V1alpha1TYJobStatus.StageEnum.SUCCEEDED
+            || status.getStage() == V1alpha1TYJobStatus.StageEnum.FAILED);
   }
 
   /** Jobs that ended, or that their user is stopping, take no new placements. */
@@ -123,11 +132,6 @@ public final class SnapshotAssembler {
       }
     }
     return job.getSpec() != null && !Boolean.TRUE.equals(job.getSpec().getTerminating());
-  }
-
-  private static boolean ended(V1Pod pod) {
-    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-    return "Succeeded".equals(phase) || "Failed".equals(phase);
   }
 
   private static NodeInfo node(V1Node node, NodeUsage usage) {

@@ -40,6 +40,7 @@ final class SchedulerInstance implements AutoCloseable {
       properties.put("arranger.leader-election.lease-name", lease);
       properties.put("arranger.leader-election.lease-namespace", "default");
       properties.put("arranger.leader-election.lease-duration", "4s");
+      properties.put("arranger.kubernetes.request-timeout", "2s");
       properties.put("arranger.leader-election.renew-deadline", "3s");
       properties.put("arranger.leader-election.retry-period", "500ms");
       properties.put("arranger.scheduler.period", "300ms");
