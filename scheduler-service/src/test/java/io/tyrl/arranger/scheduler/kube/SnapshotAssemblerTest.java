@@ -126,6 +126,98 @@ class SnapshotAssemblerTest {
     assertThat(assembly.jobsByKey()).containsOnlyKeys("rl/broken", "rl/fine");
   }
 
+  @Test
+  void aPlacedTaskCountsWhereItsPodIsBoundNotWhereItWasAllocated() {
+    V1Node second = node("n2");
+    V1alpha1TYJob job = job("moved", """
+        "status": {"allocations": {"moved-learner": "n1", "moved-actor-0": "n1"}, "stage": "Running"}""");
+    V1Pod leaderOnSecond = pod("rl", "moved-learner", "n2", "3", "4Gi", "Running");
+
+    SnapshotAssembler.Assembly assembly = SnapshotAssembler.assemble(List.of(node("n1"), second),
+        List.of(leaderOnSecond), List.of(job), List.of());
+
+    assertThat(assembly.snapshot().jobs().get(0).tasks())
+        .extracting(TaskInfo::podName, TaskInfo::nodeName)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("moved-learner", "n2"),
+            org.assertj.core.groups.Tuple.tuple("moved-actor-0", "n1"),
+            org.assertj.core.groups.Tuple.tuple("moved-actor-1", null));
+    assertThat(assembly.snapshot().nodes()).allSatisfy(node -> assertThat(node.used()).isEqualTo(Resource.EMPTY));
+  }
+
+  @Test
+  void aPodWhoseAllocationWasReleasedStillUsesItsNode() {
+    V1alpha1TYJob job = job("given-back", "\"status\": {\"stage\": \"Rescheduling\"}");
+    V1Pod stillThere = pod("rl", "given-back-actor-0", "n1", "1", "1Gi", "Running");
+    stillThere.getMetadata().deletionTimestamp(OffsetDateTime.now());
+
+    SnapshotAssembler.Assembly assembly = assemble(List.of(stillThere), List.of(job));
+
+    assertThat(assembly.snapshot().jobs().get(0).tasks()).allSatisfy(task ->
+        assertThat(task.status()).isEqualTo(TaskStatus.PENDING));
+    NodeInfo node = assembly.snapshot().nodes().get(0);
+    assertThat(node.used()).isEqualTo(Resource.of("cpu", "1", "memory", "1Gi"));
+    assertThat(node.releasing()).isEqualTo(Resource.of("cpu", "1", "memory", "1Gi"));
+  }
+
+  @Test
+  void aVictimIsKnownByItsUidSoAPodRecreatedUnderItsNameIsNotLeaving() {
+    V1alpha1TYJob preemptor = job("urgent", """
+        "status": {"victims": [{"namespace": "rl", "job": "low", "pods": ["low-actor-0", "low-actor-1"],
+                                "podUIDs": ["uid-old-0"]}]}""");
+    V1alpha1TYJob victimJob = job("low", """
+        "status": {"allocations": {"low-learner": "n1", "low-actor-0": "n1", "low-actor-1": "n1"}, "stage": "Running"}""");
+    V1Pod recreated = pod("rl", "low-actor-0", "n1", "1", "1Gi", "Running");
+    recreated.getMetadata().uid("uid-new-0");
+    V1Pod stillChosen = pod("rl", "low-actor-1", "n1", "1", "1Gi", "Running");
+    stillChosen.getMetadata().uid("uid-old-0");
+
+    List<JobInfo> jobs = assemble(List.of(recreated, stillChosen), List.of(preemptor, victimJob)).snapshot().jobs();
+
+    JobInfo low = jobs.stream().filter(j -> j.name().equals("low")).findFirst().orElseThrow();
+    assertThat(low.tasks()).extracting(TaskInfo::podName, TaskInfo::status).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("low-learner", TaskStatus.ALLOCATED),
+        org.assertj.core.groups.Tuple.tuple("low-actor-0", TaskStatus.ALLOCATED),
+        org.assertj.core.groups.Tuple.tuple("low-actor-1", TaskStatus.RELEASING));
+  }
+
+  @Test
+  void victimsRecordedWithoutUidsAreKnownByName() {
+    V1alpha1TYJob preemptor = job("urgent", """
+        "status": {"victims": [{"namespace": "rl", "job": "low", "pods": ["low-actor-0"]}]}""");
+    V1alpha1TYJob victimJob = job("low", """
+        "status": {"allocations": {"low-actor-0": "n1"}, "stage": "Running"}""");
+
+    List<JobInfo> jobs = assemble(List.of(pod("rl", "low-actor-0", "n1", "1", "1Gi", "Running")),
+        List.of(preemptor, victimJob)).snapshot().jobs();
+
+    assertThat(jobs.stream().filter(j -> j.name().equals("low")).findFirst().orElseThrow().tasks().get(1).status())
+        .isEqualTo(TaskStatus.RELEASING);
+  }
+
+  @Test
+  void anUndecodableJobIsReportedWithItsFieldAndKeptForItsStatusWhileOthersAreScheduled() {
+    TYJobDecoder decoder = new TYJobDecoder(JSON.getGson());
+    com.google.gson.JsonObject raw = JSON.getGson().toJsonTree(job("bad", "\"status\": {}")).getAsJsonObject();
+    raw.getAsJsonObject("spec").getAsJsonObject("leader").getAsJsonObject("template").getAsJsonObject("spec")
+        .remove("containers");
+
+    SnapshotAssembler.Assembly assembly = SnapshotAssembler.assembleDecoded(List.of(node("n1")), List.of(),
+        List.of(decoder.decode(raw), new TYJobDecoder.Decoded(job("good", "\"status\": {}"), java.util.Optional.empty())),
+        List.of());
+
+    assertThat(assembly.snapshot().jobs()).extracting(JobInfo::name).containsExactly("good");
+    assertThat(assembly.unreadable()).singleElement().satisfies(bad ->
+        assertThat(bad.problem()).startsWith("spec.leader.template").contains("containers"));
+    assertThat(assembly.jobsByKey()).containsKeys("rl/bad", "rl/good");
+  }
+
+  private static V1Node node(String name) {
+    return JSON.deserialize("""
+        {"metadata": {"name": "%s"},
+         "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"},
+                    "conditions": [{"type": "Ready", "status": "True"}]}}""".formatted(name), V1Node.class);
+  }
+
   private static SnapshotAssembler.Assembly assemble(List<V1Pod> pods, List<V1alpha1TYJob> jobs) {
     V1Node node = JSON.deserialize("""
         {"metadata": {"name": "n1", "labels": {"pool": "rl"}},
