@@ -47,7 +47,7 @@ public class ArrangerKubernetesAutoConfiguration {
   LeaderElection leaderElection(LeaderElectionProperties properties, KubernetesClients clients,
       KubernetesClientProperties clientProperties, ObjectProvider<LeadershipListener> listeners,
       MeterRegistry meterRegistry, @Value("${spring.application.name:arranger}") String service) {
-    return new LeaderElection(properties, clients.requests(), listeners.orderedStream().toList(), meterRegistry, service,
-        clientProperties.requestTimeout());
+    return new LeaderElection(properties, clients.requests(), () -> listeners.orderedStream().toList(), meterRegistry,
+        service, clientProperties.requestTimeout());
   }
 }

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -32,7 +33,8 @@ public final class LeaderElection implements SmartLifecycle, LeadershipFence {
 
   private final LeaderElectionProperties properties;
   private final ApiClient client;
-  private final List<LeadershipListener> listeners;
+  private final Supplier<List<LeadershipListener>> listenerSource;
+  private volatile List<LeadershipListener> listeners = List.of();
   private final String identity;
   private final AtomicBoolean leading = new AtomicBoolean();
   private volatile boolean running;
@@ -49,10 +51,20 @@ public final class LeaderElection implements SmartLifecycle, LeadershipFence {
    */
   public LeaderElection(LeaderElectionProperties properties, ApiClient client, List<LeadershipListener> listeners,
       MeterRegistry meterRegistry, String service, Duration requestTimeout) {
+    this(properties, client, () -> listeners, meterRegistry, service, requestTimeout);
+  }
+
+  /**
+   * @param listeners looked up when the election starts, not before: the leader's work writes
+   *     through this very election's fence, so it is built after it
+   */
+  public LeaderElection(LeaderElectionProperties properties, ApiClient client,
+      Supplier<List<LeadershipListener>> listeners, MeterRegistry meterRegistry, String service,
+      Duration requestTimeout) {
     this.properties = properties;
     this.fenceWindow = fenceWindow(properties, requestTimeout);
     this.client = client;
-    this.listeners = List.copyOf(listeners);
+    this.listenerSource = listeners;
     this.identity = properties.effectiveIdentity();
     Gauge.builder("arranger_leader", leading, l -> l.get() ? 1 : 0)
         .description("1 while this replica holds the leader lease")
@@ -96,6 +108,7 @@ public final class LeaderElection implements SmartLifecycle, LeadershipFence {
       return;
     }
     running = true;
+    listeners = List.copyOf(listenerSource.get());
     if (!properties.enabled()) {
       log.info("leader election disabled: {} leads", identity);
       becomeLeader();

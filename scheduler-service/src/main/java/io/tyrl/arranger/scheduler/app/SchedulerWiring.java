@@ -75,6 +75,11 @@ class SchedulerWiring {
   }
 
   @Bean
+  InformerFactoryLifecycle queueInformerFactoryLifecycle(ClusterInformers clusterInformers) {
+    return new InformerFactoryLifecycle(clusterInformers.queueFactory());
+  }
+
+  @Bean
   @ConditionalOnProperty(name = "arranger.scheduler.config-map.enabled", matchIfMissing = true)
   ConfigMapWatcher configMapWatcher(SharedInformerFactory informerFactory, KubernetesClients clients,
       SchedulerProperties properties, SchedulerConfigurationSource source) {

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * <p>An assumption is made on the job's resourceVersion as cached ({@code base}). The write is
  * guarded by that version, so once the informer shows any other version, that version holds the
  * write (or something later): the assumption is confirmed and dropped. A write that fails,
- * conflicts or is fenced is forgotten at once; one written but never echoed within the time to live
- * is forgotten too, with a warning, rather than masking the informer for ever.
+ * conflicts or is fenced is forgotten at once; one written but never echoed, or never answered,
+ * within the time to live is forgotten too, with a warning, rather than masking the informer for ever.
  */
 public final class AssumedStatuses {
 
@@ -71,17 +71,17 @@ public final class AssumedStatuses {
       return cached;
     }
     String cachedVersion = cached.getMetadata().getResourceVersion();
-    if (!assumption.baseVersion().equals(cachedVersion)) {
-      if (assumption.writtenVersion() != null) {
-        assumptions.remove(key, assumption);
-        return cached;
-      }
-      // Changed under a write still in flight: the write will conflict; until then, assume it.
-    } else if (assumption.writtenVersion() != null
-        && Duration.between(assumption.since(), now).compareTo(timeToLive) > 0) {
+    boolean informerMovedOn = !assumption.baseVersion().equals(cachedVersion);
+    if (informerMovedOn && assumption.writtenVersion() != null) {
       assumptions.remove(key, assumption);
-      log.warn("TYJob {}: status written as version {} but not seen by the informer within {}; forgetting it",
-          key, assumption.writtenVersion(), timeToLive);
+      return cached;
+    }
+    // A job that changed under a write still in flight stays assumed: that write will conflict and be forgotten.
+    if (Duration.between(assumption.since(), now).compareTo(timeToLive) > 0) {
+      assumptions.remove(key, assumption);
+      log.warn("TYJob {}: {} not seen by the informer within {}; forgetting it", key,
+          assumption.writtenVersion() == null ? "a status write that never answered was"
+              : "status written as version " + assumption.writtenVersion() + " was", timeToLive);
       return cached;
     }
     V1alpha1TYJob assumed = shallowCopy(cached);

@@ -31,7 +31,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>TYJobs and Queues are watched as raw objects and decoded one by one when a snapshot is taken:
  * with a typed informer, one object the model refuses fails the whole list, and with it every job
- * in the cluster. Here such an object is reported and the others are scheduled.
+ * in the cluster. Here such an object is reported and the others are scheduled. Client-java's
+ * informer factory keeps one informer per object class, and both raw informers have the same class
+ * ({@link DynamicKubernetesObject}): the Queues' informer lives in a factory of its own
+ * ({@link #queueFactory()}), started and stopped beside the service's.
  */
 public final class ClusterInformers implements ReadinessCheck {
 
@@ -47,6 +50,7 @@ public final class ClusterInformers implements ReadinessCheck {
   private final SharedIndexInformer<V1Pod> pods;
   private final SharedIndexInformer<DynamicKubernetesObject> jobs;
   private final SharedIndexInformer<DynamicKubernetesObject> queues;
+  private final SharedInformerFactory queueFactory;
   private final TYJobDecoder jobDecoder;
   private final Gson gson;
 
@@ -60,7 +64,8 @@ public final class ClusterInformers implements ReadinessCheck {
         V1Pod.class, resyncMillis);
     jobs = factory.sharedIndexInformerFor(new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION,
         ArrangerResources.TYJOBS, informerClient), DynamicKubernetesObject.class, resyncMillis);
-    queues = factory.sharedIndexInformerFor(new DynamicKubernetesApi(ArrangerResources.GROUP,
+    queueFactory = new SharedInformerFactory(informerClient);
+    queues = queueFactory.sharedIndexInformerFor(new DynamicKubernetesApi(ArrangerResources.GROUP,
         ArrangerResources.VERSION, ArrangerResources.QUEUES, informerClient), DynamicKubernetesObject.class,
         resyncMillis);
     gson = informerClient.getJSON().getGson();
@@ -94,6 +99,11 @@ public final class ClusterInformers implements ReadinessCheck {
       log.debug("unreadable queues left out of the snapshot: {}", unreadableQueues);
     }
     return new Contents(assembly, unreadableQueues);
+  }
+
+  /** The factory of the Queues' informer, to be started and stopped with the service's. */
+  public SharedInformerFactory queueFactory() {
+    return queueFactory;
   }
 
   /** The UID of a pod as cached, to record which pod a victim entry means. */

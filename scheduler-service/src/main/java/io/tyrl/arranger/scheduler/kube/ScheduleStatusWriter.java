@@ -88,7 +88,7 @@ public final class ScheduleStatusWriter {
    */
   public WriteReport write(Map<String, V1alpha1TYJob> jobsByKey, Map<String, JobDecision> decisions,
       Map<String, List<Victim>> victims, ScheduleStatusChange.PodUids podUids, Instant now) {
-    List<Future<Outcome>> pending = new ArrayList<>();
+    Map<String, Future<Outcome>> pending = new java.util.LinkedHashMap<>();
     decisions.forEach((key, decision) -> {
       V1alpha1TYJob job = jobsByKey.get(key);
       if (job == null || assumed.inFlight(key)) {
@@ -99,16 +99,17 @@ public final class ScheduleStatusWriter {
       ScheduleStatusChange.between(job.getStatus(), decision, jobVictims, podUids, baseVersion, now)
           .ifPresent(change -> {
             assumed.assume(key, baseVersion, statusAfter(job.getStatus(), change), now);
-            pending.add(writers.submit(() -> apply(key, job, change, jobVictims, now)));
+            pending.put(key, writers.submit(() -> apply(key, job, change, jobVictims, now)));
           });
     });
     List<Outcome> outcomes = new ArrayList<>();
-    for (Future<Outcome> future : pending) {
+    for (Map.Entry<String, Future<Outcome>> write : pending.entrySet()) {
       try {
-        outcomes.add(future.get());
+        outcomes.add(write.getValue().get());
       } catch (ExecutionException e) {
+        assumed.forget(write.getKey());
         outcomes.add(new Outcome(Kind.FAILED, 0));
-        log.error("status write failed unexpectedly", e.getCause());
+        log.error("status write of TYJob {} failed unexpectedly", write.getKey(), e.getCause());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;

@@ -85,6 +85,16 @@ class AssumedStatusesTest {
   }
 
   @Test
+  void aWriteThatNeverAnswersIsForgottenAfterTheTimeToLiveToo() {
+    assumed.assume(KEY, "5", PLACED, T0);
+    V1alpha1TYJob cached = job("5", null);
+
+    assertThat(assumed.view(KEY, cached, T0.plusSeconds(30)).getStatus()).isEqualTo(PLACED);
+    assertThat(assumed.view(KEY, cached, T0.plusSeconds(31))).isSameAs(cached);
+    assertThat(assumed.inFlight(KEY)).isFalse();
+  }
+
+  @Test
   void aJobThatChangedUnderAWriteInFlightStaysAssumedUntilTheWriteAnswers() {
     assumed.assume(KEY, "5", PLACED, T0);
 

@@ -55,7 +55,8 @@ class ScheduleStatusWriterTest {
     apiServer = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
     apiServer.start();
     apiServer.stubFor(post(urlMatching("/api/v1/namespaces/rl/events")).willReturn(aResponse().withStatus(201)
-        .withHeader("Content-Type", "application/json").withBody("{}")));
+        .withHeader("Content-Type", "application/json")
+        .withBody("{\"metadata\": {\"name\": \"pong.1\", \"namespace\": \"rl\"}, \"involvedObject\": {}}")));
     ApiClient client = new ClientBuilder().setBasePath(apiServer.baseUrl()).build();
     StatusPatcher patcher = new StatusPatcher(client, new Backoff(Duration.ofMillis(5), Duration.ofMillis(20), 3),
         leading::get, Duration.ofSeconds(5));
@@ -77,6 +78,7 @@ class ScheduleStatusWriterTest {
         (namespace, pod) -> Optional.empty(), NOW);
 
     assertThat(first.written()).isEqualTo(1);
+    assertThat(first.events()).as("one Scheduled event").isEqualTo(1);
     apiServer.verify(1, patchRequestedFor(urlEqualTo(PATH))
         .withRequestBody(matchingJsonPath("$.metadata.resourceVersion", com.github.tomakehurst.wiremock.client.WireMock.equalTo("7")))
         .withRequestBody(matchingJsonPath("$.status.allocations.pong-actor-0", com.github.tomakehurst.wiremock.client.WireMock.equalTo("n2"))));
