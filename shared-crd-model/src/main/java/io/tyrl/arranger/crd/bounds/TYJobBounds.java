@@ -69,6 +69,8 @@ public final class TYJobBounds {
   /** A Go duration of non-negative parts, as in the CRD ({@code 90s}, {@code 1h30m}, {@code 1.5h}). */
   public static final String DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$";
 
+  private static final String DNS_LABEL_FORM =
+      "a DNS label: use lower-case letters, digits and '-', starting and ending with a letter or digit";
   private static final Pattern DNS_LABEL = Pattern.compile(DNS_LABEL_PATTERN);
   private static final Pattern DNS_SUBDOMAIN = Pattern.compile(DNS_SUBDOMAIN_PATTERN);
   private static final Pattern DURATION = Pattern.compile(DURATION_PATTERN);
@@ -89,14 +91,14 @@ public final class TYJobBounds {
     range("spec.minWorkersNum", job.minWorkersNum(), MIN_MIN_WORKERS_NUM, MAX_MIN_WORKERS_NUM, "", problems);
     range("spec.priority", job.priority(), MIN_PRIORITY, MAX_PRIORITY, "", problems);
     checkVolumes(job.volumeNames(), problems);
-    boolean leaderNameFits = name("spec.leader.name", job.leaderName(), MAX_LEADER_NAME_LENGTH, DNS_LABEL,
-        "a DNS label", problems);
+    boolean leaderNameFits =
+        name("spec.leader.name", job.leaderName(), MAX_LEADER_NAME_LENGTH, DNS_LABEL, DNS_LABEL_FORM, problems);
     if (jobNameFits && leaderNameFits) {
       podName("spec.leader.name", job.jobName() + "-" + job.leaderName(), problems);
     }
     checkWorkerSets(job, jobNameFits, problems);
     if (job.queue() != null) {
-      name("spec.queue", job.queue(), MAX_QUEUE_NAME_LENGTH, DNS_SUBDOMAIN, "a Queue name (a DNS subdomain)", problems);
+      name("spec.queue", job.queue(), MAX_QUEUE_NAME_LENGTH, DNS_SUBDOMAIN, "a Queue name: DNS labels joined by '.'", problems);
     }
     if (job.gangWaitTime() != null) {
       name("spec.gang.waitTime", job.gangWaitTime(), MAX_WAIT_TIME_LENGTH, DURATION,
@@ -120,13 +122,12 @@ public final class TYJobBounds {
     }
     // The API server only asks for a DNS subdomain (253 characters, dots allowed); pod names and
     // label values need a DNS label.
-    return name("metadata.name", jobName, MAX_JOB_NAME_LENGTH, DNS_LABEL, "a DNS label (pod names and labels are made of it)",
-        problems);
+    return name("metadata.name", jobName, MAX_JOB_NAME_LENGTH, DNS_LABEL, DNS_LABEL_FORM, problems);
   }
 
   private static void checkVolumes(List<String> volumeNames, List<BoundsProblem> problems) {
     for (int i = 0; i < volumeNames.size(); i++) {
-      name("spec.volumes[" + i + "].name", volumeNames.get(i), MAX_VOLUME_NAME_LENGTH, DNS_LABEL, "a DNS label", problems);
+      name("spec.volumes[" + i + "].name", volumeNames.get(i), MAX_VOLUME_NAME_LENGTH, DNS_LABEL, DNS_LABEL_FORM, problems);
     }
   }
 
@@ -147,13 +148,13 @@ public final class TYJobBounds {
       TYJobShape.WorkerSet workerSet = workerSets.get(i);
       // An absent counts is defaulted to 1 by the API server.
       long counts = workerSet.counts() == null ? 1 : workerSet.counts();
-      boolean countsFits = range(path + ".counts", counts, MIN_COUNTS, MAX_COUNTS, " workers per WorkerSet", problems);
+      boolean countsFits = range(path + ".counts", counts, MIN_COUNTS, MAX_COUNTS, " per WorkerSet", problems);
       everyCountsFits &= countsFits;
       if (countsFits) {
         totalWorkers += counts;
       }
-      boolean nameFits = name(path + ".name", workerSet.name(), MAX_WORKER_SET_NAME_LENGTH, DNS_LABEL, "a DNS label",
-          problems);
+      boolean nameFits =
+          name(path + ".name", workerSet.name(), MAX_WORKER_SET_NAME_LENGTH, DNS_LABEL, DNS_LABEL_FORM, problems);
       if (jobNameFits && nameFits && countsFits) {
         // The highest index makes the longest name; the others fit if it does.
         podName(path + ".name", job.jobName() + "-" + workerSet.name() + "-" + (counts - 1), problems);

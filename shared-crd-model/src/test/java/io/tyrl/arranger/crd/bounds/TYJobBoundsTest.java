@@ -35,14 +35,14 @@ class TYJobBoundsTest {
     String long57 = "w".repeat(57);
     return Stream.of(
         outOfBounds("counts at int32's maximum", valid().withWorkerSet("critic", 2147483647L),
-            "spec.workerSets[1].counts", "2147483647", "2147483647 is more than the maximum 5000 workers per WorkerSet"),
+            "spec.workerSets[1].counts", "2147483647", "2147483647 is more than the maximum 5000 per WorkerSet"),
         outOfBounds("counts 100000", valid().withWorkerSet("critic", 100_000L),
-            "spec.workerSets[1].counts", "100000", "100000 is more than the maximum 5000 workers per WorkerSet"),
+            "spec.workerSets[1].counts", "100000", "100000 is more than the maximum 5000 per WorkerSet"),
         outOfBounds("counts beyond int32, stored by an API server that ignores format: int32",
             valid().withWorkerSet("critic", 10_000_000_000L),
-            "spec.workerSets[1].counts", "10000000000", "10000000000 is more than the maximum 5000 workers per WorkerSet"),
+            "spec.workerSets[1].counts", "10000000000", "10000000000 is more than the maximum 5000 per WorkerSet"),
         outOfBounds("counts 0", valid().withWorkerSet("critic", 0L),
-            "spec.workerSets[1].counts", "0", "0 is less than the minimum 1 workers per WorkerSet"),
+            "spec.workerSets[1].counts", "0", "0 is less than the minimum 1 per WorkerSet"),
         outOfBounds("workers of all sets together above the job's bound",
             valid().withWorkerSet("critic", 3000L).withWorkerSet("evaluator", 1993L),
             "spec.workerSets", "5001", "the WorkerSets ask for 5001 workers together, more than the 5000 a job may have"),
@@ -58,12 +58,12 @@ class TYJobBoundsTest {
         outOfBounds("WorkerSet name longer than 56", valid().withWorkerSet(long57, 1L),
             "spec.workerSets[1].name", long57, "\"" + long57 + "\" is 57 characters long, more than the 56 allowed"),
         outOfBounds("WorkerSet name that is no DNS label", valid().withWorkerSet("Critic_1", 1L),
-            "spec.workerSets[1].name", "Critic_1", "\"Critic_1\" is not a DNS label"),
+            "spec.workerSets[1].name", "Critic_1", "\"Critic_1\" is not a DNS label: use lower-case letters, digits and '-', starting and ending with a letter or digit"),
         outOfBounds("WorkerSet without a name", valid().withWorkerSet(null, 1L),
             "spec.workerSets[1].name", "", "is required"),
         outOfBounds("job name with a dot (a DNS subdomain, which the API server accepts)",
             TYJobShape.named("train.v2").withLeader("learner").withWorkerSet("actor", 8L), "metadata.name", "train.v2",
-            "\"train.v2\" is not a DNS label (pod names and labels are made of it)"),
+            "\"train.v2\" is not a DNS label: use lower-case letters, digits and '-', starting and ending with a letter or digit"),
         outOfBounds("leader pod name longer than 63", TYJobShape.named("j".repeat(40)).withLeader("l".repeat(30))
                 .withWorkerSet("a", 1L),
             "spec.leader.name", "j".repeat(40) + "-" + "l".repeat(30),
@@ -73,9 +73,9 @@ class TYJobBoundsTest {
             "spec.workerSets[0].name", "j".repeat(40) + "-" + "w".repeat(20) + "-10",
             "pod name \"" + "j".repeat(40) + "-" + "w".repeat(20) + "-10\" is 64 characters long, more than the 63 allowed"),
         outOfBounds("volume name that is no DNS label", valid().withVolumes(List.of("data", "Scratch")),
-            "spec.volumes[1].name", "Scratch", "\"Scratch\" is not a DNS label"),
+            "spec.volumes[1].name", "Scratch", "\"Scratch\" is not a DNS label: use lower-case letters, digits and '-', starting and ending with a letter or digit"),
         outOfBounds("queue name with a space", valid().withQueue("Bad Queue"),
-            "spec.queue", "Bad Queue", "\"Bad Queue\" is not a Queue name (a DNS subdomain)"),
+            "spec.queue", "Bad Queue", "\"Bad Queue\" is not a Queue name: DNS labels joined by '.'"),
         outOfBounds("waitTime that is no duration", valid().withGang("ten minutes", null),
             "spec.gang.waitTime", "ten minutes", "\"ten minutes\" is not a duration such as 90s, 10m or 1h30m"),
         outOfBounds("gang group longer than 253", valid().withGang(null, "g".repeat(254)),
@@ -148,8 +148,8 @@ class TYJobBoundsTest {
 
     assertThat(TYJobModelBounds.problems(job)).extracting(BoundsProblem::toString).containsExactly(
         "spec.priority: 11 is more than the maximum 10",
-        "spec.workerSets[0].counts: 2147483647 is more than the maximum 5000 workers per WorkerSet",
-        "spec.workerSets[1].counts: 100000 is more than the maximum 5000 workers per WorkerSet");
+        "spec.workerSets[0].counts: 2147483647 is more than the maximum 5000 per WorkerSet",
+        "spec.workerSets[1].counts: 100000 is more than the maximum 5000 per WorkerSet");
   }
 
   @Test
