@@ -10,6 +10,9 @@ import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.kubernetes.client.openapi.models.V1StatusCause;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.bounds.TYJobBounds;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -42,7 +45,45 @@ class TYJobValidationIT {
             (Consumer<Map<String, Object>>) spec -> spec.put("gang", Map.of("mode", "Loose")),
             List.of("spec.gang.mode", "\"Loose\"")),
         Arguments.of("no workerSets", (Consumer<Map<String, Object>>) spec -> spec.remove("workerSets"),
-            List.of("spec.workerSets")));
+            List.of("spec.workerSets")),
+        Arguments.of("counts 2147483647", (Consumer<Map<String, Object>>) spec -> firstWorkerSet(spec).put("counts", 2147483647),
+            List.of("spec.workerSets", "counts", "5000")),
+        Arguments.of("counts 5001", (Consumer<Map<String, Object>>) spec -> firstWorkerSet(spec).put("counts", 5001),
+            List.of("spec.workerSets", "counts", "5000")),
+        Arguments.of("restartLimit 3000000000 (beyond int32)",
+            (Consumer<Map<String, Object>>) spec -> spec.put("restartLimit", 3_000_000_000L),
+            List.of("spec.restartLimit", "10000")),
+        Arguments.of("minWorkersNum 5001", (Consumer<Map<String, Object>>) spec -> spec.put("minWorkersNum", 5001),
+            List.of("spec.minWorkersNum", "5000")),
+        Arguments.of("33 workerSets", (Consumer<Map<String, Object>>) spec -> {
+              List<Map<String, Object>> sets = new ArrayList<>();
+              for (int i = 0; i < TYJobBounds.MAX_WORKER_SETS + 1; i++) {
+                Map<String, Object> set = new LinkedHashMap<>(firstWorkerSet(spec));
+                set.put("name", "set-" + i);
+                sets.add(set);
+              }
+              spec.put("workerSets", sets);
+            },
+            List.of("spec.workerSets", "32")),
+        Arguments.of("leader name of 62 characters",
+            (Consumer<Map<String, Object>>) spec -> leader(spec).put("name", "l".repeat(62)),
+            List.of("spec.leader.name", "61")),
+        Arguments.of("workerSet name of 57 characters",
+            (Consumer<Map<String, Object>>) spec -> firstWorkerSet(spec).put("name", "w".repeat(57)),
+            List.of("spec.workerSets", "name", "56")),
+        Arguments.of("volume name Data_1",
+            (Consumer<Map<String, Object>>) spec -> spec.put("volumes", List.of(Map.of("name", "Data_1", "emptyDir", Map.of()))),
+            List.of("spec.volumes", "name")),
+        Arguments.of("queue Bad Queue", (Consumer<Map<String, Object>>) spec -> spec.put("queue", "Bad Queue"),
+            List.of("spec.queue")),
+        Arguments.of("waitTime of 33 characters",
+            (Consumer<Map<String, Object>>) spec -> spec.put("gang", Map.of("waitTime", "1".repeat(32) + "s")),
+            List.of("spec.gang.waitTime", "32")));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> leader(Map<String, Object> spec) {
+    return (Map<String, Object>) spec.get("leader");
   }
 
   @SuppressWarnings("unchecked")
@@ -73,6 +114,23 @@ class TYJobValidationIT {
     Map<String, Object> job = TYJobFixtures.minimalTyJob(TYJobFixtures.uniqueName("valid"));
     TYJobFixtures.spec(job).put("priority", 10);
     TYJobFixtures.spec(job).put("cleanPodPolicy", "None");
+
+    Object created = create(client, job);
+
+    assertThat(created).isNotNull();
+  }
+
+  @Test
+  void aJobAtEveryBoundIsAccepted(ApiClient client) throws ApiException {
+    Map<String, Object> job = TYJobFixtures.minimalTyJob("j");
+    Map<String, Object> spec = TYJobFixtures.spec(job);
+    leader(spec).put("name", "l".repeat(TYJobBounds.MAX_LEADER_NAME_LENGTH));
+    firstWorkerSet(spec).put("name", "w".repeat(TYJobBounds.MAX_WORKER_SET_NAME_LENGTH));
+    firstWorkerSet(spec).put("counts", TYJobBounds.MAX_COUNTS);
+    spec.put("restartLimit", TYJobBounds.MAX_RESTART_LIMIT);
+    spec.put("minWorkersNum", TYJobBounds.MAX_MIN_WORKERS_NUM);
+    spec.put("queue", "team-a.gpu");
+    spec.put("gang", Map.of("waitTime", "1h30m", "group", "g".repeat(TYJobBounds.MAX_GANG_GROUP_LENGTH)));
 
     Object created = create(client, job);
 

@@ -145,8 +145,8 @@ class ControllerWiring {
 
   @Bean
   LeaderOnlyController leaderOnlyController(InformerCache cache, JobEventRouter router, TYJobReconciler reconciler,
-      ControllerProperties properties) {
+      ControllerProperties properties, ControllerMetrics metrics) {
     return new LeaderOnlyController(cache, router, () -> new ReconcileWorkers(reconciler::reconcile, properties.workers(),
-        properties.retry().initialDelay(), properties.retry().maxDelay()));
+        properties.retry().initialDelay(), properties.retry().maxDelay(), metrics));
   }
 }

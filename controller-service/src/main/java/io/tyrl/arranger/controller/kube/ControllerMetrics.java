@@ -83,6 +83,18 @@ public final class ControllerMetrics {
     reconcileTimer(result).record(took);
   }
 
+  /**
+   * A reconcile threw instead of returning a result (an Error such as OutOfMemoryError, or a bug),
+   * tagged with the throwable's class so that a dashboard tells a memory problem from a bug.
+   */
+  public void reconcileCrashed(Throwable crash) {
+    Counter.builder("arranger.controller.reconcile.crashes")
+        .description("Reconciles that threw instead of returning a result; the worker contained it and went on")
+        .tag("error", crash.getClass().getSimpleName())
+        .register(registry)
+        .increment();
+  }
+
   public void stageChanged(Stage from, Stage to) {
     Counter.builder("arranger.controller.stage.transitions")
         .description("TYJob stage transitions written by the controller")

@@ -18,6 +18,7 @@ import io.tyrl.arranger.controller.lifecycle.PodTemplateView;
 import io.tyrl.arranger.controller.lifecycle.ScheduleState;
 import io.tyrl.arranger.controller.lifecycle.SchedulerStatusView;
 import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.UnplannedSpecView;
 import io.tyrl.arranger.controller.lifecycle.WorkerSetSpecView;
 import io.tyrl.arranger.controller.lifecycle.WorkerSetSummary;
 import java.time.Instant;
@@ -53,17 +54,20 @@ public final class JobViewMapper {
       String setName = RawJson.string(workerSet, "name").orElse("");
       DecodedTemplate template = decodeTemplate(workerSet.get("template"));
       template.template().ifPresent(decoded -> workerTemplates.putIfAbsent(setName, decoded));
-      workerSets.add(new WorkerSetSpecView(setName, RawJson.intOr(workerSet, "counts", 1), template.view()));
+      // As a long: the API server may have stored any integer here (1.20 ignores format: int32),
+      // and validation must see it as it is, not wrapped or replaced by the default.
+      workerSets.add(new WorkerSetSpecView(setName, RawJson.longOr(workerSet, "counts", 1), template.view()));
     }
     DecodedVolumes volumes = decodeVolumes(spec.get("volumes"));
 
     JobSpecView specView = new JobSpecView(
         new LeaderSpecView(RawJson.string(leader, "name").orElse(""), leaderTemplate.view()),
         workerSets,
-        RawJson.intOr(spec, "restartLimit", JobSpecView.DEFAULT_RESTART_LIMIT),
-        RawJson.intOr(spec, "minWorkersNum", JobSpecView.DEFAULT_MIN_WORKERS_NUM),
+        RawJson.longOr(spec, "restartLimit", JobSpecView.DEFAULT_RESTART_LIMIT),
+        RawJson.longOr(spec, "minWorkersNum", JobSpecView.DEFAULT_MIN_WORKERS_NUM),
         RawJson.string(spec, "cleanPodPolicy").orElse(""),
-        RawJson.booleanOr(spec, "terminating", false));
+        RawJson.booleanOr(spec, "terminating", false),
+        unplanned(spec));
     JobView view = new JobView(
         RawJson.string(metadata, "namespace").orElse(""),
         name,
@@ -95,8 +99,21 @@ public final class JobViewMapper {
     PodTemplateView template = spec.leader().template();
     PodTemplateView flagged = new PodTemplateView(template.containers(), template.initContainers(),
         Optional.of("cannot be combined with spec.volumes: " + volumes.problem().get()));
-    return new JobSpecView(new LeaderSpecView(spec.leader().name(), flagged), spec.workerSets(), spec.restartLimit(),
-        spec.minWorkersNum(), spec.cleanPodPolicy(), spec.terminating());
+    return spec.withLeader(new LeaderSpecView(spec.leader().name(), flagged));
+  }
+
+  /** The fields only validated: the scheduler's, and the volume names. */
+  private static UnplannedSpecView unplanned(JsonObject spec) {
+    JsonObject gang = RawJson.objectOrEmpty(spec, "gang");
+    List<String> volumeNames = RawJson.objects(spec, "volumes").stream()
+        .map(volume -> RawJson.string(volume, "name").orElse(null))
+        .toList();
+    return new UnplannedSpecView(
+        RawJson.number(spec, "priority").orElse(null),
+        RawJson.string(spec, "queue").orElse(null),
+        RawJson.string(gang, "waitTime").orElse(null),
+        RawJson.string(gang, "group").orElse(null),
+        volumeNames);
   }
 
   private record DecodedTemplate(PodTemplateView view, Optional<V1PodTemplateSpec> template) {}

@@ -66,6 +66,11 @@ final class RawJson {
     }
   }
 
+  /** A number as stored, whatever its size, or {@code fallback} when absent (or not a whole number). */
+  static long longOr(JsonObject parent, String member, long fallback) {
+    return number(parent, member).orElse(fallback);
+  }
+
   static int intOr(JsonObject parent, String member, int fallback) {
     return number(parent, member)
         .filter(value -> value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE)

@@ -7,6 +7,8 @@ import io.tyrl.arranger.controller.kube.ControllerMetrics.ReconcileResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -21,19 +23,34 @@ import org.slf4j.LoggerFactory;
  * repeated adds of a key that is waiting, so a job is never reconciled concurrently with itself.
  * Failures are retried with per-key exponential backoff; a success resets the key's backoff.
  *
+ * <p>No job can kill a worker: anything a reconcile throws — a bug's RuntimeException, or an
+ * {@link Error} such as an OutOfMemoryError or StackOverflowError in one job's work — is contained
+ * here. It is logged with the job's key, counted ({@code arranger_controller_reconcile_crashes_total}),
+ * and the job retried with backoff, at most {@value #MAX_RETRIES_AFTER_CRASH} times in a row; after
+ * that it waits for its next change (or the informer's resync) instead of crashing a worker on a
+ * loop. The worker thread goes on with the next job.
+ *
  * <p>One instance serves one leadership term: {@link #shutDown()} stops it for good.
  */
 public final class ReconcileWorkers {
 
+  /** Retries of a job whose reconciles keep crashing, before it waits for its next change. */
+  static final int MAX_RETRIES_AFTER_CRASH = 5;
+
   private static final Logger log = LoggerFactory.getLogger(ReconcileWorkers.class);
 
   private final Function<String, ReconcileResult> reconciler;
+  private final ControllerMetrics metrics;
+  /** Job key → reconciles in a row that crashed; cleared by any reconcile that returns. */
+  private final Map<String, Integer> consecutiveCrashes = new ConcurrentHashMap<>();
   private final RateLimitingQueue<String> queue;
   private final ExecutorService queueClock;
   private final List<Thread> workers = new ArrayList<>();
 
-  public ReconcileWorkers(Function<String, ReconcileResult> reconciler, int workerCount, Duration retryInitialDelay, Duration retryMaxDelay) {
+  public ReconcileWorkers(Function<String, ReconcileResult> reconciler, int workerCount, Duration retryInitialDelay,
+      Duration retryMaxDelay, ControllerMetrics metrics) {
     this.reconciler = reconciler;
+    this.metrics = metrics;
     this.queueClock = Executors.newSingleThreadExecutor(daemon("arranger-controller-queue"));
     this.queue = new DefaultRateLimitingQueue<>(queueClock,
         new ItemExponentialFailureRateLimiter<>(retryInitialDelay, retryMaxDelay));
@@ -99,17 +116,40 @@ public final class ReconcileWorkers {
         if (!queue.isShuttingDown()) {
           handle(key, reconciler.apply(key));
         }
-      } catch (RuntimeException e) {
-        // The reconciler reports failures as results; this is the last guard that keeps the worker alive.
-        log.error("worker failed on TYJob {}; retrying with backoff", key, e);
-        queue.addRateLimited(key);
+      } catch (Throwable crash) {
+        // The reconciler reports failures as results; what is thrown is a bug or an Error of this
+        // one job's work. This is the last guard that keeps the worker alive for the other jobs.
+        contain(key, crash);
       } finally {
         queue.done(key);
       }
     }
   }
 
+  private void contain(String key, Throwable crash) {
+    int crashes = consecutiveCrashes.merge(key, 1, Integer::sum);
+    boolean retry = crashes <= MAX_RETRIES_AFTER_CRASH;
+    if (retry) {
+      queue.addRateLimited(key);
+    } else {
+      queue.forget(key);
+    }
+    try {
+      metrics.reconcileCrashed(crash);
+      if (retry) {
+        log.error("reconcile of TYJob {} crashed ({} in a row), retrying with backoff", key, crashes, crash);
+      } else {
+        log.error("reconcile of TYJob {} crashed {} times in a row; not retried until the job changes or is resynced",
+            key, crashes, crash);
+      }
+    } catch (Throwable reportFailed) {
+      // Reporting needs memory too, and right after an OutOfMemoryError it may fail again. The job
+      // is already queued (or parked) above; the worker must go on regardless.
+    }
+  }
+
   private void handle(String key, ReconcileResult result) {
+    consecutiveCrashes.remove(key);
     switch (result) {
       case SUCCESS, GONE -> queue.forget(key);
       case STALE_CACHE -> {

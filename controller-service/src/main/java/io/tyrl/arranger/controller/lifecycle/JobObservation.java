@@ -14,8 +14,8 @@ import java.util.Set;
  * Everything one plan is made from: the job, its pods keyed by name, the slots its spec asks for,
  * and the time. Built once per plan so every stage reads the same facts.
  *
- * @param workerSlots empty for a job that failed validation: its counts may be anything, and a
- *     failing job needs no worker slots, only cleanup
+ * @param workerSlots empty for a job that failed validation or whose spec is outside the bounds:
+ *     its counts may be anything, and such a job needs no worker slots, only cleanup
  */
 record JobObservation(
     JobView job,
@@ -24,12 +24,12 @@ record JobObservation(
     List<PodSlot.Worker> workerSlots,
     Instant now) {
 
-  static JobObservation of(JobView job, List<PodView> pods, Instant now, boolean specIsValid) {
+  static JobObservation of(JobView job, List<PodView> pods, Instant now, boolean slotsMayBeMade) {
     Map<String, PodView> podsByName = new LinkedHashMap<>();
     for (PodView pod : pods) {
       podsByName.putIfAbsent(pod.name(), pod);
     }
-    List<PodSlot.Worker> workerSlots = specIsValid ? PodNaming.workerSlots(job.name(), job.spec()) : List.of();
+    List<PodSlot.Worker> workerSlots = slotsMayBeMade ? PodNaming.workerSlots(job.name(), job.spec()) : List.of();
     return new JobObservation(
         job, Collections.unmodifiableMap(podsByName), PodNaming.leaderSlot(job.name(), job.spec()), workerSlots, now);
   }

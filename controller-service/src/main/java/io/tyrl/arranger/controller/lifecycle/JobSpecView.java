@@ -8,17 +8,21 @@ import java.util.Objects;
  * {@code JobValidator} turns every bad one into a message naming its field.
  *
  * <p>The API server fills the CRD's defaults; where a field is absent anyway (an object stored
- * before a default existed) the adapter passes the {@code DEFAULT_*} constant below.
+ * before a default existed) the adapter passes the {@code DEFAULT_*} constant below. Numbers are
+ * {@code long}: kube-apiserver 1.20 does not enforce the CRD's {@code format: int32}, and a value
+ * beyond an {@code int} must reach validation as it is, not wrapped or replaced by a default.
  *
  * @param cleanPodPolicy the raw {@code spec.cleanPodPolicy}; empty means the default ({@code All})
+ * @param unplanned fields that are only validated
  */
 public record JobSpecView(
     LeaderSpecView leader,
     List<WorkerSetSpecView> workerSets,
-    int restartLimit,
-    int minWorkersNum,
+    long restartLimit,
+    long minWorkersNum,
     String cleanPodPolicy,
-    boolean terminating) {
+    boolean terminating,
+    UnplannedSpecView unplanned) {
 
   public static final int DEFAULT_RESTART_LIMIT = 3;
   public static final int DEFAULT_MIN_WORKERS_NUM = 1;
@@ -27,6 +31,13 @@ public record JobSpecView(
     leader = Objects.requireNonNullElse(leader, new LeaderSpecView("", null));
     workerSets = workerSets == null ? List.of() : List.copyOf(workerSets);
     cleanPodPolicy = Objects.requireNonNullElse(cleanPodPolicy, "");
+    unplanned = Objects.requireNonNullElse(unplanned, UnplannedSpecView.none());
+  }
+
+  /** A spec without the fields the lifecycle only validates. */
+  public JobSpecView(LeaderSpecView leader, List<WorkerSetSpecView> workerSets, long restartLimit, long minWorkersNum,
+      String cleanPodPolicy, boolean terminating) {
+    this(leader, workerSets, restartLimit, minWorkersNum, cleanPodPolicy, terminating, UnplannedSpecView.none());
   }
 
   /** The policy to clean up with; the default when the stored value is not one we know. */
@@ -34,8 +45,8 @@ public record JobSpecView(
     return CleanPodPolicy.fromWireName(cleanPodPolicy).orElse(CleanPodPolicy.DEFAULT);
   }
 
-  /** The number of workers the spec asks for over all WorkerSets (ignoring invalid counts). */
-  public long totalWorkers() {
-    return workerSets.stream().mapToLong(set -> Math.max(0, set.counts())).sum();
+  /** The same spec with another leader, e.g. one whose template carries a problem found elsewhere. */
+  public JobSpecView withLeader(LeaderSpecView newLeader) {
+    return new JobSpecView(newLeader, workerSets, restartLimit, minWorkersNum, cleanPodPolicy, terminating, unplanned);
   }
 }

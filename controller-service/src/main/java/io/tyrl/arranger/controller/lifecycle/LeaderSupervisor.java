@@ -40,7 +40,7 @@ final class LeaderSupervisor {
   }
 
   private void reschedule(JobObservation observation, PlanDraft draft, String reason, String message, boolean countsAsRestart) {
-    int restartLimit = observation.spec().restartLimit();
+    long restartLimit = observation.spec().restartLimit();
     if (countsAsRestart) {
       int restarts = draft.countLeaderRestart();
       if (restarts > restartLimit) {

@@ -23,6 +23,8 @@ import java.util.stream.Collectors;
  */
 public final class LifecyclePlanner {
 
+  static final int MAX_PROBLEMS_IN_MESSAGE = 20;
+
   private final JobValidator validator = new JobValidator();
   private final JobTermination termination = new JobTermination();
   private final StatusProjector statusProjector = new StatusProjector();
@@ -52,12 +54,15 @@ public final class LifecyclePlanner {
     Instant at = now.truncatedTo(ChronoUnit.SECONDS);
     Stage stage = job.status().stage();
     List<ValidationProblem> problems = stage.isTerminal() ? List.of() : validator.validate(job);
-    JobObservation observation = JobObservation.of(job, pods, at, problems.isEmpty());
+    // Worker slots are made only from a spec within the bounds. A finished job is not validated
+    // again, but its spec may have been edited since; the bounds are checked for it all the same.
+    boolean slotsMayBeMade = stage.isTerminal() ? validator.isWithinBounds(job) : problems.isEmpty();
+    JobObservation observation = JobObservation.of(job, pods, at, slotsMayBeMade);
     PlanDraft draft = new PlanDraft(job.status());
     if (stage.isTerminal()) {
       stagePlanners.get(stage).plan(observation, draft);
     } else if (!problems.isEmpty()) {
-      String message = problems.stream().map(ValidationProblem::toString).collect(Collectors.joining("; "));
+      String message = validationMessage(problems);
       draft.recordValidation(new Condition(Condition.VALIDATED, ConditionStatus.FALSE, "Invalid", message, Optional.empty()));
       termination.fail(observation, draft, "ValidationFailed", message);
     } else {
@@ -70,5 +75,16 @@ public final class LifecyclePlanner {
       }
     }
     return draft.toPlan(job.status(), statusProjector.project(observation, draft));
+  }
+
+  /**
+   * The problems joined into one condition message, the first {@value #MAX_PROBLEMS_IN_MESSAGE} of
+   * them: a job with thousands of bad entries must not make a status too large to be written.
+   */
+  private static String validationMessage(List<ValidationProblem> problems) {
+    String listed = problems.stream().limit(MAX_PROBLEMS_IN_MESSAGE).map(ValidationProblem::toString)
+        .collect(Collectors.joining("; "));
+    int more = problems.size() - MAX_PROBLEMS_IN_MESSAGE;
+    return more > 0 ? listed + "; and %d more".formatted(more) : listed;
   }
 }

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.crd.bounds.TYJobBounds;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -42,7 +43,10 @@ final class StatusProjector {
   private List<WorkerSetSummary> workerSetSummaries(JobObservation observation, PlanDraft draft) {
     List<WorkerSetSummary> summaries = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
-    for (WorkerSetSpecView workerSet : observation.spec().workerSets()) {
+    // A job with more sets than the bounds allow is invalid; summing up only the first keeps its
+    // status small enough to be written.
+    List<WorkerSetSpecView> summarised = observation.spec().workerSets().stream().limit(TYJobBounds.MAX_WORKER_SETS).toList();
+    for (WorkerSetSpecView workerSet : summarised) {
       if (!seen.add(workerSet.name())) {
         continue;
       }
@@ -59,9 +63,18 @@ final class StatusProjector {
         }
       }
       summaries.add(new WorkerSetSummary(
-          workerSet.name(), workerSet.counts(), created, ready, draft.workerSetRestarts(workerSet.name())));
+          workerSet.name(), saturatedInt(workerSet.counts()), created, ready, draft.workerSetRestarts(workerSet.name())));
     }
     return List.copyOf(summaries);
+  }
+
+  /**
+   * {@code counts} as the int that {@code status.workerSets[].desired} holds. Only an invalid job's
+   * counts can lie outside an int; saturating (rather than wrapping) keeps what is written equal to
+   * what is read back, so re-planning the job writes nothing new.
+   */
+  private static int saturatedInt(long value) {
+    return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, value));
   }
 
   private List<Condition> conditions(List<Condition> current, PlanDraft draft, JobObservation observation) {

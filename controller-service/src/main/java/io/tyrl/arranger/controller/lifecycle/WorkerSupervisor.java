@@ -75,7 +75,7 @@ final class WorkerSupervisor {
   }
 
   private boolean enforceRestartLimit(JobObservation observation, PlanDraft draft) {
-    int restartLimit = observation.spec().restartLimit();
+    long restartLimit = observation.spec().restartLimit();
     Optional<WorkerSetSpecView> exceeded = observation.spec().workerSets().stream()
         .filter(workerSet -> draft.workerSetRestarts(workerSet.name()) > restartLimit)
         .findFirst();

@@ -13,6 +13,7 @@ import io.tyrl.arranger.controller.lifecycle.Plan;
 import io.tyrl.arranger.controller.lifecycle.PodPhase;
 import io.tyrl.arranger.controller.lifecycle.ScheduleState;
 import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.UnplannedSpecView;
 import io.tyrl.arranger.controller.lifecycle.WorkerSetSummary;
 import java.time.Instant;
 import java.util.List;
@@ -116,5 +117,41 @@ class JobViewMapperTest {
     assertThat(job.view().status().leader().restarts()).isZero();
     Plan plan = new LifecyclePlanner().plan(job.view(), List.of(), Instant.parse("2026-11-22T10:00:00Z"));
     assertThat(plan.stage()).isEqualTo(Stage.FAILED);
+  }
+
+  @Test
+  void aCountsBeyondIntIsReadAsItIsAndTheJobFailsNamingItInsteadOfRunningAsOneWorker() {
+    String spec = RawTYJobs.validSpec().replace("\"counts\": 2", "\"counts\": 10000000000");
+
+    JobSnapshot job = mapper.map(RawTYJobs.job(spec));
+    Plan plan = new LifecyclePlanner().plan(job.view(), List.of(), Instant.parse("2026-11-22T10:00:00Z"));
+
+    assertThat(job.view().spec().workerSets()).singleElement()
+        .satisfies(set -> assertThat(set.counts()).isEqualTo(10_000_000_000L));
+    assertThat(plan.stage()).isEqualTo(Stage.FAILED);
+    assertThat(plan.statusPatch().orElseThrow().condition(Condition.VALIDATED).orElseThrow().message())
+        .contains("spec.workerSets[0].counts: 10000000000 is more than the maximum 5000 per WorkerSet");
+  }
+
+  @Test
+  void restartLimitAndMinWorkersNumBeyondIntAreNotReplacedByTheirDefaults() {
+    String spec = RawTYJobs.validSpec().replace("\"restartLimit\": 2", "\"restartLimit\": 4294967296")
+        .replace("\"minWorkersNum\": 2", "\"minWorkersNum\": -4294967296");
+
+    JobSnapshot job = mapper.map(RawTYJobs.job(spec));
+
+    assertThat(job.view().spec().restartLimit()).isEqualTo(4_294_967_296L);
+    assertThat(job.view().spec().minWorkersNum()).isEqualTo(-4_294_967_296L);
+  }
+
+  @Test
+  void readsTheFieldsItOnlyValidates() {
+    String spec = RawTYJobs.validSpec().replace("\"terminating\": false",
+        "\"terminating\": false, \"priority\": 11, \"queue\": \"games\", \"gang\": {\"waitTime\": \"10m\", \"group\": \"pong\"}");
+
+    JobSnapshot job = mapper.map(RawTYJobs.job(spec));
+
+    assertThat(job.view().spec().unplanned())
+        .isEqualTo(new UnplannedSpecView(11L, "games", "10m", "pong", List.of("shared")));
   }
 }

@@ -3,6 +3,7 @@ package io.tyrl.arranger.controller.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tyrl.arranger.controller.kube.ControllerMetrics.ReconcileResult;
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class ReconcileWorkersTest {
 
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final ControllerMetrics metrics = new ControllerMetrics(registry);
   private ReconcileWorkers workers;
 
   @AfterEach
@@ -32,7 +35,7 @@ class ReconcileWorkersTest {
     workers = new ReconcileWorkers(key -> {
       attempts.add(System.nanoTime());
       return attempts.size() < 4 ? ReconcileResult.ERROR : ReconcileResult.SUCCESS;
-    }, 2, Duration.ofMillis(50), Duration.ofSeconds(1));
+    }, 2, Duration.ofMillis(50), Duration.ofSeconds(1), metrics);
     workers.start();
 
     workers.enqueue("rl/train");
@@ -66,7 +69,7 @@ class ReconcileWorkersTest {
         inFlight.get(key).decrementAndGet();
       }
       return ReconcileResult.SUCCESS;
-    }, 4, Duration.ofMillis(50), Duration.ofSeconds(1));
+    }, 4, Duration.ofMillis(50), Duration.ofSeconds(1), metrics);
     workers.start();
 
     workers.enqueue("rl/slow");
@@ -89,7 +92,7 @@ class ReconcileWorkersTest {
     workers = new ReconcileWorkers(key -> {
       reconciles.incrementAndGet();
       return ReconcileResult.SUCCESS;
-    }, 1, Duration.ofMillis(50), Duration.ofSeconds(1));
+    }, 1, Duration.ofMillis(50), Duration.ofSeconds(1), metrics);
     workers.shutDown();
     workers.start();
 
@@ -97,5 +100,85 @@ class ReconcileWorkersTest {
 
     assertThat(workers.isShutDown()).isTrue();
     await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> reconciles.get() == 0);
+  }
+
+  @Test
+  void anErrorInOneJobsWorkIsContainedAndTheOnlyWorkerGoesOnWithTheOtherJobs() {
+    List<String> reconciled = new CopyOnWriteArrayList<>();
+    workers = new ReconcileWorkers(key -> {
+      reconciled.add(key);
+      switch (key) {
+        case "rl/huge" -> throw new OutOfMemoryError("Java heap space");
+        case "rl/deep" -> throw new StackOverflowError();
+        case "rl/buggy" -> throw new IllegalStateException("a bug");
+        default -> {
+          return ReconcileResult.SUCCESS;
+        }
+      }
+    }, 1, Duration.ofMillis(50), Duration.ofSeconds(1), metrics);
+    workers.start();
+
+    workers.enqueue("rl/huge");
+    workers.enqueue("rl/deep");
+    workers.enqueue("rl/buggy");
+    workers.enqueue("rl/good");
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> reconciled.contains("rl/good"));
+    assertThat(crashes("OutOfMemoryError")).isGreaterThanOrEqualTo(1);
+    assertThat(crashes("StackOverflowError")).isGreaterThanOrEqualTo(1);
+    assertThat(crashes("IllegalStateException")).isGreaterThanOrEqualTo(1);
+    workers.enqueue("rl/later");
+    await("the one worker still takes work").atMost(Duration.ofSeconds(5)).until(() -> reconciled.contains("rl/later"));
+  }
+
+  @Test
+  void aJobThatKeepsCrashingIsRetriedWithBackoffABoundedNumberOfTimesThenWaitsForItsNextChange() {
+    List<Long> attempts = new CopyOnWriteArrayList<>();
+    workers = new ReconcileWorkers(key -> {
+      attempts.add(System.nanoTime());
+      throw new OutOfMemoryError("Java heap space");
+    }, 2, Duration.ofMillis(20), Duration.ofMillis(200), metrics);
+    workers.start();
+
+    workers.enqueue("rl/huge");
+
+    int bounded = 1 + ReconcileWorkers.MAX_RETRIES_AFTER_CRASH;
+    await().atMost(Duration.ofSeconds(5)).until(() -> attempts.size() == bounded);
+    assertThat(attempts.get(2) - attempts.get(1)).as("the backoff grows").isGreaterThan(attempts.get(1) - attempts.get(0));
+    await("no retry past the bound").during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2))
+        .until(() -> attempts.size() == bounded);
+    assertThat(crashes("OutOfMemoryError")).isEqualTo(bounded);
+
+    workers.enqueue("rl/huge");
+
+    await("a change of the job gives it one more try").atMost(Duration.ofSeconds(2))
+        .until(() -> attempts.size() == bounded + 1);
+    await("and only one").during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2))
+        .until(() -> attempts.size() == bounded + 1);
+  }
+
+  @Test
+  void aReconcileThatReturnsClearsTheJobsCrashes() {
+    AtomicInteger attempts = new AtomicInteger();
+    workers = new ReconcileWorkers(key -> {
+      int attempt = attempts.incrementAndGet();
+      // Crash, crash, then ERROR (a normal result), then crash for good.
+      if (attempt == 3) {
+        return ReconcileResult.ERROR;
+      }
+      throw new StackOverflowError();
+    }, 1, Duration.ofMillis(10), Duration.ofMillis(40), metrics);
+    workers.start();
+
+    workers.enqueue("rl/deep");
+
+    int expected = 2 + 1 + 1 + ReconcileWorkers.MAX_RETRIES_AFTER_CRASH;
+    await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() == expected);
+    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> attempts.get() == expected);
+  }
+
+  private double crashes(String error) {
+    var counter = registry.find("arranger.controller.reconcile.crashes").tag("error", error).counter();
+    return counter == null ? 0 : counter.count();
   }
 }

@@ -21,8 +21,9 @@ final class JobFixture {
   private String leaderName = "learner";
   private PodTemplateView leaderTemplate = template();
   private final List<WorkerSetSpecView> workerSets = new ArrayList<>();
-  private int restartLimit = 3;
-  private int minWorkersNum = 1;
+  private long restartLimit = 3;
+  private long minWorkersNum = 1;
+  private UnplannedSpecView unplanned = UnplannedSpecView.none();
   private String cleanPodPolicy = "All";
   private boolean terminating;
   private Stage stage = Stage.PENDING;
@@ -64,7 +65,7 @@ final class JobFixture {
     return this;
   }
 
-  JobFixture workerSet(String workerSetName, int counts) {
+  JobFixture workerSet(String workerSetName, long counts) {
     return workerSet(new WorkerSetSpecView(workerSetName, counts, template()));
   }
 
@@ -73,12 +74,18 @@ final class JobFixture {
     return this;
   }
 
-  JobFixture restartLimit(int value) {
+  /** The fields the lifecycle only validates: priority, queue, gang, volume names. */
+  JobFixture unplanned(UnplannedSpecView value) {
+    this.unplanned = value;
+    return this;
+  }
+
+  JobFixture restartLimit(long value) {
     this.restartLimit = value;
     return this;
   }
 
-  JobFixture minWorkers(int value) {
+  JobFixture minWorkers(long value) {
     this.minWorkersNum = value;
     return this;
   }
@@ -151,7 +158,7 @@ final class JobFixture {
   JobView build() {
     List<WorkerSetSpecView> sets = workerSets.isEmpty() ? List.of(new WorkerSetSpecView("actor", 2, template())) : workerSets;
     JobSpecView spec = new JobSpecView(
-        new LeaderSpecView(leaderName, leaderTemplate), sets, restartLimit, minWorkersNum, cleanPodPolicy, terminating);
+        new LeaderSpecView(leaderName, leaderTemplate), sets, restartLimit, minWorkersNum, cleanPodPolicy, terminating, unplanned);
     List<WorkerSetSummary> summaries = new ArrayList<>();
     workerSetRestarts.forEach((set, restarts) -> summaries.add(new WorkerSetSummary(set, 0, 0, 0, restarts)));
     ControllerStatus status = new ControllerStatus(

@@ -3,9 +3,11 @@ package io.tyrl.arranger.controller.lifecycle;
 import static io.tyrl.arranger.controller.lifecycle.JobFixture.job;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.serving;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.tyrl.arranger.controller.lifecycle.validation.JobValidator;
 import io.tyrl.arranger.controller.lifecycle.validation.ValidationProblem;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -81,16 +83,16 @@ class JobValidationTest {
             "metadata.name: \"Train.v2\" is not a DNS label: use lower-case letters, digits and '-', starting and ending with a letter or digit"),
         invalid("minWorkersNum above the total of counts",
             job().workerSet("actor", 2).workerSet("critic", 1).minWorkers(5),
-            "spec.minWorkersNum: 5 is more than the 3 workers of all workerSets together"),
+            "spec.minWorkersNum: 5 is more than the 3 workers of all WorkerSets together"),
         invalid("negative minWorkersNum",
             job().minWorkers(-1),
-            "spec.minWorkersNum: -1 must not be negative"),
+            "spec.minWorkersNum: -1 is less than the minimum 0"),
         invalid("negative restartLimit",
             job().restartLimit(-2),
-            "spec.restartLimit: -2 must not be negative"),
+            "spec.restartLimit: -2 is less than the minimum 0"),
         invalid("counts below 1",
             job().workerSet("actor", 0).minWorkers(0),
-            "spec.workerSets[0].counts: 0 must be at least 1"),
+            "spec.workerSets[0].counts: 0 is less than the minimum 1 per WorkerSet"),
         invalid("unknown cleanPodPolicy",
             job().cleanPodPolicy("Sometimes"),
             "spec.cleanPodPolicy: \"Sometimes\" is not one of All, Running, None"),
@@ -99,7 +101,45 @@ class JobValidationTest {
             "spec.workerSets[0].name: \"Actor_1\" is not a DNS label: use lower-case letters, digits and '-', starting and ending with a letter or digit"),
         invalid("empty leader name",
             job().leader(""),
-            "spec.leader.name: must not be empty"));
+            "spec.leader.name: must not be empty"),
+        invalid("counts at int32's maximum (an older CRD without the maximum)",
+            job().workerSet("actor", Integer.MAX_VALUE),
+            "spec.workerSets[0].counts: 2147483647 is more than the maximum 5000 per WorkerSet"),
+        invalid("counts 100000",
+            job().workerSet("actor", 100_000),
+            "spec.workerSets[0].counts: 100000 is more than the maximum 5000 per WorkerSet"),
+        invalid("counts beyond int32 (kube-apiserver 1.20 does not enforce format: int32)",
+            job().workerSet("actor", 10_000_000_000L),
+            "spec.workerSets[0].counts: 10000000000 is more than the maximum 5000 per WorkerSet"),
+        invalid("workers of all sets together above the bound of a job",
+            job().workerSet("actor", 4000).workerSet("critic", 1001),
+            "spec.workerSets: the WorkerSets ask for 5001 workers together, more than the 5000 a job may have"),
+        invalid("more WorkerSets than a job may have",
+            manyWorkerSets(33),
+            "spec.workerSets: has 33 WorkerSets, more than the 32 a job may have"),
+        invalid("restartLimit above its maximum",
+            job().restartLimit(3_000_000_000L),
+            "spec.restartLimit: 3000000000 is more than the maximum 10000"),
+        invalid("leader name longer than a pod name allows",
+            job().leader("l".repeat(62)),
+            "spec.leader.name: \"" + "l".repeat(62) + "\" is 62 characters long, more than the 61 allowed"),
+        invalid("priority out of range (checked for the scheduler's sake too)",
+            job().unplanned(new UnplannedSpecView(11L, null, null, null, List.of())),
+            "spec.priority: 11 is more than the maximum 10"),
+        invalid("volume name that is no DNS label",
+            job().unplanned(new UnplannedSpecView(null, null, null, null, List.of("Data"))),
+            "spec.volumes[0].name: \"Data\" is not a DNS label: use lower-case letters, digits and '-', starting and ending with a letter or digit"),
+        invalid("waitTime that is no duration",
+            job().unplanned(new UnplannedSpecView(null, null, "ten minutes", null, List.of())),
+            "spec.gang.waitTime: \"ten minutes\" is not a duration such as 90s, 10m or 1h30m"));
+  }
+
+  private static JobFixture manyWorkerSets(int sets) {
+    JobFixture job = job();
+    for (int i = 0; i < sets; i++) {
+      job.workerSet("set-" + i, 1);
+    }
+    return job;
   }
 
   @ParameterizedTest(name = "{0}")
@@ -150,6 +190,32 @@ class JobValidationTest {
     assertThat(new JobValidator().validate(view)).extracting(ValidationProblem::field).containsExactlyInAnyOrder(
         "spec.restartLimit", "spec.cleanPodPolicy", "spec.leader.template.spec.containers",
         "spec.workerSets[1].name", "spec.workerSets[1].counts");
+  }
+
+  @Test
+  void aJobWithTooManyProblemsListsTheFirstTwentyInItsCondition() {
+    JobFixture job = job();
+    for (int i = 0; i < 30; i++) {
+      job.workerSet("set-" + i, -i - 1);
+    }
+
+    Plan plan = new LifecyclePlanner().plan(job.build(), List.of(), PlanCase.NOW);
+
+    String message = plan.statusPatch().orElseThrow().condition(Condition.VALIDATED).orElseThrow().message();
+    assertThat(message).contains("spec.workerSets[19].counts: -20 is less than the minimum 1 per WorkerSet")
+        .doesNotContain("spec.workerSets[20].counts")
+        .endsWith("; and 10 more");
+  }
+
+  @Test
+  void aFinishedJobWhoseSpecWasEditedOutOfBoundsIsPlannedWithoutMakingItsSlots() {
+    JobView finished = job().stage(Stage.FAILED).workerSet("actor", Integer.MAX_VALUE).build();
+
+    Plan plan = assertTimeoutPreemptively(Duration.ofSeconds(5),
+        () -> new LifecyclePlanner().plan(finished, List.of(serving("train-learner").build()), PlanCase.NOW));
+
+    assertThat(plan.stage()).isEqualTo(Stage.FAILED);
+    assertThat(plan.creates()).isEmpty();
   }
 
   @Test

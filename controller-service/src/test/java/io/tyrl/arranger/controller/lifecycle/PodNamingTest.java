@@ -1,6 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,34 @@ class PodNamingTest {
         new PodSlot.Worker("train-actor-1", "actor", 1),
         new PodSlot.Worker("train-critic-0", "critic", 0));
     assertThat(slots).extracting(PodSlot::role).containsOnly(PodRole.WORKER);
+  }
+
+  @Test
+  void refusesToMakeMoreSlotsThanTheBoundsAllowInsteadOfRunningOutOfMemory() {
+    JobView huge = JobFixture.job().workerSet("actor", Integer.MAX_VALUE).build();
+
+    assertThatThrownBy(() -> PodNaming.workerSlots("train", huge.spec()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("workerSet \"actor\" asks for 2147483647 workers, outside 0..5000");
+  }
+
+  @Test
+  void refusesSetsThatAreEachWithinTheBoundButNotTogether() {
+    JobView tooMany = JobFixture.job().workerSet("actor", 3000).workerSet("critic", 2001).build();
+
+    assertThatThrownBy(() -> PodNaming.workerSlots("train", tooMany.spec()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("its workerSets ask for 5001 workers, outside 0..5000");
+  }
+
+  @Test
+  void makesEverySlotAtTheBound() {
+    JobView atBound = JobFixture.job().workerSet("actor", 4000).workerSet("critic", 1000).build();
+
+    List<PodSlot.Worker> slots = PodNaming.workerSlots("train", atBound.spec());
+
+    assertThat(slots).hasSize(5000);
+    assertThat(slots.get(4999)).isEqualTo(new PodSlot.Worker("train-critic-999", "critic", 999));
   }
 
   @Test

@@ -2,6 +2,8 @@ package io.tyrl.arranger.scheduler.kube;
 
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.tyrl.arranger.crd.bounds.BoundsProblem;
+import io.tyrl.arranger.crd.bounds.TYJobModelBounds;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobStatus;
@@ -81,6 +83,12 @@ public final class SnapshotAssembler {
         continue;
       }
       jobsByKey.put(decoded.key(), tyJob);
+      // Checked before one task per worker is made: an older CRD may let counts 2147483647 through.
+      List<BoundsProblem> outOfBounds = TYJobModelBounds.problems(tyJob);
+      if (!outOfBounds.isEmpty()) {
+        unreadable.add(new UnreadableJob(namespace, name, describe(outOfBounds)));
+        continue;
+      }
       try {
         JobInfo job = JobReader.job(tyJob, livePods);
         jobs.add(job);
@@ -110,6 +118,14 @@ public final class SnapshotAssembler {
     }
     List<QueueInfo> queueInfos = queues.stream().map(QueueReader::queue).toList();
     return new Assembly(new Snapshot(nodeInfos, jobs, queueInfos), unreadable, jobsByKey);
+  }
+
+  /** The first problems, in the form the controller's validation condition uses. */
+  private static String describe(List<BoundsProblem> problems) {
+    int shown = Math.min(problems.size(), 3);
+    String first = problems.subList(0, shown).stream().map(BoundsProblem::toString)
+        .collect(java.util.stream.Collectors.joining("; "));
+    return problems.size() > shown ? first + "; and " + (problems.size() - shown) + " more" : first;
   }
 
   /** A job that has ended takes no placements, and an unreadable one that ended needs no more reports. */

@@ -211,6 +211,18 @@ class SnapshotAssemblerTest {
     assertThat(assembly.jobsByKey()).containsKeys("rl/bad", "rl/good");
   }
 
+  @Test
+  void aJobOutOfTheSharedBoundsIsReportedBeforeOneTaskPerWorkerIsMade() {
+    V1alpha1TYJob huge = job("huge", "\"status\": {}");
+    huge.getSpec().getWorkerSets().get(0).setCounts(Integer.MAX_VALUE);
+
+    SnapshotAssembler.Assembly assembly = assemble(List.of(), List.of(huge, job("fine", "\"status\": {}")));
+
+    assertThat(assembly.snapshot().jobs()).extracting(JobInfo::name).containsExactly("fine");
+    assertThat(assembly.unreadable()).singleElement().satisfies(bad ->
+        assertThat(bad.problem()).startsWith("spec.workerSets[0].counts: ").contains("2147483647"));
+  }
+
   private static V1Node node(String name) {
     return JSON.deserialize("""
         {"metadata": {"name": "%s"},

@@ -4,17 +4,27 @@ import io.tyrl.arranger.controller.lifecycle.CleanPodPolicy;
 import io.tyrl.arranger.controller.lifecycle.JobSpecView;
 import io.tyrl.arranger.controller.lifecycle.JobView;
 import io.tyrl.arranger.controller.lifecycle.PodNaming;
+import io.tyrl.arranger.controller.lifecycle.UnplannedSpecView;
 import io.tyrl.arranger.controller.lifecycle.WorkerSetSpecView;
+import io.tyrl.arranger.crd.bounds.BoundsProblem;
+import io.tyrl.arranger.crd.bounds.TYJobBounds;
+import io.tyrl.arranger.crd.bounds.TYJobShape;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Validation of a TYJob beyond what the CRD's structural schema can express. It reports every
  * problem at once, each naming its field, so one round trip tells the user all they must fix; and
  * it never throws, whatever the view holds.
+ *
+ * <p>The numeric bounds, name lengths and patterns are the shared {@link TYJobBounds}, the same the
+ * CRD states and the scheduler checks: an older CRD without them may be installed, and some (the
+ * workers of all sets together, pod names made from the job name) no schema can state.
  */
 public final class JobValidator {
 
@@ -22,81 +32,65 @@ public final class JobValidator {
 
   /** All problems of {@code job}; empty if the controller can run it. */
   public List<ValidationProblem> validate(JobView job) {
+    List<BoundsProblem> boundsProblems = TYJobBounds.problems(shape(job));
     List<ValidationProblem> problems = new ArrayList<>();
-    JobSpecView spec = job.spec();
-    DnsLabel.problemWith(job.name()).ifPresent(problem -> problems.add(new ValidationProblem("metadata.name", problem)));
-    validateNumbers(spec, problems);
-    validateLeader(job, problems);
-    validateWorkerSets(job, problems);
-    return List.copyOf(problems);
-  }
+    boundsProblems.forEach(problem -> problems.add(new ValidationProblem(problem.field(), problem.message())));
+    Set<String> fieldsOutOfBounds = new HashSet<>();
+    boundsProblems.forEach(problem -> fieldsOutOfBounds.add(problem.field()));
 
-  private void validateNumbers(JobSpecView spec, List<ValidationProblem> problems) {
-    if (spec.restartLimit() < 0) {
-      problems.add(new ValidationProblem("spec.restartLimit", "%d must not be negative".formatted(spec.restartLimit())));
-    }
-    if (spec.minWorkersNum() < 0) {
-      problems.add(new ValidationProblem("spec.minWorkersNum", "%d must not be negative".formatted(spec.minWorkersNum())));
-    } else if (spec.minWorkersNum() > spec.totalWorkers()) {
-      problems.add(new ValidationProblem("spec.minWorkersNum",
-          "%d is more than the %d workers of all workerSets together".formatted(spec.minWorkersNum(), spec.totalWorkers())));
-    }
+    JobSpecView spec = job.spec();
     if (CleanPodPolicy.fromWireName(spec.cleanPodPolicy()).isEmpty()) {
       problems.add(new ValidationProblem("spec.cleanPodPolicy",
           "\"%s\" is not one of All, Running, None".formatted(spec.cleanPodPolicy())));
     }
+    templateValidator.validate("spec.leader.template", spec.leader().template(), problems);
+    validateWorkerSets(job, fieldsOutOfBounds, problems);
+    return List.copyOf(problems);
   }
 
-  private void validateLeader(JobView job, List<ValidationProblem> problems) {
-    String leaderName = job.spec().leader().name();
-    Optional<String> nameProblem = DnsLabel.problemWith(leaderName);
-    if (nameProblem.isPresent()) {
-      problems.add(new ValidationProblem("spec.leader.name", nameProblem.get()));
-    } else {
-      podNameProblem(PodNaming.leaderPodName(job.name(), leaderName))
-          .ifPresent(problem -> problems.add(new ValidationProblem("spec.leader.name", problem)));
-    }
-    templateValidator.validate("spec.leader.template", job.spec().leader().template(), problems);
+  /**
+   * Whether the job's counts and names are within the shared bounds: the guard that must hold
+   * before anything makes one object per worker. Cheap, whatever the counts.
+   */
+  public boolean isWithinBounds(JobView job) {
+    return TYJobBounds.isWithinBounds(shape(job));
   }
 
-  private void validateWorkerSets(JobView job, List<ValidationProblem> problems) {
+  private static TYJobShape shape(JobView job) {
+    JobSpecView spec = job.spec();
+    UnplannedSpecView unplanned = spec.unplanned();
+    List<TYJobShape.WorkerSet> workerSets = new ArrayList<>(spec.workerSets().size());
+    spec.workerSets().forEach(set -> workerSets.add(new TYJobShape.WorkerSet(set.name(), set.counts())));
+    return new TYJobShape(job.name(), spec.leader().name(), workerSets, spec.restartLimit(), spec.minWorkersNum(),
+        unplanned.priority(), unplanned.queue(), unplanned.gangWaitTime(), unplanned.gangGroup(), unplanned.volumeNames());
+  }
+
+  private void validateWorkerSets(JobView job, Set<String> fieldsOutOfBounds, List<ValidationProblem> problems) {
     List<WorkerSetSpecView> workerSets = job.spec().workerSets();
-    if (workerSets.isEmpty()) {
-      problems.add(new ValidationProblem("spec.workerSets", "at least one WorkerSet is required"));
-    }
     Map<String, Integer> firstIndexByName = new HashMap<>();
     String leaderName = job.spec().leader().name();
-    for (int i = 0; i < workerSets.size(); i++) {
+    // Past the bound on WorkerSets only the first are looked at, as the bounds check does.
+    int checked = Math.min(workerSets.size(), TYJobBounds.MAX_WORKER_SETS);
+    for (int i = 0; i < checked; i++) {
       String path = "spec.workerSets[" + i + "]";
       WorkerSetSpecView workerSet = workerSets.get(i);
-      Optional<String> nameProblem = DnsLabel.problemWith(workerSet.name());
-      if (nameProblem.isPresent()) {
-        problems.add(new ValidationProblem(path + ".name", nameProblem.get()));
-      } else if (firstIndexByName.putIfAbsent(workerSet.name(), i) != null) {
-        problems.add(new ValidationProblem(path + ".name", "duplicate name \"%s\"".formatted(workerSet.name())));
-      } else if (workerSet.name().equals(leaderName)) {
-        problems.add(new ValidationProblem(path + ".name",
-            "\"%s\" is also the name of spec.leader; leader and WorkerSets need distinct names".formatted(leaderName)));
-      } else {
-        validateWorkerPodNames(job, path, workerSet, problems);
-      }
-      if (workerSet.counts() < 1) {
-        problems.add(new ValidationProblem(path + ".counts", "%d must be at least 1".formatted(workerSet.counts())));
+      // A name or counts out of bounds is reported by the bounds check; the checks below need both sound.
+      boolean nameWithinBounds = !fieldsOutOfBounds.contains(path + ".name");
+      boolean countsWithinBounds = !fieldsOutOfBounds.contains(path + ".counts");
+      if (nameWithinBounds) {
+        if (firstIndexByName.putIfAbsent(workerSet.name(), i) != null) {
+          problems.add(new ValidationProblem(path + ".name", "duplicate name \"%s\"".formatted(workerSet.name())));
+        } else if (workerSet.name().equals(leaderName)) {
+          problems.add(new ValidationProblem(path + ".name",
+              "\"%s\" is also the name of spec.leader; leader and WorkerSets need distinct names".formatted(leaderName)));
+        } else if (countsWithinBounds && !fieldsOutOfBounds.contains("spec.leader.name")) {
+          leaderCollision(job, workerSet).ifPresent(index -> problems.add(new ValidationProblem("spec.leader.name",
+              "pod name \"%s\" is also the name of worker %d of %s".formatted(
+                  PodNaming.leaderPodName(job.name(), leaderName), index, path))));
+        }
       }
       templateValidator.validate(path + ".template", workerSet.template(), problems);
     }
-  }
-
-  private void validateWorkerPodNames(JobView job, String path, WorkerSetSpecView workerSet, List<ValidationProblem> problems) {
-    if (workerSet.counts() < 1) {
-      return;
-    }
-    // The highest index gives the longest name; shorter ones fit if it does.
-    String longest = PodNaming.workerPodName(job.name(), workerSet.name(), workerSet.counts() - 1);
-    podNameProblem(longest).ifPresent(problem -> problems.add(new ValidationProblem(path + ".name", problem)));
-    leaderCollision(job, workerSet).ifPresent(index -> problems.add(new ValidationProblem("spec.leader.name",
-        "pod name \"%s\" is also the name of worker %d of %s".formatted(
-            PodNaming.leaderPodName(job.name(), job.spec().leader().name()), index, path))));
   }
 
   /**
@@ -117,9 +111,5 @@ public final class JobValidator {
     }
     int index = Integer.parseInt(digits);
     return index < workerSet.counts() ? Optional.of(index) : Optional.empty();
-  }
-
-  private Optional<String> podNameProblem(String podName) {
-    return DnsLabel.problemWith(podName).map(problem -> "pod name " + problem);
   }
 }
