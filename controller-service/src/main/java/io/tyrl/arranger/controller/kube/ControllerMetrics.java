@@ -33,7 +33,7 @@ public final class ControllerMetrics {
     GONE("gone"),
     /** Something failed; retried with backoff. */
     ERROR("error"),
-    /** This replica may no longer write as leader; the next leader reconciles the job afresh. */
+    /** This replica may not write as leader right now; retried with backoff while this term lasts. */
     FENCED("fenced");
 
     private final String tag;

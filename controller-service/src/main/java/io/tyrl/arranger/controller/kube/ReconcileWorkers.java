@@ -156,8 +156,9 @@ public final class ReconcileWorkers {
         queue.forget(key);
         queue.addAfter(key, TYJobReconciler.CACHE_RECHECK);
       }
-      case CONFLICT, ERROR -> queue.addRateLimited(key);
-      case FENCED -> queue.forget(key);
+      // Fenced: the lease is late to renew, or lost. Lost ends this term and its queue; late must not
+      // drop the job, or it would wait for its next change.
+      case CONFLICT, ERROR, FENCED -> queue.addRateLimited(key);
     }
   }
 

@@ -48,6 +48,18 @@ class ReconcileWorkersTest {
   }
 
   @Test
+  void aJobFencedWhileTheLeaseIsLateToRenewIsRetriedNotDropped() {
+    AtomicInteger attempts = new AtomicInteger();
+    workers = new ReconcileWorkers(key -> attempts.incrementAndGet() < 3 ? ReconcileResult.FENCED
+        : ReconcileResult.SUCCESS, 1, Duration.ofMillis(10), Duration.ofMillis(100), metrics);
+    workers.start();
+
+    workers.enqueue("rl/train");
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() == 3);
+  }
+
+  @Test
   void oneJobIsNeverReconciledByTwoWorkersAtOnceWhileOthersProceed() throws Exception {
     Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
     AtomicInteger overlaps = new AtomicInteger();
