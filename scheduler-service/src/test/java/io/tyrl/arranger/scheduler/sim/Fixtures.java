@@ -6,6 +6,7 @@ import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.GangSpec;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
+import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.NodeAffinityTerm;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
@@ -166,7 +167,8 @@ public final class Fixtures {
     private GangMode gangMode = GangMode.STRICT;
     private Duration waitTime;
     private String group;
-    private Instant reservedSince;
+    private Instant waitingSince;
+    private JobStage stage = JobStage.PENDING;
     private TaskInfo leader;
     private final List<TaskInfo> workers = new ArrayList<>();
     private final Map<String, String> placements = new HashMap<>();
@@ -229,8 +231,15 @@ public final class Fixtures {
       return this;
     }
 
-    public JobBuilder reservedSince(Instant value) {
-      this.reservedSince = value;
+    /** When the job's current wait for its gang minimum began, as the previous cycle recorded it. */
+    public JobBuilder waitingSince(Instant value) {
+      this.waitingSince = value;
+      return this;
+    }
+
+    /** The controller's stage; {@code RUNNING} = the job's minimum has run. */
+    public JobBuilder stage(JobStage value) {
+      this.stage = value;
       return this;
     }
 
@@ -307,7 +316,7 @@ public final class Fixtures {
             : node == null ? withConstraints : withConstraints.withStatus(TaskStatus.ALLOCATED, node));
       }
       return new JobInfo(namespace, name, null, queue, priority, created, minWorkers, basicPolicy, jobQueuePolicy,
-          new GangSpec(gangMode, waitTime, group), reservedSince, finished, preemptable, false);
+          new GangSpec(gangMode, waitTime, group), waitingSince, finished, preemptable, false, stage);
     }
   }
 
