@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 
@@ -145,9 +146,12 @@ public final class AllocateAction implements Action {
     }
 
     private boolean placeMinimum(JobState job) {
-      Statement statement = session.newStatement();
+      Statement statement = null;
       try {
-        return placer.settle(job, statement, placer.placeMinimum(job, statement));
+        // Asked before the statement opens, so that a shortage it finds stays remembered for the next jobs.
+        Optional<JobPlacer.Outcome> shortOfRoom = placer.checkRoom(job);
+        statement = session.newStatement();
+        return placer.settle(job, statement, shortOfRoom.isPresent() ? shortOfRoom.get() : placer.placeMinimum(job, statement));
       } catch (RuntimeException e) {
         fail(job, statement, e);
         return false;
@@ -172,7 +176,7 @@ public final class AllocateAction implements Action {
     }
 
     private void fail(JobState job, Statement statement, RuntimeException e) {
-      if (!statement.isClosed()) {
+      if (statement != null && !statement.isClosed()) {
         statement.discard();
       }
       session.failJob(job, ReasonCode.INVALID_JOB, "scheduling the job failed: " + e);

@@ -34,7 +34,7 @@ final class GangGroupPlacer {
     try {
       for (JobState member : members) {
         if (member.isSchedulable() && member.hasPendingTasks()) {
-          JobPlacer.Outcome outcome = placer.placeMinimum(member, statement);
+          JobPlacer.Outcome outcome = placer.checkRoom(member).orElseGet(() -> placer.placeMinimum(member, statement));
           outcomes.put(member, outcome);
           if (outcome.neverFitsFound()) {
             statement.discard();

@@ -69,19 +69,12 @@ final class JobPlacer {
    * being deleted) is pipelined there, as preemption does, so that no later job takes that room; the
    * job then waits for the release. A job that keeps nothing unless its minimum is met (Strict, or
    * NonStrict past its reservation timeout) stops at the first sign the minimum cannot be met — the
-   * leader has no node, the room left cannot hold the workers it still needs, or too few pods are
-   * left to try — instead of placing every worker before finding out.
+   * leader has no node, or too few pods are left to try; {@link #checkRoom} should have been asked
+   * first, so that a minimum the room left cannot hold is turned away before any pod is placed.
    */
   Outcome placeMinimum(JobState job, Statement statement) {
     boolean allOrNothing = !session.tiers().mayKeepPartialPlacements(job);
     int neededWorkers = Math.min(job.minimumWorkers(), job.workerCount());
-    if (allOrNothing && !isReady(job)) {
-      Optional<Shortage> shortage = shortOfRoom(job, neededWorkers - job.placedWorkers());
-      if (shortage.isPresent()) {
-        Shortage found = shortage.get();
-        return withNeverFits(job, new Outcome(found.example(), found.diagnosis(), null, found.why(), true));
-      }
-    }
     NodeSearch search = session.nodeSearch();
     TaskState firstUnplaced = null;
     FitDiagnosis diagnosis = null;
@@ -129,22 +122,51 @@ final class JobPlacer {
   }
 
   /**
-   * Places the next pending pod of a ready job, on idle room only: pipelining an elastic pod would hold
-   * a running job as waiting for victims. Leaves the pod pending when its queue's capability or the
-   * cluster has no room for it.
+   * For a job that keeps nothing unless its minimum is met: the verdict, reached without placing a
+   * pod, that the room left cannot hold its minimum (no node has room for its leader, or the room for
+   * its pending workers, counted per shape, is short of what it still needs). Empty when the minimum
+   * may fit, or the job may keep partial placements. Ask it outside a statement where possible: what
+   * it learns is remembered until something is released, unless a statement around it is discarded.
+   */
+  Optional<Outcome> checkRoom(JobState job) {
+    if (session.tiers().mayKeepPartialPlacements(job) || isReady(job)) {
+      return Optional.empty();
+    }
+    int neededWorkers = Math.min(job.minimumWorkers(), job.workerCount()) - job.placedWorkers();
+    return shortOfRoom(job, neededWorkers)
+        .map(found -> withNeverFits(job, new Outcome(found.example(), found.diagnosis(), null, found.why(), true)));
+  }
+
+  /**
+   * Places the first pending pod of a ready job that has room, on idle room only: pipelining an elastic
+   * pod would hold a running job as waiting for victims. Pods of a shape that found no room (or would
+   * pass the queue's capability) are skipped, so a WorkerSet that does not fit does not hold back one
+   * that does. Places nothing when no pending pod has room; the outcome then says why the first did not.
    */
   Outcome placeNext(JobState job, Statement statement) {
-    TaskState task = job.pendingTasks().get(0);
-    Optional<String> overCapability = capability.exceededBy(task);
-    if (overCapability.isPresent()) {
-      return new Outcome(task, null, null, overCapability.get());
+    NodeSearch search = session.nodeSearch();
+    Outcome first = null;
+    TaskState lastRefused = null;
+    for (TaskState task : job.pendingTasks()) {
+      if (lastRefused != null && sameShape(lastRefused, task)) {
+        continue;
+      }
+      Optional<String> overCapability = capability.exceededBy(task);
+      Outcome refused;
+      if (overCapability.isPresent()) {
+        refused = new Outcome(task, null, null, overCapability.get());
+      } else {
+        NodeSearch.Result result = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
+        if (result.found()) {
+          statement.allocate(task, result.node());
+          return Outcome.placed();
+        }
+        refused = new Outcome(task, result.diagnosis(), null, null);
+      }
+      first = first == null ? refused : first;
+      lastRefused = task;
     }
-    NodeSearch.Result result = session.nodeSearch().findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
-    if (result.found()) {
-      statement.allocate(task, result.node());
-      return Outcome.placed();
-    }
-    return new Outcome(task, result.diagnosis(), null, null);
+    return first;
   }
 
   /**

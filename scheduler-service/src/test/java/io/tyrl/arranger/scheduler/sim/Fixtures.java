@@ -81,6 +81,7 @@ public final class Fixtures {
     private final String name;
     private final Map<String, String> allocatable = new LinkedHashMap<>();
     private final Map<String, String> used = new LinkedHashMap<>();
+    private final Map<String, String> releasing = new LinkedHashMap<>();
     private final Map<String, String> labels = new HashMap<>();
     private final List<Taint> taints = new ArrayList<>();
     private boolean ready = true;
@@ -123,6 +124,12 @@ public final class Fixtures {
       return this;
     }
 
+    /** Usage by pods outside the snapshot's jobs that are being deleted: used until they are gone. */
+    public NodeBuilder releasing(String resource, String quantity) {
+      releasing.put(resource, quantity);
+      return used(resource, quantity);
+    }
+
     public NodeBuilder podCount(int count) {
       this.podCount = count;
       return this;
@@ -149,7 +156,7 @@ public final class Fixtures {
     }
 
     public NodeInfo build() {
-      return new NodeInfo(name, labels, taints, Resource.parse(allocatable), Resource.parse(used), Resource.EMPTY, ready,
+      return new NodeInfo(name, labels, taints, Resource.parse(allocatable), Resource.parse(used), Resource.parse(releasing), ready,
           unschedulable, podCount);
     }
   }
