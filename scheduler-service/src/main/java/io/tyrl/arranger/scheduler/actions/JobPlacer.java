@@ -47,10 +47,7 @@ final class JobPlacer {
     }
   }
 
-  /**
-   * The room left cannot hold the minimum: why (null when the diagnosis says it all, e.g. no node has
-   * room for the leader), and why nodes turn away the first pod shape that fell short.
-   */
+  /** The room left cannot hold the minimum: why, and why nodes turn away the first pod shape that fell short (if none fit it). */
   private record Shortage(String why, TaskState example, FitDiagnosis diagnosis) {}
 
   private final Session session;
@@ -123,8 +120,8 @@ final class JobPlacer {
 
   /**
    * For a job that keeps nothing unless its minimum is met: the verdict, reached without placing a
-   * pod, that the room left cannot hold its minimum (no node has room for its leader, or the room for
-   * its pending workers, counted per shape, is short of what it still needs). Empty when the minimum
+   * pod, that the room left cannot hold its minimum (the room for its pending workers, counted per
+   * shape, is short of what it still needs; a leader without room is found by its first search). Empty when the minimum
    * may fit, or the job may keep partial placements. Ask it outside a statement where possible: what
    * it learns is remembered until something is released, unless a statement around it is discarded.
    */
@@ -253,13 +250,6 @@ final class JobPlacer {
    * ({@link NodeSearch#roomFor}, an upper bound) falls short. Cheap — no pod is placed.
    */
   private Optional<Shortage> shortOfRoom(JobState job, int needed) {
-    TaskState leader = job.leader();
-    if (leader.isPending()) {
-      NodeSearch.Room forLeader = session.nodeSearch().roomFor(leader, 1);
-      if (forLeader.pods() == 0) {
-        return Optional.of(new Shortage(null, leader, forLeader.diagnosis()));
-      }
-    }
     if (needed <= 0) {
       return Optional.empty();
     }

@@ -119,7 +119,7 @@ class GangSchedulingTest {
     assertThat(third.waitingSince()).isEqualTo(T0.plusSeconds(2));
     assertThat(third.reason()).isEqualTo(ReasonCode.UNSCHEDULABLE);
     assertThat(third.message()).isEqualTo("gang minimum leader+4 workers not met (leader not placed, 0/4 workers placed); "
-        + "0/1 nodes fit learner: 1 Insufficient cpu");
+        + "the room left holds at most 0 of the 4 more workers it needs; 0/1 nodes fit worker: 1 Insufficient cpu");
   }
 
   @Test

@@ -53,7 +53,9 @@ class ExactNodeSearchTest {
   void searchIsExactUpToTheDocumentedClusterSizeAndSamplesAbove() {
     assertThat(NodeSearch.EXACT_SEARCH_MAX_NODES).isEqualTo(1000);
     assertThat(NodeSearch.wantedFeasibleNodes(1000, 1000, 0, 100)).isEqualTo(1000);
+    assertThat(NodeSearch.wantedFeasibleNodes(1001, 1001, 0, 100)).isEqualTo(1001 * 42 / 100);
     assertThat(NodeSearch.wantedFeasibleNodes(5000, 5000, 0, 100)).isEqualTo(5000 * 10 / 100);
+    assertThat(NodeSearch.wantedFeasibleNodes(20000, 20000, 0, 100)).isEqualTo(NodeSearch.ADAPTIVE_MAX_FEASIBLE_NODES);
     // An operator who asks for sampling gets it on any cluster; 100% is exact on any cluster.
     assertThat(NodeSearch.wantedFeasibleNodes(300, 300, 10, 100)).isEqualTo(100);
     assertThat(NodeSearch.wantedFeasibleNodes(20000, 20000, 100, 100)).isEqualTo(20000);
