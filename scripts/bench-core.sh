@@ -8,8 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./mvnw -q -pl scheduler-service -am -DskipTests package
-./mvnw -q -pl scheduler-service dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test >/dev/null
+# One reactor run: the sibling modules' jars are resolved from the reactor, not from ~/.m2 (never installed there).
+./mvnw -q -pl scheduler-service -am -DskipTests package dependency:build-classpath \
+  -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test >/dev/null
 
 module=scheduler-service
 classpath="$module/target/classes:$module/target/test-classes:$(cat "$module/target/bench-classpath.txt")"
