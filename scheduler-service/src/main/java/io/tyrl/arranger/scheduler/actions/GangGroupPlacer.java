@@ -12,8 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Places the members of a gang group in one statement: every member's minimum is met in this cycle,
- * or the statement is discarded and no member keeps anything from it.
+ * Places the minimums of a gang group's members in one statement: every member's minimum is met in
+ * this cycle, or the statement is discarded and no member keeps anything from it. Members' elastic
+ * pods are left to the allocate action, one at a time like any job's.
  */
 final class GangGroupPlacer {
 
@@ -25,14 +26,15 @@ final class GangGroupPlacer {
     this.placer = placer;
   }
 
-  void place(String group, List<JobState> members) {
+  /** Returns true when the group's minimums were placed (the statement was kept). */
+  boolean place(String group, List<JobState> members) {
     Statement statement = session.newStatement();
     Map<JobState, JobPlacer.Outcome> outcomes = new LinkedHashMap<>();
     List<String> blocking = new ArrayList<>();
     try {
       for (JobState member : members) {
         if (member.isSchedulable() && member.hasPendingTasks()) {
-          JobPlacer.Outcome outcome = placer.placePending(member, statement, task -> true);
+          JobPlacer.Outcome outcome = placer.checkRoom(member).orElseGet(() -> placer.placeMinimum(member, statement));
           outcomes.put(member, outcome);
           if (outcome.neverFitsFound()) {
             statement.discard();
@@ -41,7 +43,7 @@ final class GangGroupPlacer {
             break;
           }
         }
-        if (member.isFailed() || !(member.placedTasks() > 0 && session.isJobReady(member))) {
+        if (member.isFailed() || !placer.isReady(member)) {
           if (!blocking.contains(member.key())) {
             blocking.add(member.key());
           }
@@ -54,7 +56,7 @@ final class GangGroupPlacer {
       for (JobState member : members) {
         session.failJob(member, ReasonCode.INVALID_JOB, "scheduling gang group " + group + " failed: " + e);
       }
-      return;
+      return false;
     }
     if (blocking.isEmpty()) {
       statement.commit();
@@ -64,7 +66,7 @@ final class GangGroupPlacer {
           JobPlacer.note(member, PlacementSummary.describe(member) + JobPlacer.explain(outcome));
         }
       }
-      return;
+      return true;
     }
     if (!statement.isClosed()) {
       statement.discard();
@@ -78,5 +80,6 @@ final class GangGroupPlacer {
       member.note(new JobNote(ReasonCode.GANG_GROUP_UNSATISFIED, "gang group " + group + " not placed: "
           + String.join(", ", blocking) + " cannot meet its minimum in this cycle" + own));
     }
+    return false;
   }
 }

@@ -5,8 +5,8 @@ import java.util.Optional;
 
 /**
  * A job's gang settings (seed 004): mode, how long it may wait for its minimum (null = forever), and
- * the gang group it belongs to (null = none). Group names are compared as written; members in other
- * namespaces use {@code ns/name} in the service layer before they reach the core.
+ * the gang group it belongs to (null = none), as written in the job: {@code name} for a group of the
+ * job's namespace, {@code ns/name} for another namespace's. {@link JobInfo#gangGroupKey()} qualifies it.
  */
 public record GangSpec(GangMode mode, Duration waitTime, String group) {
 

@@ -10,11 +10,12 @@ import java.util.Optional;
  * when the job is not fully placed — a reason code and a message for {@code status.scheduling}.
  *
  * @param reason        null when every pod is placed
- * @param reservedSince when a NonStrict partial reservation began (to be written back and returned in
- *                      the next snapshot); null when the job holds no partial reservation
+ * @param waitingSince  when the job's current wait for its gang minimum began (written back as
+ *                      {@code status.scheduling.waitingSince} and returned in the next snapshot); null once
+ *                      the minimum is placed or has run, or when the job failed
  */
 public record JobDecision(ScheduleState state, Map<String, String> allocations, ReasonCode reason, String message,
-    Instant reservedSince) {
+    Instant waitingSince) {
 
   public JobDecision {
     Objects.requireNonNull(state, "state");

@@ -16,18 +16,20 @@ import java.util.Set;
  *
  * @param basicPolicy    null = the scheduler's default node order
  * @param jobQueuePolicy null = the policy of the job's queue
- * @param reservedSince  when the job's current NonStrict partial reservation began, as written back
- *                       from the previous cycle's {@link JobDecision#reservedSince()}; null if none
+ * @param waitingSince   when the job's current wait for its gang minimum began, as written back from the
+ *                       previous cycle's {@link JobDecision#waitingSince()}; null when none was recorded
+ *                       (see {@link #waitStart(Instant)})
  * @param preemptable    false when the job opted out of being a preemption or reclaim victim, with the
  *                       annotation {@value #PREEMPTABLE_ANNOTATION}{@code : "false"}; any other value, or
  *                       none, means true
  * @param awaitingVictims true when the previous cycle left the job waiting for its victims (its
  *                       {@code status.scheduling.reason} is {@code WaitingForVictims}): the room they are
  *                       releasing is its own, so it claims that room again before any other job may
+ * @param stage          the controller's stage of the job; null = {@link JobStage#PENDING}
  */
 public record JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
-    int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant reservedSince,
-    List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims) {
+    int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
+    List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, JobStage stage) {
 
   /** The TYJob annotation by which a job opts out of being a victim. */
   public static final String PREEMPTABLE_ANNOTATION = "arranger.tyrl.io/preemptable";
@@ -46,6 +48,7 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
       throw new IllegalArgumentException("job " + key + ": minWorkersNum must be >= 0, was " + minWorkersNum);
     }
     gang = gang == null ? GangSpec.STRICT : gang;
+    stage = stage == null ? JobStage.PENDING : stage;
     tasks = List.copyOf(Objects.requireNonNull(tasks, "job " + key + ": tasks"));
     long leaders = tasks.stream().filter(TaskInfo::isLeader).count();
     if (leaders != 1) {
@@ -59,12 +62,20 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
     }
   }
 
+  /** A job whose minimum has not run yet (the shape before stages were read). */
+  public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
+      int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
+      List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims) {
+    this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
+        waitingSince, tasks, preemptable, awaitingVictims, JobStage.PENDING);
+  }
+
   /** A job that may be a victim and waits for none (the shape before preemption existed). */
   public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
-      int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant reservedSince,
+      int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
       List<TaskInfo> tasks) {
     this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
-        reservedSince, tasks, true, false);
+        waitingSince, tasks, true, false);
   }
 
   /** Reads the opt-out annotation's value: only {@code "false"} (any case, trimmed) opts out. */
@@ -81,6 +92,36 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
   /** {@code namespace/name}: how jobs are keyed in decisions and gang groups. */
   public String key() {
     return namespace + "/" + name;
+  }
+
+  /**
+   * True once the job's minimum has run (stage Running): gang rules no longer apply to it until it is
+   * rescheduled, so its placements are never released by them and a lost pod is placed back alone.
+   */
+  public boolean minimumHasRun() {
+    return stage == JobStage.RUNNING;
+  }
+
+  /**
+   * When the job's current wait for its gang minimum began, which is what {@code gang.waitTime} and
+   * the NonStrict reservation timeout count from: the recorded {@link #waitingSince()}; else, for a job
+   * that never got its minimum placed, its creation; else (a job placed before — rescheduled, or one
+   * that lost a pod while starting) {@code now}, the first cycle that sees it waiting again.
+   */
+  public Instant waitStart(Instant now) {
+    if (waitingSince != null) {
+      return waitingSince;
+    }
+    return stage == JobStage.PENDING ? creationTime : now;
+  }
+
+  /**
+   * The gang group this job belongs to, qualified by namespace: groups are per namespace, so a group
+   * {@code g} in two namespaces is two groups. A group written {@code ns/name} names a group of another
+   * namespace and is taken as it is.
+   */
+  public Optional<String> gangGroupKey() {
+    return gang.groupIfSet().map(group -> group.contains("/") ? group : namespace + "/" + group);
   }
 
   public TaskInfo leader() {

@@ -19,6 +19,8 @@ import java.util.Map;
  * Pods being evicted (releasing) are not reported as allocations, and neither are pipelined ones: the
  * service layer creates a pod for every allocation, while a pipelined pod must wait until its victims
  * are gone. A job with pipelined pods is Unscheduled, waiting for its victims, whatever else it holds.
+ * A job still waiting for its gang minimum carries when that wait began ({@code waitingSince}); a job
+ * whose minimum is placed, or has run, carries none.
  */
 final class DecisionDeriver {
 
@@ -45,7 +47,7 @@ final class DecisionDeriver {
     if (job.isWaitingForVictims()) {
       JobNote note = job.note() != null ? job.note()
           : new JobNote(ReasonCode.WAITING_FOR_VICTIMS, PlacementSummary.describe(job, "pipelined") + " onto resources being released");
-      return new JobDecision(ScheduleState.UNSCHEDULED, allocations, note.reason(), note.message(), reservedSince(session, job, allocations));
+      return new JobDecision(ScheduleState.UNSCHEDULED, allocations, note.reason(), note.message(), waitingSince(session, job));
     }
     boolean ready = job.placedTasks() > 0 && session.isJobReady(job);
     if (ready && job.isFullyPlaced()) {
@@ -56,11 +58,12 @@ final class DecisionDeriver {
     if (ready) {
       return new JobDecision(ScheduleState.SCHEDULED_PARTLY, allocations, note.reason(), note.message(), null);
     }
-    return new JobDecision(ScheduleState.UNSCHEDULED, allocations, note.reason(), note.message(), reservedSince(session, job, allocations));
+    return new JobDecision(ScheduleState.UNSCHEDULED, allocations, note.reason(), note.message(), waitingSince(session, job));
   }
 
-  private static Instant reservedSince(Session session, JobState job, Map<String, String> allocations) {
-    return allocations.isEmpty() ? null : job.info().reservedSince() != null ? job.info().reservedSince() : session.now();
+  /** For a job whose minimum is not placed: when its wait began (null once the minimum has run). */
+  private static Instant waitingSince(Session session, JobState job) {
+    return job.info().minimumHasRun() ? null : job.info().waitStart(session.now());
   }
 
   static Map<String, QueueSummary> queues(Session session) {

@@ -22,6 +22,7 @@ public final class JobState {
   private final List<TaskState> tasks = new ArrayList<>();
   private final long[] allocated;
   private final NodeCounter podsPerNode = new NodeCounter();
+  private long[] minimumRequest;
   private int placedWorkers;
   private boolean leaderPlaced;
   private JobNote note;
@@ -101,14 +102,35 @@ public final class JobState {
   }
 
   /**
-   * The resources of the job's minimum: the leader plus the first {@link #minimumWorkers()} workers
-   * (capped at the workers it has), pods included.
+   * The least the job's minimum can take: the leader plus, per resource, the {@link #minimumWorkers()}
+   * smallest worker requests (capped at the workers it has), pods included. Readiness counts any
+   * workers, whichever WorkerSet they belong to, so the minimum is not "the first workers in spec
+   * order": with a set of 8-GPU workers listed before a set of CPU workers, two CPU workers may make a
+   * job of {@code minWorkersNum: 2} ready. A per-resource lower bound is what admission needs — a job
+   * is refused or found never to fit only when even its cheapest minimum cannot be held.
    */
   public long[] minimumRequest() {
+    if (minimumRequest == null) {
+      minimumRequest = cheapestMinimum();
+    }
+    return minimumRequest.clone();
+  }
+
+  private long[] cheapestMinimum() {
     long[] minimum = tasks.get(0).request().clone();
     int workers = Math.min(minimumWorkers(), workerCount());
-    for (int i = 1; i <= workers; i++) {
-      ResourceDimensions.add(minimum, tasks.get(i).request());
+    if (workers == 0) {
+      return minimum;
+    }
+    long[] column = new long[workerCount()];
+    for (int d = 0; d < minimum.length; d++) {
+      for (int i = 1; i < tasks.size(); i++) {
+        column[i - 1] = tasks.get(i).request(d);
+      }
+      java.util.Arrays.sort(column);
+      for (int i = 0; i < workers; i++) {
+        minimum[d] += column[i];
+      }
     }
     return minimum;
   }

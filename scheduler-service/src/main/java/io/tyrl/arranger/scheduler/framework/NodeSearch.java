@@ -17,11 +17,15 @@ import java.util.Optional;
  *   <li>a node whose idle capacity is below the smallest request of any task in the session, in some
  *       resource, is exhausted: no task can fit it until something is released, so it is dropped from
  *       candidate lists (a fit check then touches only nodes that may fit);</li>
- *   <li>dynamic predicates (resource fit) run over the remaining candidates, starting where the previous
- *       search for the same constraints stopped (kube-scheduler's rotation) and stopping once enough
- *       feasible nodes were found (kube-scheduler's percentageOfNodesToScore); nodes already holding
- *       the job's pods are always considered, so that job (anti-)affinity sees them;</li>
- *   <li>feasible nodes are scored with the weighted plugin scores; the highest wins, the first found on a tie;</li>
+ *   <li>dynamic predicates (resource fit) run over the remaining candidates. On a cluster of at most
+ *       {@value #EXACT_SEARCH_MAX_NODES} nodes every candidate is checked and every feasible node scored
+ *       (exact: BinPack and LeaderFirst find their best node). Above that, unless
+ *       {@code percentageOfNodesToScore} asks for 100, the search samples like kube-scheduler: it starts
+ *       where the previous search for the same constraints stopped (rotation) and stops once enough
+ *       feasible nodes were found (percentageOfNodesToScore); nodes already holding the job's pods are
+ *       always considered, so that job (anti-)affinity sees them;</li>
+ *   <li>feasible nodes are scored with the weighted plugin scores; the highest wins, the first found on
+ *       a tie (in an exact search, the job's own nodes first, then snapshot order);</li>
  *   <li>a request that fitted nowhere is remembered until something is released.</li>
  * </ol>
  * Statements checkpoint this search state: a discarded statement restores the ledgers exactly, so
@@ -61,8 +65,29 @@ public final class NodeSearch {
 
   private record RememberedFailure(long generation, FitDiagnosis diagnosis) {}
 
+  /** A full count of the room for one pod shape, smaller than what was asked; valid until something is released. */
+  private record RememberedShortage(long generation, int room, FitDiagnosis diagnosis) {}
+
+  /** How many pods of one shape the room left could take, and, when it fell short, why nodes turn the shape away. */
+  public record Room(int pods, FitDiagnosis diagnosis) {}
+
   /** Where the search memories stood when a statement began. */
-  record Checkpoint(int failures, int exhausted) {}
+  record Checkpoint(int failures, int exhausted, int shortages, long generation) {}
+
+  /**
+   * Up to this many nodes in the cluster, a search with the default (adaptive) percentage checks and
+   * scores every node: exact placement where it is cheap. Above it, sampling keeps a cycle over tens of
+   * thousands of nodes within its budget. Volcano and kube-scheduler sample from 100 nodes up.
+   */
+  public static final int EXACT_SEARCH_MAX_NODES = 1000;
+
+  /**
+   * Above {@link #EXACT_SEARCH_MAX_NODES}, the adaptive rule stops at this many feasible nodes (never
+   * below {@code minFeasibleNodesToFind}). kube-scheduler's 5% floor would score 1,000 of 20,000 nodes
+   * for every pod; 500 keeps a cycle of 100,000 pods within its budget, and is what the rule gives at
+   * 5,000 nodes anyway.
+   */
+  public static final int ADAPTIVE_MAX_FEASIBLE_NODES = 500;
 
   /** The chosen node, or why there is none. */
   public record Result(NodeState node, FitDiagnosis diagnosis) {
@@ -78,6 +103,10 @@ public final class NodeSearch {
   private final Map<RequestKey, RememberedFailure> failures = new HashMap<>();
   private final List<RequestKey> failureLog = new ArrayList<>();
   private final Map<RequestKey, Optional<String>> neverFits = new HashMap<>();
+  private final Map<RequestKey, RememberedShortage> shortages = new HashMap<>();
+  private final List<RequestKey> shortageLog = new ArrayList<>();
+  private int[] releasingNodes;
+  private long releasingNodesGeneration = -1;
   private final boolean[] exhausted;
   private int[] exhaustedLog = new int[64];
   private int exhaustedLogSize;
@@ -94,16 +123,25 @@ public final class NodeSearch {
   }
 
   /**
-   * How many feasible nodes to find before choosing, kube-scheduler style: all of them up to
-   * {@code minimum}; beyond that {@code percentage}% of the candidates, or when percentage is 0 an
-   * adaptive share (50% minus 1% per 125 nodes, at least 5%).
+   * How many feasible nodes to find before choosing: every one on a cluster of at most
+   * {@value #EXACT_SEARCH_MAX_NODES} nodes when {@code percentage} is 0 (adaptive, the default), or when
+   * it is 100; otherwise kube-scheduler's rule — all of them up to {@code minimum}, beyond that
+   * {@code percentage}% of the candidates, or when percentage is 0 an adaptive share (50% minus 1% per
+   * 125 nodes, at least 5%) of at most {@value #ADAPTIVE_MAX_FEASIBLE_NODES} nodes.
    */
-  public static int wantedFeasibleNodes(int candidates, int percentage, int minimum) {
-    if (candidates <= minimum || percentage >= 100) {
+  public static int wantedFeasibleNodes(int clusterNodes, int candidates, int percentage, int minimum) {
+    if (isExact(clusterNodes, percentage) || candidates <= minimum) {
       return candidates;
     }
-    int share = percentage > 0 ? percentage : Math.max(5, 50 - candidates / 125);
-    return Math.max(minimum, (int) ((long) candidates * share / 100));
+    if (percentage > 0) {
+      return Math.max(minimum, (int) ((long) candidates * percentage / 100));
+    }
+    int share = Math.max(5, 50 - candidates / 125);
+    return Math.max(minimum, Math.min(ADAPTIVE_MAX_FEASIBLE_NODES, (int) ((long) candidates * share / 100)));
+  }
+
+  private static boolean isExact(int clusterNodes, int percentage) {
+    return percentage >= 100 || (percentage == 0 && clusterNodes <= EXACT_SEARCH_MAX_NODES);
   }
 
   /** Finds the best node among enough feasible ones (see {@link #wantedFeasibleNodes}). */
@@ -131,10 +169,12 @@ public final class NodeSearch {
     refreshLive(candidates);
     int[] live = candidates.live;
     int size = candidates.liveSize;
-    int wanted = wantedFeasibleNodes(candidates.passing.length, percentage, minimum);
+    boolean exact = isExact(nodes.length, percentage);
+    int wanted = wantedFeasibleNodes(nodes.length, candidates.passing.length, percentage, minimum);
     int found = 0;
     int examined = 0;
-    int start = size == 0 ? 0 : candidates.nextStart % size;
+    // An exact search needs no rotation; starting at the first node makes its tie-break the snapshot's order.
+    int start = size == 0 || exact ? 0 : candidates.nextStart % size;
     while (examined < size && found < wanted) {
       int index = live[(start + examined) % size];
       examined++;
@@ -155,7 +195,7 @@ public final class NodeSearch {
         bestScore = score;
       }
     }
-    candidates.nextStart = size == 0 ? 0 : (start + examined) % size;
+    candidates.nextStart = size == 0 || exact ? 0 : (start + examined) % size;
     if (best != null) {
       return new Result(best, null);
     }
@@ -163,6 +203,102 @@ public final class NodeSearch {
     failures.put(key, new RememberedFailure(session.releaseGeneration(), diagnosis));
     failureLog.add(key);
     return new Result(null, diagnosis);
+  }
+
+  /**
+   * The best node where the task fits only once pods being released there are gone: admitted by the
+   * static filters, with room in what will be idle after the releases and what pipelined tasks already
+   * claim. Null when there is none (always, when nothing is being released).
+   */
+  public NodeState findBestReleasing(TaskState task) {
+    StaticCandidates candidates = candidatesFor(task.info().constraints());
+    NodeState best = null;
+    double bestScore = Double.NEGATIVE_INFINITY;
+    for (int index : releasingNodes()) {
+      NodeState node = nodes[index];
+      if (candidates.rejectionByNode[index] == null && node.fitsFutureIdle(task)) {
+        double score = session.tiers().score(task, node);
+        if (best == null || score > bestScore) {
+          best = node;
+          bestScore = score;
+        }
+      }
+    }
+    return best;
+  }
+
+  /**
+   * How many pods like {@code task} (same constraints and request) the cluster could still take, counted
+   * up to {@code wanted}: per node admitted by the static filters, how many such requests fit in what
+   * will be idle once releasing pods are gone. An upper bound — pods of other shapes and the other
+   * predicates can only lower it — so a count below what a gang minimum needs proves it cannot be met,
+   * without placing a pod. A full count that fell short is remembered until something is released:
+   * placements only shrink the room.
+   */
+  public Room roomFor(TaskState task, int wanted) {
+    syncWithReleases();
+    RequestKey key = new RequestKey(task.info().constraints(), task.request());
+    RememberedShortage shortage = shortages.get(key);
+    if (shortage != null && shortage.generation() == session.releaseGeneration()) {
+      return new Room(Math.min(shortage.room(), wanted), shortage.diagnosis());
+    }
+    StaticCandidates candidates = candidatesFor(task.info().constraints());
+    refreshLive(candidates);
+    long room = 0;
+    for (int i = 0; i < candidates.liveSize && room < wanted; i++) {
+      int index = candidates.live[i];
+      if (!exhausted[index]) {
+        long fitting = podsFitting(task, nodes[index]);
+        room += fitting;
+        if (fitting == 0 && nodes[index].idleBelow(smallestRequest)) {
+          // Full for every task, as a search would find: later counts and searches skip it.
+          markExhausted(index);
+        }
+      }
+    }
+    // Nodes exhausted now may still take pods once their releasing pods are gone.
+    int[] releasing = releasingNodes();
+    for (int i = 0; i < releasing.length && room < wanted; i++) {
+      int index = releasing[i];
+      if (exhausted[index] && candidates.rejectionByNode[index] == null) {
+        room += podsFitting(task, nodes[index]);
+      }
+    }
+    if (room < wanted) {
+      FitDiagnosis diagnosis = diagnose(task);
+      shortages.put(key, new RememberedShortage(session.releaseGeneration(), (int) room, diagnosis));
+      shortageLog.add(key);
+      return new Room((int) room, diagnosis);
+    }
+    return new Room(wanted, null);
+  }
+
+  private static long podsFitting(TaskState task, NodeState node) {
+    long fitting = Long.MAX_VALUE;
+    for (int dimension : task.requestedDimensions()) {
+      long future = node.futureIdle(dimension);
+      fitting = Math.min(fitting, future <= 0 ? 0 : future / task.request(dimension));
+      if (fitting == 0) {
+        return 0;
+      }
+    }
+    return fitting == Long.MAX_VALUE ? 0 : fitting;
+  }
+
+  /** Indices of the nodes where something is being released, for the current ledger. */
+  private int[] releasingNodes() {
+    if (releasingNodes == null || releasingNodesGeneration != session.releaseGeneration()) {
+      int[] found = new int[nodes.length];
+      int count = 0;
+      for (NodeState node : nodes) {
+        if (node.hasReleasing()) {
+          found[count++] = node.index();
+        }
+      }
+      releasingNodes = Arrays.copyOf(found, count);
+      releasingNodesGeneration = session.releaseGeneration();
+    }
+    return releasingNodes;
   }
 
   /**
@@ -248,13 +384,20 @@ public final class NodeSearch {
   }
 
   Checkpoint checkpoint() {
-    return new Checkpoint(failureLog.size(), exhaustedLogSize);
+    return new Checkpoint(failureLog.size(), exhaustedLogSize, shortageLog.size(), session.releaseGeneration());
   }
 
   /** Forgets what was learnt since the checkpoint; the ledgers are back where they were then. */
   void rollback(Checkpoint checkpoint) {
     for (int i = failureLog.size() - 1; i >= checkpoint.failures(); i--) {
       failures.remove(failureLog.remove(i));
+    }
+    for (int i = shortageLog.size() - 1; i >= checkpoint.shortages(); i--) {
+      shortages.remove(shortageLog.remove(i));
+    }
+    if (releasingNodesGeneration != checkpoint.generation()) {
+      // Found after an eviction the rollback undid; its generation number will be reused for another ledger.
+      releasingNodes = null;
     }
     if (exhaustedLogSize > checkpoint.exhausted()) {
       for (int i = checkpoint.exhausted(); i < exhaustedLogSize; i++) {

@@ -5,11 +5,13 @@ import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobSpec;
 import io.tyrl.arranger.model.V1alpha1TYJobSpecWorkerSets;
+import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.GangSpec;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
+import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
@@ -69,10 +71,25 @@ final class JobReader {
         annotations == null ? null : annotations.get(JobInfo.PREEMPTABLE_ANNOTATION));
     boolean awaitingVictims = tyJob.getStatus() != null && tyJob.getStatus().getScheduling() != null
         && ReasonCode.WAITING_FOR_VICTIMS.statusValue().equals(tyJob.getStatus().getScheduling().getReason());
+    JobStage stage = stage(tyJob.getStatus());
     return new JobInfo(tyJob.getMetadata().getNamespace(), name, tyJob.getMetadata().getUid(), spec.getQueue(),
         spec.getPriority() == null ? 5 : spec.getPriority(), created,
         spec.getMinWorkersNum() == null ? 1 : spec.getMinWorkersNum(), basicPolicy, queuePolicy, gang, waitingSince,
-        tasks, preemptable, awaitingVictims);
+        tasks, preemptable, awaitingVictims, stage);
+  }
+
+  /** The controller's stage: whether the job's minimum has run, which ends gang rules until a reschedule. */
+  static JobStage stage(V1alpha1TYJobStatus status) {
+    if (status == null || status.getStage() == null) {
+      return JobStage.PENDING;
+    }
+    return switch (status.getStage()) {
+      case STARTING -> JobStage.STARTING;
+      case RUNNING -> JobStage.RUNNING;
+      case RESCHEDULING -> JobStage.RESCHEDULING;
+      // Ended jobs are not read (SnapshotAssembler.schedulable); Pending is where every job begins.
+      default -> JobStage.PENDING;
+    };
   }
 
   /** What every pod made from one template asks for. */

@@ -64,7 +64,7 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     String state = decision.state().statusValue();
     String reason = decision.reasonIfAny().map(r -> r.statusValue()).orElse(null);
     String message = decision.message().isEmpty() ? null : decision.message();
-    Instant waiting = decision.reservedSince();
+    Instant waiting = decision.waitingSince();
     Map<String, Object> allocationChanges = new HashMap<>();
     decision.allocations().forEach((pod, node) -> {
       if (!node.equals(currentAllocations.get(pod))) {

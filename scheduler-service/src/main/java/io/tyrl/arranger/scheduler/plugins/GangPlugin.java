@@ -2,6 +2,7 @@ package io.tyrl.arranger.scheduler.plugins;
 
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.GangMode;
+import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.conf.ArgumentSpec;
@@ -28,21 +29,27 @@ import java.util.Set;
  * Gang scheduling (seed 004). A job's minimum is its leader plus {@code minWorkersNum} workers (all
  * workers for {@code basicPolicy: Gang}); a job is ready once its minimum is placed.
  *
+ * <p>Gang is an <b>admission</b> rule: it holds until the job's minimum first runs (stage Running), and
+ * again only once the job is rescheduled. A job whose minimum has run is always ready: its placements
+ * are never released by gang rules, it never times out, and a pod it lost is placed back alone, like an
+ * elastic one — a Running Strict job that lost a worker gets it back.
+ *
  * <ul>
  *   <li><b>Strict</b>: partial placements are never kept — the allocate action discards a job's
  *       statement unless the minimum was met in that cycle.</li>
  *   <li><b>NonStrict</b>: partial placements are kept and come back in the next snapshot as the job's
  *       existing allocations (a reservation; the job stays Unscheduled, so no pod is created). Gangs
  *       holding partial reservations can deadlock — capacity 10, three gangs of 5 holding 3/3/4 wait
- *       for each other forever. The bound: a reservation older than {@code nonStrictReservationTimeout}
- *       (from {@code JobInfo.reservedSince}) is released when the session opens and that job is
- *       scheduled as Strict in the same cycle. The freed capacity goes to whichever jobs come first in
- *       order, which completes at least the gangs that fit whole, so the cluster makes progress.</li>
- *   <li><b>waitTime</b>: a job whose minimum is still not met {@code waitTime} after its creation is
- *       failed with {@code GangTimeout} and its reservations are released.</li>
+ *       for each other forever. The bound: a job that has waited longer than
+ *       {@code nonStrictReservationTimeout} (counted like waitTime, from {@link JobInfo#waitStart}) keeps
+ *       no reservation — what it holds is released when the session opens, and from then on it is
+ *       placed all-or-nothing, as Strict. Once every job of a deadlock has waited that long, all their
+ *       reservations are gone and whichever gangs fit whole are placed, so the cluster makes progress.</li>
+ *   <li><b>waitTime</b>: a job whose minimum is still not met {@code waitTime} after its wait began (its
+ *       creation, or its reschedule) is failed with {@code GangTimeout} and its reservations are released.</li>
  *   <li><b>Gang groups</b>: members are placed in one statement by the allocate action and keep nothing
  *       unless every member's minimum is met, so a member never keeps a NonStrict reservation.</li>
- *   <li>Once the minimum is met, further workers are elastic: placed one by one, each kept.</li>
+ *   <li>Once the minimum is met, further workers are elastic: placed one at a time, each kept.</li>
  * </ul>
  * As a victim policy it never lets an eviction leave a job running below its minimum: it allows a
  * job's elastic workers (those above the minimum, as many as the job can spare), or the whole job when
@@ -56,7 +63,8 @@ public final class GangPlugin implements Plugin {
       ArgumentSpec.duration("nonStrictReservationTimeout", Duration.ofMinutes(5));
 
   private final Duration reservationTimeout;
-  private final Set<JobState> strictThisCycle = new HashSet<>();
+  /** NonStrict jobs that have waited past the reservation timeout: placed all-or-nothing. */
+  private final Set<JobState> strictFromNowOn = new HashSet<>();
 
   GangPlugin(Arguments arguments) {
     this.reservationTimeout = arguments.get(NON_STRICT_RESERVATION_TIMEOUT);
@@ -70,23 +78,24 @@ public final class GangPlugin implements Plugin {
   public void onSessionOpen(Session session, PluginHooks hooks) {
     Instant now = session.now();
     for (JobState job : session.jobs()) {
-      if (job.isFailed() || (job.placedTasks() > 0 && isReady(job))) {
+      if (job.isFailed() || job.info().minimumHasRun() || (job.placedTasks() > 0 && isReady(job))) {
         continue;
       }
+      Instant waitStart = job.info().waitStart(now);
       Optional<Duration> waitTime = job.info().gang().waitTimeIfSet();
-      if (waitTime.isPresent() && !now.isBefore(job.info().creationTime().plus(waitTime.get()))) {
+      if (waitTime.isPresent() && !now.isBefore(waitStart.plus(waitTime.get()))) {
         session.failJob(job, ReasonCode.GANG_TIMEOUT, "gang minimum " + PlacementSummary.describeMinimum(job) + " not met within waitTime "
-            + waitTime.get() + " of the job's creation; reservations released");
+            + waitTime.get() + " (waiting since " + waitStart + "); reservations released");
         continue;
       }
-      if (job.info().gang().mode() == GangMode.NON_STRICT && job.placedTasks() > 0) {
-        Instant since = job.info().reservedSince() != null ? job.info().reservedSince() : now;
-        if (!now.isBefore(since.plus(reservationTimeout))) {
+      if (job.info().gang().mode() == GangMode.NON_STRICT && !now.isBefore(waitStart.plus(reservationTimeout))) {
+        strictFromNowOn.add(job);
+        if (job.placedTasks() > 0) {
           int held = job.placedTasks();
           session.releasePlacements(job);
-          strictThisCycle.add(job);
           job.note(new JobNote(ReasonCode.GANG_RESERVATION_RELEASED, "NonStrict reservation of " + held
-              + " pods held since " + since + " (longer than " + reservationTimeout + ") released to avoid a gang deadlock"));
+              + " pods released: the job has waited since " + waitStart + ", longer than " + reservationTimeout
+              + ", so it is now placed all-or-nothing to avoid a gang deadlock"));
         }
       }
     }
@@ -97,8 +106,10 @@ public final class GangPlugin implements Plugin {
     hooks.reclaimableVictims(GangPlugin::elasticOrWholeJobs);
   }
 
+  /** Ready once the minimum is placed; always, once the minimum has run (gang no longer applies). */
   static boolean isReady(JobState job) {
-    return job.isLeaderPlaced() && job.placedWorkers() >= Math.min(job.minimumWorkers(), job.workerCount());
+    return job.info().minimumHasRun()
+        || (job.isLeaderPlaced() && job.placedWorkers() >= Math.min(job.minimumWorkers(), job.workerCount()));
   }
 
   private static Optional<String> invalidReason(JobState job) {
@@ -109,7 +120,7 @@ public final class GangPlugin implements Plugin {
   }
 
   private boolean mayKeepPartialPlacements(JobState job) {
-    return job.info().gang().mode() == GangMode.NON_STRICT && job.info().gang().group() == null && !strictThisCycle.contains(job);
+    return job.info().gang().mode() == GangMode.NON_STRICT && job.info().gang().group() == null && !strictFromNowOn.contains(job);
   }
 
   static List<TaskState> elasticOrWholeJobs(TaskState preemptor, List<TaskState> candidates) {

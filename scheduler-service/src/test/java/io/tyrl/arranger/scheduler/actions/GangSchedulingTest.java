@@ -71,7 +71,7 @@ class GangSchedulingTest {
     ClusterSimulator simulator = arrivePiecemeal(GangMode.NON_STRICT);
     simulator.cycle(T0.plusSeconds(12));
 
-    CycleResult stuck = simulator.cycle(T0.plusSeconds(30));
+    CycleResult stuck = simulator.cycle(T0.plusSeconds(29));
 
     assertThat(stuck.decision("default/g1").allocations()).hasSize(3);
     assertThat(stuck.decision("default/g2").allocations()).hasSize(3);
@@ -82,22 +82,22 @@ class GangSchedulingTest {
       assertThat(decision.message()).contains("NonStrict reservation, gang minimum leader+4 workers not met yet")
           .contains("0/1 nodes fit");
     }
-    assertThat(stuck.decision("default/g1").reservedSince()).isEqualTo(T0.plusSeconds(10));
+    assertThat(stuck.decision("default/g1").waitingSince()).isEqualTo(T0);
   }
 
   @Test
-  void nonStrictDeadlockIsBrokenOnceTheOldestReservationExpires() {
+  void nonStrictDeadlockIsBrokenOnceTheLongestWaitingJobPassesTheReservationTimeout() {
     ClusterSimulator simulator = arrivePiecemeal(GangMode.NON_STRICT);
     simulator.cycle(T0.plusSeconds(12));
-    simulator.cycle(T0.plusSeconds(39));
+    simulator.cycle(T0.plusSeconds(29));
 
-    CycleResult resolved = simulator.cycle(T0.plusSeconds(40));
+    CycleResult resolved = simulator.cycle(T0.plusSeconds(30));
 
     JobDecision released = resolved.decision("default/g1");
     assertThat(released.state()).isEqualTo(ScheduleState.UNSCHEDULED);
     assertThat(released.allocations()).isEmpty();
     assertThat(released.reason()).isEqualTo(ReasonCode.GANG_RESERVATION_RELEASED);
-    assertThat(released.message()).contains("NonStrict reservation of 3 pods held since " + T0.plusSeconds(10))
+    assertThat(released.message()).contains("NonStrict reservation of 3 pods released: the job has waited since " + T0)
         .contains("gang minimum leader+4 workers not met");
     assertThat(resolved.decision("default/g2").state()).isEqualTo(ScheduleState.SCHEDULED_SUCCEED);
     assertThat(resolved.decision("default/g2").allocations()).hasSize(5);
@@ -116,10 +116,10 @@ class GangSchedulingTest {
     JobDecision third = result.decision("default/g3");
     assertThat(third.state()).isEqualTo(ScheduleState.UNSCHEDULED);
     assertThat(third.allocations()).isEmpty();
-    assertThat(third.reservedSince()).isNull();
+    assertThat(third.waitingSince()).isEqualTo(T0.plusSeconds(2));
     assertThat(third.reason()).isEqualTo(ReasonCode.UNSCHEDULABLE);
-    assertThat(third.message()).isEqualTo("gang minimum leader+4 workers not met (leader not placed, 0/4 workers could be placed); "
-        + "0/1 nodes fit learner: 1 Insufficient cpu");
+    assertThat(third.message()).isEqualTo("gang minimum leader+4 workers not met (leader not placed, 0/4 workers placed); "
+        + "the room left holds at most 0 of the 4 more workers it needs; 0/1 nodes fit worker: 1 Insufficient cpu");
   }
 
   @Test
@@ -129,14 +129,15 @@ class GangSchedulingTest {
     JobDecision decision = Fixtures.scheduler().runCycle(snapshot, CONFIGURATION, T0).decision("default/g1");
 
     assertThat(decision.allocations()).isEmpty();
-    assertThat(decision.message()).startsWith("gang minimum leader+4 workers not met (leader+2/4 workers could be placed)");
+    assertThat(decision.message()).isEqualTo("gang minimum leader+4 workers not met (leader not placed, 0/4 workers placed); "
+        + "the room left holds at most 3 of the 4 more workers it needs");
   }
 
   @Test
   void waitTimeElapsedFailsTheJobAndReleasesItsReservationForOthers() {
     JobInfo waiting = job("waiting").gang(GangMode.NON_STRICT).waitTime(Duration.ofMinutes(10)).minWorkers(4)
         .leader("cpu", "1").workers("worker", 4, "cpu", "1").placed("waiting-learner", "n").placed("waiting-worker-0", "n")
-        .reservedSince(T0.plusSeconds(590)).build();
+        .build();
     JobInfo next = job("next").created(T0.plusSeconds(1)).minWorkers(1).leader("cpu", "1").workers("worker", 1, "cpu", "1").build();
     Snapshot snapshot = new Snapshot(List.of(capacityTen(8)), List.of(waiting, next), List.of());
 
@@ -170,7 +171,7 @@ class GangSchedulingTest {
 
     assertThat(none.decision("default/fits").allocations()).isEmpty();
     assertThat(none.decision("default/fits").reason()).isEqualTo(ReasonCode.GANG_GROUP_UNSATISFIED);
-    assertThat(none.decision("default/fits").message()).contains("gang group team not placed: default/too-big cannot meet its minimum");
+    assertThat(none.decision("default/fits").message()).contains("gang group default/team not placed: default/too-big cannot meet its minimum");
     assertThat(none.decision("default/too-big").allocations()).isEmpty();
 
     NodeInfo roomy = node("n").cpu("16").memory("64Gi").build();

@@ -20,12 +20,14 @@ import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.Toleration;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
 import io.tyrl.arranger.scheduler.framework.CycleListener;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,68 +36,155 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Full scheduling cycles on synthetic clusters (not a test): 500, 1,000 and 5,000 nodes of 64 cpu /
- * 512Gi / 8 GPUs, 2,000 pending jobs of a leader + 9 workers in 3 queues, all six basic policies,
- * some NonStrict gangs, a tainted GPU pool. Prints a table (median of several runs after warm-up;
- * peak heap from the heap pools' peak usage, reset per size) and, last, the summary line
- * {@code core-cycle nodes=5000 pods=20000 ms=<median> heapMiB=<peak>}.
+ * Full scheduling cycles on synthetic clusters (not a test). Two suites, each meant for its own JVM so
+ * that its heap cap is the target's:
+ * <ul>
+ *   <li>{@code standard} (-Xmx1g): 500, 1,000 and 5,000 nodes of 64 cpu / 512Gi / 8 GPUs, 2,000 pending
+ *       jobs of a leader + 9 workers (minimum 4, the rest elastic, placed one at a time) in 3 queues, all
+ *       six basic policies, some NonStrict gangs, a tainted GPU pool; then Strict gangs that cannot fit:
+ *       1,000 nodes with room for 255 one-GPU workers, 200 jobs of a leader + 256 workers, all needed
+ *       (actions allocate and backfill only: enqueue would admit just the gangs the cluster's total holds).
+ *       Prints a table and the lines {@code core-cycle nodes=5000 pods=20000 ms=<median> heapMiB=<peak>}
+ *       and {@code core-cycle-gang nodes=1000 jobs=200 pods-per-job=257 ms=<median>};</li>
+ *   <li>{@code large} (-Xmx2g): 20,000 nodes and 10,000 such jobs, printing
+ *       {@code core-cycle nodes=20000 pods=100000 ms=<median> heapMiB=<peak>}.</li>
+ * </ul>
+ * Medians of several runs after warm-up; peak heap from the heap pools' peak usage, reset per size.
  *
  * <p>Run with {@code scripts/bench-core.sh}, or {@code java -cp <classes:test-classes:snakeyaml>
- * io.tyrl.arranger.scheduler.bench.CoreCycleBenchmark [warmups] [runs]}.
+ * io.tyrl.arranger.scheduler.bench.CoreCycleBenchmark standard|large [warmups] [runs]}.
  */
 public final class CoreCycleBenchmark {
 
   private static final int JOBS = 2000;
+  private static final int LARGE_JOBS = 10_000;
   private static final int WORKERS_PER_JOB = 9;
+  private static final int GANG_NODES = 1000;
+  private static final int GANG_JOBS = 200;
+  private static final int GANG_WORKERS = 256;
   private static final Instant NOW = Instant.parse("2026-01-01T01:00:00Z");
 
   private CoreCycleBenchmark() {}
 
+  /** One measured size: the median cycle and what it placed. */
+  private record Measurement(long medianMillis, long minMillis, long maxMillis, long medianCpuMillis, int podsPlaced, int jobsPlaced,
+      long peakHeapMiB) {}
+
   public static void main(String[] args) {
-    int warmups = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+    String suite = args.length > 0 ? args[0] : "standard";
+    int warmups = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    int runs = args.length > 2 ? Integer.parseInt(args[2]) : 7;
     Scheduler scheduler = new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
     SchedulerConfiguration configuration = DefaultSchedulerConfiguration.parse(scheduler.vocabulary());
-    List<JobInfo> jobs = jobs();
     List<QueueInfo> queues = List.of(
         new QueueInfo("research", 1, null, true, JobQueuePolicy.PRIORITY),
         new QueueInfo("production", 2, null, true, JobQueuePolicy.DRF),
         new QueueInfo("batch", 3, null, true, JobQueuePolicy.PRIORITY));
-    System.out.printf("%8s %8s %10s %10s %10s %12s %12s %10s%n", "nodes", "pods", "median ms", "min ms", "max ms",
-        "pods placed", "jobs placed", "heap MiB");
-    String last = "";
-    for (int nodeCount : new int[] {500, 1000, 5000}) {
-      Snapshot snapshot = new Snapshot(nodes(nodeCount), jobs, queues);
-      for (int i = 0; i < warmups; i++) {
-        scheduler.runCycle(snapshot, configuration, NOW);
-      }
-      System.gc();
-      resetPeaks();
-      long[] millis = new long[runs];
-      CycleResult result = null;
-      for (int i = 0; i < runs; i++) {
-        long start = System.nanoTime();
-        result = scheduler.runCycle(snapshot, configuration, NOW);
-        millis[i] = (System.nanoTime() - start) / 1_000_000;
-      }
-      long peakMiB = peakHeapBytes() / (1024 * 1024);
-      long[] sorted = millis.clone();
-      Arrays.sort(sorted);
-      long median = sorted[runs / 2];
-      int podsPlaced = 0;
-      int jobsPlaced = 0;
-      for (JobDecision decision : result.decisions().values()) {
-        podsPlaced += decision.allocations().size();
-        if (decision.state() == ScheduleState.SCHEDULED_SUCCEED || decision.state() == ScheduleState.SCHEDULED_PARTLY) {
-          jobsPlaced++;
-        }
-      }
-      int pods = JOBS * (WORKERS_PER_JOB + 1);
-      System.out.printf("%8d %8d %10d %10d %10d %12d %12d %10d%n", nodeCount, pods, median, sorted[0], sorted[runs - 1],
-          podsPlaced, jobsPlaced, peakMiB);
-      last = "core-cycle nodes=" + nodeCount + " pods=" + pods + " ms=" + median + " heapMiB=" + peakMiB;
+    // "cpu ms" is the cycle's own thread CPU time: on a shared machine it shows what the wall time would be alone.
+    System.out.printf("%8s %8s %10s %10s %10s %10s %12s %12s %10s%n", "nodes", "pods", "median ms", "min ms", "max ms",
+        "cpu ms", "pods placed", "jobs placed", "heap MiB");
+    if (suite.equals("large")) {
+      Measurement large = measureRow(scheduler, configuration, new Snapshot(nodes(20_000), jobs(LARGE_JOBS), queues),
+          LARGE_JOBS * (WORKERS_PER_JOB + 1), warmups, runs);
+      System.out.println("core-cycle nodes=20000 pods=" + LARGE_JOBS * (WORKERS_PER_JOB + 1) + " ms=" + large.medianMillis()
+          + " heapMiB=" + large.peakHeapMiB());
+      return;
     }
-    System.out.println(last);
+    List<JobInfo> jobs = jobs(JOBS);
+    Measurement last = null;
+    int[] sizes = suite.equals("gang") ? new int[0] : new int[] {500, 1000, 5000};
+    for (int nodeCount : sizes) {
+      last = measureRow(scheduler, configuration, new Snapshot(nodes(nodeCount), jobs, queues), JOBS * (WORKERS_PER_JOB + 1),
+          warmups, runs);
+    }
+    // Without enqueue: it would admit only the 31 gangs whose minimums the cluster's total GPUs can hold,
+    // and the point is allocate finding out that a Strict gang cannot fit.
+    SchedulerConfiguration allocateOnly = new SchedulerConfigurationParser(scheduler.vocabulary())
+        .parse(DefaultSchedulerConfiguration.YAML.replace("enqueue, allocate, backfill", "allocate, backfill"));
+    Measurement gangs = measureRow(scheduler, allocateOnly, new Snapshot(gangNodes(), gangJobs(), queues),
+        GANG_JOBS * (GANG_WORKERS + 1), warmups, runs);
+    if (gangs.podsPlaced() != 0) {
+      System.out.println("warning: " + gangs.podsPlaced() + " pods of the gangs that cannot fit were placed");
+    }
+    if (last != null) {
+      System.out.println("core-cycle nodes=5000 pods=" + JOBS * (WORKERS_PER_JOB + 1) + " ms=" + last.medianMillis()
+          + " heapMiB=" + last.peakHeapMiB());
+    }
+    System.out.println("core-cycle-gang nodes=" + GANG_NODES + " jobs=" + GANG_JOBS + " pods-per-job=" + (GANG_WORKERS + 1)
+        + " ms=" + gangs.medianMillis());
+  }
+
+  private static Measurement measureRow(Scheduler scheduler, SchedulerConfiguration configuration, Snapshot snapshot, int pods,
+      int warmups, int runs) {
+    for (int i = 0; i < warmups; i++) {
+      scheduler.runCycle(snapshot, configuration, NOW);
+    }
+    System.gc();
+    resetPeaks();
+    long[] millis = new long[runs];
+    long[] cpuMillis = new long[runs];
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    CycleResult result = null;
+    for (int i = 0; i < runs; i++) {
+      long cpuStart = threads.getCurrentThreadCpuTime();
+      long start = System.nanoTime();
+      result = scheduler.runCycle(snapshot, configuration, NOW);
+      millis[i] = (System.nanoTime() - start) / 1_000_000;
+      cpuMillis[i] = (threads.getCurrentThreadCpuTime() - cpuStart) / 1_000_000;
+    }
+    Arrays.sort(cpuMillis);
+    long peakMiB = peakHeapBytes() / (1024 * 1024);
+    long[] sorted = millis.clone();
+    Arrays.sort(sorted);
+    int podsPlaced = 0;
+    int jobsPlaced = 0;
+    for (JobDecision decision : result.decisions().values()) {
+      podsPlaced += decision.allocations().size();
+      if (decision.state() == ScheduleState.SCHEDULED_SUCCEED || decision.state() == ScheduleState.SCHEDULED_PARTLY) {
+        jobsPlaced++;
+      }
+    }
+    Measurement measurement = new Measurement(sorted[runs / 2], sorted[0], sorted[runs - 1], cpuMillis[runs / 2], podsPlaced,
+        jobsPlaced, peakMiB);
+    System.out.printf("%8d %8d %10d %10d %10d %10d %12d %12d %10d%n", snapshot.nodes().size(), pods, measurement.medianMillis(),
+        measurement.minMillis(), measurement.maxMillis(), measurement.medianCpuMillis(), podsPlaced, jobsPlaced, peakMiB);
+    return measurement;
+  }
+
+  /**
+   * 1,000 nodes whose GPUs are taken by pods outside the snapshot's jobs, except for 255: all 8 on 31
+   * nodes and 7 on one. Every gang needs 256 of them, so none fits.
+   */
+  static List<NodeInfo> gangNodes() {
+    List<NodeInfo> nodes = new ArrayList<>(GANG_NODES);
+    Resource allocatable = Resource.of("cpu", "64", "memory", "512Gi", "nvidia.com/gpu", "8", "pods", "110");
+    for (int i = 0; i < GANG_NODES; i++) {
+      int freeGpus = i < 31 ? 8 : i == 31 ? 7 : 0;
+      Resource used = Resource.of("cpu", "8", "memory", "64Gi", "nvidia.com/gpu", Integer.toString(8 - freeGpus));
+      nodes.add(new NodeInfo("node-" + i, Map.of("kubernetes.io/hostname", "node-" + i), List.of(), allocatable, used,
+          Resource.EMPTY, true, false, 4));
+    }
+    return nodes;
+  }
+
+  /** Strict gangs of a leader (no GPU) and 256 one-GPU workers, all of them in the minimum. */
+  static List<JobInfo> gangJobs() {
+    Resource leader = Resource.of("cpu", "8", "memory", "32Gi");
+    Resource worker = Resource.of("cpu", "1", "memory", "4Gi", "nvidia.com/gpu", "1");
+    String[] queues = {"research", "production", "batch"};
+    List<JobInfo> jobs = new ArrayList<>(GANG_JOBS);
+    Instant created = NOW.minus(Duration.ofMinutes(30));
+    for (int j = 0; j < GANG_JOBS; j++) {
+      String name = "gang-" + j;
+      List<TaskInfo> tasks = new ArrayList<>(GANG_WORKERS + 1);
+      tasks.add(TaskInfo.leader(name, "learner", leader));
+      for (int w = 0; w < GANG_WORKERS; w++) {
+        tasks.add(TaskInfo.worker(name, "actor", w, worker));
+      }
+      jobs.add(new JobInfo("team-" + (j % 5), name, null, queues[j % 3], 1 + j % 10, created.plusSeconds(j), GANG_WORKERS,
+          BasicPolicy.GANG, null, new GangSpec(GangMode.STRICT, null, null), null, tasks));
+    }
+    return jobs;
   }
 
   static List<NodeInfo> nodes(int count) {
@@ -112,7 +201,7 @@ public final class CoreCycleBenchmark {
     return nodes;
   }
 
-  static List<JobInfo> jobs() {
+  static List<JobInfo> jobs(int count) {
     String[] queues = {"research", "production", "batch"};
     BasicPolicy[] policies = BasicPolicy.values();
     PlacementConstraints anyV100 = PlacementConstraints.NONE.withNodeSelector(Map.of("gpu", "v100"));
@@ -120,9 +209,9 @@ public final class CoreCycleBenchmark {
         .withTolerations(List.of(Toleration.equal("gpu", "a100", TaintEffect.NO_SCHEDULE)));
     Resource leader = Resource.of("cpu", "8", "memory", "32Gi", "nvidia.com/gpu", "1");
     Resource worker = Resource.of("cpu", "4", "memory", "16Gi", "nvidia.com/gpu", "1");
-    List<JobInfo> jobs = new ArrayList<>(JOBS);
+    List<JobInfo> jobs = new ArrayList<>(count);
     Instant created = NOW.minus(Duration.ofMinutes(30));
-    for (int j = 0; j < JOBS; j++) {
+    for (int j = 0; j < count; j++) {
       String name = "job-" + j;
       PlacementConstraints constraints = j % 10 == 0 ? a100 : j % 3 == 0 ? anyV100 : PlacementConstraints.NONE;
       List<TaskInfo> tasks = new ArrayList<>();

@@ -15,6 +15,7 @@ import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
@@ -67,6 +68,23 @@ class SnapshotAssemblerTest {
   }
 
   @Test
+  void theControllersStageSaysWhetherTheMinimumHasRun() {
+    V1alpha1TYJob running = job("running", """
+        "status": {"stage": "Running"}""");
+    V1alpha1TYJob rescheduled = job("rescheduled", """
+        "status": {"stage": "Rescheduling"}""");
+    V1alpha1TYJob starting = job("starting", """
+        "status": {"stage": "Starting"}""");
+
+    List<JobInfo> jobs = assemble(List.of(), List.of(running, rescheduled, starting)).snapshot().jobs();
+
+    assertThat(jobs).extracting(JobInfo::name, JobInfo::stage, JobInfo::minimumHasRun).containsExactlyInAnyOrder(
+        org.assertj.core.groups.Tuple.tuple("running", JobStage.RUNNING, true),
+        org.assertj.core.groups.Tuple.tuple("rescheduled", JobStage.RESCHEDULING, false),
+        org.assertj.core.groups.Tuple.tuple("starting", JobStage.STARTING, false));
+  }
+
+  @Test
   void podsNamedAsVictimsAreReleasingAndTheOptOutAndWaitingAreRead() {
     V1alpha1TYJob low = job("low", """
         "status": {"allocations": {"low-learner": "n1", "low-actor-0": "n1"}}""");
@@ -100,7 +118,8 @@ class SnapshotAssemblerTest {
     assertThat(info.minWorkersNum()).isEqualTo(1);
     assertThat(info.gang().mode()).isEqualTo(GangMode.NON_STRICT);
     assertThat(info.gang().waitTime()).isEqualTo(Duration.ofMinutes(90));
-    assertThat(info.reservedSince()).isEqualTo(OffsetDateTime.parse("2026-11-22T10:00:00Z").toInstant());
+    assertThat(info.waitingSince()).isEqualTo(OffsetDateTime.parse("2026-11-22T10:00:00Z").toInstant());
+    assertThat(info.stage()).isEqualTo(JobStage.PENDING);
     // Leader: containers 2 cpu + limit-only 1 GPU, init container 3 cpu wins for cpu.
     assertThat(info.leader().request()).isEqualTo(Resource.of("cpu", "3", "memory", "4Gi", "nvidia.com/gpu", "1"));
     assertThat(info.tasks()).hasSize(3);

@@ -3,6 +3,7 @@ package io.tyrl.arranger.scheduler.sim;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
@@ -16,17 +17,24 @@ import io.tyrl.arranger.scheduler.framework.Scheduler;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Plays the service layer across cycles without Kubernetes: each cycle's allocations and
- * {@code reservedSince} come back in the next snapshot, as they would through TYJob status. Failed
+ * {@code waitingSince} come back in the next snapshot, as they would through TYJob status. Failed
  * jobs leave the cluster. Nodes can be replaced between cycles (e.g. foreign pods leaving), jobs can
  * arrive and complete. Victims are deleted as the controller would: an evicted pod shows as releasing
  * on its node in the next {@code releaseCycles} snapshots, then it is gone. A job whose decision said
  * WaitingForVictims comes back with {@code awaitingVictims}, as the service layer reads it from
  * {@code status.scheduling.reason}.
+ *
+ * <p>With {@link #followingControllerStages()} it also plays the controller's stages: a job the
+ * scheduler placed is Starting in the next snapshot and Running in the one after (its pods started),
+ * a job evicted whole is Rescheduling, and so is a job {@link #reschedule rescheduled} by hand.
+ * Without it, every job keeps the stage it was submitted with.
  */
 public final class ClusterSimulator {
 
@@ -39,6 +47,7 @@ public final class ClusterSimulator {
   /** namespace/pod → snapshots left in which the pod still shows as releasing. */
   private final Map<String, Integer> releasingLeft = new HashMap<>();
   private Snapshot lastSnapshot;
+  private boolean controllerStages;
 
   public ClusterSimulator(Scheduler scheduler, SchedulerConfiguration configuration, List<NodeInfo> nodes, List<JobInfo> jobs,
       List<QueueInfo> queues) {
@@ -53,6 +62,12 @@ public final class ClusterSimulator {
     this.jobs = List.copyOf(jobs);
     this.queues = List.copyOf(queues);
     this.releaseCycles = releaseCycles;
+  }
+
+  /** Plays the controller's stages from now on (see the class comment). */
+  public ClusterSimulator followingControllerStages() {
+    this.controllerStages = true;
+    return this;
   }
 
   public void replaceNodes(List<NodeInfo> newNodes) {
@@ -75,6 +90,25 @@ public final class ClusterSimulator {
     return jobs;
   }
 
+  public JobInfo job(String jobKey) {
+    return jobs.stream().filter(job -> job.key().equals(jobKey)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no job " + jobKey));
+  }
+
+  /** A pod of a job is gone (deleted, its node lost): the controller removed its allocation, and it is pending again. */
+  public void losePod(String jobKey, String podName) {
+    jobs = jobs.stream().map(job -> !job.key().equals(jobKey) ? job : withTasks(job, job.tasks().stream()
+        .map(task -> task.podName().equals(podName) ? task.withStatus(TaskStatus.PENDING, null) : task).toList(),
+        job.waitingSince(), job.stage(), job.awaitingVictims())).toList();
+  }
+
+  /** The controller reschedules a job (its leader was lost): every pod is given back and the job is Rescheduling. */
+  public void reschedule(String jobKey) {
+    jobs = jobs.stream().map(job -> !job.key().equals(jobKey) ? job : withTasks(job, job.tasks().stream()
+        .map(task -> task.withStatus(TaskStatus.PENDING, null)).toList(), job.waitingSince(), JobStage.RESCHEDULING, false))
+        .toList();
+  }
+
   /** The snapshot the last cycle ran on. */
   public Snapshot lastSnapshot() {
     return lastSnapshot;
@@ -83,7 +117,11 @@ public final class ClusterSimulator {
   public CycleResult cycle(Instant now) {
     lastSnapshot = new Snapshot(nodes, jobs, queues);
     CycleResult result = scheduler.runCycle(lastSnapshot, configuration, now);
+    Set<String> evictedWhole = new HashSet<>();
     for (Victim victim : result.allVictims()) {
+      if (victim.wholeJob()) {
+        evictedWhole.add(victim.jobKey());
+      }
       for (String pod : victim.pods()) {
         releasingLeft.put(victim.namespace() + "/" + pod, releaseCycles);
       }
@@ -94,13 +132,13 @@ public final class ClusterSimulator {
       if (decision.state() == ScheduleState.SCHEDULED_FAILED) {
         continue;
       }
-      next.add(applied(job, decision));
+      next.add(applied(job, decision, evictedWhole.contains(job.key())));
     }
     jobs = next;
     return result;
   }
 
-  private JobInfo applied(JobInfo job, JobDecision decision) {
+  private JobInfo applied(JobInfo job, JobDecision decision, boolean evictedWhole) {
     Map<String, String> allocations = decision.allocations();
     List<TaskInfo> tasks = new ArrayList<>();
     for (TaskInfo task : job.tasks()) {
@@ -117,8 +155,28 @@ public final class ClusterSimulator {
         tasks.add(task.withStatus(TaskStatus.PENDING, null));
       }
     }
+    return withTasks(job, tasks, decision.waitingSince(), nextStage(job, decision, evictedWhole),
+        decision.reason() == ReasonCode.WAITING_FOR_VICTIMS);
+  }
+
+  private JobStage nextStage(JobInfo job, JobDecision decision, boolean evictedWhole) {
+    if (!controllerStages) {
+      return job.stage();
+    }
+    if (evictedWhole) {
+      return JobStage.RESCHEDULING;
+    }
+    boolean placed = decision.state() == ScheduleState.SCHEDULED_PARTLY || decision.state() == ScheduleState.SCHEDULED_SUCCEED;
+    return switch (job.stage()) {
+      case PENDING, RESCHEDULING -> placed ? JobStage.STARTING : job.stage();
+      case STARTING -> placed ? JobStage.RUNNING : JobStage.STARTING;
+      case RUNNING -> JobStage.RUNNING;
+    };
+  }
+
+  private static JobInfo withTasks(JobInfo job, List<TaskInfo> tasks, Instant waitingSince, JobStage stage, boolean awaitingVictims) {
     return new JobInfo(job.namespace(), job.name(), job.uid(), job.queue(), job.priority(), job.creationTime(),
-        job.minWorkersNum(), job.basicPolicy(), job.jobQueuePolicy(), job.gang(), decision.reservedSince(), tasks,
-        job.preemptable(), decision.reason() == ReasonCode.WAITING_FOR_VICTIMS);
+        job.minWorkersNum(), job.basicPolicy(), job.jobQueuePolicy(), job.gang(), waitingSince, tasks,
+        job.preemptable(), awaitingVictims, stage);
   }
 }

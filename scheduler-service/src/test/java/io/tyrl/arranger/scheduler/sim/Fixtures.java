@@ -6,6 +6,7 @@ import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.GangSpec;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
+import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.NodeAffinityTerm;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
@@ -80,6 +81,7 @@ public final class Fixtures {
     private final String name;
     private final Map<String, String> allocatable = new LinkedHashMap<>();
     private final Map<String, String> used = new LinkedHashMap<>();
+    private final Map<String, String> releasing = new LinkedHashMap<>();
     private final Map<String, String> labels = new HashMap<>();
     private final List<Taint> taints = new ArrayList<>();
     private boolean ready = true;
@@ -122,6 +124,12 @@ public final class Fixtures {
       return this;
     }
 
+    /** Usage by pods outside the snapshot's jobs that are being deleted: used until they are gone. */
+    public NodeBuilder releasing(String resource, String quantity) {
+      releasing.put(resource, quantity);
+      return used(resource, quantity);
+    }
+
     public NodeBuilder podCount(int count) {
       this.podCount = count;
       return this;
@@ -148,7 +156,7 @@ public final class Fixtures {
     }
 
     public NodeInfo build() {
-      return new NodeInfo(name, labels, taints, Resource.parse(allocatable), Resource.parse(used), Resource.EMPTY, ready,
+      return new NodeInfo(name, labels, taints, Resource.parse(allocatable), Resource.parse(used), Resource.parse(releasing), ready,
           unschedulable, podCount);
     }
   }
@@ -166,7 +174,8 @@ public final class Fixtures {
     private GangMode gangMode = GangMode.STRICT;
     private Duration waitTime;
     private String group;
-    private Instant reservedSince;
+    private Instant waitingSince;
+    private JobStage stage = JobStage.PENDING;
     private TaskInfo leader;
     private final List<TaskInfo> workers = new ArrayList<>();
     private final Map<String, String> placements = new HashMap<>();
@@ -229,8 +238,15 @@ public final class Fixtures {
       return this;
     }
 
-    public JobBuilder reservedSince(Instant value) {
-      this.reservedSince = value;
+    /** When the job's current wait for its gang minimum began, as the previous cycle recorded it. */
+    public JobBuilder waitingSince(Instant value) {
+      this.waitingSince = value;
+      return this;
+    }
+
+    /** The controller's stage; {@code RUNNING} = the job's minimum has run. */
+    public JobBuilder stage(JobStage value) {
+      this.stage = value;
       return this;
     }
 
@@ -307,7 +323,7 @@ public final class Fixtures {
             : node == null ? withConstraints : withConstraints.withStatus(TaskStatus.ALLOCATED, node));
       }
       return new JobInfo(namespace, name, null, queue, priority, created, minWorkers, basicPolicy, jobQueuePolicy,
-          new GangSpec(gangMode, waitTime, group), reservedSince, finished, preemptable, false);
+          new GangSpec(gangMode, waitTime, group), waitingSince, finished, preemptable, false, stage);
     }
   }
 
