@@ -1,6 +1,7 @@
 package io.tyrl.arranger.scheduler.framework;
 
 import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
@@ -40,8 +41,16 @@ public final class Session {
   private long releaseGeneration;
   private final Map<String, List<Victim>> victimsByPreemptor = new LinkedHashMap<>();
 
-  /** Builds the ledgers: each placed task of the snapshot is charged to its node, job and queue. */
+  /** A session whose queues that name no job order use Priority. */
   public Session(Snapshot snapshot, Instant now) {
+    this(snapshot, now, JobQueuePolicy.PRIORITY);
+  }
+
+  /**
+   * Builds the ledgers: each placed task of the snapshot is charged to its node, job and queue.
+   * Queues that name no job order get {@code defaultJobQueuePolicy}, the configuration's.
+   */
+  public Session(Snapshot snapshot, Instant now, JobQueuePolicy defaultJobQueuePolicy) {
     this.now = now;
     List<Resource> amounts = new ArrayList<>();
     for (NodeInfo node : snapshot.nodes()) {
@@ -72,9 +81,10 @@ public final class Session {
       }
     }
     for (QueueInfo queue : snapshot.queues()) {
-      queues.put(queue.name(), new QueueState(queue, dimensions.size()));
+      queues.put(queue.name(), new QueueState(queue.withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
     }
-    queues.computeIfAbsent(QueueInfo.DEFAULT_QUEUE, name -> new QueueState(QueueInfo.of(name, 1), dimensions.size()));
+    queues.computeIfAbsent(QueueInfo.DEFAULT_QUEUE,
+        name -> new QueueState(QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
     for (JobInfo info : snapshot.jobs()) {
       addJob(info);
     }
