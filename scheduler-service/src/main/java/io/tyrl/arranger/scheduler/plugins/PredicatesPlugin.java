@@ -13,6 +13,9 @@ import io.tyrl.arranger.scheduler.framework.PredicateResult;
 import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -36,7 +39,10 @@ public final class PredicatesPlugin implements Plugin {
       "node.kubernetes.io/unschedulable", "node.kubernetes.io/memory-pressure", "node.kubernetes.io/disk-pressure",
       "node.kubernetes.io/pid-pressure", "node.kubernetes.io/network-unavailable");
 
-  private PredicateResult[] insufficient;
+  private ResourceDimensions dimensions;
+  /** Rejections by the bit set of missing dimensions: an array for the usual few dimensions, a map beyond. */
+  private final PredicateResult[] insufficientByMask = new PredicateResult[256];
+  private final Map<Long, PredicateResult> insufficientBeyond = new HashMap<>();
 
   public static PluginDescriptor descriptor() {
     return new PluginDescriptor(NAME, ArgumentSchema.NONE, arguments -> new PredicatesPlugin());
@@ -44,11 +50,7 @@ public final class PredicatesPlugin implements Plugin {
 
   @Override
   public void onSessionOpen(Session session, PluginHooks hooks) {
-    ResourceDimensions dimensions = session.dimensions();
-    insufficient = new PredicateResult[dimensions.size()];
-    for (int d = 0; d < dimensions.size(); d++) {
-      insufficient[d] = PredicateResult.rejected(d == ResourceDimensions.PODS ? "Too many pods" : "Insufficient " + dimensions.name(d));
-    }
+    dimensions = session.dimensions();
     hooks.nodeFilter(PredicatesPlugin::filter);
     hooks.predicate(this::fits);
   }
@@ -98,7 +100,44 @@ public final class PredicatesPlugin implements Plugin {
   }
 
   private PredicateResult fits(TaskState task, NodeState node) {
-    int dimension = node.firstInsufficientDimension(task);
-    return dimension < 0 ? PredicateResult.FITS : insufficient[dimension];
+    if (node.firstInsufficientDimension(task) < 0) {
+      return PredicateResult.FITS;
+    }
+    long missing = node.insufficientDimensions(task);
+    if (missing < insufficientByMask.length) {
+      PredicateResult cached = insufficientByMask[(int) missing];
+      if (cached == null) {
+        cached = insufficientReason(missing);
+        insufficientByMask[(int) missing] = cached;
+      }
+      return cached;
+    }
+    return insufficientBeyond.computeIfAbsent(missing, this::insufficientReason);
+  }
+
+  /**
+   * One reason naming every resource the node lacks, so a node short of cpu and memory counts once,
+   * as {@code Insufficient cpu and memory}; the pod limit reads {@code Too many pods} as in kube-scheduler.
+   */
+  private PredicateResult insufficientReason(long missing) {
+    List<String> names = new ArrayList<>();
+    for (int d = 0; d < Math.min(dimensions.size(), Long.SIZE); d++) {
+      if (d != ResourceDimensions.PODS && (missing & (1L << d)) != 0) {
+        names.add(dimensions.name(d));
+      }
+    }
+    boolean tooManyPods = (missing & (1L << ResourceDimensions.PODS)) != 0;
+    StringBuilder reason = new StringBuilder();
+    if (!names.isEmpty()) {
+      reason.append("Insufficient ");
+      for (int i = 0; i < names.size(); i++) {
+        reason.append(i == 0 ? "" : i == names.size() - 1 ? " and " : ", ").append(names.get(i));
+      }
+    }
+    if (tooManyPods) {
+      reason.append(reason.length() > 0 ? ", too many pods" : "Too many pods");
+    }
+    // Only a dimension beyond the bit set's 64 is missing: still a rejection, without the name.
+    return PredicateResult.rejected(reason.length() > 0 ? reason.toString() : "Insufficient resources");
   }
 }
