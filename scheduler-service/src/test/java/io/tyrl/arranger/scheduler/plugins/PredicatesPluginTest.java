@@ -81,6 +81,26 @@ class PredicatesPluginTest {
     }
   }
 
+  /**
+   * Issue 13 item 15: NoExecute taints keep new pods off as NoSchedule ones do. BinPack prefers the
+   * fuller tainted node, so only the taint can send the pod to the empty one.
+   */
+  @Test
+  void aNoExecuteTaintKeepsPodsThatDoNotTolerateItOff() {
+    List<NodeInfo> cluster = List.of(
+        node("draining").cpu("8").memory("32Gi").used("cpu", "6").taint("maintenance", "now", TaintEffect.NO_EXECUTE).build(),
+        node("empty").cpu("8").memory("32Gi").build());
+    var intolerant = job("intolerant").minWorkers(0).leader("cpu", "1").build();
+    var tolerant = job("tolerant").minWorkers(0).leader("cpu", "1")
+        .tolerate(Toleration.equal("maintenance", "now", TaintEffect.NO_EXECUTE)).build();
+
+    CycleResult first = Fixtures.scheduler().runCycle(new Snapshot(cluster, List.of(intolerant), List.of()), Fixtures.defaultConfiguration(), T0);
+    CycleResult second = Fixtures.scheduler().runCycle(new Snapshot(cluster, List.of(tolerant), List.of()), Fixtures.defaultConfiguration(), T0);
+
+    assertThat(first.decision("default/intolerant").allocations()).containsEntry("intolerant-learner", "empty");
+    assertThat(second.decision("default/tolerant").allocations()).containsEntry("tolerant-learner", "draining");
+  }
+
   @Test
   void notReadyAndCordonedNodesAreExplainedAndDoNotMakeAJobFail() {
     var job = job("j").minWorkers(0).leader("cpu", "1").requiredAffinity(term(NodeSelectorRequirement.of("gpu", DOES_NOT_EXIST))).build();
