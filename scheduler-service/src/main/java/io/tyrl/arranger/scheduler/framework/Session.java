@@ -40,6 +40,7 @@ public final class Session {
   private final List<Plugin> openedPlugins = new ArrayList<>();
   private long releaseGeneration;
   private final Map<String, List<Victim>> victimsByPreemptor = new LinkedHashMap<>();
+  private PlacementListener[] placementListeners = new PlacementListener[0];
 
   /** A session whose queues that name no job order use Priority. */
   public Session(Snapshot snapshot, Instant now) {
@@ -140,6 +141,15 @@ public final class Session {
     if (queue == null) {
       job.note(new JobNote(ReasonCode.QUEUE_NOT_FOUND, "queue " + info.queue() + " does not exist"));
     }
+  }
+
+  /**
+   * Tells {@code listener} of every placement and removal from now on (tasks placed before are in
+   * the ledgers already). Plugins register only when they need it, so the common case pays nothing.
+   */
+  public void addPlacementListener(PlacementListener listener) {
+    placementListeners = java.util.Arrays.copyOf(placementListeners, placementListeners.length + 1);
+    placementListeners[placementListeners.length - 1] = listener;
   }
 
   /** Called by the scheduler once every plugin has registered: freezes the hot-path functions and validates jobs. */
@@ -350,6 +360,9 @@ public final class Session {
     if (task.job().queue() != null) {
       task.job().queue().addAllocated(task.request());
     }
+    for (PlacementListener listener : placementListeners) {
+      listener.placed(task, node);
+    }
   }
 
   void unplace(TaskState task) {
@@ -371,6 +384,9 @@ public final class Session {
       task.job().queue().subtractAllocated(task.request());
     }
     task.moveTo(TaskStatus.PENDING, null);
+    for (PlacementListener listener : placementListeners) {
+      listener.removed(task, node);
+    }
     if (release) {
       releaseGeneration++;
     }
