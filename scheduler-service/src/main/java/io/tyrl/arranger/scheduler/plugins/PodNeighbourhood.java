@@ -36,8 +36,9 @@ import java.util.Set;
  *       required node affinity); a node without the topology label is not eligible;</li>
  *   <li>scores: preferred affinity adds, preferred anti-affinity subtracts the weights of the terms
  *       with a matching pod in the node's domain, as a share of all the pod's preferred weights
- *       ({@code −100..100}); ScheduleAnyway spread gives {@code 100 / (1 + skew after placing)},
- *       averaged over the pod's soft constraints.</li>
+ *       ({@code −100..100}); ScheduleAnyway spread gives {@code 100 × maxSkew / (maxSkew + excess)},
+ *       where excess is how many more matching pods the node's domain holds than the emptiest eligible
+ *       domain (100 in the emptiest), averaged over the pod's soft constraints.</li>
  * </ul>
  * Counters are built lazily, per distinct term, the first time a pod asks, then kept current.
  */
@@ -199,7 +200,7 @@ final class PodNeighbourhood implements PlacementListener {
     return 100.0 * matched / total;
   }
 
-  /** ScheduleAnyway spread: {@code 100 / (1 + skew after placing)} averaged over the soft constraints; 0 without any. */
+  /** ScheduleAnyway spread: {@code 100 × maxSkew / (maxSkew + excess over the emptiest domain)}, averaged over the soft constraints; 0 without any. */
   double spreadScore(TaskState task, NodeState node) {
     List<TopologySpreadConstraint> spread = task.info().constraints().podAffinity().spread();
     double sum = 0;
@@ -211,7 +212,9 @@ final class PodNeighbourhood implements PlacementListener {
       soft++;
       String domain = node.info().labels().get(constraint.topologyKey());
       if (domain != null) {
-        sum += 100.0 / (1 + Math.max(0, skewAfter(task, constraint, domain)));
+        int self = constraint.selector().matches(task.info().labels()) ? 1 : 0;
+        int excess = Math.max(0, skewAfter(task, constraint, domain) - self);
+        sum += 100.0 * constraint.maxSkew() / (constraint.maxSkew() + excess);
       }
     }
     return soft == 0 ? 0 : sum / soft;
