@@ -74,7 +74,7 @@ class SchedulerConfigurationParserTest {
     assertThat(configuration.tiers().get(0).plugins()).extracting(PluginConfiguration::name)
         .containsExactly("priority", "gang", "conformance");
     assertThat(configuration.tiers().get(1).plugins()).extracting(PluginConfiguration::name)
-        .containsExactly("drf", "predicates", "proportion", "nodeorder");
+        .containsExactly("drf", "predicates", "proportion", "overcommit", "nodeorder");
   }
 
   static Stream<Arguments> refusals() {

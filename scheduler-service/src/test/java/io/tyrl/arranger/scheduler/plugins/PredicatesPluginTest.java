@@ -162,13 +162,14 @@ class PredicatesPluginTest {
   /** A node out of pod slots and cpu says both. */
   @Test
   void aNodeOutOfPodSlotsAndCpuNamesBoth() {
-    var nodes = List.of(node("full").cpu("4").memory("8Gi").used("cpu", "3").pods(1).podCount(1).build());
+    var nodes = List.of(node("full").cpu("4").memory("8Gi").used("cpu", "3").pods(1).podCount(1).build(),
+        node("reserved").cpu("8").memory("8Gi").taint("dedicated", "infer", TaintEffect.NO_SCHEDULE).build());
     var job = job("j").minWorkers(0).leader("cpu", "2").build();
 
     JobDecision decision = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(job), List.of()), Fixtures.defaultConfiguration(), T0)
         .decision("default/j");
 
-    assertThat(decision.message()).contains("0/1 nodes fit learner: 1 Insufficient cpu, too many pods");
+    assertThat(decision.message()).contains("0/2 nodes fit learner: 1 Insufficient cpu, too many pods, 1 untolerated taint dedicated=infer");
   }
 
   private static void add(List<NodeInfo> cluster, int count, String prefix, UnaryOperator<Fixtures.NodeBuilder> shape) {
