@@ -37,12 +37,12 @@ final class JobReader {
         ? Map.of() : tyJob.getStatus().getAllocations();
     List<TaskInfo> tasks = new ArrayList<>();
     String leaderName = spec.getLeader().getName();
-    tasks.add(task(namespace, name + "-" + leaderName, TaskRole.LEADER, leaderName, 0,
+    tasks.add(task(namespace, name, name + "-" + leaderName, TaskRole.LEADER, leaderName, 0,
         spec.getLeader().getTemplate(), allocations, leavingPods));
     for (V1alpha1TYJobSpecWorkerSets set : spec.getWorkerSets()) {
       int counts = set.getCounts() == null ? 1 : set.getCounts();
       for (int index = 0; index < counts; index++) {
-        tasks.add(task(namespace, name + "-" + set.getName() + "-" + index, TaskRole.WORKER, set.getName(), index,
+        tasks.add(task(namespace, name, name + "-" + set.getName() + "-" + index, TaskRole.WORKER, set.getName(), index,
             set.getTemplate(), allocations, leavingPods));
       }
     }
@@ -71,12 +71,13 @@ final class JobReader {
         tasks, preemptable, awaitingVictims);
   }
 
-  static TaskInfo task(String namespace, String podName, TaskRole role, String roleName, int index,
+  static TaskInfo task(String namespace, String jobName, String podName, TaskRole role, String roleName, int index,
       V1PodTemplateSpec template, Map<String, String> allocations, Set<String> leavingPods) {
     V1PodSpec podSpec = template == null ? null : template.getSpec();
     String node = allocations.get(podName);
     TaskStatus status = node == null ? TaskStatus.PENDING
         : leavingPods.contains(namespace + "/" + podName) ? TaskStatus.RELEASING : TaskStatus.ALLOCATED;
-    return new TaskInfo(podName, role, roleName, index, PodRequests.of(podSpec), PlacementConstraintsReader.constraints(podSpec), status, node);
+    return new TaskInfo(podName, role, roleName, index, PodRequests.of(podSpec), PlacementConstraintsReader.constraints(podSpec), status, node,
+        PlacementConstraintsReader.podLabels(template, jobName, role, roleName, index));
   }
 }
