@@ -62,17 +62,16 @@ public final class ProportionPlugin implements Plugin {
   private void computeDeserved() {
     ResourceDimensions dimensions = session.dimensions();
     int size = dimensions.size();
-    List<QueueState> requesting = new ArrayList<>();
+    // By name, so that leftover units on equal remainders and weights go the same way whatever the snapshot's order.
+    List<QueueState> byName = new ArrayList<>();
     for (QueueState queue : session.queues()) {
       deserved.put(queue, new long[size]);
-      if (hasRequest(queue)) {
-        requesting.add(queue);
-      }
+      byName.add(queue);
     }
-    requesting.sort((a, b) -> a.name().compareTo(b.name()));
+    byName.sort((a, b) -> a.name().compareTo(b.name()));
     for (int d = 0; d < size; d++) {
       if (d != ResourceDimensions.PODS) {
-        waterFill(d, requesting);
+        waterFill(d, byName);
       }
     }
     for (Map.Entry<QueueState, long[]> entry : deserved.entrySet()) {
@@ -87,10 +86,10 @@ public final class ProportionPlugin implements Plugin {
    * surplus back for the next round. Every round either hands out all that remains or caps one more
    * queue, so it ends after at most one round per queue.
    */
-  private void waterFill(int dimension, List<QueueState> requesting) {
+  private void waterFill(int dimension, List<QueueState> queues) {
     long remaining = session.clusterAllocatable(dimension);
     List<QueueState> open = new ArrayList<>();
-    for (QueueState queue : requesting) {
+    for (QueueState queue : queues) {
       if (cap(queue, dimension) > 0) {
         open.add(queue);
       }
@@ -159,15 +158,6 @@ public final class ProportionPlugin implements Plugin {
       cap = Math.min(cap, capability.get(session.dimensions().name(dimension)));
     }
     return cap;
-  }
-
-  private boolean hasRequest(QueueState queue) {
-    for (int d = 0; d < session.dimensions().size(); d++) {
-      if (d != ResourceDimensions.PODS && queue.requested(d) > 0) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private void failMinimumsAboveCapability() {

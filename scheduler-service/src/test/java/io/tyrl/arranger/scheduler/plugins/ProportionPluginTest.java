@@ -43,6 +43,14 @@ class ProportionPluginTest {
     assertThat(gpusDeserved(session, "q-a", "q-b", "q-c")).containsExactly(3L, 3L, 2L);
   }
 
+  /** The leftover units go by queue name, not by the order the snapshot lists the queues in. */
+  @Test
+  void leftoverUnitsOnEqualRemaindersAndWeightsGoByQueueNameWhateverTheSnapshotOrder() {
+    Session session = openWithGpuQueues(8, List.of(queue("q-c").build(), queue("q-b").build(), queue("q-a").build()), 8, 8, 8);
+
+    assertThat(gpusDeserved(session, "q-a", "q-b", "q-c")).containsExactly(3L, 3L, 2L);
+  }
+
   /**
    * Weights 2 and 1 over 2 GPUs: floors 1 and 0, remainders 4 mod 3 = 1 and 2 mod 3 = 2, so the
    * leftover unit goes to the larger remainder (1/1 is closer to 1.33/0.67 than 2/0).
