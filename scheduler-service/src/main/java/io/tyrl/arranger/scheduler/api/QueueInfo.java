@@ -5,6 +5,9 @@ import java.util.Optional;
 /**
  * A Queue: its weight in the proportion split, an optional cap ({@code capability}, null = none),
  * whether others may reclaim from it, and the default job order of its jobs.
+ *
+ * @param jobQueuePolicy null = the scheduler configuration's {@code defaultJobQueuePolicy}, which a
+ *     session fills in (see {@link #withJobQueuePolicyIfUnset})
  */
 public record QueueInfo(String name, int weight, Resource capability, boolean reclaimable, JobQueuePolicy jobQueuePolicy) {
 
@@ -17,11 +20,16 @@ public record QueueInfo(String name, int weight, Resource capability, boolean re
     if (weight < 1) {
       throw new IllegalArgumentException("queue " + name + ": weight must be >= 1, was " + weight);
     }
-    jobQueuePolicy = jobQueuePolicy == null ? JobQueuePolicy.PRIORITY : jobQueuePolicy;
   }
 
+  /** A reclaimable queue without capability whose job order is the configuration's default. */
   public static QueueInfo of(String name, int weight) {
-    return new QueueInfo(name, weight, null, true, JobQueuePolicy.PRIORITY);
+    return new QueueInfo(name, weight, null, true, null);
+  }
+
+  /** This queue, with {@code fallback} as its job order if it names none. */
+  public QueueInfo withJobQueuePolicyIfUnset(JobQueuePolicy fallback) {
+    return jobQueuePolicy != null ? this : new QueueInfo(name, weight, capability, reclaimable, fallback);
   }
 
   public Optional<Resource> capabilityIfSet() {

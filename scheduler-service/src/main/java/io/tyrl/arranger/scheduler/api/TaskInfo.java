@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.api;
 
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -9,9 +10,11 @@ import java.util.Objects;
  *
  * @param roleName the leader's name or the WorkerSet's name, used in messages ("0/40 nodes fit actor")
  * @param index    the worker's index in its WorkerSet; 0 for the leader
+ * @param labels   the labels the pod carries (its template's and the ones Arranger adds), which
+ *                 other pods' affinity and spread constraints select on
  */
 public record TaskInfo(String podName, TaskRole role, String roleName, int index, Resource request,
-    PlacementConstraints constraints, TaskStatus status, String nodeName) {
+    PlacementConstraints constraints, TaskStatus status, String nodeName, Map<String, String> labels) {
 
   public TaskInfo {
     if (podName == null || podName.isBlank()) {
@@ -34,6 +37,13 @@ public record TaskInfo(String podName, TaskRole role, String roleName, int index
     if (!needsNode && nodeName != null) {
       throw new IllegalArgumentException("task " + podName + " is PENDING but names node " + nodeName);
     }
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+  }
+
+  /** A task without labels. */
+  public TaskInfo(String podName, TaskRole role, String roleName, int index, Resource request,
+      PlacementConstraints constraints, TaskStatus status, String nodeName) {
+    this(podName, role, roleName, index, request, constraints, status, nodeName, Map.of());
   }
 
   public static TaskInfo leader(String jobName, String leaderName, Resource request) {
@@ -54,14 +64,18 @@ public record TaskInfo(String podName, TaskRole role, String roleName, int index
   }
 
   public TaskInfo withConstraints(PlacementConstraints newConstraints) {
-    return new TaskInfo(podName, role, roleName, index, request, newConstraints, status, nodeName);
+    return new TaskInfo(podName, role, roleName, index, request, newConstraints, status, nodeName, labels);
   }
 
   public TaskInfo allocatedTo(String node) {
-    return new TaskInfo(podName, role, roleName, index, request, constraints, TaskStatus.ALLOCATED, node);
+    return new TaskInfo(podName, role, roleName, index, request, constraints, TaskStatus.ALLOCATED, node, labels);
   }
 
   public TaskInfo withStatus(TaskStatus newStatus, String node) {
-    return new TaskInfo(podName, role, roleName, index, request, constraints, newStatus, node);
+    return new TaskInfo(podName, role, roleName, index, request, constraints, newStatus, node, labels);
+  }
+
+  public TaskInfo withLabels(Map<String, String> newLabels) {
+    return new TaskInfo(podName, role, roleName, index, request, constraints, status, nodeName, newLabels);
   }
 }

@@ -21,6 +21,7 @@ public final class DefaultSchedulerConfiguration {
             - name: drf
             - name: predicates
             - name: proportion
+            - name: overcommit
             - name: nodeorder
       """;
 

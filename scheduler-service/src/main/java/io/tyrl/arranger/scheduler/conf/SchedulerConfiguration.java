@@ -1,13 +1,19 @@
 package io.tyrl.arranger.scheduler.conf;
 
+import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The typed scheduler configuration: actions in the order they run, and tiers of plugins. */
-public record SchedulerConfiguration(List<ActionConfiguration> actions, List<TierConfiguration> tiers) {
+/**
+ * The typed scheduler configuration: actions in the order they run, tiers of plugins, and the job
+ * order of queues that name none ({@code defaultJobQueuePolicy}; Priority unless set).
+ */
+public record SchedulerConfiguration(List<ActionConfiguration> actions, List<TierConfiguration> tiers,
+    JobQueuePolicy defaultJobQueuePolicy) {
 
   public SchedulerConfiguration {
+    defaultJobQueuePolicy = defaultJobQueuePolicy == null ? JobQueuePolicy.PRIORITY : defaultJobQueuePolicy;
     actions = List.copyOf(actions);
     tiers = List.copyOf(tiers);
     Set<String> seenActions = new HashSet<>();
@@ -24,6 +30,11 @@ public record SchedulerConfiguration(List<ActionConfiguration> actions, List<Tie
         }
       }
     }
+  }
+
+  /** A configuration whose queues default to the Priority job order. */
+  public SchedulerConfiguration(List<ActionConfiguration> actions, List<TierConfiguration> tiers) {
+    this(actions, tiers, JobQueuePolicy.PRIORITY);
   }
 
   public List<String> actionNames() {

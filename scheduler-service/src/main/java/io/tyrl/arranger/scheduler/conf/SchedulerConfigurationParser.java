@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.conf;
 
+import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,7 @@ import org.yaml.snakeyaml.error.YAMLException;
  * configurations:                             # optional action arguments
  *   - name: allocate
  *     arguments: {percentageOfNodesToScore: 100}
+ * defaultJobQueuePolicy: DRF                  # optional: job order of queues that set none (Priority)
  * </pre>
  *
  * Every unknown key, plugin, action or argument is refused with its path
@@ -32,7 +34,11 @@ import org.yaml.snakeyaml.error.YAMLException;
  */
 public final class SchedulerConfigurationParser {
 
-  private static final Set<String> ROOT_KEYS = Set.of("actions", "tiers", "configurations");
+  private static final Set<String> ROOT_KEYS = Set.of("actions", "tiers", "configurations", "defaultJobQueuePolicy");
+
+  /** The plugin that orders jobs under each job order; a default naming a disabled one would order nothing. */
+  private static final Map<JobQueuePolicy, String> ORDERING_PLUGIN = Map.of(JobQueuePolicy.PRIORITY, "priority",
+      JobQueuePolicy.DRF, "drf");
 
   private final ConfigurationVocabulary vocabulary;
 
@@ -51,7 +57,27 @@ public final class SchedulerConfigurationParser {
       actions.add(new ActionConfiguration(name, actionArguments.getOrDefault(name, Arguments.DEFAULTS)));
     }
     List<TierConfiguration> tiers = parseTiers(rootMap.get("tiers"));
-    return new SchedulerConfiguration(actions, tiers);
+    JobQueuePolicy defaultJobQueuePolicy = parseDefaultJobQueuePolicy(rootMap.get("defaultJobQueuePolicy"), tiers);
+    return new SchedulerConfiguration(actions, tiers, defaultJobQueuePolicy);
+  }
+
+  private JobQueuePolicy parseDefaultJobQueuePolicy(Object raw, List<TierConfiguration> tiers) {
+    if (raw == null) {
+      return JobQueuePolicy.PRIORITY;
+    }
+    JobQueuePolicy policy;
+    try {
+      policy = JobQueuePolicy.parse(String.valueOf(raw));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidConfigurationException("defaultJobQueuePolicy: " + e.getMessage(), e);
+    }
+    String plugin = ORDERING_PLUGIN.get(policy);
+    boolean enabled = tiers.stream().flatMap(tier -> tier.plugins().stream()).anyMatch(p -> p.name().equals(plugin));
+    if (vocabulary.pluginNames().contains(plugin) && !enabled) {
+      throw new InvalidConfigurationException("defaultJobQueuePolicy: " + raw + " orders jobs with plugin '" + plugin
+          + "', which no tier enables");
+    }
+    return policy;
   }
 
   private static Object load(String yamlText) {

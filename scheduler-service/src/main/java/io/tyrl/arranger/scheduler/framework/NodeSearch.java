@@ -51,10 +51,16 @@ public final class NodeSearch {
     }
   }
 
-  private record RequestKey(PlacementConstraints constraints, long[] request) {
+  /** {@code pod} is null unless verdicts depend on the pod's own namespace and labels (see {@link #judgePodsByTheirNeighbours}). */
+  private record RequestKey(PlacementConstraints constraints, long[] request, Object pod) {
+    RequestKey(PlacementConstraints constraints, long[] request) {
+      this(constraints, request, null);
+    }
+
     @Override
     public boolean equals(Object other) {
-      return other instanceof RequestKey key && constraints.equals(key.constraints) && Arrays.equals(request, key.request);
+      return other instanceof RequestKey key && constraints.equals(key.constraints) && Arrays.equals(request, key.request)
+          && java.util.Objects.equals(pod, key.pod);
     }
 
     @Override
@@ -62,6 +68,8 @@ public final class NodeSearch {
       return constraints.hashCode() * 31 + Arrays.hashCode(request);
     }
   }
+
+  private record PodIdentity(String namespace, Map<String, String> labels) {}
 
   private record RememberedFailure(long generation, FitDiagnosis diagnosis) {}
 
@@ -113,6 +121,7 @@ public final class NodeSearch {
   private long exhaustedCount;
   private long exhaustedGeneration;
   private int liveVersion;
+  private boolean podsJudgedByNeighbours;
 
   NodeSearch(Session session, long[] smallestRequest) {
     this.session = session;
@@ -144,12 +153,28 @@ public final class NodeSearch {
     return percentage >= 100 || (percentage == 0 && clusterNodes <= EXACT_SEARCH_MAX_NODES);
   }
 
+  /**
+   * Called by a plugin whose predicates depend on the other pods and on the pod's own labels
+   * (inter-pod affinity, topology spread): "fitted nowhere" is then remembered per pod identity, and
+   * not at all for a pod whose own constraints may be met by pods placed later in the cycle.
+   */
+  public void judgePodsByTheirNeighbours() {
+    podsJudgedByNeighbours = true;
+  }
+
+  private RequestKey requestKey(TaskState task) {
+    return podsJudgedByNeighbours
+        ? new RequestKey(task.info().constraints(), task.request(), new PodIdentity(task.job().info().namespace(), task.info().labels()))
+        : new RequestKey(task.info().constraints(), task.request());
+  }
+
   /** Finds the best node among enough feasible ones (see {@link #wantedFeasibleNodes}). */
   public Result findBest(TaskState task, int percentage, int minimum) {
     syncWithReleases();
     StaticCandidates candidates = candidatesFor(task.info().constraints());
-    RequestKey key = new RequestKey(task.info().constraints(), task.request());
-    RememberedFailure failure = failures.get(key);
+    RequestKey key = requestKey(task);
+    boolean remember = !podsJudgedByNeighbours || !task.info().constraints().podAffinity().filtersByOtherPods();
+    RememberedFailure failure = remember ? failures.get(key) : null;
     if (failure != null && failure.generation() == session.releaseGeneration()) {
       return new Result(null, failure.diagnosis());
     }
@@ -200,8 +225,10 @@ public final class NodeSearch {
       return new Result(best, null);
     }
     FitDiagnosis diagnosis = diagnose(task);
-    failures.put(key, new RememberedFailure(session.releaseGeneration(), diagnosis));
-    failureLog.add(key);
+    if (remember) {
+      failures.put(key, new RememberedFailure(session.releaseGeneration(), diagnosis));
+      failureLog.add(key);
+    }
     return new Result(null, diagnosis);
   }
 

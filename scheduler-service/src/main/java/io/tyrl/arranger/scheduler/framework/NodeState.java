@@ -90,6 +90,24 @@ public final class NodeState {
     return -1;
   }
 
+  /**
+   * Every requested dimension that does not fit now, as a bit set (bit d = dimension d), by the rule of
+   * {@link #firstInsufficientDimension}; dimensions from 64 on are not reported. Used to explain a
+   * rejection, not to decide it.
+   */
+  public long insufficientDimensions(TaskState task) {
+    long[] request = task.request();
+    long missing = 0;
+    for (int dimension : task.requestedDimensions()) {
+      long free = ledger[dimension] - ledger[size + dimension];
+      long promised = ledger[3 * size + dimension] - ledger[2 * size + dimension];
+      if (dimension < Long.SIZE && request[dimension] > (promised > 0 ? free - promised : free)) {
+        missing |= 1L << dimension;
+      }
+    }
+    return missing;
+  }
+
   /** True when the task fits in what will be idle once releasing pods are gone, after pipelined claims. */
   public boolean fitsFutureIdle(TaskState task) {
     long[] request = task.request();

@@ -50,7 +50,7 @@ public final class Scheduler {
 
   /** Opens a session with the configured plugins registered tier by tier (also used by tests of single plugins). */
   public Session openSession(Snapshot snapshot, SchedulerConfiguration configuration, Instant now) {
-    Session session = new Session(snapshot, now);
+    Session session = new Session(snapshot, now, configuration.defaultJobQueuePolicy());
     for (TierConfiguration tier : configuration.tiers()) {
       session.tiers().nextTier();
       for (PluginConfiguration pluginConfiguration : tier.plugins()) {

@@ -1,6 +1,7 @@
 package io.tyrl.arranger.scheduler.framework;
 
 import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
@@ -39,9 +40,18 @@ public final class Session {
   private final List<Plugin> openedPlugins = new ArrayList<>();
   private long releaseGeneration;
   private final Map<String, List<Victim>> victimsByPreemptor = new LinkedHashMap<>();
+  private PlacementListener[] placementListeners = new PlacementListener[0];
 
-  /** Builds the ledgers: each placed task of the snapshot is charged to its node, job and queue. */
+  /** A session whose queues that name no job order use Priority. */
   public Session(Snapshot snapshot, Instant now) {
+    this(snapshot, now, JobQueuePolicy.PRIORITY);
+  }
+
+  /**
+   * Builds the ledgers: each placed task of the snapshot is charged to its node, job and queue.
+   * Queues that name no job order get {@code defaultJobQueuePolicy}, the configuration's.
+   */
+  public Session(Snapshot snapshot, Instant now, JobQueuePolicy defaultJobQueuePolicy) {
     this.now = now;
     List<Resource> amounts = new ArrayList<>();
     for (NodeInfo node : snapshot.nodes()) {
@@ -72,9 +82,10 @@ public final class Session {
       }
     }
     for (QueueInfo queue : snapshot.queues()) {
-      queues.put(queue.name(), new QueueState(queue, dimensions.size()));
+      queues.put(queue.name(), new QueueState(queue.withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
     }
-    queues.computeIfAbsent(QueueInfo.DEFAULT_QUEUE, name -> new QueueState(QueueInfo.of(name, 1), dimensions.size()));
+    queues.computeIfAbsent(QueueInfo.DEFAULT_QUEUE,
+        name -> new QueueState(QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
     for (JobInfo info : snapshot.jobs()) {
       addJob(info);
     }
@@ -130,6 +141,15 @@ public final class Session {
     if (queue == null) {
       job.note(new JobNote(ReasonCode.QUEUE_NOT_FOUND, "queue " + info.queue() + " does not exist"));
     }
+  }
+
+  /**
+   * Tells {@code listener} of every placement and removal from now on (tasks placed before are in
+   * the ledgers already). Plugins register only when they need it, so the common case pays nothing.
+   */
+  public void addPlacementListener(PlacementListener listener) {
+    placementListeners = java.util.Arrays.copyOf(placementListeners, placementListeners.length + 1);
+    placementListeners[placementListeners.length - 1] = listener;
   }
 
   /** Called by the scheduler once every plugin has registered: freezes the hot-path functions and validates jobs. */
@@ -340,6 +360,9 @@ public final class Session {
     if (task.job().queue() != null) {
       task.job().queue().addAllocated(task.request());
     }
+    for (PlacementListener listener : placementListeners) {
+      listener.placed(task, node);
+    }
   }
 
   void unplace(TaskState task) {
@@ -361,6 +384,9 @@ public final class Session {
       task.job().queue().subtractAllocated(task.request());
     }
     task.moveTo(TaskStatus.PENDING, null);
+    for (PlacementListener listener : placementListeners) {
+      listener.removed(task, node);
+    }
     if (release) {
       releaseGeneration++;
     }

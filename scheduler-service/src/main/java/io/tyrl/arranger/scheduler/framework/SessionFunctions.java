@@ -33,7 +33,9 @@ public final class SessionFunctions {
   /**
    * A predicate on the node's current ledger. Contract: its verdict may only turn from fits to
    * rejected as nodes fill up (never the other way) until something is released — the session relies
-   * on this to remember that a request fitted nowhere.
+   * on this to remember that a request fitted nowhere. A predicate that judges a pod by the pods
+   * around it (affinity, spread), whose verdict may turn the other way when a partner is placed,
+   * must call {@link NodeSearch#judgePodsByTheirNeighbours()} when its session opens.
    */
   @FunctionalInterface
   public interface PredicateFn {

@@ -41,15 +41,16 @@ final class JobReader {
         ? Map.of() : tyJob.getStatus().getAllocations();
     List<TaskInfo> tasks = new ArrayList<>();
     String leaderName = spec.getLeader().getName();
-    tasks.add(task(namespace, name + "-" + leaderName, TaskRole.LEADER, leaderName, 0,
-        TemplateRequirements.of(spec.getLeader().getTemplate()), allocations, livePods));
+    tasks.add(task(namespace, name, name + "-" + leaderName, TaskRole.LEADER, leaderName, 0,
+        spec.getLeader().getTemplate(), TemplateRequirements.of(spec.getLeader().getTemplate()), allocations,
+        livePods));
     for (V1alpha1TYJobSpecWorkerSets set : spec.getWorkerSets()) {
       int counts = set.getCounts() == null ? 1 : set.getCounts();
       // Read once per set: every worker of a set shares its template.
       TemplateRequirements requirements = TemplateRequirements.of(set.getTemplate());
       for (int index = 0; index < counts; index++) {
-        tasks.add(task(namespace, name + "-" + set.getName() + "-" + index, TaskRole.WORKER, set.getName(), index,
-            requirements, allocations, livePods));
+        tasks.add(task(namespace, name, name + "-" + set.getName() + "-" + index, TaskRole.WORKER, set.getName(),
+            index, set.getTemplate(), requirements, allocations, livePods));
       }
     }
     BasicPolicy basicPolicy = spec.getSchedulerPolicy() == null || spec.getSchedulerPolicy().getBasicPolicy() == null
@@ -104,14 +105,15 @@ final class JobReader {
    * A task is placed when the job's status allocates it. It then counts where its pod is bound if
    * the pod exists (the pod is the truth once it runs), else on its allocation; never on both.
    */
-  static TaskInfo task(String namespace, String podName, TaskRole role, String roleName, int index,
-      TemplateRequirements requirements, Map<String, String> allocations, LivePods livePods) {
+  static TaskInfo task(String namespace, String jobName, String podName, TaskRole role, String roleName, int index,
+      V1PodTemplateSpec template, TemplateRequirements requirements, Map<String, String> allocations,
+      LivePods livePods) {
     String allocated = allocations.get(podName);
     Optional<LivePods.LivePod> pod = allocated == null ? Optional.empty() : livePods.get(namespace, podName);
     String node = pod.map(LivePods.LivePod::node).orElse(allocated);
     TaskStatus status = node == null ? TaskStatus.PENDING
         : pod.filter(LivePods.LivePod::leaving).isPresent() ? TaskStatus.RELEASING : TaskStatus.ALLOCATED;
     return new TaskInfo(podName, role, roleName, index, requirements.request(), requirements.constraints(), status,
-        node);
+        node, PlacementConstraintsReader.podLabels(template, jobName, role, roleName, index));
   }
 }

@@ -7,6 +7,7 @@ import io.tyrl.arranger.crd.bounds.TYJobModelBounds;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobStatus;
+import io.tyrl.arranger.scheduler.api.ExistingPod;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
@@ -109,8 +110,11 @@ public final class SnapshotAssembler {
       if (placedPods.contains(namespace + "/" + name)) {
         continue;
       }
-      livePods.get(namespace, name).ifPresent(live -> usage.computeIfAbsent(live.node(), n -> new NodeUsage())
-          .add(PodRequests.of(pod.getSpec()), live.leaving()));
+      livePods.get(namespace, name).ifPresent(live -> {
+        NodeUsage nodeUsage = usage.computeIfAbsent(live.node(), n -> new NodeUsage());
+        nodeUsage.add(PodRequests.of(pod.getSpec()), live.leaving());
+        nodeUsage.describe(pod);
+      });
     }
     List<NodeInfo> nodeInfos = new ArrayList<>();
     for (V1Node node : nodes) {
@@ -163,7 +167,7 @@ public final class SnapshotAssembler {
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     boolean unschedulable = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
     return new NodeInfo(name, node.getMetadata().getLabels(), taints, allocatable, usage.used, usage.releasing, ready,
-        unschedulable, usage.pods);
+        unschedulable, usage.pods, usage.existingPods);
   }
 
   private static long podCapacity(V1Node node) {
@@ -176,6 +180,13 @@ public final class SnapshotAssembler {
     private Resource used = Resource.EMPTY;
     private Resource releasing = Resource.EMPTY;
     private int pods;
+    private final List<ExistingPod> existingPods = new ArrayList<>();
+
+    /** What inter-pod predicates need of a pod the snapshot's jobs do not account for: labels, host ports, anti-affinity. */
+    void describe(V1Pod pod) {
+      existingPods.add(new ExistingPod(pod.getMetadata().getNamespace(), pod.getMetadata().getLabels(),
+          PlacementConstraintsReader.hostPorts(pod.getSpec()), PlacementConstraintsReader.requiredAntiAffinity(pod.getSpec())));
+    }
 
     void add(Resource request, boolean terminating) {
       used = used.plus(request);

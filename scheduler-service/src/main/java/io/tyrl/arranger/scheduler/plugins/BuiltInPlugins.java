@@ -17,6 +17,7 @@ public final class BuiltInPlugins {
         .register(ConformancePlugin.descriptor())
         .register(PredicatesPlugin.descriptor())
         .register(ProportionPlugin.descriptor())
+        .register(OvercommitPlugin.descriptor())
         .register(NodeOrderPlugin.descriptor());
   }
 }

@@ -22,12 +22,13 @@ import java.util.Optional;
  * Shares the cluster between queues (seed 002 §2.2, seed 003).
  *
  * <p><b>Deserved</b> — weighted water-filling, per resource, in exact integers: start with the
- * cluster's total allocatable as {@code remaining}; in each round every queue not yet satisfied gets
- * {@code floor(remaining × weight / Σ weights of unsatisfied queues)} added, then capped per resource by
- * what its jobs request and by its capability; a queue whose deserved covers its request, or that
- * gained nothing, is satisfied; what was handed out leaves {@code remaining}; rounds stop when nothing
- * is left or nothing moved. With nodes 6 cpu/15Gi and 3 cpu/12Gi and queues of weight 2 and 4
- * requesting 5 cpu/10Gi and 10 cpu/20Gi, the first round gives 3 cpu/9Gi and 6 cpu/18Gi.
+ * cluster's total allocatable as {@code remaining}; in each round the queues still below their cap
+ * (what their jobs request, and their capability) share {@code remaining} by weight — in whole units,
+ * the floors first and the units the floors leave over one each by largest remainder, then higher
+ * weight, then queue name, so that no unit is lost (8 GPUs over three equal queues: 3/3/2, not
+ * 2/2/2); a queue reaching its cap gives back the surplus for the next round; rounds stop when nothing
+ * is left or every queue is capped. With nodes 6 cpu/15Gi and 3 cpu/12Gi and queues of weight 2 and 4
+ * requesting 5 cpu/10Gi and 10 cpu/20Gi, that gives 3 cpu/9Gi and 6 cpu/18Gi.
  *
  * <p><b>Overused</b> — a queue whose allocation has reached its deserved share in every resource it
  * deserves is skipped for the rest of the cycle. Queues are served lowest {@code allocated/deserved} first.
@@ -61,60 +62,93 @@ public final class ProportionPlugin implements Plugin {
   private void computeDeserved() {
     ResourceDimensions dimensions = session.dimensions();
     int size = dimensions.size();
-    long[] remaining = new long[size];
-    for (int d = 0; d < size; d++) {
-      remaining[d] = d == ResourceDimensions.PODS ? 0 : session.clusterAllocatable(d);
-    }
-    List<QueueState> unsatisfied = new ArrayList<>();
+    // By name, so that leftover units on equal remainders and weights go the same way whatever the snapshot's order.
+    List<QueueState> byName = new ArrayList<>();
     for (QueueState queue : session.queues()) {
       deserved.put(queue, new long[size]);
-      if (hasRequest(queue)) {
-        unsatisfied.add(queue);
-      }
+      byName.add(queue);
     }
-    unsatisfied.sort((a, b) -> a.name().compareTo(b.name()));
-    while (!unsatisfied.isEmpty() && !isZero(remaining)) {
-      long totalWeight = 0;
-      for (QueueState queue : unsatisfied) {
-        totalWeight += queue.info().weight();
-      }
-      long[] handedOut = new long[size];
-      List<QueueState> satisfied = new ArrayList<>();
-      for (QueueState queue : unsatisfied) {
-        long[] share = deserved.get(queue);
-        boolean gained = false;
-        boolean covers = true;
-        for (int d = 0; d < size; d++) {
-          if (d == ResourceDimensions.PODS) {
-            continue;
-          }
-          long offered = BigInteger.valueOf(remaining[d]).multiply(BigInteger.valueOf(queue.info().weight()))
-              .divide(BigInteger.valueOf(totalWeight)).longValueExact();
-          long capped = Math.min(share[d] + offered, cap(queue, d));
-          if (capped > share[d]) {
-            handedOut[d] += capped - share[d];
-            share[d] = capped;
-            gained = true;
-          }
-          covers &= share[d] >= queue.requested(d);
-        }
-        if (covers || !gained) {
-          satisfied.add(queue);
-        }
-      }
-      unsatisfied.removeAll(satisfied);
-      boolean moved = false;
-      for (int d = 0; d < size; d++) {
-        remaining[d] -= handedOut[d];
-        moved |= handedOut[d] > 0;
-      }
-      if (!moved) {
-        break;
+    byName.sort((a, b) -> a.name().compareTo(b.name()));
+    for (int d = 0; d < size; d++) {
+      if (d != ResourceDimensions.PODS) {
+        waterFill(d, byName);
       }
     }
     for (Map.Entry<QueueState, long[]> entry : deserved.entrySet()) {
       entry.getKey().setDeserved(dimensions.resourceWithoutPods(entry.getValue()));
     }
+  }
+
+  /**
+   * Weighted water-filling of one resource: each round, the queues still below their cap share what
+   * remains by weight; whole units are handed out so that nothing is lost to rounding (largest
+   * remainder first, then the higher weight, then the queue name); a queue reaching its cap gives the
+   * surplus back for the next round. Every round either hands out all that remains or caps one more
+   * queue, so it ends after at most one round per queue.
+   */
+  private void waterFill(int dimension, List<QueueState> queues) {
+    long remaining = session.clusterAllocatable(dimension);
+    List<QueueState> open = new ArrayList<>();
+    for (QueueState queue : queues) {
+      if (cap(queue, dimension) > 0) {
+        open.add(queue);
+      }
+    }
+    while (remaining > 0 && !open.isEmpty()) {
+      long[] offers = apportion(remaining, open);
+      List<QueueState> capped = new ArrayList<>();
+      long handedOut = 0;
+      for (int i = 0; i < open.size(); i++) {
+        QueueState queue = open.get(i);
+        long[] share = deserved.get(queue);
+        long room = cap(queue, dimension) - share[dimension];
+        long given = Math.min(offers[i], room);
+        share[dimension] += given;
+        handedOut += given;
+        if (given == room) {
+          capped.add(queue);
+        }
+      }
+      remaining -= handedOut;
+      open.removeAll(capped);
+      if (handedOut == 0) {
+        break;
+      }
+    }
+  }
+
+  /**
+   * Splits {@code amount} whole units between the queues in proportion to their weights, exactly:
+   * each gets {@code floor(amount × weight / Σ weights)}, and the units left over go one each to the
+   * queues with the largest remainders, ties to the higher weight, then to the queue listed first.
+   */
+  static long[] apportion(long amount, List<QueueState> queues) {
+    long totalWeight = 0;
+    for (QueueState queue : queues) {
+      totalWeight += queue.info().weight();
+    }
+    BigInteger total = BigInteger.valueOf(totalWeight);
+    long[] offers = new long[queues.size()];
+    long[] remainders = new long[queues.size()];
+    long left = amount;
+    for (int i = 0; i < queues.size(); i++) {
+      BigInteger[] division = BigInteger.valueOf(amount).multiply(BigInteger.valueOf(queues.get(i).info().weight()))
+          .divideAndRemainder(total);
+      offers[i] = division[0].longValueExact();
+      remainders[i] = division[1].longValueExact();
+      left -= offers[i];
+    }
+    List<Integer> byRemainder = new ArrayList<>();
+    for (int i = 0; i < queues.size(); i++) {
+      byRemainder.add(i);
+    }
+    byRemainder.sort((a, b) -> remainders[a] != remainders[b] ? Long.compare(remainders[b], remainders[a])
+        : queues.get(a).info().weight() != queues.get(b).info().weight()
+            ? Integer.compare(queues.get(b).info().weight(), queues.get(a).info().weight()) : Integer.compare(a, b));
+    for (int k = 0; k < left; k++) {
+      offers[byRemainder.get(k)]++;
+    }
+    return offers;
   }
 
   private long cap(QueueState queue, int dimension) {
@@ -124,24 +158,6 @@ public final class ProportionPlugin implements Plugin {
       cap = Math.min(cap, capability.get(session.dimensions().name(dimension)));
     }
     return cap;
-  }
-
-  private boolean hasRequest(QueueState queue) {
-    for (int d = 0; d < session.dimensions().size(); d++) {
-      if (d != ResourceDimensions.PODS && queue.requested(d) > 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean isZero(long[] vector) {
-    for (long value : vector) {
-      if (value > 0) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private void failMinimumsAboveCapability() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
+import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import io.tyrl.arranger.scheduler.framework.Registry;
 import io.tyrl.arranger.scheduler.framework.SchedulerVocabulary;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
@@ -56,6 +57,15 @@ class SchedulerConfigurationParserTest {
   }
 
   @Test
+  void theJobOrderOfQueuesWithoutOneIsPriorityUnlessTheConfigurationSaysOtherwise() {
+    String tiers = "tiers:\n  - plugins:\n      - name: priority\n      - name: drf\n";
+
+    assertThat(parser.parse("actions: allocate\n" + tiers).defaultJobQueuePolicy()).isEqualTo(JobQueuePolicy.PRIORITY);
+    assertThat(parser.parse("actions: allocate\ndefaultJobQueuePolicy: DRF\n" + tiers).defaultJobQueuePolicy())
+        .isEqualTo(JobQueuePolicy.DRF);
+  }
+
+  @Test
   void theDefaultConfigurationParsesToTheDocumentedActionsAndTiers() {
     SchedulerConfiguration configuration =
         DefaultSchedulerConfiguration.parse(new SchedulerVocabulary(BuiltInPlugins.registry(), BuiltInActions.registry()));
@@ -64,7 +74,7 @@ class SchedulerConfigurationParserTest {
     assertThat(configuration.tiers().get(0).plugins()).extracting(PluginConfiguration::name)
         .containsExactly("priority", "gang", "conformance");
     assertThat(configuration.tiers().get(1).plugins()).extracting(PluginConfiguration::name)
-        .containsExactly("drf", "predicates", "proportion", "nodeorder");
+        .containsExactly("drf", "predicates", "proportion", "overcommit", "nodeorder");
   }
 
   static Stream<Arguments> refusals() {
@@ -89,6 +99,9 @@ class SchedulerConfigurationParserTest {
         Arguments.of("actions: allocate" + tiers + "configurations:\n  - name: allocate\n    arguments: {percentage: 5}\n",
             "configurations[0].arguments.percentage: unknown argument 'percentage' for action allocate"),
         Arguments.of("tiers: []\n", "actions: missing"),
+        Arguments.of("actions: allocate" + tiers + "defaultJobQueuePolicy: Fair\n", "defaultJobQueuePolicy: "),
+        Arguments.of("actions: allocate" + tiers + "defaultJobQueuePolicy: DRF\n",
+            "defaultJobQueuePolicy: DRF orders jobs with plugin 'drf', which no tier enables"),
         Arguments.of("actions: [allocate\n", "not valid YAML"));
   }
 

@@ -67,6 +67,16 @@ class NodeOrderPoliciesTest {
         node("m1").cpu("8").memory("32Gi").gpu(8).used("cpu", "5").build());
   }
 
+  /**
+   * Request 1 cpu / 4Gi. Both nodes fill cpu and memory evenly after placing (balance factor 1):
+   * light = cpu 2/8, memory 8/32 → MinFragment 1 × 25 = 25; busy = cpu 6/8, memory 24/32 → 1 × 75 = 75.
+   * Only the BinPack factor separates them (issue 13 item 15: MinFragment without it must be caught).
+   */
+  private static List<NodeInfo> evenNodes() {
+    return List.of(node("light").cpu("8").memory("32Gi").used("cpu", "1").used("memory", "4Gi").build(),
+        node("busy").cpu("8").memory("32Gi").used("cpu", "5").used("memory", "20Gi").build());
+  }
+
   private static List<NodeInfo> emptyNodes() {
     return List.of(node("x").cpu("8").memory("32Gi").build(), node("y").cpu("8").memory("32Gi").build(),
         node("z").cpu("8").memory("32Gi").build());
@@ -84,6 +94,8 @@ class NodeOrderPoliciesTest {
             Map.of("j-learner", "a")),
         Arguments.of("MinFragment prefers even cpu/memory use", fragmentNodes(),
             single(BasicPolicy.MIN_FRAGMENT, "cpu", "1", "memory", "4Gi"), Map.of("j-learner", "b")),
+        Arguments.of("MinFragment between equally even nodes packs by its BinPack factor", evenNodes(),
+            single(BasicPolicy.MIN_FRAGMENT, "cpu", "1", "memory", "4Gi"), Map.of("j-learner", "busy")),
         Arguments.of("LeaderFirst puts the leader where GPUs are least used", leaderNodes(),
             single(BasicPolicy.LEADER_FIRST, "cpu", "1", "nvidia.com/gpu", "1"), Map.of("j-learner", "busy-cpu")),
         Arguments.of("without the GPU boost the least used node differs", leaderNodes(),

@@ -81,6 +81,26 @@ class PredicatesPluginTest {
     }
   }
 
+  /**
+   * Issue 13 item 15: NoExecute taints keep new pods off as NoSchedule ones do. BinPack prefers the
+   * fuller tainted node, so only the taint can send the pod to the empty one.
+   */
+  @Test
+  void aNoExecuteTaintKeepsPodsThatDoNotTolerateItOff() {
+    List<NodeInfo> cluster = List.of(
+        node("draining").cpu("8").memory("32Gi").used("cpu", "6").taint("maintenance", "now", TaintEffect.NO_EXECUTE).build(),
+        node("empty").cpu("8").memory("32Gi").build());
+    var intolerant = job("intolerant").minWorkers(0).leader("cpu", "1").build();
+    var tolerant = job("tolerant").minWorkers(0).leader("cpu", "1")
+        .tolerate(Toleration.equal("maintenance", "now", TaintEffect.NO_EXECUTE)).build();
+
+    CycleResult first = Fixtures.scheduler().runCycle(new Snapshot(cluster, List.of(intolerant), List.of()), Fixtures.defaultConfiguration(), T0);
+    CycleResult second = Fixtures.scheduler().runCycle(new Snapshot(cluster, List.of(tolerant), List.of()), Fixtures.defaultConfiguration(), T0);
+
+    assertThat(first.decision("default/intolerant").allocations()).containsEntry("intolerant-learner", "empty");
+    assertThat(second.decision("default/tolerant").allocations()).containsEntry("tolerant-learner", "draining");
+  }
+
   @Test
   void notReadyAndCordonedNodesAreExplainedAndDoNotMakeAJobFail() {
     var job = job("j").minWorkers(0).leader("cpu", "1").requiredAffinity(term(NodeSelectorRequirement.of("gpu", DOES_NOT_EXIST))).build();
@@ -114,6 +134,48 @@ class PredicatesPluginTest {
     assertThat(decision.reason()).isEqualTo(ReasonCode.UNSCHEDULABLE);
     assertThat(decision.message())
         .isEqualTo("leader+3/8 workers placed; 0/40 nodes fit actor: 31 Insufficient nvidia.com/gpu, 9 untolerated taint gpu=a100");
+  }
+
+  /**
+   * Issue 13 item 11: as kube-scheduler's FitError, every node counted once, naming every resource it
+   * lacks; reasons by count, then by text. The actor asks 8 cpu / 16Gi / 1 GPU: 5 nodes lack only the
+   * GPU, 3 lack cpu and memory, 2 lack all three, 2 lack only cpu, 2 only memory, 2 are tainted.
+   */
+  @Test
+  void whyPendingNamesEveryMissingResourceOfEachNodeAndCountsEachNodeOnce() {
+    List<NodeInfo> cluster = new ArrayList<>();
+    add(cluster, 5, "gpu-full", b -> b.cpu("16").memory("64Gi").gpu(1).used("nvidia.com/gpu", "1"));
+    add(cluster, 3, "small", b -> b.cpu("4").memory("8Gi").gpu(1));
+    add(cluster, 2, "tiny", b -> b.cpu("4").memory("8Gi").gpu(1).used("nvidia.com/gpu", "1"));
+    add(cluster, 2, "cpu-short", b -> b.cpu("4").memory("64Gi").gpu(1));
+    add(cluster, 2, "memory-short", b -> b.cpu("16").memory("8Gi").gpu(1));
+    add(cluster, 2, "infer", b -> b.cpu("16").memory("64Gi").gpu(1).taint("dedicated", "infer", TaintEffect.NO_SCHEDULE));
+    var job = job("rl").minWorkers(0).leader("cpu", "8", "memory", "16Gi", "nvidia.com/gpu", "1").build();
+
+    JobDecision decision = Fixtures.scheduler().runCycle(new Snapshot(cluster, List.of(job), List.of()), Fixtures.defaultConfiguration(), T0)
+        .decision("default/rl");
+
+    assertThat(decision.message()).endsWith("; 0/16 nodes fit learner: 5 Insufficient nvidia.com/gpu, 3 Insufficient cpu and memory, "
+        + "2 Insufficient cpu, 2 Insufficient cpu, memory and nvidia.com/gpu, 2 Insufficient memory, 2 untolerated taint dedicated=infer");
+  }
+
+  /** A node out of pod slots and cpu says both. */
+  @Test
+  void aNodeOutOfPodSlotsAndCpuNamesBoth() {
+    var nodes = List.of(node("full").cpu("4").memory("8Gi").used("cpu", "3").pods(1).podCount(1).build(),
+        node("reserved").cpu("8").memory("8Gi").taint("dedicated", "infer", TaintEffect.NO_SCHEDULE).build());
+    var job = job("j").minWorkers(0).leader("cpu", "2").build();
+
+    JobDecision decision = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(job), List.of()), Fixtures.defaultConfiguration(), T0)
+        .decision("default/j");
+
+    assertThat(decision.message()).contains("0/2 nodes fit learner: 1 Insufficient cpu, too many pods, 1 untolerated taint dedicated=infer");
+  }
+
+  private static void add(List<NodeInfo> cluster, int count, String prefix, UnaryOperator<Fixtures.NodeBuilder> shape) {
+    for (int i = 0; i < count; i++) {
+      cluster.add(shape.apply(node(prefix + "-" + i)).build());
+    }
   }
 
   @Test

@@ -34,6 +34,72 @@ class ProportionPluginTest {
     assertThat(session.queue("queue-2").orElseThrow().deserved()).isEqualTo(Resource.of("cpu", "6", "memory", "18Gi"));
   }
 
+  /** Issue 13 item 9: floors lost whole units (8 GPUs over three equal queues gave 2/2/2). */
+  @Test
+  void eightGpusOverThreeEqualQueuesAreAllDeservedWithTheLeftoverUnitsByName() {
+    Session session = openWithGpuQueues(8, List.of(queue("q-a").build(), queue("q-b").build(), queue("q-c").build()),
+        8, 8, 8);
+
+    assertThat(gpusDeserved(session, "q-a", "q-b", "q-c")).containsExactly(3L, 3L, 2L);
+  }
+
+  /** The leftover units go by queue name, not by the order the snapshot lists the queues in. */
+  @Test
+  void leftoverUnitsOnEqualRemaindersAndWeightsGoByQueueNameWhateverTheSnapshotOrder() {
+    Session session = openWithGpuQueues(8, List.of(queue("q-c").build(), queue("q-b").build(), queue("q-a").build()), 8, 8, 8);
+
+    assertThat(gpusDeserved(session, "q-a", "q-b", "q-c")).containsExactly(3L, 3L, 2L);
+  }
+
+  /**
+   * Weights 2 and 1 over 2 GPUs: floors 1 and 0, remainders 4 mod 3 = 1 and 2 mod 3 = 2, so the
+   * leftover unit goes to the larger remainder (1/1 is closer to 1.33/0.67 than 2/0).
+   */
+  @Test
+  void theLeftoverUnitGoesToTheLargestRemainderBeforeTheHigherWeight() {
+    Session session = openWithGpuQueues(2, List.of(queue("heavy").weight(2).build(), queue("light").weight(1).build()), 2, 2);
+
+    assertThat(gpusDeserved(session, "heavy", "light")).containsExactly(1L, 1L);
+  }
+
+  /**
+   * 2 GPUs at weights 1 and 3: 2 × 1 / 4 = 0 r 2 and 2 × 3 / 4 = 1 r 2 — equal remainders, so the
+   * leftover unit goes to the higher weight, although "a-light" comes first by name: 0/2.
+   * 7 GPUs at 2:1: 14 / 3 = 4 r 2 and 7 / 3 = 2 r 1, the unit to the larger remainder: 5/2.
+   */
+  @Test
+  void equalRemaindersFallToTheHigherWeight() {
+    Session session = openWithGpuQueues(2, List.of(queue("a-light").weight(1).build(), queue("b-heavy").weight(3).build()), 2, 2);
+    assertThat(gpusDeserved(session, "a-light", "b-heavy")).containsExactly(0L, 2L);
+
+    Session weighted = openWithGpuQueues(7, List.of(queue("heavy").weight(2).build(), queue("light").weight(1).build()), 7, 7);
+    assertThat(gpusDeserved(weighted, "heavy", "light")).containsExactly(5L, 2L);
+  }
+
+  /** A queue asking for 1 GPU leaves the rest of its offer to the others: exact water-filling gives 1, 3.5, 3.5 → 1/4/3. */
+  @Test
+  void whatACappedQueueLeavesIsSharedAgainWithoutLosingUnits() {
+    Session session = openWithGpuQueues(8, List.of(queue("a").build(), queue("b").build(), queue("c").build()), 1, 8, 8);
+
+    assertThat(gpusDeserved(session, "a", "b", "c")).containsExactly(1L, 4L, 3L);
+  }
+
+  /** One node of {@code gpus} GPUs; one job per queue asking for the given GPUs (in queue order). */
+  private static Session openWithGpuQueues(int gpus, List<io.tyrl.arranger.scheduler.api.QueueInfo> queues, int... requests) {
+    List<io.tyrl.arranger.scheduler.api.JobInfo> jobs = new java.util.ArrayList<>();
+    for (int i = 0; i < queues.size(); i++) {
+      String name = queues.get(i).name();
+      jobs.add(job("job-" + name).queue(name).minWorkers(0).leader("nvidia.com/gpu", Integer.toString(requests[i])).build());
+    }
+    Snapshot snapshot = new Snapshot(List.of(node("n").cpu("64").memory("256Gi").gpu(gpus).build()), jobs, queues);
+    return Fixtures.scheduler().openSession(snapshot, Fixtures.defaultConfiguration(), T0);
+  }
+
+  private static List<Long> gpusDeserved(Session session, String... queues) {
+    return java.util.Arrays.stream(queues)
+        .map(name -> session.queue(name).orElseThrow().deserved().get(Resource.GPU)).toList();
+  }
+
   @Test
   void aQueueRequestingLessThanItsWeightLeavesTheRestToOthers() {
     Snapshot snapshot = new Snapshot(List.of(node("n").cpu("12").memory("12Gi").build()),

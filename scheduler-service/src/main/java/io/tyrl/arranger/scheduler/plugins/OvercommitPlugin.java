@@ -1,0 +1,95 @@
+package io.tyrl.arranger.scheduler.plugins;
+
+import io.tyrl.arranger.scheduler.api.GangMode;
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
+import io.tyrl.arranger.scheduler.conf.ArgumentSpec;
+import io.tyrl.arranger.scheduler.conf.Arguments;
+import io.tyrl.arranger.scheduler.framework.JobState;
+import io.tyrl.arranger.scheduler.framework.NodeState;
+import io.tyrl.arranger.scheduler.framework.Plugin;
+import io.tyrl.arranger.scheduler.framework.PluginDescriptor;
+import io.tyrl.arranger.scheduler.framework.PluginHooks;
+import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
+import io.tyrl.arranger.scheduler.framework.Session;
+import io.tyrl.arranger.scheduler.framework.TaskState;
+import java.util.Optional;
+
+/**
+ * Enqueue admits a job only if the cluster has room for its minimum (Volcano's overcommit plugin):
+ * per resource, {@code minimum ≤ factor × allocatable − used + releasing − pipelined − Σ minimums of
+ * the jobs enqueued before it in this cycle}, summed over all nodes. The check is coarse on purpose —
+ * where the pods fit is the predicates' business — and with {@code factor} above 1 it lets a little
+ * more in than is free, as Volcano's default 1.2 does. Arranger's default is 1: a Strict gang whose
+ * minimum exceeds the free room cannot be met in this cycle anyway, and keeping it out of the queue's
+ * enqueued minimums lets smaller jobs in. A refused job may still make room by preemption or reclaim.
+ *
+ * <p>Two kinds of jobs pass unchecked: NonStrict gangs, whose reservation is meant to grow as room
+ * frees (the gang plugin bounds the deadlock this risks), and jobs with a pod that fits no node even
+ * empty — allocate fails those with {@code NeverFits}, a clearer verdict than waiting for room.
+ */
+public final class OvercommitPlugin implements Plugin {
+
+  public static final String NAME = "overcommit";
+
+  public static final ArgumentSpec<Double> FACTOR = ArgumentSpec.decimal("factor", 1, 1, 10);
+
+  private final double factor;
+  private Session session;
+  private long[] room;
+
+  OvercommitPlugin(Arguments arguments) {
+    this.factor = arguments.get(FACTOR);
+  }
+
+  public static PluginDescriptor descriptor() {
+    return new PluginDescriptor(NAME, ArgumentSchema.of(FACTOR), OvercommitPlugin::new);
+  }
+
+  @Override
+  public void onSessionOpen(Session openedSession, PluginHooks hooks) {
+    this.session = openedSession;
+    int size = session.dimensions().size();
+    room = new long[size];
+    long[] committed = new long[size];
+    for (NodeState node : session.nodes()) {
+      for (int d = 0; d < size; d++) {
+        committed[d] += node.used(d) - node.releasing(d) + node.pipelined(d);
+      }
+    }
+    for (int d = 0; d < size; d++) {
+      room[d] = (long) Math.floor(factor * session.clusterAllocatable(d)) - committed[d];
+    }
+    hooks.jobEnqueueable(this::refusal);
+  }
+
+  private Optional<String> refusal(JobState job) {
+    if (job.info().gang().mode() == GangMode.NON_STRICT) {
+      return Optional.empty();
+    }
+    long[] minimum = job.minimumRequest();
+    ResourceDimensions dimensions = session.dimensions();
+    StringBuilder missing = new StringBuilder();
+    for (int d = 0; d < minimum.length; d++) {
+      long free = room[d] - session.clusterInqueue(d);
+      if (d != ResourceDimensions.PODS && minimum[d] > 0 && minimum[d] > free) {
+        String name = dimensions.name(d);
+        missing.append(missing.length() == 0 ? "" : ", ").append(name).append(' ')
+            .append(Resource.formatQuantity(name, minimum[d])).append(" > ").append(Resource.formatQuantity(name, Math.max(0, free)));
+      }
+    }
+    if (missing.length() == 0 || hasPodThatNeverFits(job)) {
+      return Optional.empty();
+    }
+    return Optional.of("the cluster's free room cannot hold the job's minimum (" + missing + ")");
+  }
+
+  private boolean hasPodThatNeverFits(JobState job) {
+    for (TaskState task : job.tasks()) {
+      if (task.isPending() && session.nodeSearch().neverFitsReason(task).isPresent()) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Mutation testing of the scheduler's pure core (api, framework, actions, plugins, conf) with PIT.
+# Runs the core's unit tests once, then PIT (profile "mutation" of scheduler-service), and prints
+#   mutation score=<percent> killed=<n> survived=<n>
+# where killed counts every detected mutant (killed, timed out, memory or run error) and survived
+# every undetected one (survived or not covered by any test), followed by the classes with the most
+# survivors. The full report is scheduler-service/target/pit-reports/index.html.
+# Usage: scripts/mutation.sh [threads]     (default 1: the machine is shared; PIT is heavy)
+# Not a test: nothing here runs during ./mvnw verify.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+threads="${1:-1}"
+./mvnw -q -pl scheduler-service -am -Pmutation test -Dpit.threads="$threads" \
+  -Dtest='io/tyrl/arranger/scheduler/**/*Test' -Dsurefire.failIfNoSpecifiedTests=false
+
+report=scheduler-service/target/pit-reports/mutations.xml
+if [[ ! -f "$report" ]]; then
+  echo "no PIT report at $report" >&2
+  exit 1
+fi
+killed=$(grep -o "detected='true'" "$report" | wc -l | tr -d ' ')
+survived=$(grep -o "detected='false'" "$report" | wc -l | tr -d ' ')
+total=$((killed + survived))
+if [[ "$total" -eq 0 ]]; then
+  echo "PIT generated no mutants" >&2
+  exit 1
+fi
+score=$(awk -v k="$killed" -v t="$total" 'BEGIN { printf "%.1f", 100 * k / t }')
+echo "mutation score=${score} killed=${killed} survived=${survived}"
+echo "most survivors by class:"
+grep "detected='false'" "$report" | sed -n "s#.*<mutatedClass>\([^<]*\)</mutatedClass>.*#\1#p" \
+  | sort | uniq -c | sort -rn | head -15
