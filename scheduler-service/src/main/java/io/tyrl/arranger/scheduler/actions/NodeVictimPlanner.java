@@ -27,8 +27,12 @@ import java.util.Set;
  */
 final class NodeVictimPlanner {
 
-  /** Victims evict lowest priority first, then the youngest (least work lost), then by key. */
-  static final Comparator<JobState> VICTIM_ORDER = Comparator.<JobState>comparingInt(job -> job.info().priority())
+  /**
+   * Victims evict from the lowest-priority queue first (reclaim takes from several queues), then the
+   * lowest job priority, then the youngest (least work lost), then by key.
+   */
+  static final Comparator<JobState> VICTIM_ORDER = Comparator.<JobState>comparingInt(job -> job.queue().info().priority())
+      .thenComparingInt(job -> job.info().priority())
       .thenComparing(job -> job.info().creationTime(), Comparator.reverseOrder())
       .thenComparing(JobState::key);
 

@@ -112,10 +112,13 @@ final class VictimSelector {
   /**
    * Jobs that may make room for themselves: not failed, in a queue, not in a gang group (members must
    * meet their minimums together), not already waiting or evicted, and with their minimum unplaced.
-   * A job refused at enqueue qualifies: eviction is what makes its queue able to hold it.
+   * A job refused at enqueue qualifies (eviction is what makes its queue able to hold it), unless its
+   * queue is closed and it holds nothing yet: a closed queue admits no new job, by eviction neither.
+   * A job whose {@code preemptionPolicy} is Never waits instead.
    */
   static boolean isStarving(Session session, JobState job) {
     return !job.isFailed() && job.queue() != null && !job.isHeldBack() && !job.isWaitingForVictims()
+        && job.info().mayPreempt() && (job.queue().info().open() || job.placedTasks() > 0)
         && job.info().gang().group() == null && job.hasPendingTasks() && !(job.placedTasks() > 0 && session.isJobReady(job));
   }
 

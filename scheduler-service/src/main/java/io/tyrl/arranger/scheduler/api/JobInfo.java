@@ -24,10 +24,12 @@ import java.util.Set;
  * @param awaitingVictims true when the previous cycle left the job waiting for its victims (its
  *                       {@code status.scheduling.reason} is {@code WaitingForVictims}): the room they are
  *                       releasing is its own, so it claims that room again before any other job may
+ * @param preemptionPolicy NEVER when the job waits for room rather than evict others; null = the default,
+ *                       PREEMPT_LOWER_PRIORITY
  */
 public record JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
     int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant reservedSince,
-    List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims) {
+    List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, PreemptionPolicy preemptionPolicy) {
 
   /** The TYJob annotation by which a job opts out of being a victim. */
   public static final String PREEMPTABLE_ANNOTATION = "arranger.tyrl.io/preemptable";
@@ -46,6 +48,7 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
       throw new IllegalArgumentException("job " + key + ": minWorkersNum must be >= 0, was " + minWorkersNum);
     }
     gang = gang == null ? GangSpec.STRICT : gang;
+    preemptionPolicy = preemptionPolicy == null ? PreemptionPolicy.PREEMPT_LOWER_PRIORITY : preemptionPolicy;
     tasks = List.copyOf(Objects.requireNonNull(tasks, "job " + key + ": tasks"));
     long leaders = tasks.stream().filter(TaskInfo::isLeader).count();
     if (leaders != 1) {
@@ -59,12 +62,25 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
     }
   }
 
+  /** A job that may evict lower-priority ones (the shape before {@code preemptionPolicy} existed). */
+  public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
+      int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant reservedSince,
+      List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims) {
+    this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
+        reservedSince, tasks, preemptable, awaitingVictims, PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
+  }
+
   /** A job that may be a victim and waits for none (the shape before preemption existed). */
   public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
       int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant reservedSince,
       List<TaskInfo> tasks) {
     this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
         reservedSince, tasks, true, false);
+  }
+
+  /** True when preempt and reclaim may evict other jobs to make room for this one. */
+  public boolean mayPreempt() {
+    return preemptionPolicy != PreemptionPolicy.NEVER;
   }
 
   /** Reads the opt-out annotation's value: only {@code "false"} (any case, trimmed) opts out. */

@@ -4,9 +4,12 @@ import java.util.Optional;
 
 /**
  * A Queue: its weight in the proportion split, an optional cap ({@code capability}, null = none),
- * whether others may reclaim from it, and the default job order of its jobs.
+ * whether others may reclaim from it, the default job order of its jobs, its priority among queues
+ * (higher is served first, reclaims first and gives back last) and whether it is open (a closed queue
+ * admits no new job; jobs already holding pods go on).
  */
-public record QueueInfo(String name, int weight, Resource capability, boolean reclaimable, JobQueuePolicy jobQueuePolicy) {
+public record QueueInfo(String name, int weight, Resource capability, boolean reclaimable, JobQueuePolicy jobQueuePolicy,
+    int priority, boolean open) {
 
   public static final String DEFAULT_QUEUE = "default";
 
@@ -17,7 +20,15 @@ public record QueueInfo(String name, int weight, Resource capability, boolean re
     if (weight < 1) {
       throw new IllegalArgumentException("queue " + name + ": weight must be >= 1, was " + weight);
     }
+    if (priority < 0) {
+      throw new IllegalArgumentException("queue " + name + ": priority must be >= 0, was " + priority);
+    }
     jobQueuePolicy = jobQueuePolicy == null ? JobQueuePolicy.PRIORITY : jobQueuePolicy;
+  }
+
+  /** An open queue of priority 0 (the shape before queue state and priority existed). */
+  public QueueInfo(String name, int weight, Resource capability, boolean reclaimable, JobQueuePolicy jobQueuePolicy) {
+    this(name, weight, capability, reclaimable, jobQueuePolicy, 0, true);
   }
 
   public static QueueInfo of(String name, int weight) {

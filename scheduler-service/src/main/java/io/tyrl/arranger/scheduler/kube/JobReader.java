@@ -10,6 +10,7 @@ import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.GangSpec;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
+import io.tyrl.arranger.scheduler.api.PreemptionPolicy;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskRole;
@@ -68,7 +69,8 @@ final class JobReader {
     return new JobInfo(tyJob.getMetadata().getNamespace(), name, tyJob.getMetadata().getUid(), spec.getQueue(),
         spec.getPriority() == null ? 5 : spec.getPriority(), created,
         spec.getMinWorkersNum() == null ? 1 : spec.getMinWorkersNum(), basicPolicy, queuePolicy, gang, waitingSince,
-        tasks, preemptable, awaitingVictims);
+        tasks, preemptable, awaitingVictims, spec.getPreemptionPolicy() == null
+            ? PreemptionPolicy.PREEMPT_LOWER_PRIORITY : PreemptionPolicy.parse(spec.getPreemptionPolicy().getValue()));
   }
 
   static TaskInfo task(String namespace, String podName, TaskRole role, String roleName, int index,

@@ -10,6 +10,7 @@ import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.PreemptionPolicy;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.ScheduleState;
@@ -112,6 +113,14 @@ class PreemptConformanceTest {
             List.of(cpuNode("n1", 4), cpuNode("n2", 4)), List.of(queue("q").capability("cpu", "4").build()),
             List.of(inQ("low", 2, 4, 0, 0).running("n1", 0).build(), high(2, 0, 0)), standard,
             Map.of("low", "whole:low-learner"), ScheduleState.UNSCHEDULED, ReasonCode.WAITING_FOR_VICTIMS),
+        new Row("a job whose preemptionPolicy is Never waits in its capped queue and evicts nobody", List.of(cpuNode("n1", 12)),
+            List.of(queue("q").capability("cpu", "4").build()),
+            List.of(inQ("low", 2, 3, 0, 0).running("n1", 0).build(),
+                inQ("high", 8, 3, 0, 0).preemptionPolicy(PreemptionPolicy.NEVER).created(T0.plusSeconds(1000)).build()), standard,
+            Map.of(), ScheduleState.UNSCHEDULED, ReasonCode.NOT_ENQUEUED),
+        new Row("a new job of a closed queue evicts nobody", List.of(cpuNode("n1", 4)), List.of(queue("q").closed().build()),
+            List.of(inQ("low", 2, 1, 3, 1).running("n1", 3).build(), high(1, 0, 0)), standard,
+            Map.of(), ScheduleState.UNSCHEDULED, ReasonCode.NOT_ENQUEUED),
         new Row("without DRF in the deciding tier, the lowest-priority elastic workers go first", List.of(cpuNode("n1", 8)), uncapped,
             List.of(inQ("small", 2, 1, 1, 0).running("n1", 1).build(), inQ("big", 3, 1, 5, 1).running("n1", 5).build(),
                 high(1, 1, 1)), standard,

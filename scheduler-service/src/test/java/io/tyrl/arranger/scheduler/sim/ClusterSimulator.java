@@ -119,6 +119,6 @@ public final class ClusterSimulator {
     }
     return new JobInfo(job.namespace(), job.name(), job.uid(), job.queue(), job.priority(), job.creationTime(),
         job.minWorkersNum(), job.basicPolicy(), job.jobQueuePolicy(), job.gang(), decision.reservedSince(), tasks,
-        job.preemptable(), decision.reason() == ReasonCode.WAITING_FOR_VICTIMS);
+        job.preemptable(), decision.reason() == ReasonCode.WAITING_FOR_VICTIMS, job.preemptionPolicy());
   }
 }

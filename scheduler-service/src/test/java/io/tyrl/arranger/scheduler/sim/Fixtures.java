@@ -9,6 +9,7 @@ import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import io.tyrl.arranger.scheduler.api.NodeAffinityTerm;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
+import io.tyrl.arranger.scheduler.api.PreemptionPolicy;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
@@ -173,6 +174,7 @@ public final class Fixtures {
     private final Map<String, String> releasing = new HashMap<>();
     private PlacementConstraints constraints = PlacementConstraints.NONE;
     private boolean preemptable = true;
+    private PreemptionPolicy preemptionPolicy = PreemptionPolicy.PREEMPT_LOWER_PRIORITY;
 
     JobBuilder(String name) {
       this.name = name;
@@ -273,6 +275,11 @@ public final class Fixtures {
       return this;
     }
 
+    public JobBuilder preemptionPolicy(PreemptionPolicy value) {
+      this.preemptionPolicy = value;
+      return this;
+    }
+
     /** Marks a pod as being deleted on its node (an evicted victim not gone yet). */
     public JobBuilder releasing(String podName, String node) {
       releasing.put(podName, node);
@@ -307,7 +314,7 @@ public final class Fixtures {
             : node == null ? withConstraints : withConstraints.withStatus(TaskStatus.ALLOCATED, node));
       }
       return new JobInfo(namespace, name, null, queue, priority, created, minWorkers, basicPolicy, jobQueuePolicy,
-          new GangSpec(gangMode, waitTime, group), reservedSince, finished, preemptable, false);
+          new GangSpec(gangMode, waitTime, group), reservedSince, finished, preemptable, false, preemptionPolicy);
     }
   }
 
@@ -318,6 +325,8 @@ public final class Fixtures {
     private Resource capability;
     private JobQueuePolicy policy = JobQueuePolicy.PRIORITY;
     private boolean reclaimable = true;
+    private int priority;
+    private boolean open = true;
 
     QueueBuilder(String name) {
       this.name = name;
@@ -343,8 +352,19 @@ public final class Fixtures {
       return this;
     }
 
+    public QueueBuilder priority(int value) {
+      this.priority = value;
+      return this;
+    }
+
+    /** The queue's {@code state: Closed}: it admits no new job. */
+    public QueueBuilder closed() {
+      this.open = false;
+      return this;
+    }
+
     public QueueInfo build() {
-      return new QueueInfo(name, weight, capability, reclaimable, policy);
+      return new QueueInfo(name, weight, capability, reclaimable, policy, priority, open);
     }
   }
 }
