@@ -157,8 +157,7 @@ final class NodeVictimPlanner {
   /**
    * The workers that may go one by one: per job, at most as many as it holds above its minimum, last
    * workers first. Anything else goes only with its whole job. The selector keeps this itself rather
-   * than trusting the tiers, because a tier that allows no victim hands the choice to the next one,
-   * which may not know about gangs.
+   * than trusting the tiers, because the deciding tier of a configuration may not hold the gang plugin.
    */
   private static List<TaskState> spareWorkers(List<TaskState> live) {
     Map<JobState, Integer> spare = new HashMap<>();
