@@ -78,6 +78,8 @@ final class VictimSelector {
   private final NodeVictimPlanner planner;
   private final List<JobState> jobsWithRunningPods;
   private final Set<NodeState> nodesWithReleasing = new LinkedHashSet<>();
+  /** This attempt's candidates of every node in victim order, sorted once when a capability first needs them. */
+  private List<TaskState> allCandidates;
 
   /**
    * @param jobsWithRunningPods jobs holding placements from earlier cycles — the only possible victims
@@ -184,6 +186,7 @@ final class VictimSelector {
   /** @param placeIfFitsNow place the minimum for real when nothing needs to be waited for (a resumed job) */
   private Outcome makeRoom(JobState preemptor, boolean placeIfFitsNow) {
     Map<NodeState, List<TaskState>> candidates = candidatesByNode(preemptor);
+    allCandidates = null;
     if (!placeIfFitsNow && candidates.isEmpty() && nodesWithReleasing.isEmpty()) {
       return Outcome.NO_ROOM;
     }
@@ -347,7 +350,10 @@ final class VictimSelector {
     }
     NodeVictimPlanner.Plan cheapest = null;
     if (roomy != null) {
-      cheapest = planner.planUnderCapability(task, roomy, inVictimOrder(candidates), capabilityShortfall);
+      if (allCandidates == null) {
+        allCandidates = inVictimOrder(candidates);
+      }
+      cheapest = planner.planUnderCapability(task, roomy, allCandidates, capabilityShortfall);
     }
     for (Map.Entry<NodeState, List<TaskState>> entry : candidates.entrySet()) {
       NodeState node = entry.getKey();

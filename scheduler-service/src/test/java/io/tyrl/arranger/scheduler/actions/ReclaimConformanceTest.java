@@ -88,10 +88,14 @@ class ReclaimConformanceTest {
             List.of(pods("big", "over", 2).running("n1", 2).build(),
                 pods("r", "under", 0).preemptionPolicy(PreemptionPolicy.NEVER).build()),
             Map.of(), Map.of("big", "ScheduledSucceed")),
-        new Row("a new job of a closed queue does not reclaim, and is told why", List.of(cpuNode("n1", 3)),
+        new Row("a new job of a closed queue is not enqueued and does not reclaim", List.of(cpuNode("n1", 3)),
             List.of(queue("over").build(), queue("under").closed().build()),
             List.of(pods("big", "over", 2).running("n1", 2).build(), pods("r", "under", 0).build()),
             Map.of(), Map.of("r", "Unscheduled/NotEnqueued", "big", "ScheduledSucceed")),
+        new Row("a closed queue's running job goes on: its pending worker is still placed", List.of(cpuNode("n1", 4)),
+            List.of(queue("shut").closed().build()),
+            List.of(pods("run", "shut", 2).running("n1", 1).build(), pods("new", "shut", 0).build()),
+            Map.of(), Map.of("run", "ScheduledSucceed", "new", "Unscheduled/NotEnqueued")),
         new Row("issue 13: queues above their shares of different resources do not reclaim from each other", mixedNodes(),
             List.of(queue("cpu").build(), queue("gpu").build()), mixedJobs(), Map.of(), Map.of("c8", "Unscheduled/Unschedulable")));
   }
