@@ -77,7 +77,8 @@ class TYJobJsonRoundTripTest {
     String queue = """
         {"apiVersion": "arranger.tyrl.io/v1alpha1", "kind": "Queue", "metadata": {"name": "games"},
          "spec": {"weight": 4, "capability": {"cpu": "96", "memory": "512Gi", "nvidia.com/gpu": "16"},
-                  "reclaimable": false, "jobQueuePolicy": "DRF"},
+                  "reclaimable": false, "jobQueuePolicy": "DRF",
+                  "priority": 2, "state": "Closed"},
          "status": {"deserved": {"cpu": "48"}, "allocated": {"cpu": "40500m"}, "pending": 3, "running": 5}}""";
 
     V1alpha1Queue parsed = json.deserialize(queue, V1alpha1Queue.class);

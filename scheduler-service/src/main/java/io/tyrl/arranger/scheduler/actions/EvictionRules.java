@@ -2,8 +2,10 @@ package io.tyrl.arranger.scheduler.actions;
 
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.framework.JobState;
+import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.List;
+import java.util.Map;
 
 /** What differs between preempt and reclaim when the victim selector makes room for a job. */
 interface EvictionRules {
@@ -11,11 +13,15 @@ interface EvictionRules {
   /** True when the candidate job's pods may be offered as victims for the preemptor at all. */
   boolean mayEvictFrom(JobState preemptor, JobState candidate);
 
-  /** The victims the session's tiers allow among the candidates (preemptable or reclaimable functions). */
+  /** The victims allowed among the candidates for this pod (the action's own rules, then the tiers'). */
   List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates);
 
-  /** True when evicting all of {@code victims} together keeps the limits of their queues. */
-  boolean withinLimits(List<TaskState> victims);
+  /**
+   * True when evicting victims that free {@code freedByQueue} (per victim queue, per resource
+   * dimension, in total) to make room for the preemptor's pod keeps the queues' limits. Must be
+   * monotone: freeing less never breaks a limit that freeing more kept.
+   */
+  boolean withinLimits(TaskState preemptor, Map<QueueState, long[]> freedByQueue);
 
   /** The reason the victim jobs' decisions carry. */
   ReasonCode victimReason();

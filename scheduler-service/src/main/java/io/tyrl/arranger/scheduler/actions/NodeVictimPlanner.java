@@ -2,6 +2,7 @@ package io.tyrl.arranger.scheduler.actions;
 
 import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeState;
+import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.ArrayList;
@@ -14,15 +15,24 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Finds the cheapest victims on one node for one pod, for the {@link VictimSelector}: first elastic
+ * Finds the cheapest victims for one pod on one node, for the {@link VictimSelector}: first elastic
  * workers alone (only those above their job's minimum), then, if they cannot make room, whole jobs as
  * well — a job only if the tiers allow every pod it holds. Victims are taken greedily in victim order,
  * each only if it frees something still short, and any the room turns out not to need is spared.
+ *
+ * <p>Room has two parts, both planned at once: on the node, the pod's shortfall there; in the pod's
+ * queue, what placing it would take above the queue's {@code capability}. A victim of the pod's own
+ * queue frees capability wherever it runs, so a pod that fits a node without victims there may still
+ * need victims elsewhere in its queue ({@link #planUnderCapability}).
  */
 final class NodeVictimPlanner {
 
-  /** Victims evict lowest priority first, then the youngest (least work lost), then by key. */
-  static final Comparator<JobState> VICTIM_ORDER = Comparator.<JobState>comparingInt(job -> job.info().priority())
+  /**
+   * Victims evict from the lowest-priority queue first (reclaim takes from several queues), then the
+   * lowest job priority, then the youngest (least work lost), then by key.
+   */
+  static final Comparator<JobState> VICTIM_ORDER = Comparator.<JobState>comparingInt(job -> job.queue().info().priority())
+      .thenComparingInt(job -> job.info().priority())
       .thenComparing(job -> job.info().creationTime(), Comparator.reverseOrder())
       .thenComparing(JobState::key);
 
@@ -76,47 +86,78 @@ final class NodeVictimPlanner {
     this.rules = rules;
   }
 
-  /** The cheapest victims on the node for the pod, elastic workers before whole jobs; null if none suffice. */
-  Plan planOn(TaskState task, NodeState node, List<TaskState> onNode) {
-    int size = session.dimensions().size();
-    long[] shortfall = new long[size];
-    for (int dimension : task.requestedDimensions()) {
-      shortfall[dimension] = Math.max(0, task.request(dimension) - node.futureIdle(dimension));
-    }
+  /**
+   * The cheapest victims on the node that make room there for the pod, elastic workers before whole
+   * jobs; null if none suffice. With a {@code capabilityShortfall} (non-null), the victims must also
+   * free that much in the pod's own queue, so that the pod fits under the queue's capability.
+   */
+  Plan planOn(TaskState task, NodeState node, List<TaskState> onNode, long[] capabilityShortfall) {
     List<TaskState> live = new ArrayList<>();
     for (TaskState candidate : onNode) {
-      if (candidate.isAllocatedSinceEarlierCycle() && candidate.node() == node && !candidate.job().isHeldBack()) {
+      if (isLive(candidate) && candidate.node() == node) {
         live.add(candidate);
       }
     }
-    if (live.isEmpty() || !canCover(shortfall, live, node)) {
+    return plan(task, node, live, capabilityShortfall);
+  }
+
+  /**
+   * For a pod that has room on the node without victims there but would take its queue above its
+   * capability: the cheapest victims anywhere (candidates in victim order) that free the
+   * {@code capabilityShortfall} in the pod's queue; null if none suffice.
+   */
+  Plan planUnderCapability(TaskState task, NodeState node, List<TaskState> anywhere, long[] capabilityShortfall) {
+    List<TaskState> live = new ArrayList<>();
+    for (TaskState candidate : anywhere) {
+      if (isLive(candidate)) {
+        live.add(candidate);
+      }
+    }
+    return plan(task, node, live, capabilityShortfall);
+  }
+
+  private static boolean isLive(TaskState candidate) {
+    return candidate.isAllocatedSinceEarlierCycle() && !candidate.job().isHeldBack();
+  }
+
+  private Plan plan(TaskState task, NodeState node, List<TaskState> live, long[] capabilityShortfall) {
+    Map<JobState, List<TaskState>> placed = new HashMap<>();
+    Need need = new Need(task, node, nodeShortfall(task, node),
+        capabilityShortfall == null ? new long[session.dimensions().size()] : capabilityShortfall);
+    if (live.isEmpty() || !canCover(need, live, placed)) {
       return null;
     }
     List<TaskState> workers = spareWorkers(live);
     List<TaskState> elastic = workers.isEmpty() ? List.of() : keepAllowed(workers, rules.allowedByPolicies(task, workers));
-    Plan plan = cover(node, shortfall, elastic, List.of());
+    Plan plan = cover(need, elastic, List.of(), placed);
     if (plan != null) {
       return plan;
     }
-    LinkedHashSet<TaskState> offered = new LinkedHashSet<>(elastic);
-    List<JobState> jobsOnNode = new ArrayList<>();
+    Set<TaskState> offered = new LinkedHashSet<>(elastic);
+    Set<JobState> jobs = new LinkedHashSet<>();
     for (TaskState candidate : live) {
-      if (!jobsOnNode.contains(candidate.job())) {
-        jobsOnNode.add(candidate.job());
-        offered.addAll(placedTasks(candidate.job()));
+      if (jobs.add(candidate.job())) {
+        offered.addAll(placed(candidate.job(), placed));
       }
     }
     Set<TaskState> allowed = new HashSet<>(rules.allowedByPolicies(task, new ArrayList<>(offered)));
     List<TaskState> singles = elastic.stream().filter(allowed::contains).toList();
-    List<JobState> wholeJobs = jobsOnNode.stream().filter(job -> allowed.containsAll(placedTasks(job))).toList();
-    return cover(node, shortfall, singles, wholeJobs);
+    List<JobState> wholeJobs = jobs.stream().filter(job -> allowed.containsAll(placed(job, placed))).toList();
+    return cover(need, singles, wholeJobs, placed);
+  }
+
+  private long[] nodeShortfall(TaskState task, NodeState node) {
+    long[] shortfall = new long[session.dimensions().size()];
+    for (int dimension : task.requestedDimensions()) {
+      shortfall[dimension] = Math.max(0, task.request(dimension) - node.futureIdle(dimension));
+    }
+    return shortfall;
   }
 
   /**
    * The workers that may go one by one: per job, at most as many as it holds above its minimum, last
    * workers first. Anything else goes only with its whole job. The selector keeps this itself rather
-   * than trusting the tiers, because a tier that allows no victim hands the choice to the next one,
-   * which may not know about gangs.
+   * than trusting the tiers, because the deciding tier of a configuration may not hold the gang plugin.
    */
   private static List<TaskState> spareWorkers(List<TaskState> live) {
     Map<JobState, Integer> spare = new HashMap<>();
@@ -135,22 +176,16 @@ final class NodeVictimPlanner {
     return workers;
   }
 
-  /** Quick bound: even every live candidate on the node would not free enough. */
-  private boolean canCover(long[] shortfall, List<TaskState> live, NodeState node) {
-    long[] freed = new long[shortfall.length];
-    for (TaskState candidate : live) {
-      add(freed, candidate.request());
-    }
+  /** Quick bound: even every job of a live candidate, taken whole, would not free enough. */
+  private boolean canCover(Need need, List<TaskState> live, Map<JobState, List<TaskState>> placed) {
+    Tally tally = new Tally(need);
     Set<JobState> jobs = new HashSet<>();
-    live.forEach(candidate -> jobs.add(candidate.job()));
-    for (JobState job : jobs) {
-      for (TaskState task : placedTasks(job)) {
-        if (task.node() == node && !task.isAllocatedSinceEarlierCycle()) {
-          add(freed, task.request());
-        }
+    for (TaskState candidate : live) {
+      if (jobs.add(candidate.job())) {
+        tally.add(placed(candidate.job(), placed), 1);
       }
     }
-    return covers(freed, shortfall);
+    return tally.covered();
   }
 
   private static List<TaskState> keepAllowed(List<TaskState> ordered, List<TaskState> allowed) {
@@ -158,95 +193,144 @@ final class NodeVictimPlanner {
     return ordered.stream().filter(allowedSet::contains).toList();
   }
 
-  /** Greedy in victim order, each victim taken only if it frees something still short; then unneeded ones are spared. */
-  private Plan cover(NodeState node, long[] shortfall, List<TaskState> singles, List<JobState> wholeJobs) {
+  /**
+   * Greedy in victim order, each victim taken only if it frees something still short and keeps the
+   * limits of its queue; then victims the room turns out not to need are spared, latest first. Sums
+   * are kept running, so a node with n candidates costs O(n) set and vector operations.
+   */
+  private Plan cover(Need need, List<TaskState> singles, List<JobState> wholeJobs, Map<JobState, List<TaskState>> placed) {
+    Tally tally = new Tally(need);
     List<TaskState> chosenSingles = new ArrayList<>();
+    Set<TaskState> chosen = new HashSet<>();
     List<JobState> chosenJobs = new ArrayList<>();
     for (TaskState single : singles) {
-      if (covers(freedOn(node, chosenSingles, chosenJobs), shortfall)) {
+      if (tally.covered()) {
         break;
       }
-      if (helps(single.request(), freedOn(node, chosenSingles, chosenJobs), shortfall)
-          && withinLimits(chosenSingles, chosenJobs, List.of(single))) {
+      List<TaskState> one = List.of(single);
+      if (tally.helps(one) && tally.keepsLimits(one)) {
+        tally.add(one, 1);
         chosenSingles.add(single);
+        chosen.add(single);
       }
     }
     for (JobState job : wholeJobs) {
-      if (covers(freedOn(node, chosenSingles, chosenJobs), shortfall)) {
+      if (tally.covered()) {
         break;
       }
-      long[] jobOnNode = new long[shortfall.length];
-      for (TaskState task : placedTasks(job)) {
-        if (task.node() == node && !chosenSingles.contains(task)) {
-          add(jobOnNode, task.request());
+      List<TaskState> rest = new ArrayList<>();
+      for (TaskState task : placed(job, placed)) {
+        if (!chosen.contains(task)) {
+          rest.add(task);
         }
       }
-      if (helps(jobOnNode, freedOn(node, chosenSingles, chosenJobs), shortfall)
-          && withinLimits(chosenSingles, chosenJobs, placedTasks(job))) {
+      if (tally.helps(rest) && tally.keepsLimits(rest)) {
+        tally.add(rest, 1);
         chosenSingles.removeIf(single -> single.job() == job);
         chosenJobs.add(job);
       }
     }
-    if (!covers(freedOn(node, chosenSingles, chosenJobs), shortfall)) {
+    if (!tally.covered()) {
       return null;
     }
     for (int i = chosenJobs.size() - 1; i >= 0; i--) {
-      JobState spared = chosenJobs.remove(i);
-      if (!covers(freedOn(node, chosenSingles, chosenJobs), shortfall)) {
-        chosenJobs.add(i, spared);
+      List<TaskState> all = placed(chosenJobs.get(i), placed);
+      tally.add(all, -1);
+      if (tally.covered()) {
+        chosenJobs.remove(i);
+      } else {
+        tally.add(all, 1);
       }
     }
     for (int i = chosenSingles.size() - 1; i >= 0; i--) {
-      TaskState spared = chosenSingles.remove(i);
-      if (!covers(freedOn(node, chosenSingles, chosenJobs), shortfall)) {
-        chosenSingles.add(i, spared);
+      List<TaskState> one = List.of(chosenSingles.get(i));
+      tally.add(one, -1);
+      if (tally.covered()) {
+        chosenSingles.remove(i);
+      } else {
+        tally.add(one, 1);
       }
     }
-    return new Plan(node, List.copyOf(chosenSingles), List.copyOf(chosenJobs));
+    return new Plan(need.node(), List.copyOf(chosenSingles), List.copyOf(chosenJobs));
   }
 
-  private boolean withinLimits(List<TaskState> singles, List<JobState> jobs, List<TaskState> more) {
-    List<TaskState> all = new ArrayList<>(singles);
-    jobs.forEach(job -> all.addAll(placedTasks(job)));
-    for (TaskState task : more) {
-      if (!all.contains(task)) {
-        all.add(task);
+  private static List<TaskState> placed(JobState job, Map<JobState, List<TaskState>> cache) {
+    return cache.computeIfAbsent(job, NodeVictimPlanner::placedTasks);
+  }
+
+  /**
+   * What one plan must free: on its node, the pod's shortfall there; in the pod's queue, what takes it
+   * above its capability (zero when there is no cap or room under it).
+   */
+  private record Need(TaskState task, NodeState node, long[] nodeShortfall, long[] capabilityShortfall) {
+    QueueState queue() {
+      return task.job().queue();
+    }
+  }
+
+  /** What the victims chosen so far free: on the plan's node, in the pod's queue, and per victim queue. */
+  private final class Tally {
+    private final Need need;
+    private final long[] onNode;
+    private final long[] inQueue;
+    private final Map<QueueState, long[]> byQueue = new HashMap<>();
+
+    Tally(Need need) {
+      this.need = need;
+      this.onNode = new long[need.nodeShortfall().length];
+      this.inQueue = new long[need.nodeShortfall().length];
+    }
+
+    boolean covered() {
+      for (int d = 0; d < onNode.length; d++) {
+        if (onNode[d] < need.nodeShortfall()[d] || inQueue[d] < need.capabilityShortfall()[d]) {
+          return false;
+        }
       }
+      return true;
     }
-    return rules.withinLimits(all);
-  }
 
-  private long[] freedOn(NodeState node, List<TaskState> singles, List<JobState> jobs) {
-    long[] freed = new long[session.dimensions().size()];
-    for (TaskState single : singles) {
-      add(freed, single.request());
+    /** True when some of the tasks frees a resource still short on the node or under the capability. */
+    boolean helps(List<TaskState> tasks) {
+      for (TaskState task : tasks) {
+        boolean onTheNode = task.node() == need.node();
+        boolean inTheQueue = task.job().queue() == need.queue();
+        for (int d : task.requestedDimensions()) {
+          if ((onTheNode && onNode[d] < need.nodeShortfall()[d]) || (inTheQueue && inQueue[d] < need.capabilityShortfall()[d])) {
+            return true;
+          }
+        }
+      }
+      return false;
     }
-    for (JobState job : jobs) {
-      for (TaskState task : placedTasks(job)) {
-        if (task.node() == node) {
-          add(freed, task.request());
+
+    /** True when the victims chosen so far plus these still keep every victim queue's limits. */
+    boolean keepsLimits(List<TaskState> more) {
+      Map<QueueState, long[]> after = new HashMap<>();
+      byQueue.forEach((queue, freed) -> after.put(queue, freed.clone()));
+      for (TaskState task : more) {
+        NodeVictimPlanner.add(after.computeIfAbsent(task.job().queue(), queue -> new long[onNode.length]), task.request());
+      }
+      return rules.withinLimits(need.task(), after);
+    }
+
+    void add(List<TaskState> tasks, int sign) {
+      for (TaskState task : tasks) {
+        long[] sum = byQueue.computeIfAbsent(task.job().queue(), queue -> new long[onNode.length]);
+        boolean onTheNode = task.node() == need.node();
+        boolean inTheQueue = task.job().queue() == need.queue();
+        for (int d : task.requestedDimensions()) {
+          long amount = sign * task.request(d);
+          sum[d] += amount;
+          if (onTheNode) {
+            onNode[d] += amount;
+          }
+          if (inTheQueue) {
+            inQueue[d] += amount;
+          }
         }
       }
     }
-    return freed;
-  }
-
-  private static boolean helps(long[] amount, long[] freed, long[] shortfall) {
-    for (int d = 0; d < shortfall.length; d++) {
-      if (amount[d] > 0 && freed[d] < shortfall[d]) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean covers(long[] freed, long[] shortfall) {
-    for (int d = 0; d < shortfall.length; d++) {
-      if (freed[d] < shortfall[d]) {
-        return false;
-      }
-    }
-    return true;
   }
 
   static void add(long[] into, long[] amount) {

@@ -12,6 +12,7 @@ import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Within a queue, lets a job whose gang minimum is not placed take room from running jobs of strictly
@@ -99,7 +100,7 @@ public final class PreemptAction implements Action {
     }
 
     @Override
-    public boolean withinLimits(List<TaskState> victims) {
+    public boolean withinLimits(TaskState preemptor, Map<QueueState, long[]> freedByQueue) {
       return true;
     }
 

@@ -22,11 +22,11 @@ import java.util.Map;
  * the tiers' reclaimable functions by the {@link VictimSelector}.
  *
  * <p>The action itself keeps the queue-level rules whatever the tiers say (a tier without the
- * proportion plugin may decide alone): a victim's queue must be reclaimable and, after the eviction,
- * still hold at least its deserved share in some resource the victims free — so it is taken from only
- * while strictly above its share, and only down to it. A queue that deserves nothing (no plugin set
- * shares) reclaims nothing. Since the queue that gives stays at or above its share, it never has cause
- * to reclaim back: no ping-pong between queues.
+ * proportion plugin may decide alone; see {@link ReclaimRules}): a pod reclaims only resources its
+ * queue lacks, from reclaimable queues holding more of them than they deserve, never taking those
+ * below their share of what is reclaimed, and only when the reclaim lowers the total shortfall below
+ * deserved shares. A queue that deserves nothing (no plugin set shares) reclaims nothing. So reclaim
+ * converges: no ping-pong between queues, whatever mix of resources their pods hold.
  */
 public final class ReclaimAction implements Action {
 
@@ -76,8 +76,29 @@ public final class ReclaimAction implements Action {
     }
   }
 
-  /** Other, reclaimable queues above their deserved share, never taken below it. */
+  /**
+   * Which pods a reclaimer's pod may take, so that reclaim converges instead of ping-ponging when
+   * queues hold different mixes of resources:
+   * <ol>
+   *   <li>the pod reclaims only the resources it requests in which its queue is below its deserved
+   *       share (<em>the reclaimed resources</em>); a pod that lacks none of them reclaims nothing;</li>
+   *   <li>a victim must free a reclaimed resource of which its own (reclaimable, other) queue holds
+   *       more than it deserves, and after all the victims it gives, the queue still holds at least its
+   *       deserved share of some reclaimed resource it gave;</li>
+   *   <li>the total shortfall below deserved shares, summed over queues and resources (each resource
+   *       as a fraction of the cluster), must strictly fall: what the reclaimer's queue gains towards
+   *       its shares is more than what the victims' queues lose below theirs.</li>
+   * </ol>
+   * Rule 3 is what ends ping-pong: allocation never raises that total, and each reclaim lowers it by a
+   * positive amount, so with steady demand only finitely many reclaims can happen. Two queues each
+   * above their share of one resource and below it in the other (cpu-heavy and GPU-heavy pods) would
+   * otherwise take from each other every cycle: each reclaim gives as much shortfall to the victim's
+   * queue as it takes from the reclaimer's.
+   */
   private static final class ReclaimRules implements EvictionRules {
+
+    /** Below this, a change in the total shortfall (a sum of fractions of the cluster) is rounding, not progress. */
+    private static final double PROGRESS = 1e-9;
 
     private final Session session;
     private final Map<QueueState, long[]> deserved = new HashMap<>();
@@ -97,10 +118,10 @@ public final class ReclaimAction implements Action {
     @Override
     public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
       QueueState queue = candidate.queue();
-      return queue != preemptor.queue() && queue.info().reclaimable() && aboveDeserved(queue);
+      return queue != preemptor.queue() && queue.info().reclaimable() && aboveDeservedSomewhere(queue);
     }
 
-    private boolean aboveDeserved(QueueState queue) {
+    private boolean aboveDeservedSomewhere(QueueState queue) {
       long[] share = deserved.get(queue);
       for (int d = 0; d < share.length; d++) {
         if (d != ResourceDimensions.PODS && queue.allocated(d) > share[d]) {
@@ -110,36 +131,78 @@ public final class ReclaimAction implements Action {
       return false;
     }
 
+    /** Rule 1: the resources the pod requests and its queue lacks. */
+    private boolean[] reclaimed(TaskState reclaimer) {
+      QueueState queue = reclaimer.job().queue();
+      long[] share = deserved.get(queue);
+      boolean[] reclaimed = new boolean[share.length];
+      for (int d : reclaimer.requestedDimensions()) {
+        reclaimed[d] = d != ResourceDimensions.PODS && queue.allocated(d) < share[d];
+      }
+      return reclaimed;
+    }
+
     @Override
     public List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates) {
-      return session.tiers().reclaimableVictims(preemptor, candidates);
-    }
-
-    @Override
-    public boolean withinLimits(List<TaskState> victims) {
-      Map<QueueState, long[]> freed = new HashMap<>();
-      for (TaskState victim : victims) {
-        long[] sum = freed.computeIfAbsent(victim.job().queue(), queue -> new long[session.dimensions().size()]);
-        for (int d = 0; d < sum.length; d++) {
-          sum[d] += victim.request(d);
+      boolean[] reclaimed = reclaimed(preemptor);
+      List<TaskState> eligible = new ArrayList<>();
+      for (TaskState victim : candidates) {
+        if (freesReclaimedAboveShare(victim, reclaimed)) {
+          eligible.add(victim);
         }
       }
-      for (Map.Entry<QueueState, long[]> entry : freed.entrySet()) {
-        if (!keepsDeservedSomewhere(entry.getKey(), entry.getValue())) {
-          return false;
-        }
-      }
-      return true;
+      return eligible.isEmpty() ? eligible : session.tiers().reclaimableVictims(preemptor, eligible);
     }
 
-    private boolean keepsDeservedSomewhere(QueueState queue, long[] freed) {
+    /** Rule 2, per victim: it frees a reclaimed resource its queue holds more of than it deserves. */
+    private boolean freesReclaimedAboveShare(TaskState victim, boolean[] reclaimed) {
+      QueueState queue = victim.job().queue();
       long[] share = deserved.get(queue);
-      for (int d = 0; d < freed.length; d++) {
-        if (d != ResourceDimensions.PODS && freed[d] > 0 && queue.allocated(d) - freed[d] >= share[d]) {
+      for (int d : victim.requestedDimensions()) {
+        if (reclaimed[d] && queue.allocated(d) > share[d]) {
           return true;
         }
       }
       return false;
+    }
+
+    @Override
+    public boolean withinLimits(TaskState preemptor, Map<QueueState, long[]> freedByQueue) {
+      boolean[] reclaimed = reclaimed(preemptor);
+      double lost = 0;
+      for (Map.Entry<QueueState, long[]> entry : freedByQueue.entrySet()) {
+        QueueState queue = entry.getKey();
+        long[] share = deserved.get(queue);
+        long[] freed = entry.getValue();
+        boolean freesAnything = false;
+        boolean keepsShareOfReclaimed = false;
+        for (int d = 0; d < freed.length; d++) {
+          if (d == ResourceDimensions.PODS || freed[d] == 0) {
+            continue;
+          }
+          freesAnything = true;
+          keepsShareOfReclaimed |= reclaimed[d] && queue.allocated(d) - freed[d] >= share[d];
+          lost += shortfallFraction(d, share[d], queue.allocated(d) - freed[d]) - shortfallFraction(d, share[d], queue.allocated(d));
+        }
+        if (freesAnything && !keepsShareOfReclaimed) {
+          return false;
+        }
+      }
+      QueueState own = preemptor.job().queue();
+      long[] ownShare = deserved.get(own);
+      double gained = 0;
+      for (int d : preemptor.requestedDimensions()) {
+        if (d != ResourceDimensions.PODS) {
+          gained += shortfallFraction(d, ownShare[d], own.allocated(d)) - shortfallFraction(d, ownShare[d], own.allocated(d) + preemptor.request(d));
+        }
+      }
+      return gained - lost > PROGRESS;
+    }
+
+    /** How far {@code allocated} is below {@code share} in one resource, as a fraction of the cluster's total. */
+    private double shortfallFraction(int dimension, long share, long allocated) {
+      long total = session.clusterAllocatable(dimension);
+      return total <= 0 || allocated >= share ? 0 : (double) (share - allocated) / total;
     }
 
     @Override

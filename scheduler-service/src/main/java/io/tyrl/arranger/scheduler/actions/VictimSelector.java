@@ -15,9 +15,10 @@ import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.Statement;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,9 +39,12 @@ import java.util.TreeSet;
  * whole jobs offered, and a job is taken only if the tiers allow all its pods: never left below its
  * minimum, whatever the tiers say. Among nodes, fewer whole jobs beat more, then fewer pods;
  * on a node, victims go lowest priority and youngest first, and any victim not needed once the room is
- * found is spared. If the minimum cannot be met this way, or the job's queue would exceed its
- * capability, the statement is discarded and nobody is evicted. If every pod fits without waiting for
- * anything, the statement is discarded too and the allocate action places the job.
+ * found is spared. A queue's {@code capability} is part of the room: a pod that would take its queue
+ * above it needs victims of its own queue that free the excess, on any node, and every node is
+ * considered with that in mind — so a higher-priority job is not stuck behind a lower-priority one in
+ * its capped queue. If the minimum cannot be met this way, or the job's queue would still exceed its
+ * capability, the statement is discarded and nobody is evicted. If every pod fits now without any
+ * eviction, the statement is discarded too and the allocate action places the job.
  */
 final class VictimSelector {
 
@@ -74,6 +78,8 @@ final class VictimSelector {
   private final NodeVictimPlanner planner;
   private final List<JobState> jobsWithRunningPods;
   private final Set<NodeState> nodesWithReleasing = new LinkedHashSet<>();
+  /** This attempt's candidates of every node in victim order, sorted once when a capability first needs them. */
+  private List<TaskState> allCandidates;
 
   /**
    * @param jobsWithRunningPods jobs holding placements from earlier cycles — the only possible victims
@@ -108,10 +114,13 @@ final class VictimSelector {
   /**
    * Jobs that may make room for themselves: not failed, in a queue, not in a gang group (members must
    * meet their minimums together), not already waiting or evicted, and with their minimum unplaced.
-   * A job refused at enqueue qualifies: eviction is what makes its queue able to hold it.
+   * A job refused at enqueue qualifies (eviction is what makes its queue able to hold it), unless its
+   * queue is closed and it holds nothing yet: a closed queue admits no new job, by eviction neither.
+   * A job whose {@code preemptionPolicy} is Never waits instead.
    */
   static boolean isStarving(Session session, JobState job) {
     return !job.isFailed() && job.queue() != null && !job.isHeldBack() && !job.isWaitingForVictims()
+        && job.info().mayPreempt() && (job.queue().info().open() || job.placedTasks() > 0)
         && job.info().gang().group() == null && job.hasPendingTasks() && !(job.placedTasks() > 0 && session.isJobReady(job));
   }
 
@@ -155,7 +164,7 @@ final class VictimSelector {
     }
 
     @Override
-    public boolean withinLimits(List<TaskState> victims) {
+    public boolean withinLimits(TaskState preemptor, Map<QueueState, long[]> freedByQueue) {
       return false;
     }
 
@@ -177,6 +186,7 @@ final class VictimSelector {
   /** @param placeIfFitsNow place the minimum for real when nothing needs to be waited for (a resumed job) */
   private Outcome makeRoom(JobState preemptor, boolean placeIfFitsNow) {
     Map<NodeState, List<TaskState>> candidates = candidatesByNode(preemptor);
+    allCandidates = null;
     if (!placeIfFitsNow && candidates.isEmpty() && nodesWithReleasing.isEmpty()) {
       return Outcome.NO_ROOM;
     }
@@ -199,13 +209,13 @@ final class VictimSelector {
         statement.discard();
         return Outcome.NO_ROOM;
       }
-      Set<Step> unneeded = unneededEvictions(attempt);
+      Set<Step> unneeded = unneededEvictions(preemptor, attempt);
       if (!unneeded.isEmpty()) {
         statement.discard();
         statement = session.newStatement();
         attempt = replay(attempt, unneeded, statement);
       }
-      if (everyPipelinedPodFitsNow(preemptor)) {
+      if (!evictsAnything(attempt) && everyPipelinedPodFitsNow(preemptor)) {
         statement.discard();
         if (!placeIfFitsNow) {
           return Outcome.FITS_WITHOUT_EVICTION;
@@ -237,35 +247,56 @@ final class VictimSelector {
   /**
    * Victims whose room turned out not to be needed: pod by pod, a victim chosen for an early pod may be
    * made redundant by one chosen later (a whole job freeing more than its node's shortfall). Latest
-   * first, a victim is spared when every node it frees still holds all pipelined pods without it.
-   * Whole jobs holding placements of this cycle are not spared, since those were given back at once.
+   * first, a victim is spared when every node it frees still holds all pipelined pods without it, and
+   * the preemptor's queue stays within its capability with it. Whole jobs holding placements of this
+   * cycle are not spared, since those were given back at once.
    */
-  private Set<Step> unneededEvictions(Attempt attempt) {
+  private Set<Step> unneededEvictions(JobState preemptor, Attempt attempt) {
+    int size = session.dimensions().size();
     Map<NodeState, long[]> restored = new HashMap<>();
-    Set<Step> unneeded = new HashSet<>();
+    long[] restoredToQueue = new long[size];
+    Set<Step> unneeded = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int i = attempt.steps.size() - 1; i >= 0; i--) {
       Step step = attempt.steps.get(i);
       if (!step.sparable()) {
         continue;
       }
-      List<TaskState> tasks = step.evicted();
       Map<NodeState, long[]> wanted = new HashMap<>();
-      for (TaskState task : tasks) {
-        NodeVictimPlanner.add(wanted.computeIfAbsent(task.node(), node -> new long[session.dimensions().size()]), task.request());
+      long[] wantedByQueue = new long[size];
+      for (TaskState task : step.evicted()) {
+        NodeVictimPlanner.add(wanted.computeIfAbsent(task.node(), node -> new long[size]), task.request());
+        if (task.job().queue() == preemptor.queue()) {
+          NodeVictimPlanner.add(wantedByQueue, task.request());
+        }
       }
       boolean spare = true;
       for (Map.Entry<NodeState, long[]> entry : wanted.entrySet()) {
-        long[] already = restored.getOrDefault(entry.getKey(), new long[entry.getValue().length]);
-        for (int d = 0; d < entry.getValue().length && spare; d++) {
+        long[] already = restored.getOrDefault(entry.getKey(), new long[size]);
+        for (int d = 0; d < size && spare; d++) {
           spare = entry.getKey().futureIdle(d) - already[d] - entry.getValue()[d] >= 0;
         }
       }
+      spare = spare && withinCapability(preemptor.queue(), restoredToQueue, wantedByQueue);
       if (spare) {
         unneeded.add(step);
-        wanted.forEach((node, amount) -> NodeVictimPlanner.add(restored.computeIfAbsent(node, n -> new long[amount.length]), amount));
+        wanted.forEach((node, amount) -> NodeVictimPlanner.add(restored.computeIfAbsent(node, n -> new long[size]), amount));
+        NodeVictimPlanner.add(restoredToQueue, wantedByQueue);
       }
     }
     return unneeded;
+  }
+
+  /**
+   * True when the attempt evicts some pod. A pod may have room on its node now and still need
+   * victims: those that bring its queue back under capability.
+   */
+  private static boolean evictsAnything(Attempt attempt) {
+    for (Step step : attempt.steps) {
+      if (step.pipelined() == null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Replays the attempt's steps into a fresh statement, skipping the unneeded evictions. */
@@ -303,24 +334,33 @@ final class VictimSelector {
     return true;
   }
 
-  /** Where the pod goes: where it fits now, else where releasing pods make room, else where victims do. */
+  /**
+   * Where the pod goes: where it fits now, else where releasing pods make room, else where victims do.
+   * When placing it would take its queue above its capability, victims of its own queue must free
+   * that much too: either anywhere, for a node where the pod has room already, or on the node whose
+   * victims make room there — whichever plan is cheapest, every node considered.
+   */
   private NodeState nodeFor(TaskState task, Map<NodeState, List<TaskState>> candidates, Statement statement, Attempt attempt) {
     NodeSearch search = session.nodeSearch();
+    long[] capabilityShortfall = capabilityShortfall(task);
     NodeSearch.Result now = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
-    if (now.found()) {
-      return now.node();
-    }
-    NodeState releasing = bestReleasingNode(task);
-    if (releasing != null) {
-      return releasing;
+    NodeState roomy = now.found() ? now.node() : bestReleasingNode(task);
+    if (roomy != null && capabilityShortfall == null) {
+      return roomy;
     }
     NodeVictimPlanner.Plan cheapest = null;
+    if (roomy != null) {
+      if (allCandidates == null) {
+        allCandidates = inVictimOrder(candidates);
+      }
+      cheapest = planner.planUnderCapability(task, roomy, allCandidates, capabilityShortfall);
+    }
     for (Map.Entry<NodeState, List<TaskState>> entry : candidates.entrySet()) {
       NodeState node = entry.getKey();
       if (!search.admits(task, node).fits()) {
         continue;
       }
-      NodeVictimPlanner.Plan plan = planner.planOn(task, node, entry.getValue());
+      NodeVictimPlanner.Plan plan = planner.planOn(task, node, entry.getValue(), capabilityShortfall);
       if (plan != null && (cheapest == null || plan.cheaperThan(cheapest))) {
         cheapest = plan;
       }
@@ -335,6 +375,52 @@ final class VictimSelector {
       evictWhole(job, statement, attempt);
     }
     return cheapest.node();
+  }
+
+  private static List<TaskState> inVictimOrder(Map<NodeState, List<TaskState>> candidates) {
+    List<TaskState> all = new ArrayList<>();
+    candidates.values().forEach(all::addAll);
+    all.sort(NodeVictimPlanner.VICTIM_TASK_ORDER);
+    return all;
+  }
+
+  /**
+   * Per resource, how far placing the pod would take its queue above its capability; null when it
+   * stays within it (or the queue has none). Pods are not capped.
+   */
+  private long[] capabilityShortfall(TaskState task) {
+    QueueState queue = task.job().queue();
+    Resource capability = queue.info().capability();
+    if (capability == null) {
+      return null;
+    }
+    ResourceDimensions dimensions = session.dimensions();
+    long[] shortfall = new long[dimensions.size()];
+    boolean anyShort = false;
+    for (Map.Entry<String, Long> entry : capability.quantities().entrySet()) {
+      int d = dimensions.indexOf(entry.getKey());
+      if (d >= 0 && d != ResourceDimensions.PODS) {
+        shortfall[d] = Math.max(0, queue.allocated(d) + task.request(d) - entry.getValue());
+        anyShort |= shortfall[d] > 0;
+      }
+    }
+    return anyShort ? shortfall : null;
+  }
+
+  /** True when giving back {@code restored} and {@code more} to the queue keeps it within its capability. */
+  private boolean withinCapability(QueueState queue, long[] restored, long[] more) {
+    Resource capability = queue.info().capability();
+    if (capability == null) {
+      return true;
+    }
+    ResourceDimensions dimensions = session.dimensions();
+    for (Map.Entry<String, Long> entry : capability.quantities().entrySet()) {
+      int d = dimensions.indexOf(entry.getKey());
+      if (d >= 0 && d != ResourceDimensions.PODS && more[d] > 0 && queue.allocated(d) + restored[d] + more[d] > entry.getValue()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private NodeState bestReleasingNode(TaskState task) {

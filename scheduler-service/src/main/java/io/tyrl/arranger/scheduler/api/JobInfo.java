@@ -26,10 +26,13 @@ import java.util.Set;
  *                       {@code status.scheduling.reason} is {@code WaitingForVictims}): the room they are
  *                       releasing is its own, so it claims that room again before any other job may
  * @param stage          the controller's stage of the job; null = {@link JobStage#PENDING}
+ * @param preemptionPolicy NEVER when the job waits for room rather than evict others; null = the default,
+ *                       PREEMPT_LOWER_PRIORITY
  */
 public record JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
     int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
-    List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, JobStage stage) {
+    List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, JobStage stage,
+    PreemptionPolicy preemptionPolicy) {
 
   /** The TYJob annotation by which a job opts out of being a victim. */
   public static final String PREEMPTABLE_ANNOTATION = "arranger.tyrl.io/preemptable";
@@ -49,6 +52,7 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
     }
     gang = gang == null ? GangSpec.STRICT : gang;
     stage = stage == null ? JobStage.PENDING : stage;
+    preemptionPolicy = preemptionPolicy == null ? PreemptionPolicy.PREEMPT_LOWER_PRIORITY : preemptionPolicy;
     tasks = List.copyOf(Objects.requireNonNull(tasks, "job " + key + ": tasks"));
     long leaders = tasks.stream().filter(TaskInfo::isLeader).count();
     if (leaders != 1) {
@@ -62,12 +66,28 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
     }
   }
 
+  /** A job that may evict lower-priority ones (the shape before {@code preemptionPolicy} existed). */
+  public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
+      int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
+      List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, JobStage stage) {
+    this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
+        waitingSince, tasks, preemptable, awaitingVictims, stage, PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
+  }
+
   /** A job whose minimum has not run yet (the shape before stages were read). */
+  public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
+      int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
+      List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, PreemptionPolicy preemptionPolicy) {
+    this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
+        waitingSince, tasks, preemptable, awaitingVictims, JobStage.PENDING, preemptionPolicy);
+  }
+
+  /** A job whose minimum has not run yet and that may evict lower-priority ones. */
   public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
       int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
       List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims) {
     this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
-        waitingSince, tasks, preemptable, awaitingVictims, JobStage.PENDING);
+        waitingSince, tasks, preemptable, awaitingVictims, JobStage.PENDING, PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
   }
 
   /** A job that may be a victim and waits for none (the shape before preemption existed). */
@@ -76,6 +96,11 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
       List<TaskInfo> tasks) {
     this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
         waitingSince, tasks, true, false);
+  }
+
+  /** True when preempt and reclaim may evict other jobs to make room for this one. */
+  public boolean mayPreempt() {
+    return preemptionPolicy != PreemptionPolicy.NEVER;
   }
 
   /** Reads the opt-out annotation's value: only {@code "false"} (any case, trimmed) opts out. */

@@ -152,10 +152,16 @@ public final class Session {
     placementListeners[placementListeners.length - 1] = listener;
   }
 
-  /** Called by the scheduler once every plugin has registered: freezes the hot-path functions and validates jobs. */
+  /**
+   * Called by the scheduler once every plugin has registered: freezes the hot-path functions, validates
+   * jobs, and keeps new jobs out of closed queues (a job already holding pods goes on).
+   */
   void finishOpening() {
     tiers.seal();
     for (JobState job : jobs) {
+      if (job.queue() != null && !job.queue().info().open() && job.placedTasks() == 0 && !job.isFailed()) {
+        refuseEnqueue(job, "queue " + job.queue().name() + " is closed: it admits no new job");
+      }
       try {
         Optional<String> invalid = tiers.invalidReason(job);
         invalid.ifPresent(reason -> failJob(job, ReasonCode.INVALID_JOB, reason));
@@ -276,10 +282,17 @@ public final class Session {
     return byKey != 0 ? byKey : first.info().uid().compareTo(second.info().uid());
   }
 
-  /** Orders queues for service; a total order (plugins first, then the queue name). */
+  /**
+   * Orders queues for service; a total order: the higher queue {@code priority} first, then the
+   * plugins' order (e.g. the lower share), then the queue name.
+   */
   public int compareQueues(QueueState first, QueueState second) {
     if (first == second) {
       return 0;
+    }
+    int byPriority = Integer.compare(second.info().priority(), first.info().priority());
+    if (byPriority != 0) {
+      return byPriority;
     }
     int byPlugins = tiers.compareQueues(first, second);
     return byPlugins != 0 ? byPlugins : first.name().compareTo(second.name());

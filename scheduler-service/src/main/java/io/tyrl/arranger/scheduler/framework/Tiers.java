@@ -24,7 +24,8 @@ import java.util.Set;
  *   <li>orders: the first non-zero comparison wins, in tier order then plugin order;</li>
  *   <li>filters and predicates: all must pass, whatever their tier;</li>
  *   <li>node scores: weighted sum over all plugins;</li>
- *   <li>victims: intersected within a tier; the first tier that leaves any victim decides;</li>
+ *   <li>victims: intersected within a tier; the first tier where any plugin registered a victim function
+ *       decides, even when it allows none (as Volcano);</li>
  *   <li>job ready / pipelined / enqueueable: all must agree; overused: any says so; valid: the first
  *       reason found.</li>
  * </ul>
@@ -171,9 +172,9 @@ public final class Tiers {
           intersection.retainAll(allowed);
         }
       }
-      if (!intersection.isEmpty()) {
-        return List.copyOf(intersection);
-      }
+      // The first tier with a victim function decides, even when it allows none: a refusal there (the
+      // conformance plugin sparing kube-system, say) is a veto, not a hand-over to a later tier.
+      return List.copyOf(intersection);
     }
     return List.of();
   }

@@ -13,6 +13,7 @@ import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
+import io.tyrl.arranger.scheduler.api.PreemptionPolicy;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
@@ -76,7 +77,8 @@ final class JobReader {
     return new JobInfo(tyJob.getMetadata().getNamespace(), name, tyJob.getMetadata().getUid(), spec.getQueue(),
         spec.getPriority() == null ? 5 : spec.getPriority(), created,
         spec.getMinWorkersNum() == null ? 1 : spec.getMinWorkersNum(), basicPolicy, queuePolicy, gang, waitingSince,
-        tasks, preemptable, awaitingVictims, stage);
+        tasks, preemptable, awaitingVictims, stage, spec.getPreemptionPolicy() == null
+            ? PreemptionPolicy.PREEMPT_LOWER_PRIORITY : PreemptionPolicy.parse(spec.getPreemptionPolicy().getValue()));
   }
 
   /** The controller's stage: whether the job's minimum has run, which ends gang rules until a reschedule. */

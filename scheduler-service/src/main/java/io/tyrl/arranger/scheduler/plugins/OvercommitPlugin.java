@@ -22,7 +22,8 @@ import java.util.Optional;
  * where the pods fit is the predicates' business — and with {@code factor} above 1 it lets a little
  * more in than is free, as Volcano's default 1.2 does. Arranger's default is 1: a Strict gang whose
  * minimum exceeds the free room cannot be met in this cycle anyway, and keeping it out of the queue's
- * enqueued minimums lets smaller jobs in. A refused job may still make room by preemption or reclaim.
+ * enqueued minimums lets smaller jobs in. A refused job is not enqueued, so it neither reclaims nor
+ * preempts: configurations that evict leave this plugin out ({@code config/scheduler/preempt-reclaim.yaml}).
  *
  * <p>Two kinds of jobs pass unchecked: NonStrict gangs, whose reservation is meant to grow as room
  * frees (the gang plugin bounds the deadlock this risks), and jobs with a pod that fits no node even

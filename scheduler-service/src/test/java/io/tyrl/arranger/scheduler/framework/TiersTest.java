@@ -69,7 +69,7 @@ class TiersTest {
   }
 
   @Test
-  void victimsIntersectWithinATierAndTheFirstTierWithVictimsDecides() {
+  void victimsIntersectWithinATierAndTheFirstTierWithAVictimFunctionDecidesEvenWhenItAllowsNone() {
     Session session = open("""
         tiers:
           - plugins: [{name: workers-only}, {name: on-n1}]
@@ -85,7 +85,8 @@ class TiersTest {
     TaskState preemptor = session.job("default/b").orElseThrow().leader();
 
     assertThat(session.tiers().preemptableVictims(preemptor, a.tasks())).extracting(TaskState::podName).containsExactly("a-w-0");
-    assertThat(session.tiers().reclaimableVictims(preemptor, a.tasks())).hasSize(3);
+    assertThat(session.tiers().reclaimableVictims(preemptor, a.tasks())).as("on-n1's refusal is a veto, not a hand-over to 'all'")
+        .isEmpty();
   }
 
   @Test

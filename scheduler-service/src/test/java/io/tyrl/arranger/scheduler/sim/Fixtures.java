@@ -10,6 +10,7 @@ import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.NodeAffinityTerm;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
+import io.tyrl.arranger.scheduler.api.PreemptionPolicy;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
@@ -182,6 +183,7 @@ public final class Fixtures {
     private final Map<String, String> releasing = new HashMap<>();
     private PlacementConstraints constraints = PlacementConstraints.NONE;
     private boolean preemptable = true;
+    private PreemptionPolicy preemptionPolicy = PreemptionPolicy.PREEMPT_LOWER_PRIORITY;
 
     JobBuilder(String name) {
       this.name = name;
@@ -289,6 +291,11 @@ public final class Fixtures {
       return this;
     }
 
+    public JobBuilder preemptionPolicy(PreemptionPolicy value) {
+      this.preemptionPolicy = value;
+      return this;
+    }
+
     /** Marks a pod as being deleted on its node (an evicted victim not gone yet). */
     public JobBuilder releasing(String podName, String node) {
       releasing.put(podName, node);
@@ -323,7 +330,8 @@ public final class Fixtures {
             : node == null ? withConstraints : withConstraints.withStatus(TaskStatus.ALLOCATED, node));
       }
       return new JobInfo(namespace, name, null, queue, priority, created, minWorkers, basicPolicy, jobQueuePolicy,
-          new GangSpec(gangMode, waitTime, group), waitingSince, finished, preemptable, false, stage);
+          new GangSpec(gangMode, waitTime, group), waitingSince, finished, preemptable, false, stage,
+          preemptionPolicy);
     }
   }
 
@@ -334,6 +342,8 @@ public final class Fixtures {
     private Resource capability;
     private JobQueuePolicy policy = JobQueuePolicy.PRIORITY;
     private boolean reclaimable = true;
+    private int priority;
+    private boolean open = true;
 
     QueueBuilder(String name) {
       this.name = name;
@@ -359,8 +369,19 @@ public final class Fixtures {
       return this;
     }
 
+    public QueueBuilder priority(int value) {
+      this.priority = value;
+      return this;
+    }
+
+    /** The queue's {@code state: Closed}: it admits no new job. */
+    public QueueBuilder closed() {
+      this.open = false;
+      return this;
+    }
+
     public QueueInfo build() {
-      return new QueueInfo(name, weight, capability, reclaimable, policy);
+      return new QueueInfo(name, weight, capability, reclaimable, policy, priority, open);
     }
   }
 }

@@ -78,6 +78,38 @@ class PreemptionSimulationTest {
     assertThat(result.decision("default/low").allocations()).isEmpty();
   }
 
+  /**
+   * Issue 13: queue q capped at 4 cpu on a 12-cpu node, a low-priority job holding 3. The high-priority
+   * job of 3 cpu used to wait forever ("fits without eviction", yet its queue could not hold it). Now
+   * the low job is evicted once, the high one runs from then on, and the low one waits under the cap.
+   */
+  @Test
+  void aHigherPriorityJobInACappedQueueRunsAfterOneEvictionAndKeepsItsRoom() {
+    JobInfo low = job("low").queue("q").priority(2).minWorkers(0).leader("cpu", "3").running("n", 0).build();
+    JobInfo high = job("high").queue("q").priority(8).created(T0.plusSeconds(1)).minWorkers(0).leader("cpu", "3").build();
+    ClusterSimulator simulator = new ClusterSimulator(Fixtures.scheduler(), Fixtures.preemptingConfiguration(),
+        List.of(node("n").cpu("12").memory("32Gi").build()), List.of(low, high), List.of(queue("q").capability("cpu", "4").build()), 1);
+    List<Integer> cyclesWithVictims = new ArrayList<>();
+    int firstCycleRunning = -1;
+
+    for (int cycle = 0; cycle < 20; cycle++) {
+      CycleResult result = simulator.cycle(T0.plusSeconds(10 + cycle));
+      if (!result.victims().isEmpty()) {
+        cyclesWithVictims.add(cycle);
+      }
+      if (firstCycleRunning < 0 && result.decision("default/high").state() == ScheduleState.SCHEDULED_SUCCEED) {
+        firstCycleRunning = cycle;
+      }
+      if (firstCycleRunning >= 0) {
+        assertThat(result.decision("default/high").allocations()).as("cycle %d", cycle).containsOnlyKeys("high-learner");
+        assertThat(result.decision("default/low").allocations()).as("cycle %d: the cap leaves no room for low", cycle).isEmpty();
+      }
+    }
+
+    assertThat(cyclesWithVictims).containsExactly(0);
+    assertThat(firstCycleRunning).isBetween(1, 2);
+  }
+
   static Stream<Arguments> randomMixedWorkload() {
     return Stream.of(Arguments.of(1L, 1), Arguments.of(7L, 0), Arguments.of(42L, 1), Arguments.of(101L, 2), Arguments.of(113L, 2),
         Arguments.of(250L, 1), Arguments.of(311L, 0), Arguments.of(2026L, 2));

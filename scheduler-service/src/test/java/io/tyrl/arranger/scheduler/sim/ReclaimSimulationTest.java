@@ -123,4 +123,89 @@ class ReclaimSimulationTest {
     assertThat(result.allVictims()).hasSize(1);
     assertThat(result.allVictims().get(0).pods()).hasSize((int) (CPU_PER_JOB / 1000));
   }
+
+  /**
+   * Issue 13 item 3. Four nodes of 6 cpu and 6 GPUs; queue {@code cpu} runs pods of 2 cpu + 1 GPU,
+   * queue {@code gpu} pods of 1 cpu + 2 GPUs, each with more pending than the cluster holds, so each
+   * deserves 12 cpu and 12 GPUs. Allocate leaves {@code cpu} above its share of cpu and below it in
+   * GPUs, and {@code gpu} the other way round. Each queue lacks what the other holds too much of, but
+   * any pod one takes from the other gives the victim's queue as much shortfall as it removes: taking
+   * it is no progress, so after the first cycles nobody is evicted, over 60 cycles.
+   */
+  @Test
+  void twoQueuesAboveTheirSharesOfDifferentResourcesDoNotReclaimFromEachOtherBackAndForth() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      nodes.add(node("n" + i).cpu("6").gpu(6).memory("64Gi").build());
+    }
+    List<JobInfo> jobs = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      jobs.add(job("c" + i).queue("cpu").created(T0.plusSeconds(2 * i)).minWorkers(0).leader("cpu", "2", Resource.GPU, "1").build());
+      jobs.add(job("g" + i).queue("gpu").created(T0.plusSeconds(2 * i + 1)).minWorkers(0).leader("cpu", "1", Resource.GPU, "2").build());
+    }
+    ClusterSimulator simulator = new ClusterSimulator(Fixtures.scheduler(), Fixtures.preemptingConfiguration(), nodes, jobs,
+        List.of(queue("cpu").build(), queue("gpu").build()), 1);
+    List<Integer> cyclesWithVictims = new ArrayList<>();
+    Map<String, Long> lastCpu = Map.of();
+
+    for (int cycle = 0; cycle < 60; cycle++) {
+      CycleResult result = simulator.cycle(T0.plusSeconds(100 + cycle));
+      assertThat(DecisionChecks.overCommitments(simulator.lastSnapshot(), result)).as("cycle %d", cycle).isEmpty();
+      if (!result.victims().isEmpty()) {
+        cyclesWithVictims.add(cycle);
+      }
+      Map<String, Long> cpu = DecisionChecks.allocatedByQueue(simulator.lastSnapshot(), result, Resource.CPU);
+      if (cycle >= 10) {
+        assertThat(cpu).as("allocations stand still at cycle %d", cycle).isEqualTo(lastCpu);
+      }
+      lastCpu = cpu;
+    }
+
+    assertThat(cyclesWithVictims).as("cycles that evicted anything").isEmpty();
+    assertThat(lastCpu.get("cpu")).as("the cluster stays in use").isEqualTo(16_000L);
+  }
+
+  /**
+   * The same two queues, then a third arrives with pods of 1 cpu + 1 GPU: every pod it takes back
+   * lowers the shortfall below shares, so it does reclaim, until it holds a fair part; then the
+   * cluster stands still again through cycle 60.
+   */
+  @Test
+  void aNewQueueStillReclaimsFromQueuesHoldingMixedResourcesAndThenEvictionsStop() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      nodes.add(node("n" + i).cpu("6").gpu(6).memory("64Gi").build());
+    }
+    List<JobInfo> jobs = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      jobs.add(job("c" + i).queue("cpu").created(T0.plusSeconds(3 * i)).minWorkers(0).leader("cpu", "2", Resource.GPU, "1").build());
+      jobs.add(job("g" + i).queue("gpu").created(T0.plusSeconds(3 * i + 1)).minWorkers(0).leader("cpu", "1", Resource.GPU, "2").build());
+    }
+    ClusterSimulator simulator = new ClusterSimulator(Fixtures.scheduler(), Fixtures.preemptingConfiguration(), nodes, jobs,
+        List.of(queue("cpu").build(), queue("gpu").build(), queue("new").build()), 1);
+    for (int cycle = 0; cycle < 5; cycle++) {
+      simulator.cycle(T0.plusSeconds(100 + cycle));
+    }
+    for (int i = 0; i < 12; i++) {
+      simulator.submit(job("m" + i).queue("new").created(T0.plusSeconds(200 + i)).minWorkers(0).leader("cpu", "1", Resource.GPU, "1").build());
+    }
+    int reclaimed = 0;
+    int lastCycleWithVictims = -1;
+    CycleResult result = null;
+
+    for (int cycle = 5; cycle < 60; cycle++) {
+      result = simulator.cycle(T0.plusSeconds(100 + cycle));
+      assertThat(DecisionChecks.overCommitments(simulator.lastSnapshot(), result)).as("cycle %d", cycle).isEmpty();
+      for (Victim victim : result.allVictims()) {
+        assertThat(victim.reason()).contains("reclaimed by queue new");
+        reclaimed++;
+        lastCycleWithVictims = cycle;
+      }
+    }
+
+    assertThat(reclaimed).as("the new queue does reclaim").isPositive();
+    assertThat(lastCycleWithVictims).as("and evictions stop well before cycle 60").isLessThan(30);
+    assertThat(DecisionChecks.allocatedByQueue(simulator.lastSnapshot(), result, Resource.GPU).get("new"))
+        .as("GPUs the new queue holds at the end").isGreaterThanOrEqualTo(4L);
+  }
 }

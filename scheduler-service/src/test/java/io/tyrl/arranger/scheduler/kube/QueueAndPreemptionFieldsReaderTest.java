@@ -1,0 +1,53 @@
+package io.tyrl.arranger.scheduler.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.JSON;
+import io.tyrl.arranger.model.V1alpha1Queue;
+import io.tyrl.arranger.model.V1alpha1TYJob;
+import io.tyrl.arranger.scheduler.api.PreemptionPolicy;
+import io.tyrl.arranger.scheduler.api.QueueInfo;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Queue {@code state} and {@code priority}, and TYJob {@code preemptionPolicy}, as the core reads them. */
+class QueueAndPreemptionFieldsReaderTest {
+
+  private static final JSON JSON = new JSON();
+
+  private static QueueInfo queue(String spec) {
+    return QueueReader.queue(JSON.deserialize("{\"metadata\": {\"name\": \"games\"}, \"spec\": " + spec + "}", V1alpha1Queue.class));
+  }
+
+  private static V1alpha1TYJob job(String extraSpec) {
+    return JSON.deserialize("""
+        {"metadata": {"namespace": "rl", "name": "pong", "creationTimestamp": "2026-11-22T09:00:00Z"},
+         "spec": {%s "leader": {"name": "learner", "template": {"spec": {"containers": [{"name": "l"}]}}},
+                  "workerSets": [{"name": "actor", "counts": 1, "template": {"spec": {"containers": [{"name": "a"}]}}}]}}"""
+        .formatted(extraSpec), V1alpha1TYJob.class);
+  }
+
+  @Test
+  void aQueueWithoutStateOrPriorityIsOpenWithPriorityZero() {
+    QueueInfo queue = queue("{\"weight\": 2}");
+
+    assertThat(queue.open()).isTrue();
+    assertThat(queue.priority()).isZero();
+  }
+
+  @Test
+  void aClosedQueueOfPriorityThreeIsReadAsSuch() {
+    QueueInfo queue = queue("{\"state\": \"Closed\", \"priority\": 3}");
+
+    assertThat(queue.open()).isFalse();
+    assertThat(queue.priority()).isEqualTo(3);
+    assertThat(queue("{\"state\": \"Open\"}").open()).isTrue();
+  }
+
+  @Test
+  void preemptionPolicyNeverIsReadAndItsAbsenceMeansPreemptLowerPriority() {
+    assertThat(JobReader.job(job("\"preemptionPolicy\": \"Never\","), LivePods.of(List.of(), List.of())).preemptionPolicy()).isEqualTo(PreemptionPolicy.NEVER);
+    assertThat(JobReader.job(job("\"preemptionPolicy\": \"Never\","), LivePods.of(List.of(), List.of())).mayPreempt()).isFalse();
+    assertThat(JobReader.job(job(""), LivePods.of(List.of(), List.of())).preemptionPolicy()).isEqualTo(PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
+  }
+}
