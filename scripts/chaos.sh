@@ -14,13 +14,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' pom.xml | head -n1)
-classpath_file="$root/testing/target/chaos.classpath"
+classpath_file="$root/testing/target/runtime.classpath"
 
 scripts/control-plane.sh provision >/dev/null
 echo "[chaos] building Arranger's jars (tests skipped)"
-# package, not install: the run takes everything from this tree's target folders.
-./mvnw -q -B -DskipTests package
-./mvnw -q -B -pl testing -am dependency:build-classpath -Dmdep.outputFile="$classpath_file" -Dmdep.includeScope=runtime
+# package, not install: the run takes everything from this tree's target folders. The classpath is
+# written in the same build so that the reactor resolves shared-crd-model to the jar just packaged.
+./mvnw -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/runtime.classpath \
+  -Dmdep.includeScope=runtime
 
 args=(--scheduler-jar "$root/scheduler-service/target/scheduler-service-$version.jar"
       --controller-jar "$root/controller-service/target/controller-service-$version.jar"
@@ -28,5 +29,5 @@ args=(--scheduler-jar "$root/scheduler-service/target/scheduler-service-$version
       --malformed "$root/testing/src/main/resources/malformed-tyjobs")
 rm -f "$root"/.local-cluster/chaos/*.log
 exec java -Xmx512m -Darranger.projectRoot="$root" -Dlogback.configurationFile=local-cluster-logback.xml \
-  -cp "$root/testing/target/classes:$root/shared-crd-model/target/classes:$(cat "$classpath_file")" \
+  -cp "$root/testing/target/classes:$(cat "$classpath_file")" \
   io.tyrl.arranger.testing.chaos.ChaosRun "${args[@]}" "$@"

@@ -299,8 +299,9 @@ public final class ChaosRun {
       }
       Poll.sleep(Duration.ofMillis(250));
     }
-    controlPlane.thawApiServer();
+    // The outage lasts until SIGCONT; the API server's own return to /readyz is part of the recovery.
     measured.outage = Duration.between(frozenAt, Instant.now());
+    controlPlane.thawApiServer();
     for (ServiceProcess replica : replicas) {
       Duration dropped = droppedAfter.get(replica.name());
       log("  readiness of %s: %s", replica.name(), dropped == null ? "never dropped during the outage"
@@ -311,7 +312,7 @@ public final class ChaosRun {
     Instant thawedAt = Instant.now();
     measured.recovered = Poll.until(() -> services.stream().allMatch(s -> s.allReady() && s.leader().isPresent()),
         READY_TIMEOUT, Duration.ofMillis(500));
-    log("API server thawed after %.1f s; services %s", measured.outage.toMillis() / 1000.0, measured.recovered
+    log("API server resumed after %.1f s frozen; services %s", measured.outage.toMillis() / 1000.0, measured.recovered
         ? String.format("ready again with a leader each %.1f s later",
             Duration.between(thawedAt, Instant.now()).toMillis() / 1000.0)
         : "NOT all ready again within " + READY_TIMEOUT.toMinutes() + " min");

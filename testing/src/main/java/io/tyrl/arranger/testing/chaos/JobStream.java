@@ -4,6 +4,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.tyrl.arranger.testing.TYJobBuilder;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +35,7 @@ public final class JobStream implements AutoCloseable {
   private final AtomicInteger submitted = new AtomicInteger();
   private final AtomicInteger refused = new AtomicInteger();
   private final AtomicReference<String> lastRefusal = new AtomicReference<>("");
+  private volatile Map<String, String> nodeSelector = Map.of();
 
   public JobStream(ApiClient client, String namespace, String prefix, Duration interval, ClusterInvariants invariants,
       long seed) {
@@ -45,6 +47,12 @@ public final class JobStream implements AutoCloseable {
     this.random = new Random(seed);
   }
 
+  /** Confines the jobs' pods to nodes with this label, e.g. a test's own nodes. */
+  public JobStream nodeSelector(String key, String value) {
+    nodeSelector = Map.of(key, value);
+    return this;
+  }
+
   public JobStream start() {
     executor.scheduleWithFixedDelay(this::submitOne, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     return this;
@@ -54,10 +62,11 @@ public final class JobStream implements AutoCloseable {
   public synchronized void submitOne() {
     String name = prefix + "-" + next.incrementAndGet();
     try {
-      TYJobBuilder.named(name).namespace(namespace)
+      TYJobBuilder job = TYJobBuilder.named(name).namespace(namespace)
           .leader("learner", random.nextBoolean() ? "1" : "2", "1Gi")
-          .workers("actor", 1 + random.nextInt(3), "1", "512Mi")
-          .create(client);
+          .workers("actor", 1 + random.nextInt(3), "1", "512Mi");
+      nodeSelector.forEach(job::nodeSelector);
+      job.create(client);
       invariants.submitted(namespace, name, Instant.now());
       submitted.incrementAndGet();
     } catch (RuntimeException e) {
