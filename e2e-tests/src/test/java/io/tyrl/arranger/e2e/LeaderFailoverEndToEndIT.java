@@ -63,6 +63,8 @@ class LeaderFailoverEndToEndIT {
           Optional<Duration> takeover = service.awaitTakeover(kill, Duration.ofSeconds(60));
           assertThat(takeover).as("%s: a standby took over from the killed %s", service.service(), kill.identity())
               .isPresent();
+          System.out.printf("[failover-it] %s leader %s SIGKILLed; %s took over after %d ms%n", service.service(),
+              kill.identity(), service.holder().orElse("?"), takeover.get().toMillis());
           assertThat(takeover.get()).as("%s takeover after SIGKILL of %s", service.service(), kill.identity())
               .isBetween(EARLIEST_TAKEOVER, TAKEOVER_BOUND);
           service.replace(kill.identity()).awaitReady(Duration.ofMinutes(3));
@@ -78,6 +80,8 @@ class LeaderFailoverEndToEndIT {
         ReplicaSet.Kill asIfKilled = new ReplicaSet.Kill("scheduler", frozen.name(), frozenAt);
         Optional<Duration> takeover = schedulers.awaitTakeover(asIfKilled, Duration.ofSeconds(60));
         assertThat(takeover).as("a standby took over from the frozen %s", frozen.name()).isPresent();
+        System.out.printf("[failover-it] scheduler leader %s frozen; %s took over after %d ms%n", frozen.name(),
+            schedulers.holder().orElse("?"), takeover.get().toMillis());
         assertThat(takeover.get()).as("takeover after SIGSTOP of %s", frozen.name())
             .isBetween(EARLIEST_TAKEOVER, TAKEOVER_BOUND);
         frozen.thaw();
@@ -89,6 +93,9 @@ class LeaderFailoverEndToEndIT {
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
             .until(() -> invariants.jobs().allAccountedFor());
         invariants.closeBooks();
+        System.out.printf("[failover-it] %d samples, %d jobs submitted, %d succeeded; violations: %s%n",
+            invariants.samples(), invariants.jobs().submittedJobs(), invariants.jobs().succeededJobs(),
+            invariants.violations());
         assertThat(invariants.samples()).isGreaterThan(50);
         assertThat(invariants.jobs().submittedJobs()).isGreaterThan(10);
         assertThat(invariants.violations()).isEmpty();
