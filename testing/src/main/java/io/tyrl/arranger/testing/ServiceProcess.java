@@ -82,6 +82,11 @@ public final class ServiceProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** The exit code once the process has ended, else null. */
+  public Integer exitValue() {
+    return process.isAlive() ? null : process.exitValue();
+  }
+
   /** True while the service answers its readiness probe with 200. */
   public boolean isReady() {
     HttpResponse<String> response = get("/actuator/health/readiness");

@@ -105,6 +105,7 @@ public final class ChaosRun {
   private static final class Measured {
     int failovers;
     final List<String> failedTakeovers = new ArrayList<>();
+    final List<String> crashes = new ArrayList<>();
     Duration maxTakeover = Duration.ZERO;
     Duration outage = Duration.ZERO;
     boolean recovered;
@@ -209,7 +210,7 @@ public final class ChaosRun {
         outage(controlPlane, services, options.outage(), measured);
       }
       Poll.sleep(Duration.ofMillis(1_000 + random.nextInt(7_000)));
-      ReplicaSet target = pickReady(services, random);
+      ReplicaSet target = pickReady(services, random, measured);
       ReplicaSet.Kill kill = target.killLeader();
       target.replace(kill.identity());
       Optional<Duration> takeover = target.awaitTakeover(kill, TAKEOVER_TIMEOUT);
@@ -249,9 +250,12 @@ public final class ChaosRun {
     invariants.closeBooks();
     progress(invariants, sampler, stream);
     invariants.violations().forEach(v -> log("VIOLATION %s", v));
+    restartExited(services, measured);
+    log("replicas that crashed by themselves: %d%s", measured.crashes.size(),
+        measured.crashes.isEmpty() ? "" : " " + measured.crashes);
     boolean clean = invariants.doubleAllocations() == 0 && invariants.overcommittedNodes() == 0
         && invariants.duplicatePods() == 0 && invariants.lostJobs() == 0 && invariants.stuckJobs() == 0
-        && measured.failedTakeovers.isEmpty() && measured.recovered && measured.handled == measured.malformed
+        && measured.failedTakeovers.isEmpty() && measured.crashes.isEmpty() && measured.recovered && measured.handled == measured.malformed
         && invariants.samples() > 0;
     System.out.printf("chaos failovers=%d double-allocations=%d overcommitted-nodes=%d duplicate-pods=%d lost-jobs=%d"
             + " stuck-jobs=%d max-takeover-s=%.1f outage-s=%d recovered=%s malformed=%d handled=%d%n",
@@ -263,9 +267,10 @@ public final class ChaosRun {
   }
 
   /** A service whose replicas are all ready (so that its leader has a standby), chosen at random. */
-  private static ReplicaSet pickReady(List<ReplicaSet> services, Random random) {
+  private static ReplicaSet pickReady(List<ReplicaSet> services, Random random, Measured measured) {
     List<ReplicaSet> ready = new ArrayList<>();
     boolean any = Poll.until(() -> {
+      restartExited(services, measured);
       ready.clear();
       services.stream().filter(s -> s.allReady() && s.leader().isPresent()).forEach(ready::add);
       return !ready.isEmpty();
@@ -277,14 +282,26 @@ public final class ChaosRun {
     return ready.get(random.nextInt(ready.size()));
   }
 
+  /** A replica that died by itself is started again (as its Deployment would) and counted as a crash. */
+  private static void restartExited(List<ReplicaSet> services, Measured measured) {
+    for (ReplicaSet service : services) {
+      for (String crash : service.restartExited()) {
+        measured.crashes.add(crash);
+        log("CRASH %s; started again", crash);
+      }
+    }
+  }
+
   /**
    * Freezes the API server for the outage time (a deliberate timed pause), watching every replica's
    * readiness drop, then thaws it and waits for every replica to be ready again with a leader each.
    */
   private static void outage(ControlPlane controlPlane, List<ReplicaSet> services, Duration length,
       Measured measured) {
-    Poll.until(() -> services.stream().allMatch(s -> s.allReady() && s.leader().isPresent()), READY_TIMEOUT,
-        Duration.ofMillis(500));
+    Poll.until(() -> {
+      restartExited(services, measured);
+      return services.stream().allMatch(s -> s.allReady() && s.leader().isPresent());
+    }, READY_TIMEOUT, Duration.ofMillis(500));
     List<ServiceProcess> replicas = services.stream().flatMap(s -> s.replicas().stream()).toList();
     log("freezing the API server (SIGSTOP) for %d s", length.toSeconds());
     Instant frozenAt = Instant.now();
@@ -310,8 +327,10 @@ public final class ChaosRun {
                   : ""));
     }
     Instant thawedAt = Instant.now();
-    measured.recovered = Poll.until(() -> services.stream().allMatch(s -> s.allReady() && s.leader().isPresent()),
-        READY_TIMEOUT, Duration.ofMillis(500));
+    measured.recovered = Poll.until(() -> {
+      restartExited(services, measured);
+      return services.stream().allMatch(s -> s.allReady() && s.leader().isPresent());
+    }, READY_TIMEOUT, Duration.ofMillis(500));
     log("API server resumed after %.1f s frozen; services %s", measured.outage.toMillis() / 1000.0, measured.recovered
         ? String.format("ready again with a leader each %.1f s later",
             Duration.between(thawedAt, Instant.now()).toMillis() / 1000.0)

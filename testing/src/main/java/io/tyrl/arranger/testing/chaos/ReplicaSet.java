@@ -35,6 +35,7 @@ public final class ReplicaSet implements AutoCloseable {
   private final String leaseName;
   private final Map<String, ServiceProcess> bySlot = new LinkedHashMap<>();
   private final Map<String, Integer> generations = new HashMap<>();
+  private final java.util.Set<String> killed = new java.util.HashSet<>();
 
   /**
    * @param properties Spring properties for every replica; the identity is added per replica
@@ -109,6 +110,7 @@ public final class ReplicaSet implements AutoCloseable {
     ServiceProcess leader = leader().orElseThrow(() -> new IllegalStateException("no live " + service
         + " replica holds lease " + leaseNamespace + "/" + leaseName + " (holder: " + holder().orElse("none") + ")"));
     Instant at = Instant.now();
+    killed.add(leader.name());
     leader.kill();
     return new Kill(service, leader.name(), at);
   }
@@ -122,6 +124,24 @@ public final class ReplicaSet implements AutoCloseable {
       throw new IllegalStateException(identity + " still runs (pid " + old.pid() + ")");
     }
     return startSlot(slot);
+  }
+
+  /**
+   * Starts again, as a Deployment would, every replica that exited by itself (not killed here).
+   *
+   * @return one line per replica restarted: its name and exit code
+   */
+  public synchronized List<String> restartExited() {
+    List<String> restarted = new ArrayList<>();
+    for (Map.Entry<String, ServiceProcess> slot : new ArrayList<>(bySlot.entrySet())) {
+      ServiceProcess process = slot.getValue();
+      if (!process.isAlive() && !killed.contains(process.name())) {
+        restarted.add(process.name() + " exited by itself with code " + process.exitValue() + " (log "
+            + process.log() + ")");
+        startSlot(slot.getKey());
+      }
+    }
+    return restarted;
   }
 
   /**
