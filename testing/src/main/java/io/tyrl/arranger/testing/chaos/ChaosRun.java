@@ -298,10 +298,15 @@ public final class ChaosRun {
    */
   private static void outage(ControlPlane controlPlane, List<ReplicaSet> services, Duration length,
       Measured measured) {
-    Poll.until(() -> {
+    boolean readyBefore = Poll.until(() -> {
       restartExited(services, measured);
       return services.stream().allMatch(s -> s.allReady() && s.leader().isPresent());
     }, READY_TIMEOUT, Duration.ofMillis(500));
+    if (!readyBefore) {
+      log("not every replica was ready with a leader each before the freeze (waited %d min): %s",
+          READY_TIMEOUT.toMinutes(), services.stream().flatMap(s -> s.replicas().stream())
+              .map(r -> r.name() + (r.isReady() ? " ready" : " NOT ready")).toList());
+    }
     List<ServiceProcess> replicas = services.stream().flatMap(s -> s.replicas().stream()).toList();
     log("freezing the API server (SIGSTOP) for %d s", length.toSeconds());
     Instant frozenAt = Instant.now();
@@ -334,7 +339,8 @@ public final class ChaosRun {
     log("API server resumed after %.1f s frozen; services %s", measured.outage.toMillis() / 1000.0, measured.recovered
         ? String.format("ready again with a leader each %.1f s later",
             Duration.between(thawedAt, Instant.now()).toMillis() / 1000.0)
-        : "NOT all ready again within " + READY_TIMEOUT.toMinutes() + " min");
+        : "NOT all ready again within " + READY_TIMEOUT.toMinutes() + " min: " + services.stream()
+            .flatMap(s -> s.replicas().stream()).map(r -> r.name() + (r.isReady() ? " ready" : " NOT ready")).toList());
   }
 
   private static void progress(ClusterInvariants invariants, ClusterSampler sampler, JobStream stream) {
