@@ -16,9 +16,7 @@ import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
-import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.testing.chaos.ClusterSnapshot.JobState;
@@ -38,11 +36,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Reads the cluster every period and feeds {@link ClusterInvariants}: pods from a watch (every event,
- * so a pod replaced between two samples is still seen), nodes and TYJobs listed afresh. TYJobs are
- * read untyped, so that a malformed one among them cannot break the read of the others. A sample
- * whose reads fail (the API server stopped or frozen) is skipped and counted; the next one reads
- * again.
+ * Reads the cluster every period and feeds {@link ClusterInvariants}: pods and TYJobs from watches
+ * (every pod event, so a pod replaced between two samples is still seen; a watch rather than a list
+ * per sample, because listing hundreds of jobs every few hundred ms on a busy machine took longer
+ * than the sample period), nodes listed afresh — so a sample also fails while the API server is out.
+ * TYJobs are read untyped, so that a malformed one among them cannot break the read of the others.
+ * A sample whose read fails is skipped and counted; the next one reads again.
  */
 public final class ClusterSampler implements AutoCloseable {
 
@@ -50,9 +49,9 @@ public final class ClusterSampler implements AutoCloseable {
 
   private final ClusterInvariants invariants;
   private final CoreV1Api core;
-  private final DynamicKubernetesApi tyJobs;
-  private final SharedInformerFactory podFactory;
+  private final SharedInformerFactory informerFactory;
   private final SharedIndexInformer<V1Pod> pods;
+  private final SharedIndexInformer<DynamicKubernetesObject> tyJobs;
   private final Duration period;
   private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
     Thread thread = new Thread(runnable, "chaos-sampler");
@@ -65,17 +64,17 @@ public final class ClusterSampler implements AutoCloseable {
   /**
    * @param client for the lists; give it a short read timeout so that a frozen API server costs a
    *     sample, not the sampler
-   * @param watchClient for the pod watch (read timeout 0)
+   * @param watchClient for the watches (read timeout 0)
    */
   public ClusterSampler(ApiClient client, ApiClient watchClient, ClusterInvariants invariants, Duration period) {
     this.invariants = invariants;
     this.period = period;
     this.core = new CoreV1Api(client);
-    this.tyJobs = new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION, ArrangerResources.TYJOBS,
-        client);
-    this.podFactory = new SharedInformerFactory(watchClient);
-    this.pods = podFactory.sharedIndexInformerFor(
+    this.informerFactory = new SharedInformerFactory(watchClient);
+    this.pods = informerFactory.sharedIndexInformerFor(
         new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, 0);
+    this.tyJobs = informerFactory.sharedIndexInformerFor(new DynamicKubernetesApi(ArrangerResources.GROUP,
+        ArrangerResources.VERSION, ArrangerResources.TYJOBS, watchClient), DynamicKubernetesObject.class, 0);
     pods.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(V1Pod pod) {
@@ -95,7 +94,7 @@ public final class ClusterSampler implements AutoCloseable {
   }
 
   public ClusterSampler start() {
-    podFactory.startAllRegisteredInformers();
+    informerFactory.startAllRegisteredInformers();
     executor.scheduleWithFixedDelay(this::sampleOnce, 0, period.toMillis(), TimeUnit.MILLISECONDS);
     return this;
   }
@@ -121,9 +120,9 @@ public final class ClusterSampler implements AutoCloseable {
     }
   }
 
-  /** A snapshot, or null while the pod watch has not synced yet. */
+  /** A snapshot, or null while the watches have not synced yet. */
   private ClusterSnapshot snapshot() throws ApiException {
-    if (!pods.hasSynced()) {
+    if (!pods.hasSynced() || !tyJobs.hasSynced()) {
       return null;
     }
     // Taken before any read: a job submitted after this instant is not expected in this snapshot.
@@ -133,13 +132,8 @@ public final class ClusterSampler implements AutoCloseable {
       nodes.add(new NodeCapacity(node.getMetadata().getName(), numbers(node.getStatus() == null ? null
           : node.getStatus().getAllocatable())));
     }
-    KubernetesApiResponse<DynamicKubernetesListObject> listed = tyJobs.list();
-    if (!listed.isSuccess()) {
-      throw new IllegalStateException("listing TYJobs: HTTP " + listed.getHttpStatusCode()
-          + (listed.getStatus() == null ? "" : " " + listed.getStatus().getMessage()));
-    }
     List<JobState> jobs = new ArrayList<>();
-    for (DynamicKubernetesObject job : listed.getObject().getItems()) {
+    for (DynamicKubernetesObject job : tyJobs.getIndexer().list()) {
       jobs.add(jobState(job.getRaw()));
     }
     List<PodState> podStates = pods.getIndexer().list().stream().map(ClusterSampler::podState).toList();
@@ -275,6 +269,6 @@ public final class ClusterSampler implements AutoCloseable {
   @Override
   public void close() {
     executor.shutdownNow();
-    podFactory.stopAllRegisteredInformers();
+    informerFactory.stopAllRegisteredInformers();
   }
 }

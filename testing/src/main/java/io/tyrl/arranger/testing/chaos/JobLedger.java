@@ -14,7 +14,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Accounts for every good job submitted: a job is <b>lost</b> when it vanishes from the API server,
+ * Accounts for every good job submitted: a job is <b>lost</b> when it vanishes from the API server
+ * (it was seen and is gone, or it has not been seen {@link #NOT_SEEN_GRACE} after its create was
+ * accepted: snapshots come from a watch, which may lag a little behind a create),
  * is replaced by another object of its name, or ends Failed (nothing in a run without faulty
  * workloads should fail a good job); it is <b>stuck</b> when it has not ended and nothing about it
  * (stage, allocations, its pods' phases) has changed for longer than the bound. Synchronized: a
@@ -34,6 +36,8 @@ public final class JobLedger {
       this.lastProgress = submitted;
     }
   }
+
+  static final Duration NOT_SEEN_GRACE = Duration.ofSeconds(30);
 
   private final Duration stuckAfter;
   private final Map<String, Entry> jobs = new LinkedHashMap<>();
@@ -67,7 +71,10 @@ public final class JobLedger {
       }
       JobState job = present.get(key);
       if (job == null) {
-        report(lost, key, found, "job " + key + " vanished");
+        if (entry.uid != null || Duration.between(entry.submitted, snapshot.at()).compareTo(NOT_SEEN_GRACE) > 0) {
+          report(lost, key, found, "job " + key + (entry.uid != null ? " vanished"
+              : " not seen " + NOT_SEEN_GRACE.toSeconds() + " s after its create was accepted"));
+        }
         return;
       }
       if (entry.uid == null) {

@@ -174,6 +174,16 @@ class ClusterInvariantsTest {
   }
 
   @Test
+  void aJobNotSeenYetIsLostOnlyOnceTheWatchHasHadAmpleTimeToShowIt() {
+    JobLedger ledger = new JobLedger(Duration.ofMinutes(10));
+    ledger.submitted("ns", "unseen", T0);
+    assertThat(ledger.observe(new ClusterSnapshot(T0.plusSeconds(5), NODES, List.of(), List.of()))).isEmpty();
+    assertThat(ledger.observe(new ClusterSnapshot(T0.plus(JobLedger.NOT_SEEN_GRACE).plusSeconds(1), NODES, List.of(),
+        List.of()))).containsExactly("job ns/unseen not seen 30 s after its create was accepted");
+    assertThat(ledger.lostJobs()).isEqualTo(1);
+  }
+
+  @Test
   void aJobSubmittedAfterTheSnapshotWasTakenIsNotExpectedInIt() {
     JobLedger ledger = new JobLedger(Duration.ofMinutes(1));
     ledger.submitted("ns", "late", T0.plusSeconds(5));
