@@ -85,6 +85,10 @@ final class E2eServices {
     properties.put("arranger.leader-election.renew-deadline", leaseDuration.minus(retryPeriod.multipliedBy(2)).toMillis()
         + "ms");
     properties.put("arranger.leader-election.retry-period", retryPeriod.toMillis() + "ms");
+    // A leader writes only within lease duration minus the request timeout of its last renewal, and
+    // refuses to start when that window is not longer than the retry period: short leases need short
+    // requests (ignored by a build without that fence).
+    properties.put("arranger.kubernetes.request-timeout", leaseDuration.dividedBy(2).toMillis() + "ms");
     properties.put("arranger.scheduler.config-map.namespace", systemNamespace);
     properties.put("arranger.scheduler.period", "500ms");
     return new ReplicaSet(service, Path.of(System.getProperty("arranger." + service + "Jar")), work, properties,
