@@ -90,9 +90,10 @@ class ApiServerOutageEndToEndIT {
     String jobsNamespace = test + "-jobs";
     E2eServices cluster = E2eServices.prepare(controlPlane, admin, nodes, test, jobsNamespace, 4);
     ClusterInvariants invariants = new ClusterInvariants(Duration.ofSeconds(150));
+    // The services' own timeouts (no request-timeout given): readiness must follow the API server with them.
     try (SimulatedNodeAgent kubelet = cluster.kubelet(Duration.ofSeconds(4));
-        ReplicaSet schedulers = cluster.replicas("scheduler", Duration.ofSeconds(15), Duration.ofSeconds(2)).start(1);
-        ReplicaSet controllers = cluster.replicas("controller", Duration.ofSeconds(15), Duration.ofSeconds(2)).start(1)) {
+        ReplicaSet schedulers = cluster.replicas("scheduler", Duration.ofSeconds(15), Duration.ofSeconds(2), null).start(1);
+        ReplicaSet controllers = cluster.replicas("controller", Duration.ofSeconds(15), Duration.ofSeconds(2), null).start(1)) {
       schedulers.awaitAllReady(Duration.ofMinutes(3));
       controllers.awaitAllReady(Duration.ofMinutes(3));
       List<ServiceProcess> services = Stream.concat(schedulers.replicas().stream(), controllers.replicas().stream())

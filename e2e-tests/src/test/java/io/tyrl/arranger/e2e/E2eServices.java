@@ -72,9 +72,12 @@ final class E2eServices {
 
   /**
    * @param service "scheduler" or "controller"
-   * @param leaseDuration the lease's duration; renew deadline and retry period are derived from it
+   * @param leaseDuration the lease's duration; the renew deadline is two retry periods shorter
+   * @param requestTimeout the services' request timeout, or null for their default. A leader writes
+   *     only within lease duration minus the request timeout of its last renewal and refuses to start
+   *     when that window is not longer than the retry period, so short leases need short requests.
    */
-  ReplicaSet replicas(String service, Duration leaseDuration, Duration retryPeriod) {
+  ReplicaSet replicas(String service, Duration leaseDuration, Duration retryPeriod, Duration requestTimeout) {
     String user = "arranger-" + service;
     Path kubeconfig = controlPlane.writeKubeconfig(work.resolve(service + ".kubeconfig"), user);
     Map<String, String> properties = new LinkedHashMap<>();
@@ -85,10 +88,9 @@ final class E2eServices {
     properties.put("arranger.leader-election.renew-deadline", leaseDuration.minus(retryPeriod.multipliedBy(2)).toMillis()
         + "ms");
     properties.put("arranger.leader-election.retry-period", retryPeriod.toMillis() + "ms");
-    // A leader writes only within lease duration minus the request timeout of its last renewal, and
-    // refuses to start when that window is not longer than the retry period: short leases need short
-    // requests (ignored by a build without that fence).
-    properties.put("arranger.kubernetes.request-timeout", leaseDuration.dividedBy(2).toMillis() + "ms");
+    if (requestTimeout != null) {
+      properties.put("arranger.kubernetes.request-timeout", requestTimeout.toMillis() + "ms");
+    }
     properties.put("arranger.scheduler.config-map.namespace", systemNamespace);
     properties.put("arranger.scheduler.period", "500ms");
     return new ReplicaSet(service, Path.of(System.getProperty("arranger." + service + "Jar")), work, properties,

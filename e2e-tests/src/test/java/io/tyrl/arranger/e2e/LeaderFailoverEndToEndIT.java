@@ -35,6 +35,8 @@ class LeaderFailoverEndToEndIT {
   private static final String JOBS_NAMESPACE = "failover-jobs";
   private static final Duration LEASE_DURATION = Duration.ofSeconds(6);
   private static final Duration RETRY_PERIOD = Duration.ofSeconds(1);
+  /** Short enough for the leader's write window (lease duration minus request timeout) to exceed the retry period. */
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
   /** A standby acquires an expired lease at its next retry; the rest is scheduling noise on a busy machine. */
   private static final Duration TAKEOVER_BOUND = LEASE_DURATION.plus(RETRY_PERIOD).plusSeconds(4);
   /** The standby last saw the dead leader's renewal at most about a retry period before the kill. */
@@ -47,8 +49,8 @@ class LeaderFailoverEndToEndIT {
     E2eServices cluster = E2eServices.prepare(controlPlane, admin, nodes, "failover", JOBS_NAMESPACE, 6);
     ClusterInvariants invariants = new ClusterInvariants(Duration.ofSeconds(120));
     try (SimulatedNodeAgent kubelet = cluster.kubelet(Duration.ofSeconds(4));
-        ReplicaSet schedulers = cluster.replicas("scheduler", LEASE_DURATION, RETRY_PERIOD).start(2);
-        ReplicaSet controllers = cluster.replicas("controller", LEASE_DURATION, RETRY_PERIOD).start(2)) {
+        ReplicaSet schedulers = cluster.replicas("scheduler", LEASE_DURATION, RETRY_PERIOD, REQUEST_TIMEOUT).start(2);
+        ReplicaSet controllers = cluster.replicas("controller", LEASE_DURATION, RETRY_PERIOD, REQUEST_TIMEOUT).start(2)) {
       schedulers.awaitAllReady(Duration.ofMinutes(3));
       controllers.awaitAllReady(Duration.ofMinutes(3));
       try (ClusterSampler sampler = new ClusterSampler(cluster.shortTimeoutClient(), cluster.watchClient(), invariants,

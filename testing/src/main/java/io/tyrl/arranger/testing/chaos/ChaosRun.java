@@ -168,7 +168,7 @@ public final class ChaosRun {
     properties.put("arranger.leader-election.retry-period", RETRY_PERIOD.toSeconds() + "s");
     // A leader writes only within lease duration minus the request timeout of its last renewal, and
     // refuses to start when that window is not longer than the retry period: short leases need short
-    // requests (ignored by a build without that fence).
+    // requests. (Before that fence, request-timeout was the client's read timeout, 30 s by default.)
     properties.put("arranger.kubernetes.request-timeout", LEASE_DURATION.dividedBy(2).toSeconds() + "s");
     List<String> jvm = List.of("-Xmx320m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     Path logs = options.workDir().toAbsolutePath();
