@@ -45,6 +45,7 @@ public final class ControlPlane implements AutoCloseable {
   private Process apiServer;
   private List<String> apiServerCommand;
   private byte[] caCertificate;
+  private volatile boolean apiServerFrozen;
 
   private ControlPlane(ControlPlaneBinaries binaries, Path workDir, Map<String, String> tokensByUser) {
     this.binaries = binaries;
@@ -258,6 +259,22 @@ public final class ControlPlane implements AutoCloseable {
     ProcessStopper.stop(apiServer, STOP_TIMEOUT);
   }
 
+  /**
+   * Freezes kube-apiserver (SIGSTOP): its port stays open and accepts connections, but nothing is
+   * answered — the harder outage for clients, which only notice it through their timeouts.
+   */
+  public synchronized void freezeApiServer() {
+    Signals.freeze(apiServer.pid());
+    apiServerFrozen = true;
+  }
+
+  /** Resumes kube-apiserver after {@link #freezeApiServer()} and waits until it answers /readyz again. */
+  public synchronized void thawApiServer() {
+    Signals.thaw(apiServer.pid());
+    apiServerFrozen = false;
+    awaitReady();
+  }
+
   /** Starts kube-apiserver again on the same port with the same data and credentials. */
   public void restartApiServer() {
     if (apiServer.isAlive()) {
@@ -270,6 +287,9 @@ public final class ControlPlane implements AutoCloseable {
   @Override
   public void close() {
     List<RuntimeException> failures = new ArrayList<>();
+    if (apiServerFrozen && apiServer != null && apiServer.isAlive()) {
+      Signals.thaw(apiServer.pid());
+    }
     for (Process process : new Process[] {apiServer, etcd}) {
       if (process != null) {
         try {

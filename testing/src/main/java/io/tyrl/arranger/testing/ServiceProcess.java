@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -28,6 +29,7 @@ public final class ServiceProcess implements AutoCloseable {
   private final Process process;
   private final int port;
   private final Path log;
+  private volatile boolean frozen;
 
   private ServiceProcess(String name, Process process, int port, Path log) {
     this.name = name;
@@ -80,6 +82,46 @@ public final class ServiceProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** The exit code once the process has ended, else null. */
+  public Integer exitValue() {
+    return process.isAlive() ? null : process.exitValue();
+  }
+
+  /** True while the service answers its readiness probe with 200. */
+  public boolean isReady() {
+    HttpResponse<String> response = get("/actuator/health/readiness");
+    return response != null && response.statusCode() == 200;
+  }
+
+  /**
+   * SIGKILL, as a crashed node or an OOM kill: the JVM gets no chance to give its lease up or finish
+   * anything in flight. Returns once the process has exited.
+   */
+  public void kill() {
+    process.destroyForcibly();
+    try {
+      if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException(name + " (pid " + pid() + ") still runs " + STOP_TIMEOUT.toSeconds()
+            + " s after SIGKILL");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while killing " + name, e);
+    }
+  }
+
+  /** SIGSTOP: the service freezes with its connections open and its lease unrenewed. */
+  public void freeze() {
+    Signals.freeze(pid());
+    frozen = true;
+  }
+
+  /** SIGCONT after {@link #freeze()}. */
+  public void thaw() {
+    Signals.thaw(pid());
+    frozen = false;
+  }
+
   /** GET on the service's HTTP port: status code and body, or 0 when it does not answer. */
   public HttpResponse<String> get(String path) {
     try {
@@ -125,6 +167,10 @@ public final class ServiceProcess implements AutoCloseable {
 
   @Override
   public void close() {
+    if (frozen && process.isAlive()) {
+      // A stopped process would hold SIGTERM until resumed; resume it so it can shut down in order.
+      thaw();
+    }
     ProcessStopper.stop(process, STOP_TIMEOUT);
   }
 }

@@ -4,6 +4,7 @@ import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -43,6 +45,9 @@ public final class SimulatedNodeAgent implements AutoCloseable {
     return thread;
   });
   private final Set<String> handled = ConcurrentHashMap.newKeySet();
+  private static final Duration RETRY_FOR = Duration.ofMinutes(3);
+  private static final Duration FIRST_RETRY_DELAY = Duration.ofMillis(250);
+  private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(5);
 
   public SimulatedNodeAgent(ApiClient informerClient, ApiClient client, Timing timing) {
     this.kubelet = new SimulatedKubelet(client);
@@ -126,30 +131,56 @@ public final class SimulatedNodeAgent implements AutoCloseable {
   }
 
   private void run(String namespace, String name, boolean leader) {
-    if (!attempt(() -> kubelet.run(namespace, name))) {
-      return;
-    }
-    if (leader) {
-      executor.schedule(() -> attempt(() -> kubelet.succeed(namespace, name)), timing.leaderRunTime().toMillis(),
-          TimeUnit.MILLISECONDS);
-    }
+    retrying("run " + namespace + "/" + name, () -> kubelet.run(namespace, name), () -> {
+      if (leader) {
+        executor.schedule(() -> retrying("succeed " + namespace + "/" + name, () -> kubelet.succeed(namespace, name),
+            () -> {}), timing.leaderRunTime().toMillis(), TimeUnit.MILLISECONDS);
+      }
+    });
   }
 
   private void confirmDeletion(String namespace, String name) {
-    attempt(() -> kubelet.confirmDeletion(namespace, name));
+    retrying("remove " + namespace + "/" + name, () -> kubelet.confirmDeletion(namespace, name), () -> {});
   }
 
-  /** A pod deleted meanwhile is not an error; anything else is reported, and the pod is left as it is. */
-  private static boolean attempt(Runnable action) {
+  /**
+   * Runs a kubelet action, then {@code next}. A pod deleted meanwhile is not an error. Any other
+   * failure (the API server stopped or frozen, a timeout) is retried with backoff for a bounded
+   * time, as a kubelet keeps reporting a pod's status until it gets through: a status lost during an
+   * outage would otherwise leave its job running forever.
+   */
+  private void retrying(String what, Runnable action, Runnable next) {
+    retrying(what, action, next, System.nanoTime() + RETRY_FOR.toNanos(), FIRST_RETRY_DELAY.toMillis());
+  }
+
+  private void retrying(String what, Runnable action, Runnable next, long deadlineNanos, long delayMillis) {
     try {
       action.run();
-      return true;
-    } catch (IllegalStateException e) {
-      if (!String.valueOf(e.getMessage()).contains("HTTP 404") && !String.valueOf(e.getMessage()).contains("not found")) {
-        System.err.println("[simulated-kubelet] " + e.getMessage());
+    } catch (RuntimeException e) {
+      if (isNotFound(e)) {
+        return;
       }
-      return false;
+      if (System.nanoTime() > deadlineNanos) {
+        System.err.println("[simulated-kubelet] gave up after " + RETRY_FOR.toSeconds() + " s: " + what + ": " + e);
+        return;
+      }
+      try {
+        executor.schedule(() -> retrying(what, action, next, deadlineNanos,
+            Math.min(delayMillis * 2, MAX_RETRY_DELAY.toMillis())), delayMillis, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException closed) {
+        // The agent is closing: nothing is left to report to.
+      }
+      return;
     }
+    next.run();
+  }
+
+  private static boolean isNotFound(RuntimeException e) {
+    if (e.getCause() instanceof ApiException api && api.getCode() == 404) {
+      return true;
+    }
+    String message = String.valueOf(e.getMessage());
+    return message.contains("HTTP 404") || message.contains("not found");
   }
 
   @Override
