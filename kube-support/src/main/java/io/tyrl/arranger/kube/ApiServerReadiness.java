@@ -14,6 +14,7 @@ import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -21,7 +22,7 @@ import org.springframework.context.SmartLifecycle;
  * {@link ReadinessCheck} passes: a replica cut off from the API server drops out of its Service, and
  * comes back by itself once the API server answers again.
  */
-public final class ApiServerReadiness implements SmartLifecycle {
+public final class ApiServerReadiness implements SmartLifecycle, ApplicationListener<AvailabilityChangeEvent<?>> {
 
   private static final Logger log = LoggerFactory.getLogger(ApiServerReadiness.class);
 
@@ -77,6 +78,23 @@ public final class ApiServerReadiness implements SmartLifecycle {
       }
     }
     return "";
+  }
+
+  /**
+   * Spring Boot declares the application ready once its context has started, whatever the checks
+   * say; a service whose informers have not synced yet must not stay ready until the next period.
+   */
+  @Override
+  public synchronized void onApplicationEvent(AvailabilityChangeEvent<?> event) {
+    if (event.getSource() != this && event.getState() == ReadinessState.ACCEPTING_TRAFFIC && executor != null) {
+      executor.execute(() -> {
+        try {
+          check();
+        } catch (RuntimeException e) {
+          log.warn("readiness check failed", e);
+        }
+      });
+    }
   }
 
   @Override
