@@ -1,6 +1,8 @@
 package io.tyrl.arranger.kube;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tyrl.arranger.kube.events.EventRecorder;
+import io.tyrl.arranger.kube.events.EventRecorderProperties;
 import io.tyrl.arranger.kube.leader.LeaderElection;
 import io.tyrl.arranger.kube.leader.LeaderElectionProperties;
 import io.tyrl.arranger.kube.leader.LeadershipListener;
@@ -12,11 +14,16 @@ import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import java.time.Clock;
 import java.time.Duration;
 
-/** The Kubernetes edge both services share: clients, status patching, readiness and Lease leader election (the write fence). */
+/**
+ * The Kubernetes edge both services share: clients, status patching, the Event recorder, readiness
+ * and Lease leader election (the write fence).
+ */
 @AutoConfiguration
-@EnableConfigurationProperties({KubernetesClientProperties.class, LeaderElectionProperties.class})
+@EnableConfigurationProperties({KubernetesClientProperties.class, LeaderElectionProperties.class,
+    EventRecorderProperties.class})
 public class ArrangerKubernetesAutoConfiguration {
 
   @Bean
@@ -32,6 +39,16 @@ public class ArrangerKubernetesAutoConfiguration {
     // Retries end before the renew deadline, hence before the lease could pass to another replica.
     return new StatusPatcher(clients.requests(), Backoff.DEFAULT, leaderElection,
         leaderElectionProperties.renewDeadline());
+  }
+
+  /** One recorder per service; its component is the application's name (arranger-scheduler, arranger-controller). */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  EventRecorder eventRecorder(KubernetesClients clients, LeaderElection leaderElection,
+      LeaderElectionProperties leaderElectionProperties, EventRecorderProperties properties, MeterRegistry meterRegistry,
+      @Value("${spring.application.name:arranger}") String component) {
+    return new EventRecorder(clients.requests(), component, leaderElectionProperties.effectiveIdentity(), leaderElection,
+        properties, meterRegistry, Clock.systemUTC());
   }
 
   @Bean

@@ -70,11 +70,17 @@ public final class StatusPatcher {
     this.nanoClock = nanoClock;
   }
 
-  /** A namespaced custom resource. */
+  /** A custom resource; {@code namespace} is null for a cluster-scoped one (a Queue). */
   public record Target(String group, String version, String plural, String namespace, String name) {
+
+    /** A cluster-scoped custom resource. */
+    public static Target clusterScoped(String group, String version, String plural, String name) {
+      return new Target(group, version, plural, null, name);
+    }
+
     @Override
     public String toString() {
-      return plural + "." + group + " " + namespace + "/" + name;
+      return plural + "." + group + " " + (namespace == null ? "" : namespace + "/") + name;
     }
   }
 
@@ -119,8 +125,11 @@ public final class StatusPatcher {
 
   private JsonObject send(Target target, String patch) throws ApiException {
     return PatchUtils.patch(JsonObject.class,
-        () -> api.patchNamespacedCustomObjectStatus(target.group(), target.version(), target.namespace(),
-            target.plural(), target.name(), new V1Patch(patch)).buildCall(null),
+        () -> target.namespace() == null
+            ? api.patchClusterCustomObjectStatus(target.group(), target.version(), target.plural(), target.name(),
+                new V1Patch(patch)).buildCall(null)
+            : api.patchNamespacedCustomObjectStatus(target.group(), target.version(), target.namespace(),
+                target.plural(), target.name(), new V1Patch(patch)).buildCall(null),
         V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
   }
 

@@ -41,6 +41,21 @@ public final class TYJobBuilder {
     return this;
   }
 
+  /** One more request of the leader's container, e.g. {@code leaderRequest("nvidia.com/gpu", "1")}. */
+  @SuppressWarnings("unchecked")
+  public TYJobBuilder leaderRequest(String resource, String quantity) {
+    if (leader == null) {
+      throw new IllegalStateException("TYJob " + name + " needs a leader first");
+    }
+    Map<String, Object> resources = new LinkedHashMap<>((Map<String, Object>) leader.get("resources"));
+    Map<String, Object> requests = new LinkedHashMap<>(
+        (Map<String, Object>) resources.getOrDefault("requests", Map.of()));
+    requests.put(resource, quantity);
+    resources.put("requests", requests);
+    leader.put("resources", resources);
+    return this;
+  }
+
   public TYJobBuilder workers(String setName, int counts, String cpu, String memory) {
     Map<String, Object> set = new LinkedHashMap<>();
     set.put("name", setName);

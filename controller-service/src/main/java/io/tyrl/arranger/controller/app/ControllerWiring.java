@@ -27,8 +27,8 @@ import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.KubernetesClients;
 import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.leader.LeaderElection;
-import io.tyrl.arranger.kube.leader.LeaderElectionProperties;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -123,10 +123,8 @@ class ControllerWiring {
   }
 
   @Bean
-  JobEvents jobEvents(KubernetesClients clients, Clock controllerClock, LeaderElectionProperties leaderElectionProperties,
-      LeaderElection leaderElection) {
-    return new JobEvents(new CoreV1Api(clients.requests()), controllerClock,
-        leaderElectionProperties.effectiveIdentity(), leaderElection);
+  JobEvents jobEvents(EventRecorder eventRecorder) {
+    return new JobEvents(eventRecorder);
   }
 
   @Bean

@@ -82,7 +82,7 @@ public final class PlanExecutor {
   public Result apply(JobSnapshot job, Map<String, V1Pod> pods, Plan plan) {
     List<String> releases = plan.releases().stream().map(PlannedAction.ReleaseAllocation::podName).toList();
     Optional<String> newResourceVersion = Optional.empty();
-    if (!releases.isEmpty() || plan.statusPatch().isPresent()) {
+    if (!releases.isEmpty() || plan.statusPatch().isPresent() || plan.refusal().isPresent()) {
       Result written = writeStatus(job, releases, plan);
       if (written.outcome() != Outcome.APPLIED) {
         return written;
@@ -111,7 +111,7 @@ public final class PlanExecutor {
   }
 
   private Result writeStatus(JobSnapshot job, List<String> releases, Plan plan) {
-    String document = StatusPatchDocument.of(job.resourceVersion(), releases, plan.statusPatch());
+    String document = StatusPatchDocument.of(job.resourceVersion(), releases, plan.statusPatch(), plan.refusal());
     StatusPatcher.Target target = new StatusPatcher.Target(ArrangerResources.GROUP, ArrangerResources.VERSION,
         ArrangerResources.TYJOBS, job.namespace(), job.name());
     try {

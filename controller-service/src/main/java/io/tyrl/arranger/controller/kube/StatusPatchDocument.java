@@ -6,6 +6,7 @@ import com.google.gson.JsonObject;
 import io.tyrl.arranger.controller.lifecycle.Condition;
 import io.tyrl.arranger.controller.lifecycle.ControllerStatus;
 import io.tyrl.arranger.controller.lifecycle.LeaderSummary;
+import io.tyrl.arranger.controller.lifecycle.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.WorkerSetSummary;
 import java.time.Instant;
 import java.util.List;
@@ -28,7 +29,23 @@ public final class StatusPatchDocument {
   private StatusPatchDocument() {}
 
   public static String of(String resourceVersion, List<String> releasedAllocations, Optional<ControllerStatus> status) {
+    return of(resourceVersion, releasedAllocations, status, Optional.empty());
+  }
+
+  /**
+   * @param refusal the reason and message of a job the controller refuses, written as
+   *     {@code status.scheduling.reason} and {@code .message} (which the scheduler no longer writes
+   *     once the job has ended)
+   */
+  public static String of(String resourceVersion, List<String> releasedAllocations, Optional<ControllerStatus> status,
+      Optional<PlannedAction.ReportRefusal> refusal) {
     JsonObject statusJson = new JsonObject();
+    refusal.ifPresent(refused -> {
+      JsonObject scheduling = new JsonObject();
+      scheduling.addProperty("reason", refused.reason());
+      scheduling.addProperty("message", refused.message());
+      statusJson.add("scheduling", scheduling);
+    });
     if (!releasedAllocations.isEmpty()) {
       JsonObject allocations = new JsonObject();
       releasedAllocations.forEach(pod -> allocations.add(pod, JsonNull.INSTANCE));

@@ -2,6 +2,7 @@ package io.tyrl.arranger.controller.lifecycle;
 
 import io.tyrl.arranger.controller.lifecycle.validation.JobValidator;
 import io.tyrl.arranger.controller.lifecycle.validation.ValidationProblem;
+import io.tyrl.arranger.crd.reasons.SchedulingReasons;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.EnumMap;
@@ -19,7 +20,8 @@ import java.util.stream.Collectors;
  * adapter applies the plan as {@link PlannedAction} describes and plans again on the next event.
  *
  * <p>A malformed job does not make {@code plan} throw: it is planned into {@link Stage#FAILED} with
- * the condition {@code Validated=False} naming every bad field.
+ * the condition {@code Validated=False} naming every bad field, and reason {@code InvalidJob} with the
+ * same message in its scheduling reason, its conditions and its Event.
  */
 public final class LifecyclePlanner {
 
@@ -64,7 +66,10 @@ public final class LifecyclePlanner {
     } else if (!problems.isEmpty()) {
       String message = validationMessage(problems);
       draft.recordValidation(new Condition(Condition.VALIDATED, ConditionStatus.FALSE, "Invalid", message, Optional.empty()));
-      termination.fail(observation, draft, "ValidationFailed", message);
+      // One reason and one message for the status REASON column, the conditions and the Event: the
+      // scheduler's word for a job it cannot read is the same.
+      draft.refuse(SchedulingReasons.INVALID_JOB, message);
+      termination.fail(observation, draft, SchedulingReasons.INVALID_JOB, message);
     } else {
       draft.recordValidation(new Condition(
           Condition.VALIDATED, ConditionStatus.TRUE, "Valid", "the spec passed validation", Optional.empty()));

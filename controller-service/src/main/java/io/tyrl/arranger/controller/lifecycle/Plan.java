@@ -39,6 +39,11 @@ public record Plan(Stage stage, List<PlannedAction> actions) {
     return actionsOf(PlannedAction.EmitEvent.class);
   }
 
+  /** The reason and message a refused job shows, written with the status. */
+  public Optional<PlannedAction.ReportRefusal> refusal() {
+    return actionsOf(PlannedAction.ReportRefusal.class).stream().findFirst();
+  }
+
   /** The new controller-owned status, if it differs from the one stored. */
   public Optional<ControllerStatus> statusPatch() {
     return actionsOf(PlannedAction.PatchStatus.class).stream().map(PlannedAction.PatchStatus::status).findFirst();

@@ -19,6 +19,7 @@ final class PlanDraft {
   private Stage stage;
   private Optional<Transition> transition = Optional.empty();
   private Optional<Condition> validation = Optional.empty();
+  private Optional<PlannedAction.ReportRefusal> refusal = Optional.empty();
   private int leaderRestarts;
   private final Map<String, Integer> workerSetRestarts = new LinkedHashMap<>();
   private final Set<String> releases = new LinkedHashSet<>();
@@ -53,6 +54,11 @@ final class PlanDraft {
 
   void recordValidation(Condition condition) {
     validation = Optional.of(condition);
+  }
+
+  /** The job is refused: its reason and message are shown as the scheduling reason, with the same words as its Event. */
+  void refuse(String reason, String message) {
+    refusal = Optional.of(new PlannedAction.ReportRefusal(reason, message));
   }
 
   int leaderRestarts() {
@@ -95,6 +101,7 @@ final class PlanDraft {
   Plan toPlan(ControllerStatus current, ControllerStatus next) {
     List<PlannedAction> actions = new ArrayList<>();
     releases.forEach(podName -> actions.add(new PlannedAction.ReleaseAllocation(podName)));
+    refusal.ifPresent(actions::add);
     if (!next.equals(current)) {
       actions.add(new PlannedAction.PatchStatus(next));
     }

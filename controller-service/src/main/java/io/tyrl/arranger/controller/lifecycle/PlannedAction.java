@@ -74,6 +74,19 @@ public sealed interface PlannedAction {
     }
   }
 
+  /**
+   * Show why the job was refused where {@code kubectl get tyj -o wide} looks for a reason: the
+   * adapter writes {@code status.scheduling.reason} and {@code .message} in the same status patch as
+   * {@link PatchStatus}. Planned only by the controller's own refusal (validation), on the plan that
+   * fails the job: the scheduler no longer writes a job that has ended, so the two never compete.
+   */
+  record ReportRefusal(String reason, String message) implements PlannedAction {
+    public ReportRefusal {
+      Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(message, "message");
+    }
+  }
+
   /** Record a Kubernetes Event on the TYJob. */
   record EmitEvent(EventType type, String reason, String message) implements PlannedAction {
     public EmitEvent {

@@ -8,6 +8,7 @@ import io.tyrl.arranger.controller.lifecycle.Condition;
 import io.tyrl.arranger.controller.lifecycle.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.ControllerStatus;
 import io.tyrl.arranger.controller.lifecycle.LeaderSummary;
+import io.tyrl.arranger.controller.lifecycle.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.Stage;
 import java.time.Instant;
 import java.util.List;
@@ -47,6 +48,19 @@ class StatusPatchDocumentTest {
     JsonObject condition = written.getAsJsonArray("conditions").get(0).getAsJsonObject();
     assertThat(condition.has("lastTransitionTime")).as("no null inside arrays, which are replaced whole").isFalse();
     assertThat(written.has("allocations")).isFalse();
+  }
+
+  @Test
+  void aRefusalIsWrittenAsTheSchedulingReasonAndMessageAndNothingElseOfTheScheduler() {
+    JsonObject written = parse(StatusPatchDocument.of("7", List.of(), Optional.empty(),
+        Optional.of(new PlannedAction.ReportRefusal("InvalidJob", "spec.minWorkersNum: 9 is more than the 2 workers"))))
+        .getAsJsonObject("status");
+
+    assertThat(written.keySet()).containsExactly("scheduling");
+    assertThat(written.getAsJsonObject("scheduling").keySet()).containsExactlyInAnyOrder("reason", "message");
+    assertThat(written.getAsJsonObject("scheduling").get("reason").getAsString()).isEqualTo("InvalidJob");
+    assertThat(parse(StatusPatchDocument.of("7", List.of(), Optional.empty())).getAsJsonObject("status").has("scheduling"))
+        .as("without a refusal the scheduler's fields are left alone").isFalse();
   }
 
   private static JsonObject parse(String json) {

@@ -159,8 +159,25 @@ class JobValidationTest {
     Condition validated = plan.statusPatch().orElseThrow().condition(Condition.VALIDATED).orElseThrow();
     assertThat(validated.status()).isEqualTo(ConditionStatus.FALSE);
     assertThat(validated.message()).contains(expectedProblem);
-    assertThat(plan.events()).extracting(PlannedAction.EmitEvent::reason).containsExactly("ValidationFailed");
+    // One reason and one message: the REASON column (status.scheduling), the conditions and the Event.
+    assertThat(plan.refusal()).hasValue(new PlannedAction.ReportRefusal("InvalidJob", validated.message()));
+    assertThat(plan.events()).containsExactly(
+        new PlannedAction.EmitEvent(EventType.WARNING, "InvalidJob", validated.message()));
+    assertThat(plan.statusPatch().orElseThrow().condition(Condition.FINISHED).orElseThrow().reason()).isEqualTo("InvalidJob");
     assertThat(plan.creates()).isEmpty();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalidJobs")
+  void aRefusedJobIsNotRefusedAgainOnceItHasFailed(JobFixture job, String expectedProblem) {
+    Plan first = new LifecyclePlanner().plan(job.build(), List.of(), PlanCase.NOW);
+    assertThat(first.stage()).isEqualTo(Stage.FAILED);
+    JobView failed = job.stage(Stage.FAILED).schedulingReason("InvalidJob", first.refusal().orElseThrow().message()).build();
+
+    Plan second = new LifecyclePlanner().plan(failed, List.of(), PlanCase.NOW.plusSeconds(5));
+
+    assertThat(second.refusal()).isEmpty();
+    assertThat(second.events()).isEmpty();
   }
 
   @Test

@@ -15,6 +15,11 @@ import java.util.Optional;
  * Lets a waiting job into the cycle only once its queue can hold its minimum (kube-batch's delay of
  * pod creation). Queues in queue order, jobs in job order; each admitted job's minimum is counted
  * against its queue before the next is judged. Jobs that already hold pods are in already.
+ *
+ * <p>A job whose minimum can never fit the cluster's nodes, even empty — a pod larger than every
+ * node, or asking for a resource no node has (a GPU job in a cluster without GPU nodes) — fails here
+ * with {@code NeverFits}, as allocate would fail it, rather than wait as {@code NotEnqueued} because
+ * the queue or the cluster cannot hold a resource it has none of.
  */
 public final class EnqueueAction implements Action {
 
@@ -38,6 +43,11 @@ public final class EnqueueAction implements Action {
       jobs.sort(session::compareJobs);
       for (JobState job : jobs) {
         try {
+          Optional<JobPlacer.NeverFits> never = JobPlacer.minimumNeverFits(session, job);
+          if (never.isPresent()) {
+            session.failJob(job, ReasonCode.NEVER_FITS, never.get().reason());
+            continue;
+          }
           Optional<String> refusal = session.tiers().enqueueRefusal(job);
           if (refusal.isPresent()) {
             session.refuseEnqueue(job, refusal.get());

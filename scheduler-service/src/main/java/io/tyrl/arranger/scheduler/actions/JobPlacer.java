@@ -298,6 +298,20 @@ final class JobPlacer {
 
   /** Adds a NeverFits verdict to an early stop when some pod of the minimum can never fit. */
   private Outcome withNeverFits(JobState job, Outcome outcome) {
+    return minimumNeverFits(session, job)
+        .map(verdict -> new Outcome(verdict.task(), outcome.diagnosis(), verdict.reason(), null))
+        .orElse(outcome);
+  }
+
+  /** A pod that can never fit, and why. */
+  record NeverFits(TaskState task, String reason) {}
+
+  /**
+   * Whether the job's minimum can never be met on the cluster's nodes, even empty: its leader, or
+   * more of its pending workers than its minimum can spare, fit no node (too large for each, or a
+   * resource no node has; see {@link NodeSearch#neverFitsReason}).
+   */
+  static Optional<NeverFits> minimumNeverFits(Session session, JobState job) {
     NodeSearch search = session.nodeSearch();
     int spareWorkers = job.workerCount() - Math.min(job.minimumWorkers(), job.workerCount());
     int workersNeverFitting = 0;
@@ -310,10 +324,10 @@ final class JobPlacer {
       previous = task;
       previousVerdict = never;
       if (never.isPresent() && (task.isLeader() || ++workersNeverFitting > spareWorkers)) {
-        return new Outcome(task, outcome.diagnosis(), never.get(), null);
+        return Optional.of(new NeverFits(task, never.get()));
       }
     }
-    return outcome;
+    return Optional.empty();
   }
 
   private static Set<String> nodesPipelinedOn(JobState job) {

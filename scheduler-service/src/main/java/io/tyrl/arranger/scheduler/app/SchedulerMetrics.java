@@ -10,6 +10,7 @@ import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.QueueSummary;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.framework.CycleListener;
+import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +39,11 @@ public final class SchedulerMetrics implements CycleListener {
   private final Counter writeFailures;
   private final Counter writeConflicts;
   private final Counter writesFenced;
+  private final Counter queueWrites;
+  private final Counter queueWriteFailures;
+  private final Counter queueWriteConflicts;
   private final MultiGauge pendingJobs;
+  private final MultiGauge queueJobs;
   private final MultiGauge deserved;
   private final MultiGauge allocated;
 
@@ -62,8 +67,17 @@ public final class SchedulerMetrics implements CycleListener {
         .description("Decisions dropped because the job changed since they were made").register(registry);
     writesFenced = Counter.builder("arranger.scheduler.status.writes").tag("result", "fenced")
         .description("Writes not sent because this replica may no longer write as leader").register(registry);
+    queueWrites = Counter.builder("arranger.scheduler.queue.status.writes").tag("result", "written")
+        .description("Queue status patches, sent only when a queue's status changed").register(registry);
+    queueWriteFailures = Counter.builder("arranger.scheduler.queue.status.writes").tag("result", "failed")
+        .register(registry);
+    queueWriteConflicts = Counter.builder("arranger.scheduler.queue.status.writes").tag("result", "conflict")
+        .register(registry);
     pendingJobs = MultiGauge.builder("arranger.scheduler.pending.jobs")
         .description("Jobs not fully placed, per queue").register(registry);
+    queueJobs = MultiGauge.builder("arranger.scheduler.queue.jobs")
+        .description("Jobs per queue as its status counts them: pending (not admitted), inqueue (admitted, minimum not placed), running (minimum placed)")
+        .register(registry);
     deserved = MultiGauge.builder("arranger.scheduler.queue.deserved")
         .description("A queue's deserved share, per resource (cpu in cores, memory in bytes)").register(registry);
     allocated = MultiGauge.builder("arranger.scheduler.queue.allocated")
@@ -100,14 +114,19 @@ public final class SchedulerMetrics implements CycleListener {
       }
     }
     List<MultiGauge.Row<?>> pending = new ArrayList<>();
+    List<MultiGauge.Row<?>> jobsByState = new ArrayList<>();
     List<MultiGauge.Row<?>> deservedRows = new ArrayList<>();
     List<MultiGauge.Row<?>> allocatedRows = new ArrayList<>();
     for (QueueSummary queue : result.queues().values()) {
-      pending.add(MultiGauge.Row.of(Tags.of("queue", queue.name()), queue.pendingJobs()));
+      pending.add(MultiGauge.Row.of(Tags.of("queue", queue.name()), queue.unplacedJobs()));
+      jobsByState.add(MultiGauge.Row.of(Tags.of("queue", queue.name(), "state", "pending"), queue.pendingJobs()));
+      jobsByState.add(MultiGauge.Row.of(Tags.of("queue", queue.name(), "state", "inqueue"), queue.inqueueJobs()));
+      jobsByState.add(MultiGauge.Row.of(Tags.of("queue", queue.name(), "state", "running"), queue.runningJobs()));
       addResourceRows(deservedRows, queue.name(), queue.deserved());
       addResourceRows(allocatedRows, queue.name(), queue.allocated());
     }
     pendingJobs.register(pending, true);
+    queueJobs.register(jobsByState, true);
     deserved.register(deservedRows, true);
     allocated.register(allocatedRows, true);
   }
@@ -142,6 +161,12 @@ public final class SchedulerMetrics implements CycleListener {
     writeFailures.increment(report.failed());
     writeConflicts.increment(report.conflicts());
     writesFenced.increment(report.fenced());
+  }
+
+  void queueStatusWritten(QueueStatusWriter.Report report) {
+    queueWrites.increment(report.written());
+    queueWriteFailures.increment(report.failed());
+    queueWriteConflicts.increment(report.conflicts());
   }
 
   void cycleFailed() {

@@ -14,6 +14,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param resync informer resync period
  * @param assumeTtl how long a written decision stands in for the informer's copy of a job before
  *     the informer has shown the write; forgotten after that (kube-scheduler's assumed-pod TTL)
+ * @param eventRepeatInterval a job that keeps waiting for the same reason has it recorded as an
+ *     Event again this often (counted on one Event by the recorder), not every cycle
  */
 @ConfigurationProperties("arranger.scheduler")
 public record SchedulerProperties(
@@ -22,7 +24,8 @@ public record SchedulerProperties(
     @DefaultValue ConfigMapSource configMap,
     @DefaultValue("32") int statusWriters,
     @DefaultValue("10m") Duration resync,
-    @DefaultValue("30s") Duration assumeTtl) {
+    @DefaultValue("30s") Duration assumeTtl,
+    @DefaultValue("5m") Duration eventRepeatInterval) {
 
   public SchedulerProperties {
     if (period.compareTo(Duration.ofMillis(10)) < 0) {
@@ -30,6 +33,10 @@ public record SchedulerProperties(
     }
     if (assumeTtl.compareTo(Duration.ofSeconds(1)) < 0) {
       throw new IllegalArgumentException("arranger.scheduler.assume-ttl must be at least 1s, got " + assumeTtl);
+    }
+    if (eventRepeatInterval.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new IllegalArgumentException("arranger.scheduler.event-repeat-interval must be at least 1s, got "
+          + eventRepeatInterval);
     }
     if (statusWriters < 1 || statusWriters > 256) {
       throw new IllegalArgumentException("arranger.scheduler.status-writers must be within 1..256, got " + statusWriters);

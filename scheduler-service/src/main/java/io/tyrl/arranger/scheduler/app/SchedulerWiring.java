@@ -6,6 +6,7 @@ import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.tyrl.arranger.kube.KubernetesClients;
 import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.leader.LeaderElection;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
@@ -15,6 +16,7 @@ import io.tyrl.arranger.scheduler.framework.Scheduler;
 import io.tyrl.arranger.scheduler.kube.AssumedStatuses;
 import io.tyrl.arranger.scheduler.kube.ClusterInformers;
 import io.tyrl.arranger.scheduler.kube.ConfigMapWatcher;
+import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import io.tyrl.arranger.scheduler.kube.SchedulerConfigurationSource;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
@@ -105,20 +107,28 @@ class SchedulerWiring {
 
   @Bean
   ScheduleStatusWriter scheduleStatusWriter(StatusPatcher patcher, KubernetesClients clients,
-      ExecutorService statusWriters, AssumedStatuses assumedStatuses, LeaderElection leaderElection) {
-    return new ScheduleStatusWriter(patcher, clients.requests(), statusWriters, assumedStatuses, leaderElection);
+      ExecutorService statusWriters, AssumedStatuses assumedStatuses, EventRecorder eventRecorder,
+      SchedulerProperties properties) {
+    return new ScheduleStatusWriter(patcher, clients.requests(), statusWriters, assumedStatuses, eventRecorder,
+        properties.eventRepeatInterval());
+  }
+
+  @Bean
+  QueueStatusWriter queueStatusWriter(StatusPatcher patcher, ExecutorService statusWriters) {
+    return new QueueStatusWriter(patcher, statusWriters);
   }
 
   /** The first cycle waits for every informer and, when a ConfigMap is followed, for its configuration. */
   @Bean
   SchedulingLoop schedulingLoop(ClusterInformers informers, ObjectProvider<ConfigMapWatcher> configMapWatcher,
       Scheduler scheduler, SchedulerConfigurationSource source, ScheduleStatusWriter writer,
-      AssumedStatuses assumedStatuses, LeaderElection leaderElection, SchedulerMetrics metrics,
+      QueueStatusWriter queueStatusWriter, AssumedStatuses assumedStatuses, LeaderElection leaderElection, SchedulerMetrics metrics,
       KubernetesClients clients, SchedulerProperties properties) {
     List<ReadinessCheck> syncedFirst = new ArrayList<>();
     syncedFirst.add(informers);
     configMapWatcher.ifAvailable(syncedFirst::add);
-    return new SchedulingLoop(informers, scheduler, source, writer, assumedStatuses, syncedFirst, leaderElection,
+    return new SchedulingLoop(informers, scheduler, source, writer, queueStatusWriter, assumedStatuses, syncedFirst,
+        leaderElection,
         metrics, clients.requests(), properties.period(), Clock.systemUTC());
   }
 

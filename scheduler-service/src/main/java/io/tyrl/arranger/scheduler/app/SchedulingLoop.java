@@ -12,6 +12,7 @@ import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
 import io.tyrl.arranger.scheduler.kube.AssumedStatuses;
 import io.tyrl.arranger.scheduler.kube.ClusterInformers;
+import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
 import io.tyrl.arranger.scheduler.api.Victim;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusChange;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
@@ -34,7 +35,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The periodic cycle: snapshot the cache (with the assumed statuses of decisions not yet echoed) →
- * run the core → write the status of changed jobs. It runs only while this replica leads, and only
+ * run the core → write the status of changed jobs, then of changed Queues. It runs only while this replica leads, and only
  * once every informer and the configuration are synced; losing the lease cancels it at once, and a
  * graceful stop lets the cycle in flight finish its writes first. No exception ends the loop: a
  * failed cycle is logged and counted, and the next one starts after the period.
@@ -47,6 +48,7 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   private final Scheduler scheduler;
   private final SchedulerConfigurationSource configuration;
   private final ScheduleStatusWriter writer;
+  private final QueueStatusWriter queueWriter;
   private final AssumedStatuses assumed;
   private final List<ReadinessCheck> syncedFirst;
   private final LeadershipFence fence;
@@ -67,9 +69,11 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
    * @param syncedFirst what must have synced before the first cycle (informers, the configuration)
    */
   SchedulingLoop(ClusterInformers informers, Scheduler scheduler, SchedulerConfigurationSource configuration,
-      ScheduleStatusWriter writer, AssumedStatuses assumed, List<ReadinessCheck> syncedFirst, LeadershipFence fence,
-      SchedulerMetrics metrics, ApiClient client, Duration period, Clock clock) {
+      ScheduleStatusWriter writer, QueueStatusWriter queueWriter, AssumedStatuses assumed,
+      List<ReadinessCheck> syncedFirst, LeadershipFence fence, SchedulerMetrics metrics, ApiClient client,
+      Duration period, Clock clock) {
     this.informers = informers;
+    this.queueWriter = queueWriter;
     this.assumed = assumed;
     this.syncedFirst = List.copyOf(syncedFirst);
     this.fence = fence;
@@ -166,6 +170,9 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     Map<String, List<Victim>> victims = victimsToRecord(result, decisions, jobs);
     metrics.victimsChosen(result);
     ScheduleStatusWriter.WriteReport report = writer.write(jobs, decisions, victims, informers::podUid, now);
+    if (leading) {
+      metrics.queueStatusWritten(queueWriter.write(result.queues(), informers.observedQueues()));
+    }
     metrics.cycleFinished(Duration.ofNanos(System.nanoTime() - start), report);
     if (report.written() > 0 || report.failed() > 0 || report.conflicts() > 0) {
       log.debug("cycle: {} jobs, {} status writes, {} failed, {} dropped on conflict, {} fenced, core {} ms",

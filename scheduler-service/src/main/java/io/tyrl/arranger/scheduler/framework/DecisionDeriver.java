@@ -66,22 +66,47 @@ final class DecisionDeriver {
     return job.info().minimumHasRun() ? null : job.info().waitStart(session.now());
   }
 
+  /**
+   * Each queue's summary: counts of its jobs by where they stand (failed jobs in none), what it holds
+   * and deserves, and whether it is overused — what its status shows and its metrics export.
+   */
   static Map<String, QueueSummary> queues(Session session) {
-    Map<String, QueueSummary> summaries = new LinkedHashMap<>();
     ResourceDimensions dimensions = session.dimensions();
+    Map<QueueState, int[]> counts = new java.util.HashMap<>();
+    for (JobState job : session.jobs()) {
+      if (job.queue() == null || job.isFailed()) {
+        continue;
+      }
+      int[] count = counts.computeIfAbsent(job.queue(), q -> new int[4]);
+      count[standing(session, job)]++;
+      if (!job.isFullyPlaced()) {
+        count[3]++;
+      }
+    }
+    Map<String, QueueSummary> summaries = new LinkedHashMap<>();
     for (QueueState queue : session.queues()) {
       long[] allocated = new long[dimensions.size()];
+      boolean holds = false;
       for (int d = 0; d < allocated.length; d++) {
         allocated[d] = queue.allocated(d);
+        holds |= d != ResourceDimensions.PODS && allocated[d] > 0;
       }
-      int pending = 0;
-      for (JobState job : session.jobs()) {
-        if (job.queue() == queue && !job.isFailed() && !job.isFullyPlaced()) {
-          pending++;
-        }
-      }
-      summaries.put(queue.name(), new QueueSummary(queue.name(), queue.deserved(), dimensions.resourceWithoutPods(allocated), pending));
+      int[] count = counts.getOrDefault(queue, new int[4]);
+      summaries.put(queue.name(), new QueueSummary(queue.name(), queue.deserved(), dimensions.resourceWithoutPods(allocated),
+          count[PENDING], count[INQUEUE], count[RUNNING], holds && session.tiers().isOverused(queue), count[3]));
     }
     return summaries;
+  }
+
+  private static final int PENDING = 0;
+  private static final int INQUEUE = 1;
+  private static final int RUNNING = 2;
+
+  /** Running once its minimum is placed; pending while enqueue refuses it and it holds nothing; inqueue otherwise. */
+  private static int standing(Session session, JobState job) {
+    if (job.placedTasks() > 0 && session.isJobReady(job)) {
+      return RUNNING;
+    }
+    return job.isEnqueueRefused() && job.placedTasks() == 0 ? PENDING : INQUEUE;
   }
 }

@@ -364,15 +364,34 @@ public final class NodeSearch {
   }
 
   /**
-   * Why the task can never fit, if so: some node admits it by labels and taints (transient node
+   * Why the task can never fit, if so: it requests a resource no node of the cluster has at all (a
+   * GPU in a cluster without GPU nodes), or some node admits it by labels and taints (transient node
    * conditions aside), yet none of them could hold its request even empty. When no node admits it
-   * at all, nodes may still join, so that is not "never".
+   * at all, nodes may still join, so that is not "never"; nor is anything while the cluster has no
+   * node.
    */
   public Optional<String> neverFitsReason(TaskState task) {
     return neverFits.computeIfAbsent(new RequestKey(task.info().constraints(), task.request()), key -> computeNeverFits(task));
   }
 
   private Optional<String> computeNeverFits(TaskState task) {
+    if (nodes.length == 0) {
+      return Optional.empty();
+    }
+    ResourceDimensions dimensions = session.dimensions();
+    StringBuilder requested = new StringBuilder();
+    StringBuilder absent = new StringBuilder();
+    for (int dimension : task.requestedDimensions()) {
+      if (dimension != ResourceDimensions.PODS && task.request(dimension) > 0 && session.clusterAllocatable(dimension) == 0) {
+        String name = dimensions.name(dimension);
+        requested.append(requested.length() > 0 ? ", " : "").append(name).append(' ')
+            .append(Resource.formatQuantity(name, task.request(dimension)));
+        absent.append(absent.length() > 0 ? " or " : "").append(name);
+      }
+    }
+    if (absent.length() > 0) {
+      return Optional.of("pod " + task.info().roleName() + " requests " + requested + ", and no node has " + absent);
+    }
     StaticCandidates candidates = candidatesFor(task.info().constraints());
     int admissible = 0;
     long[] largest = new long[session.dimensions().size()];
@@ -396,7 +415,6 @@ public final class NodeSearch {
       return Optional.empty();
     }
     StringBuilder tooLarge = new StringBuilder();
-    ResourceDimensions dimensions = session.dimensions();
     for (int dimension : task.requestedDimensions()) {
       if (task.request(dimension) > largest[dimension]) {
         String name = dimensions.name(dimension);

@@ -1,6 +1,8 @@
 package io.tyrl.arranger.scheduler.kube;
 
 import com.google.gson.Gson;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
@@ -18,8 +20,10 @@ import io.tyrl.arranger.model.V1alpha1TYJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -42,6 +46,9 @@ public final class ClusterInformers implements ReadinessCheck {
 
   /** A Queue the model refuses; jobs in it wait, with this problem as their reason. */
   public record UnreadableQueue(String name, String problem) {}
+
+  /** A Queue as cached: its resourceVersion and its status as stored (null when it has none). */
+  public record ObservedQueue(String name, String resourceVersion, JsonObject status) {}
 
   /** What the cache holds now, decoded, with the assumed statuses laid over it. */
   public record Contents(SnapshotAssembler.Assembly assembly, List<UnreadableQueue> unreadableQueues) {}
@@ -110,6 +117,20 @@ public final class ClusterInformers implements ReadinessCheck {
   public Optional<String> podUid(String namespace, String name) {
     V1Pod pod = pods.getIndexer().getByKey(namespace + "/" + name);
     return pod == null ? Optional.empty() : Optional.ofNullable(pod.getMetadata().getUid());
+  }
+
+  /** Every cached Queue, readable or not, by name: what its status says now. */
+  public Map<String, ObservedQueue> observedQueues() {
+    Map<String, ObservedQueue> observed = new HashMap<>();
+    for (DynamicKubernetesObject raw : queues.getIndexer().list()) {
+      if (raw.getMetadata() == null || raw.getMetadata().getName() == null) {
+        continue;
+      }
+      JsonElement status = raw.getRaw().get("status");
+      observed.put(raw.getMetadata().getName(), new ObservedQueue(raw.getMetadata().getName(),
+          raw.getMetadata().getResourceVersion(), status != null && status.isJsonObject() ? status.getAsJsonObject() : null));
+    }
+    return observed;
   }
 
   public boolean hasQueue(String name) {

@@ -25,10 +25,13 @@ import java.util.Optional;
  * null), which leaves the controller's own removals alone.
  *
  * @param patch the merge patch body
- * @param reasonChanged the pending reason differs from the one recorded, worth an Event
+ * @param reasonChanged the pending reason differs from the one recorded
  * @param newlyPlaced the job went from nothing placed to placed
+ * @param reasonOrMessageChanged the job has a pending reason, and it or its message differs from the
+ *     one recorded: the Event that reports the status must carry the new words
  */
-public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean newlyPlaced, JobDecision decision) {
+public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean newlyPlaced, JobDecision decision,
+    boolean reasonOrMessageChanged) {
 
   /**
    * @param victims the victims this job's preemption or reclaim waits for, as they should stand in
@@ -77,8 +80,9 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     boolean victimsChanged = !recorded(status).equals(victims);
     boolean stateChanged = !state.equals(currentState);
     boolean reasonChanged = !Objects.equals(reason, currentReason);
+    boolean messageChanged = !Objects.equals(message, currentMessage);
     boolean changed = stateChanged || reasonChanged || victimsChanged || !allocationChanges.isEmpty()
-        || !Objects.equals(message, currentMessage) || !sameSecond(waiting, currentWaiting);
+        || messageChanged || !sameSecond(waiting, currentWaiting);
     if (!changed) {
       return Optional.empty();
     }
@@ -110,7 +114,7 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     boolean newlyPlaced = currentAllocations.isEmpty() && !decision.allocations().isEmpty()
         && decision.state() != ScheduleState.UNSCHEDULED;
     return Optional.of(new ScheduleStatusChange(patch.toString(), reasonChanged && reason != null, newlyPlaced,
-        decision));
+        decision, reason != null && (reasonChanged || messageChanged)));
   }
 
   /** The victims recorded in the job's status, in the core's terms. */

@@ -4,26 +4,23 @@ import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.CoreV1Event;
-import io.kubernetes.client.openapi.models.V1EventSource;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1ObjectReference;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.kube.events.EventRecorder;
+import io.tyrl.arranger.kube.events.EventType;
+import io.tyrl.arranger.kube.events.InvolvedObject;
 import io.tyrl.arranger.kube.leader.LeadershipFence;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import io.tyrl.arranger.scheduler.api.JobDecision;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Victim;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -33,7 +30,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes each changed job's scheduler-owned status with a JSON merge patch on {@code /status}, a
- * few jobs at a time, and records an Event when a job's pending reason changes or it gets placed.
+ * few jobs at a time, and records Events through the service's {@link EventRecorder}: a waiting job's
+ * reason with the very words its status gets (once written, whenever the reason or the message
+ * changes, and again every repeat interval while it stays the same — counted on one Event), its
+ * victims, and its placement.
  *
  * <p>A decision enters the {@link AssumedStatuses} before its write is sent, so the next snapshot
  * holds it whether or not the informer has caught up. Each patch is guarded by the resourceVersion
@@ -46,11 +46,15 @@ public final class ScheduleStatusWriter {
   private static final Logger log = LoggerFactory.getLogger(ScheduleStatusWriter.class);
   static final String COMPONENT = "arranger-scheduler";
 
-  /** What one cycle's writes came to. */
+  /**
+   * What one cycle's writes came to.
+   *
+   * @param events Events recorded (handed to the recorder, which writes them later)
+   */
   public record WriteReport(int written, int failed, int conflicts, int fenced, int events) {
 
-    static WriteReport of(List<Outcome> outcomes) {
-      int events = outcomes.stream().mapToInt(Outcome::events).sum();
+    static WriteReport of(List<Outcome> outcomes, int repeatedEvents) {
+      int events = repeatedEvents + outcomes.stream().mapToInt(Outcome::events).sum();
       return new WriteReport(count(outcomes, Kind.WRITTEN), count(outcomes, Kind.FAILED),
           count(outcomes, Kind.CONFLICT), count(outcomes, Kind.FENCED), events);
     }
@@ -64,21 +68,34 @@ public final class ScheduleStatusWriter {
 
   record Outcome(Kind kind, int events) {}
 
+  /** How often an unchanged pending reason is announced again when the service does not say. */
+  public static final Duration DEFAULT_REPEAT_INTERVAL = Duration.ofMinutes(5);
+
   private final StatusPatcher patcher;
-  private final CoreV1Api core;
   private final Gson gson;
   private final ExecutorService writers;
   private final AssumedStatuses assumed;
-  private final LeadershipFence fence;
+  private final EventRecorder events;
+  private final PendingAnnouncements announcements;
 
+  /**
+   * @param repeatInterval how often the unchanged reason of a job that keeps waiting is recorded again
+   */
   public ScheduleStatusWriter(StatusPatcher patcher, ApiClient client, ExecutorService writers,
-      AssumedStatuses assumed, LeadershipFence fence) {
+      AssumedStatuses assumed, EventRecorder events, Duration repeatInterval) {
     this.patcher = patcher;
-    this.core = new CoreV1Api(client);
     this.gson = client.getJSON().getGson();
     this.writers = writers;
     this.assumed = assumed;
-    this.fence = fence;
+    this.events = events;
+    this.announcements = new PendingAnnouncements(repeatInterval);
+  }
+
+  /** With an Event recorder of its own (tests, tools). */
+  public ScheduleStatusWriter(StatusPatcher patcher, ApiClient client, ExecutorService writers,
+      AssumedStatuses assumed, LeadershipFence fence) {
+    this(patcher, client, writers, assumed, EventRecorder.standalone(client, COMPONENT, COMPONENT, fence,
+        Clock.systemUTC()), DEFAULT_REPEAT_INTERVAL);
   }
 
   /**
@@ -89,6 +106,7 @@ public final class ScheduleStatusWriter {
   public WriteReport write(Map<String, V1alpha1TYJob> jobsByKey, Map<String, JobDecision> decisions,
       Map<String, List<Victim>> victims, ScheduleStatusChange.PodUids podUids, Instant now) {
     Map<String, Future<Outcome>> pending = new java.util.LinkedHashMap<>();
+    int[] repeated = {0};
     decisions.forEach((key, decision) -> {
       V1alpha1TYJob job = jobsByKey.get(key);
       if (job == null || assumed.inFlight(key)) {
@@ -96,12 +114,19 @@ public final class ScheduleStatusWriter {
       }
       List<Victim> jobVictims = victims.getOrDefault(key, List.of());
       String baseVersion = job.getMetadata().getResourceVersion();
-      ScheduleStatusChange.between(job.getStatus(), decision, jobVictims, podUids, baseVersion, now)
-          .ifPresent(change -> {
-            assumed.assume(key, baseVersion, statusAfter(job.getStatus(), change), now);
-            pending.put(key, writers.submit(() -> apply(key, job, change, jobVictims, now)));
-          });
+      var change = ScheduleStatusChange.between(job.getStatus(), decision, jobVictims, podUids, baseVersion, now);
+      if (change.isPresent()) {
+        assumed.assume(key, baseVersion, statusAfter(job.getStatus(), change.get()), now);
+        pending.put(key, writers.submit(() -> apply(key, job, change.get(), jobVictims, now)));
+      } else if (decision.reason() == null) {
+        announcements.forget(key);
+      } else if (announcements.repeatDue(key, decision.reason().statusValue(), decision.message(), now)) {
+        // The status already says this: the same words again, counted on the Event that carries them.
+        record(job, EventType.WARNING, decision.reason().statusValue(), decision.message());
+        repeated[0]++;
+      }
     });
+    announcements.retain(decisions.keySet());
     List<Outcome> outcomes = new ArrayList<>();
     for (Map.Entry<String, Future<Outcome>> write : pending.entrySet()) {
       try {
@@ -115,7 +140,7 @@ public final class ScheduleStatusWriter {
         break;
       }
     }
-    return WriteReport.of(outcomes);
+    return WriteReport.of(outcomes, repeated[0]);
   }
 
   /** The job's status as it will be once the change's patch is applied. */
@@ -139,7 +164,7 @@ public final class ScheduleStatusWriter {
     }
     if (result instanceof StatusPatcher.Result.Patched patched) {
       assumed.written(key, patched.resourceVersion(), now);
-      return new Outcome(Kind.WRITTEN, announce(job, change, victims, now));
+      return new Outcome(Kind.WRITTEN, announce(key, job, change, victims, now));
     }
     assumed.forget(key);
     if (result instanceof StatusPatcher.Result.Conflict) {
@@ -149,50 +174,37 @@ public final class ScheduleStatusWriter {
     return new Outcome(result instanceof StatusPatcher.Result.Fenced ? Kind.FENCED : Kind.GONE, 0);
   }
 
-  private int announce(V1alpha1TYJob job, ScheduleStatusChange change, List<Victim> victims, Instant now) {
-    int events = 0;
-    if (change.reasonChanged()) {
-      events += emit(job, "Warning", change.decision().reasonIfAny().map(r -> r.statusValue()).orElse("Pending"),
-          change.decision().message(), now);
+  /**
+   * The Events of a written change. A waiting job's reason is recorded with the message its status
+   * now holds, word for word, whenever either changed.
+   */
+  private int announce(String key, V1alpha1TYJob job, ScheduleStatusChange change, List<Victim> victims, Instant now) {
+    int recorded = 0;
+    JobDecision decision = change.decision();
+    if (change.reasonOrMessageChanged()) {
+      ReasonCode reason = decision.reason();
+      record(job, EventType.WARNING, reason.statusValue(), decision.message());
+      announcements.announced(key, reason.statusValue(), decision.message(), now);
+      recorded++;
+    } else if (decision.reason() == null) {
+      announcements.forget(key);
     }
     if (!victims.isEmpty() && !victims.equals(ScheduleStatusChange.recorded(job.getStatus()))) {
-      events += emit(job, "Normal", "Preempting", victims.stream()
+      record(job, EventType.NORMAL, "Preempting", victims.stream()
           .map(v -> v.pods().size() + " pods of " + v.jobKey() + (v.wholeJob() ? " (whole job)" : "") + ": " + v.reason())
-          .collect(Collectors.joining("; ")), now);
+          .collect(Collectors.joining("; ")));
+      recorded++;
     }
     if (change.newlyPlaced()) {
-      events += emit(job, "Normal", "Scheduled", change.decision().state().statusValue() + ": "
-          + change.decision().allocations().size() + " pods placed", now);
+      record(job, EventType.NORMAL, "Scheduled", decision.state().statusValue() + ": "
+          + decision.allocations().size() + " pods placed");
+      recorded++;
     }
-    return events;
+    return recorded;
   }
 
-  private int emit(V1alpha1TYJob job, String type, String reason, String message, Instant now) {
-    if (!fence.mayWrite()) {
-      return 0;
-    }
-    OffsetDateTime time = now.atOffset(ZoneOffset.UTC);
-    CoreV1Event event = new CoreV1Event()
-        .metadata(new V1ObjectMeta().namespace(job.getMetadata().getNamespace())
-            .name(job.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 13).replace("-", "")))
-        .involvedObject(new V1ObjectReference().apiVersion(ArrangerResources.API_VERSION)
-            .kind(ArrangerResources.TYJOB_KIND).namespace(job.getMetadata().getNamespace())
-            .name(job.getMetadata().getName()).uid(job.getMetadata().getUid())
-            .resourceVersion(job.getMetadata().getResourceVersion()))
-        .type(type).reason(reason).message(message.isEmpty() ? reason : message)
-        .source(new V1EventSource().component(COMPONENT))
-        .firstTimestamp(time).lastTimestamp(time).count(1);
-    try {
-      core.createNamespacedEvent(job.getMetadata().getNamespace(), event).execute();
-      return 1;
-    } catch (ApiException e) {
-      log.warn("cannot record event {} on {}/{} (HTTP {}): {}", reason, job.getMetadata().getNamespace(),
-          job.getMetadata().getName(), e.getCode(), e.getResponseBody());
-      return 0;
-    } catch (RuntimeException e) {
-      log.warn("cannot record event {} on {}/{}: {}", reason, job.getMetadata().getNamespace(),
-          job.getMetadata().getName(), e.toString());
-      return 0;
-    }
+  private void record(V1alpha1TYJob job, EventType type, String reason, String message) {
+    events.record(new InvolvedObject(ArrangerResources.API_VERSION, ArrangerResources.TYJOB_KIND,
+        job.getMetadata().getNamespace(), job.getMetadata().getName(), job.getMetadata().getUid()), type, reason, message);
   }
 }

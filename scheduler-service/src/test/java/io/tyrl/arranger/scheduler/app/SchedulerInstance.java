@@ -65,6 +65,12 @@ final class SchedulerInstance implements AutoCloseable {
     return counter == null ? 0 : counter.count();
   }
 
+  /** Cycles completed so far (writes included). */
+  long cycles() {
+    var timer = context.getBean(MeterRegistry.class).find("arranger.scheduler.e2e.scheduling.duration").timer();
+    return timer == null ? 0 : timer.count();
+  }
+
   String get(String path) {
     String port = context.getEnvironment().getRequiredProperty("local.server.port");
     try {

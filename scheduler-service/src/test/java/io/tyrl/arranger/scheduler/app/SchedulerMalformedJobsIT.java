@@ -62,10 +62,13 @@ class SchedulerMalformedJobsIT {
             .hasEntrySatisfying("message", message -> assertThat((String) message)
                 .contains("spec.leader.template").contains("containers"));
       });
-      List<CoreV1Event> events = new CoreV1Api(client).listNamespacedEvent(namespace).execute().getItems();
-      assertThat(events).filteredOn(e -> "InvalidJob".equals(e.getReason()))
-          .extracting(e -> e.getInvolvedObject().getName())
-          .containsExactlyInAnyOrder("bad-quantity", "no-containers");
+      // Events are written asynchronously by the recorder, shortly after the status.
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        List<CoreV1Event> events = new CoreV1Api(client).listNamespacedEvent(namespace).execute().getItems();
+        assertThat(events).filteredOn(e -> "InvalidJob".equals(e.getReason()))
+            .extracting(e -> e.getInvolvedObject().getName())
+            .containsExactlyInAnyOrder("bad-quantity", "no-containers");
+      });
       assertThat(scheduler.get("/actuator/health/readiness")).startsWith("200");
       assertThat(scheduler.counter("arranger.scheduler.cycle.failures")).isZero();
     }

@@ -6,7 +6,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.patch;
 import static com.github.tomakehurst.wiremock.client.WireMock.patchRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
@@ -18,6 +20,10 @@ import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.util.ClientBuilder;
 import io.tyrl.arranger.kube.Backoff;
 import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.kube.events.EventRecorder;
+import io.tyrl.arranger.kube.events.EventRecorderProperties;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.ScheduleState;
@@ -48,6 +54,8 @@ class ScheduleStatusWriterTest {
   private final AssumedStatuses assumed = new AssumedStatuses(Duration.ofSeconds(30));
   private final ExecutorService threads = Executors.newFixedThreadPool(2);
   private WireMockServer apiServer;
+  private ApiClient client;
+  private StatusPatcher patcher;
   private ScheduleStatusWriter writer;
 
   @BeforeEach
@@ -57,8 +65,8 @@ class ScheduleStatusWriterTest {
     apiServer.stubFor(post(urlMatching("/api/v1/namespaces/rl/events")).willReturn(aResponse().withStatus(201)
         .withHeader("Content-Type", "application/json")
         .withBody("{\"metadata\": {\"name\": \"pong.1\", \"namespace\": \"rl\"}, \"involvedObject\": {}}")));
-    ApiClient client = new ClientBuilder().setBasePath(apiServer.baseUrl()).build();
-    StatusPatcher patcher = new StatusPatcher(client, new Backoff(Duration.ofMillis(5), Duration.ofMillis(20), 3),
+    client = new ClientBuilder().setBasePath(apiServer.baseUrl()).build();
+    patcher = new StatusPatcher(client, new Backoff(Duration.ofMillis(5), Duration.ofMillis(20), 3),
         leading::get, Duration.ofSeconds(5));
     writer = new ScheduleStatusWriter(patcher, client, threads, assumed, leading::get);
   }
@@ -148,6 +156,74 @@ class ScheduleStatusWriterTest {
         .withRequestBody(matchingJsonPath("$.status.victims[0].pods[1]", com.github.tomakehurst.wiremock.client.WireMock.equalTo("low-actor-1")))
         .withRequestBody(matchingJsonPath("$.status.victims[0].podUIDs[0]", com.github.tomakehurst.wiremock.client.WireMock.equalTo("uid-a0")))
         .withRequestBody(matchingJsonPath("$.status.victims[0].podUIDs.length()", com.github.tomakehurst.wiremock.client.WireMock.equalTo("1"))));
+  }
+
+  /**
+   * The Event of a waiting job carries its status's words: written with them, again with new words
+   * when the message changes, and — while nothing changes — repeated only every repeat interval,
+   * counted on the same Event.
+   */
+  @Test
+  void aWaitingJobsEventCarriesItsStatusWordsAndRepeatsOnlyEveryInterval() {
+    apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(patched("8")));
+    apiServer.stubFor(patch(urlMatching("/api/v1/namespaces/rl/events/.*")).willReturn(aResponse().withStatus(200)
+        .withHeader("Content-Type", "application/json").withBody("{\"metadata\": {\"name\": \"pong.1\"}}")));
+    java.util.concurrent.atomic.AtomicReference<Instant> clock = new java.util.concurrent.atomic.AtomicReference<>(NOW);
+    EventRecorder recorder = new EventRecorder(client, "arranger-scheduler", "test", leading::get,
+        EventRecorderProperties.defaults(), new SimpleMeterRegistry(), new java.time.Clock() {
+          @Override
+          public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+          }
+
+          @Override
+          public java.time.Clock withZone(java.time.ZoneId zone) {
+            return this;
+          }
+
+          @Override
+          public Instant instant() {
+            return clock.get();
+          }
+        });
+    ScheduleStatusWriter repeating = new ScheduleStatusWriter(patcher, client, threads, assumed, recorder,
+        Duration.ofMinutes(1));
+    JobDecision waiting = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.UNSCHEDULABLE,
+        "0/4 nodes fit learner: 4 Insufficient cpu", NOW);
+    try {
+      repeating.write(Map.of(KEY, job("7")), Map.of(KEY, waiting), Map.of(), (namespace, pod) -> Optional.empty(), NOW);
+      V1alpha1TYJob written = assumed.view(KEY, job("7"), NOW);
+      for (int second = 1; second < 60; second += 10) {
+        clock.set(NOW.plusSeconds(second));
+        repeating.write(Map.of(KEY, written), Map.of(KEY, waiting), Map.of(), (namespace, pod) -> Optional.empty(),
+            NOW.plusSeconds(second));
+      }
+      clock.set(NOW.plusSeconds(61));
+      ScheduleStatusWriter.WriteReport repeat = repeating.write(Map.of(KEY, written), Map.of(KEY, waiting), Map.of(),
+          (namespace, pod) -> Optional.empty(), NOW.plusSeconds(61));
+      assertThat(recorder.awaitIdle(Duration.ofSeconds(5))).isTrue();
+
+      assertThat(repeat.events()).isEqualTo(1);
+      apiServer.verify(1, postRequestedFor(urlMatching("/api/v1/namespaces/rl/events"))
+          .withRequestBody(matchingJsonPath("$.reason", equalTo("Unschedulable")))
+          .withRequestBody(matchingJsonPath("$.message", equalTo(waiting.message()))));
+      apiServer.verify(1, patchRequestedFor(urlMatching("/api/v1/namespaces/rl/events/pong\\..*"))
+          .withRequestBody(matchingJsonPath("$.count", equalTo("2"))));
+      apiServer.verify(1, patchRequestedFor(urlEqualTo(PATH)));
+
+      // New words in the status: an Event with the same words.
+      JobDecision moved = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.UNSCHEDULABLE,
+          "0/4 nodes fit learner: 3 Insufficient cpu, 1 untolerated taint gpu", NOW);
+      repeating.write(Map.of(KEY, job("8")), Map.of(KEY, moved), Map.of(), (namespace, pod) -> Optional.empty(),
+          NOW.plusSeconds(62));
+      assertThat(recorder.awaitIdle(Duration.ofSeconds(5))).isTrue();
+      apiServer.verify(1, patchRequestedFor(urlEqualTo(PATH))
+          .withRequestBody(matchingJsonPath("$.status.scheduling.message", equalTo(moved.message()))));
+      apiServer.verify(1, postRequestedFor(urlMatching("/api/v1/namespaces/rl/events"))
+          .withRequestBody(matchingJsonPath("$.message", equalTo(moved.message()))));
+    } finally {
+      recorder.close();
+    }
   }
 
   private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder patched(String version) {
