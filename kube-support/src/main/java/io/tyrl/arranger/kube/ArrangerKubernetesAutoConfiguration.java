@@ -12,7 +12,9 @@ import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import io.tyrl.arranger.kube.metrics.RestClientMetrics;
 import java.time.Duration;
+import java.util.List;
 
 /** The Kubernetes edge both services share: clients, status patching, readiness and Lease leader election (the write fence). */
 @AutoConfiguration
@@ -21,8 +23,8 @@ public class ArrangerKubernetesAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  KubernetesClients kubernetesClients(KubernetesClientProperties properties) {
-    return KubernetesClients.create(properties);
+  KubernetesClients kubernetesClients(KubernetesClientProperties properties, MeterRegistry meterRegistry) {
+    return KubernetesClients.create(properties, List.of(new RestClientMetrics(meterRegistry)));
   }
 
   @Bean

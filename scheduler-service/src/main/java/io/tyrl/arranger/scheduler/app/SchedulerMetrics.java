@@ -5,30 +5,41 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.tyrl.arranger.kube.metrics.LatencyBuckets;
+import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.QueueSummary;
 import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.framework.CycleListener;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The scheduler's Prometheus metrics, named after Volcano's and kube-scheduler's:
  * {@code arranger_scheduler_e2e_scheduling_duration_seconds} (a whole cycle, writes included),
  * {@code arranger_scheduler_cycle_duration_seconds} (the core alone), per action and per plugin
- * durations, {@code arranger_scheduler_schedule_attempts_total{result}}, pending jobs and
- * deserved/allocated resources per queue, and status writes.
+ * durations, {@code arranger_scheduler_job_scheduling_duration_seconds} (a job's creation until its
+ * first placement), {@code arranger_scheduler_schedule_attempts_total{result}}, pending jobs and
+ * deserved/allocated resources per queue, and status writes. Every latency is a histogram with fixed
+ * buckets ({@link LatencyBuckets}), so that replicas and time ranges can be summed.
  */
 public final class SchedulerMetrics implements CycleListener {
 
   private final MeterRegistry registry;
   private final Timer e2e;
   private final Timer cycle;
+  private final Timer jobScheduling;
+  /** UIDs of the jobs whose first placement has been observed, pruned to the jobs that still exist. */
+  private final Set<String> placedJobs = new HashSet<>();
   private final Counter scheduled;
   private final Counter unschedulable;
   private final Counter failed;
@@ -46,10 +57,13 @@ public final class SchedulerMetrics implements CycleListener {
     this.registry = registry;
     e2e = Timer.builder("arranger.scheduler.e2e.scheduling.duration")
         .description("A whole scheduling cycle: snapshot, actions and status writes")
-        .publishPercentiles(0.5, 0.99).register(registry);
+        .serviceLevelObjectives(LatencyBuckets.CYCLE).register(registry);
     cycle = Timer.builder("arranger.scheduler.cycle.duration")
         .description("The scheduling core's part of a cycle: session, plugins and actions")
-        .publishPercentiles(0.5, 0.99).register(registry);
+        .serviceLevelObjectives(LatencyBuckets.CYCLE).register(registry);
+    jobScheduling = Timer.builder("arranger.scheduler.job.scheduling.duration")
+        .description("A TYJob's creation until the scheduler first placed it (its minimum, or part of it)")
+        .serviceLevelObjectives(LatencyBuckets.JOB).register(registry);
     scheduled = attempts("scheduled");
     unschedulable = attempts("unschedulable");
     failed = attempts("failed");
@@ -79,13 +93,13 @@ public final class SchedulerMetrics implements CycleListener {
   @Override
   public void pluginOpened(String plugin, long nanos) {
     Timer.builder("arranger.scheduler.plugin.scheduling.duration").tag("plugin", plugin).tag("phase", "open")
-        .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        .serviceLevelObjectives(LatencyBuckets.STEP).register(registry).record(nanos, TimeUnit.NANOSECONDS);
   }
 
   @Override
   public void actionExecuted(String action, long nanos) {
     Timer.builder("arranger.scheduler.action.scheduling.duration").tag("action", action)
-        .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        .serviceLevelObjectives(LatencyBuckets.STEP).register(registry).record(nanos, TimeUnit.NANOSECONDS);
   }
 
   @Override
@@ -130,6 +144,35 @@ public final class SchedulerMetrics implements CycleListener {
           .tag("scope", victim.wholeJob() ? "job" : "workers")
           .register(registry).increment(victim.pods().size());
     }
+  }
+
+  /**
+   * Observes, once per job, the time from its creation to the first decision that places it: a
+   * decision with allocations for a job whose status held none. A job placed again after a
+   * rescheduling is not observed again.
+   */
+  void jobsPlaced(Map<String, JobDecision> decisions, Map<String, V1alpha1TYJob> jobs, Instant now) {
+    Set<String> present = new HashSet<>();
+    for (Map.Entry<String, V1alpha1TYJob> entry : jobs.entrySet()) {
+      V1alpha1TYJob job = entry.getValue();
+      if (job.getMetadata() == null || job.getMetadata().getUid() == null) {
+        continue;
+      }
+      String uid = job.getMetadata().getUid();
+      present.add(uid);
+      JobDecision decision = decisions.get(entry.getKey());
+      boolean placed = decision != null && !decision.allocations().isEmpty()
+          && (decision.state() == ScheduleState.SCHEDULED_SUCCEED || decision.state() == ScheduleState.SCHEDULED_PARTLY);
+      boolean heldNone = job.getStatus() == null || job.getStatus().getAllocations() == null
+          || job.getStatus().getAllocations().isEmpty();
+      if (placed && heldNone && job.getMetadata().getCreationTimestamp() != null && placedJobs.add(uid)) {
+        Duration waited = Duration.between(job.getMetadata().getCreationTimestamp().toInstant(), now);
+        if (!waited.isNegative()) {
+          jobScheduling.record(waited);
+        }
+      }
+    }
+    placedJobs.retainAll(present);
   }
 
   void unreadableJobs(int count) {

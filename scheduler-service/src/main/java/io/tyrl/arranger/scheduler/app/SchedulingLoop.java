@@ -165,6 +165,7 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     }
     Map<String, List<Victim>> victims = victimsToRecord(result, decisions, jobs);
     metrics.victimsChosen(result);
+    metrics.jobsPlaced(decisions, jobs, now);
     ScheduleStatusWriter.WriteReport report = writer.write(jobs, decisions, victims, informers::podUid, now);
     metrics.cycleFinished(Duration.ofNanos(System.nanoTime() - start), report);
     if (report.written() > 0 || report.failed() > 0 || report.conflicts() > 0) {
