@@ -18,7 +18,7 @@ import java.util.List;
 
 /** The Kubernetes edge both services share: clients, status patching, readiness and Lease leader election (the write fence). */
 @AutoConfiguration
-@EnableConfigurationProperties({KubernetesClientProperties.class, LeaderElectionProperties.class})
+@EnableConfigurationProperties({KubernetesClientProperties.class, LeaderElectionProperties.class, WatchScope.class})
 public class ArrangerKubernetesAutoConfiguration {
 
   @Bean

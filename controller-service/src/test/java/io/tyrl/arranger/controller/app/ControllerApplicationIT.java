@@ -69,7 +69,7 @@ class ControllerApplicationIT {
     return Map.ofEntries(
         Map.entry("arranger.kubernetes.kubeconfig", kubeconfig.toString()),
         Map.entry("arranger.kubernetes.readiness-period", "300ms"),
-        Map.entry("arranger.controller.namespace", NAMESPACE),
+        Map.entry("arranger.watch.namespaces", NAMESPACE),
         Map.entry("arranger.leader-election.lease-namespace", NAMESPACE),
         Map.entry("arranger.leader-election.identity", identity),
         Map.entry("arranger.leader-election.lease-duration", "4s"),

@@ -106,7 +106,7 @@ class WorkQueueMetricsTest {
 
     assertThat(scrape).contains(
         "workqueue_depth{name=\"jobs\"}",
-        "workqueue_adds_total{name=\"jobs\"} 1",
+        "workqueue_adds_total{name=\"jobs\"}",
         "workqueue_retries_total{name=\"jobs\"} 1",
         "workqueue_queue_duration_seconds_bucket{name=\"jobs\",le=\"10.0\"} 1",
         "workqueue_work_duration_seconds_bucket{name=\"jobs\",le=\"+Inf\"} 1",

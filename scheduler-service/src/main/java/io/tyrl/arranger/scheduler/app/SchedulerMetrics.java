@@ -52,6 +52,7 @@ public final class SchedulerMetrics implements CycleListener {
   private final MultiGauge pendingJobs;
   private final MultiGauge deserved;
   private final MultiGauge allocated;
+  private final MultiGauge oldestPending;
 
   public SchedulerMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -82,6 +83,9 @@ public final class SchedulerMetrics implements CycleListener {
         .description("A queue's deserved share, per resource (cpu in cores, memory in bytes)").register(registry);
     allocated = MultiGauge.builder("arranger.scheduler.queue.allocated")
         .description("Resources placed for a queue's jobs, per resource (cpu in cores, memory in bytes)")
+        .register(registry);
+    oldestPending = MultiGauge.builder("arranger.scheduler.pending.job.age.max").baseUnit("seconds")
+        .description("Age of the oldest job of a queue that has no placement yet (0 when none waits)")
         .register(registry);
   }
 
@@ -173,6 +177,36 @@ public final class SchedulerMetrics implements CycleListener {
       }
     }
     placedJobs.retainAll(present);
+  }
+
+  /**
+   * Per queue, the age of the oldest job that holds no placement and got none this cycle: what an
+   * alert on jobs pending too long reads. Queues without such a job show 0.
+   */
+  void pendingAges(Map<String, JobDecision> decisions, Map<String, V1alpha1TYJob> jobs, Instant now) {
+    Map<String, Double> oldest = new java.util.TreeMap<>();
+    for (Map.Entry<String, V1alpha1TYJob> entry : jobs.entrySet()) {
+      V1alpha1TYJob job = entry.getValue();
+      String queue = job.getSpec() == null || job.getSpec().getQueue() == null ? "default" : job.getSpec().getQueue();
+      oldest.putIfAbsent(queue, 0.0);
+      JobDecision decision = decisions.get(entry.getKey());
+      boolean heldNone = job.getStatus() == null || job.getStatus().getAllocations() == null
+          || job.getStatus().getAllocations().isEmpty();
+      boolean stillNone = decision == null || decision.allocations().isEmpty();
+      String stage = job.getStatus() == null || job.getStatus().getStage() == null ? ""
+          : job.getStatus().getStage().getValue();
+      boolean ended = stage.equals("Succeeded") || stage.equals("Failed")
+          || (decision != null && decision.state() == ScheduleState.SCHEDULED_FAILED);
+      if (heldNone && stillNone && !ended && job.getMetadata() != null
+          && job.getMetadata().getCreationTimestamp() != null) {
+        double age = Math.max(0, Duration.between(job.getMetadata().getCreationTimestamp().toInstant(), now).toMillis()
+            / 1000.0);
+        oldest.merge(queue, age, Math::max);
+      }
+    }
+    List<MultiGauge.Row<?>> rows = new ArrayList<>();
+    oldest.forEach((queue, age) -> rows.add(MultiGauge.Row.of(Tags.of("queue", queue), age)));
+    oldestPending.register(rows, true);
   }
 
   void unreadableJobs(int count) {

@@ -6,6 +6,7 @@ import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.tyrl.arranger.kube.KubernetesClients;
 import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.kube.leader.LeaderElection;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
@@ -96,13 +97,15 @@ class SchedulerWiring {
 
   @Bean
   ClusterInformers clusterInformers(SharedInformerFactory informerFactory, KubernetesClients clients,
-      SchedulerProperties properties) {
-    return new ClusterInformers(informerFactory, clients.informers(), properties.resync());
+      SchedulerProperties properties, WatchScope scope) {
+    return new ClusterInformers(informerFactory, clients.informers(), properties.resync(), scope);
   }
 
   @Bean
   InformerFactoryLifecycle queueInformerFactoryLifecycle(ClusterInformers clusterInformers) {
-    return new InformerFactoryLifecycle(clusterInformers.queueFactory());
+    List<SharedInformerFactory> factories = new ArrayList<>(clusterInformers.namespacedFactories());
+    factories.add(clusterInformers.queueFactory());
+    return new InformerFactoryLifecycle(factories);
   }
 
   @Bean
@@ -148,7 +151,15 @@ class SchedulerWiring {
         metrics, clients.requests(), properties.period(), Clock.systemUTC());
   }
 
-  /** Shows the configuration in force and the last refused one; a refusal does not make the service unhealthy. */
+  @Bean
+  SchedulerConfigurationEndpoint schedulerConfigurationEndpoint(SchedulerConfigurationSource source) {
+    return new SchedulerConfigurationEndpoint(source);
+  }
+
+  /**
+   * Shows the configuration in force and the last refused one (details for authorized callers; the
+   * same is at /actuator/schedulerconfiguration); a refusal does not make the service unhealthy.
+   */
   @Bean
   HealthIndicator schedulerConfigurationHealthIndicator(SchedulerConfigurationSource source) {
     return () -> {

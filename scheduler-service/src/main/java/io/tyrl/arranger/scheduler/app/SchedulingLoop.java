@@ -160,6 +160,7 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
           bad.problem(), null));
     }
     metrics.unreadableJobs(assembly.unreadable().size());
+    metrics.pendingAges(decisions, jobs, now);
     if (!leading) {
       return false;
     }
