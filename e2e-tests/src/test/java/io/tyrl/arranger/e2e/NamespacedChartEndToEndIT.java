@@ -53,7 +53,7 @@ class NamespacedChartEndToEndIT {
   private static final String SCHEDULER_USER = "arranger-scheduler-namespaced";
   private static final String CONTROLLER_USER = "arranger-controller-namespaced";
   private static final String NODE_LABEL = "arranger-nsmode";
-  private static final Pattern METRIC = Pattern.compile("\\b(arranger_[a-z_]+|workqueue_[a-z_]+|rest_client_[a-z_]+)\\b");
+  private static final Pattern METRIC = Pattern.compile("\\b(arranger_[a-z0-9_]+|workqueue_[a-z0-9_]+|rest_client_[a-z0-9_]+)\\b");
   /** Registered on first occurrence only: a reconcile that crashed. */
   private static final Set<String> ONLY_ON_INCIDENT = Set.of("arranger_controller_reconcile_crashes_total");
 

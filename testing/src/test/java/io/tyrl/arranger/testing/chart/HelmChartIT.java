@@ -317,7 +317,7 @@ class HelmChartIT {
   }
 
   /** Every metric the dashboard and the alerts query; MonitoringEndToEndIT checks the services expose them. */
-  static final Pattern METRIC_NAME = Pattern.compile("\\b(arranger_[a-z_]+|workqueue_[a-z_]+|rest_client_[a-z_]+)\\b");
+  static final Pattern METRIC_NAME = Pattern.compile("\\b(arranger_[a-z0-9_]+|workqueue_[a-z0-9_]+|rest_client_[a-z0-9_]+)\\b");
 
   @Test
   void dashboardAndAlertsAreOffByDefaultAndQueryTheServicesMetricsWhenEnabled() {
