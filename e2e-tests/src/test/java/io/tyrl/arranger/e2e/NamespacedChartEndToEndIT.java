@@ -100,6 +100,10 @@ class NamespacedChartEndToEndIT {
           .nodeSelector(NODE_LABEL, "true").create(admin);
       TYJobBuilder.named("ignored").namespace(OTHER).leader("learner", "1", "1Gi").workers("actor", 1, "1", "1Gi")
           .nodeSelector(NODE_LABEL, "true").create(admin);
+      // The per-queue gauges have rows only while the queue has live jobs: read them while it does.
+      String whileRunning = await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
+          .until(() -> scrape(scheduler), text -> text.contains("arranger_scheduler_pending_job_age_max_seconds{")
+              && text.contains("arranger_scheduler_queue_deserved{"));
 
       await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
           .untilAsserted(() -> assertThat(stage(admin, WATCHED, "watched")).isEqualTo("Succeeded"));
@@ -139,6 +143,7 @@ class NamespacedChartEndToEndIT {
           .doesNotContain("quantile=");
 
       Set<String> exposed = new TreeSet<>();
+      exposed.addAll(names(whileRunning));
       exposed.addAll(names(schedulerMetrics));
       exposed.addAll(names(controllerMetrics));
       Set<String> queried = new TreeSet<>();
