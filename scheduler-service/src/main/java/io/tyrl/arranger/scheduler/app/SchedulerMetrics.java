@@ -16,9 +16,8 @@ import io.tyrl.arranger.scheduler.framework.CycleListener;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -49,10 +48,10 @@ public final class SchedulerMetrics implements CycleListener {
   private final Counter writeFailures;
   private final Counter writeConflicts;
   private final Counter writesFenced;
-  private final MultiGauge pendingJobs;
-  private final MultiGauge deserved;
-  private final MultiGauge allocated;
-  private final MultiGauge oldestPending;
+  private final StableMultiGauge pendingJobs;
+  private final StableMultiGauge deserved;
+  private final StableMultiGauge allocated;
+  private final StableMultiGauge oldestPending;
 
   public SchedulerMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -77,16 +76,14 @@ public final class SchedulerMetrics implements CycleListener {
         .description("Decisions dropped because the job changed since they were made").register(registry);
     writesFenced = Counter.builder("arranger.scheduler.status.writes").tag("result", "fenced")
         .description("Writes not sent because this replica may no longer write as leader").register(registry);
-    pendingJobs = MultiGauge.builder("arranger.scheduler.pending.jobs")
-        .description("Jobs not fully placed, per queue").register(registry);
-    deserved = MultiGauge.builder("arranger.scheduler.queue.deserved")
-        .description("A queue's deserved share, per resource (cpu in cores, memory in bytes)").register(registry);
-    allocated = MultiGauge.builder("arranger.scheduler.queue.allocated")
-        .description("Resources placed for a queue's jobs, per resource (cpu in cores, memory in bytes)")
-        .register(registry);
-    oldestPending = MultiGauge.builder("arranger.scheduler.pending.job.age.max").baseUnit("seconds")
-        .description("Age of the oldest job of a queue that has no placement yet (0 when none waits)")
-        .register(registry);
+    pendingJobs = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.pending.jobs")
+        .description("Jobs not fully placed, per queue"), registry);
+    deserved = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.queue.deserved")
+        .description("A queue's deserved share, per resource (cpu in cores, memory in bytes)"), registry);
+    allocated = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.queue.allocated")
+        .description("Resources placed for a queue's jobs, per resource (cpu in cores, memory in bytes)"), registry);
+    oldestPending = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.pending.job.age.max").baseUnit("seconds")
+        .description("Age of the oldest job of a queue that has no placement yet (0 when none waits)"), registry);
   }
 
   private Counter attempts(String result) {
@@ -117,26 +114,26 @@ public final class SchedulerMetrics implements CycleListener {
         default -> { }
       }
     }
-    List<MultiGauge.Row<?>> pending = new ArrayList<>();
-    List<MultiGauge.Row<?>> deservedRows = new ArrayList<>();
-    List<MultiGauge.Row<?>> allocatedRows = new ArrayList<>();
+    Map<Tags, Double> pending = new HashMap<>();
+    Map<Tags, Double> deservedRows = new HashMap<>();
+    Map<Tags, Double> allocatedRows = new HashMap<>();
     for (QueueSummary queue : result.queues().values()) {
-      pending.add(MultiGauge.Row.of(Tags.of("queue", queue.name()), queue.pendingJobs()));
+      pending.put(Tags.of("queue", queue.name()), (double) queue.pendingJobs());
       addResourceRows(deservedRows, queue.name(), queue.deserved());
       addResourceRows(allocatedRows, queue.name(), queue.allocated());
     }
-    pendingJobs.register(pending, true);
-    deserved.register(deservedRows, true);
-    allocated.register(allocatedRows, true);
+    pendingJobs.set(pending);
+    deserved.set(deservedRows);
+    allocated.set(allocatedRows);
   }
 
-  private static void addResourceRows(List<MultiGauge.Row<?>> rows, String queue, Resource resource) {
+  private static void addResourceRows(Map<Tags, Double> rows, String queue, Resource resource) {
     if (resource == null) {
       return;
     }
     for (Map.Entry<String, Long> entry : resource.quantities().entrySet()) {
       double value = entry.getKey().equals(Resource.CPU) ? entry.getValue() / 1000.0 : entry.getValue();
-      rows.add(MultiGauge.Row.of(Tags.of("queue", queue, "resource", entry.getKey()), value));
+      rows.put(Tags.of("queue", queue, "resource", entry.getKey()), value);
     }
   }
 
@@ -204,9 +201,9 @@ public final class SchedulerMetrics implements CycleListener {
         oldest.merge(queue, age, Math::max);
       }
     }
-    List<MultiGauge.Row<?>> rows = new ArrayList<>();
-    oldest.forEach((queue, age) -> rows.add(MultiGauge.Row.of(Tags.of("queue", queue), age)));
-    oldestPending.register(rows, true);
+    Map<Tags, Double> rows = new HashMap<>();
+    oldest.forEach((queue, age) -> rows.put(Tags.of("queue", queue), age));
+    oldestPending.set(rows);
   }
 
   void unreadableJobs(int count) {
