@@ -73,8 +73,10 @@ spec:
           image: {{ include "arranger.image" . | quote }}
           imagePullPolicy: {{ .values.image.pullPolicy }}
           ports:
-            - name: http
-              containerPort: 8080
+            # Actuator only (probes, /actuator/prometheus), on a port of its own: the services serve no
+            # other API, and nothing user-facing ever shares this port.
+            - name: management
+              containerPort: {{ $root.Values.management.port }}
               protocol: TCP
           env:
             # The pod's namespace: where its Lease (and the scheduler's ConfigMap) live.
@@ -103,6 +105,14 @@ spec:
               value: {{ $root.Values.leaderElection.renewDeadline | quote }}
             - name: ARRANGER_LEADERELECTION_RETRYPERIOD
               value: {{ $root.Values.leaderElection.retryPeriod | quote }}
+            # Actuator on its own port (management.server.port).
+            - name: MANAGEMENT_SERVER_PORT
+              value: {{ $root.Values.management.port | quote }}
+            {{- with $root.Values.watchNamespaces }}
+            # Namespaced mode (arranger.watch.namespaces): TYJobs, and the controller's pods, only here.
+            - name: ARRANGER_WATCH_NAMESPACES
+              value: {{ join "," . | quote }}
+            {{- end }}
             {{- with .values.springProfilesActive }}
             - name: SPRING_PROFILES_ACTIVE
               value: {{ . | quote }}
@@ -118,21 +128,21 @@ spec:
           startupProbe:
             httpGet:
               path: /actuator/health/liveness
-              port: http
+              port: management
             periodSeconds: {{ $root.Values.probes.startup.periodSeconds }}
             failureThreshold: {{ $root.Values.probes.startup.failureThreshold }}
             timeoutSeconds: {{ $root.Values.probes.startup.timeoutSeconds }}
           livenessProbe:
             httpGet:
               path: /actuator/health/liveness
-              port: http
+              port: management
             periodSeconds: {{ $root.Values.probes.liveness.periodSeconds }}
             failureThreshold: {{ $root.Values.probes.liveness.failureThreshold }}
             timeoutSeconds: {{ $root.Values.probes.liveness.timeoutSeconds }}
           readinessProbe:
             httpGet:
               path: /actuator/health/readiness
-              port: http
+              port: management
             periodSeconds: {{ $root.Values.probes.readiness.periodSeconds }}
             failureThreshold: {{ $root.Values.probes.readiness.failureThreshold }}
             timeoutSeconds: {{ $root.Values.probes.readiness.timeoutSeconds }}
@@ -186,9 +196,9 @@ spec:
     {{- include "arranger.selectorLabels" . | nindent 4 }}
   ports:
     # Actuator and metrics (/actuator/prometheus); the services serve no other API.
-    - name: http
+    - name: management
       port: {{ .values.service.port }}
-      targetPort: http
+      targetPort: management
       protocol: TCP
 {{- end }}
 
@@ -229,8 +239,11 @@ spec:
     matchNames:
       - {{ .root.Release.Namespace }}
   endpoints:
-    - port: http
+    - port: management
       path: /actuator/prometheus
+      # arranger_leader carries its own `service` label, which the dashboard and alerts group by;
+      # without this the target's `service` label would rename it to exported_service.
+      honorLabels: true
       interval: {{ .root.Values.serviceMonitor.interval }}
       scrapeTimeout: {{ .root.Values.serviceMonitor.scrapeTimeout }}
 {{- end }}

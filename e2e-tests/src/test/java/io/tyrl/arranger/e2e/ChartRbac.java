@@ -37,8 +37,17 @@ final class ChartRbac {
    */
   static List<String> apply(ApiClient client, Path projectRoot, String namespace, Map<String, String> users)
       throws IOException, InterruptedException {
+    return apply(client, projectRoot, "arranger", namespace, users, List.of());
+  }
+
+  /**
+   * @param release the Helm release name, which prefixes the roles' names
+   * @param helmArguments more arguments for {@code helm template}, e.g. {@code --set watchNamespaces={a}}
+   */
+  static List<String> apply(ApiClient client, Path projectRoot, String release, String namespace,
+      Map<String, String> users, List<String> helmArguments) throws IOException, InterruptedException {
     List<String> applied = new ArrayList<>();
-    for (Object document : new Yaml().loadAll(render(projectRoot, namespace))) {
+    for (Object document : new Yaml().loadAll(render(projectRoot, release, namespace, helmArguments))) {
       if (!(document instanceof Map<?, ?> map) || !PLURALS.containsKey(String.valueOf(map.get("kind")))) {
         continue;
       }
@@ -76,10 +85,13 @@ final class ChartRbac {
     binding.add("subjects", subjects);
   }
 
-  private static String render(Path projectRoot, String namespace) throws IOException, InterruptedException {
+  private static String render(Path projectRoot, String release, String namespace, List<String> helmArguments)
+      throws IOException, InterruptedException {
     String helm = lastLine(run(projectRoot, List.of("bash", projectRoot.resolve("scripts/helm.sh").toString())));
-    return run(projectRoot, List.of(helm, "template", "arranger", projectRoot.resolve("charts/arranger").toString(),
-        "--namespace", namespace));
+    List<String> command = new ArrayList<>(List.of(helm, "template", release,
+        projectRoot.resolve("charts/arranger").toString(), "--namespace", namespace));
+    command.addAll(helmArguments);
+    return run(projectRoot, command);
   }
 
   private static String run(Path directory, List<String> command) throws IOException, InterruptedException {

@@ -14,8 +14,10 @@ import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import io.tyrl.arranger.kube.metrics.RestClientMetrics;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The Kubernetes edge both services share: clients, status patching, the Event recorder, readiness
@@ -23,13 +25,13 @@ import java.time.Duration;
  */
 @AutoConfiguration
 @EnableConfigurationProperties({KubernetesClientProperties.class, LeaderElectionProperties.class,
-    EventRecorderProperties.class})
+    EventRecorderProperties.class, WatchScope.class})
 public class ArrangerKubernetesAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  KubernetesClients kubernetesClients(KubernetesClientProperties properties) {
-    return KubernetesClients.create(properties);
+  KubernetesClients kubernetesClients(KubernetesClientProperties properties, MeterRegistry meterRegistry) {
+    return KubernetesClients.create(properties, List.of(new RestClientMetrics(meterRegistry)));
   }
 
   @Bean

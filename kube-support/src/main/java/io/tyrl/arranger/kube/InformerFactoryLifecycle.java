@@ -1,6 +1,7 @@
 package io.tyrl.arranger.kube;
 
 import io.kubernetes.client.informer.SharedInformerFactory;
+import java.util.List;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -10,22 +11,27 @@ import org.springframework.context.SmartLifecycle;
  */
 public final class InformerFactoryLifecycle implements SmartLifecycle {
 
-  private final SharedInformerFactory factory;
+  private final List<SharedInformerFactory> factories;
   private volatile boolean running;
 
   public InformerFactoryLifecycle(SharedInformerFactory factory) {
-    this.factory = factory;
+    this(List.of(factory));
+  }
+
+  /** Several factories, e.g. the per-namespace ones of a {@link ScopedInformer}. */
+  public InformerFactoryLifecycle(List<SharedInformerFactory> factories) {
+    this.factories = List.copyOf(factories);
   }
 
   @Override
   public void start() {
-    factory.startAllRegisteredInformers();
+    factories.forEach(SharedInformerFactory::startAllRegisteredInformers);
     running = true;
   }
 
   @Override
   public void stop() {
-    factory.stopAllRegisteredInformers(true);
+    factories.forEach(factory -> factory.stopAllRegisteredInformers(true));
     running = false;
   }
 

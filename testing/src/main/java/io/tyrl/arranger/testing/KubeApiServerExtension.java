@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 public final class KubeApiServerExtension implements BeforeAllCallback, ParameterResolver {
 
   /** Identities the services use against an RBAC-enforcing API server. */
-  public static final List<String> SERVICE_IDENTITIES = List.of("arranger-scheduler", "arranger-controller");
+  public static final List<String> SERVICE_IDENTITIES = List.of("arranger-scheduler", "arranger-controller",
+      "arranger-scheduler-namespaced", "arranger-controller-namespaced");
 
   private static final ExtensionContext.Namespace NAMESPACE =
       ExtensionContext.Namespace.create(KubeApiServerExtension.class);

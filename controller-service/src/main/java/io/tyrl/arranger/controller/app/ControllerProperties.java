@@ -1,7 +1,6 @@
 package io.tyrl.arranger.controller.app;
 
 import java.time.Duration;
-import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -11,18 +10,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param workers reconcile workers; jobs are reconciled in parallel, one job by one worker at a time
  * @param resyncPeriod how often every cached job is reconciled again even without events; 0 turns it off
- * @param namespace the one namespace to watch; empty watches all namespaces
  * @param retry backoff for a job whose reconcile failed, per job, doubling from the initial delay
  */
 @ConfigurationProperties("arranger.controller")
 record ControllerProperties(
     @DefaultValue("16") int workers,
     @DefaultValue("10m") Duration resyncPeriod,
-    @DefaultValue("") String namespace,
     @DefaultValue Retry retry) {
 
   static final int MAX_WORKERS = 64;
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
   /** client-java refuses resync periods below one second. */
   private static final Duration MIN_RESYNC = Duration.ofSeconds(1);
 
@@ -35,11 +31,6 @@ record ControllerProperties(
         || (!resyncPeriod.isZero() && resyncPeriod.compareTo(MIN_RESYNC) < 0)) {
       throw new IllegalArgumentException(
           "arranger.controller.resync-period must be 0 (off) or at least 1s, got " + resyncPeriod);
-    }
-    namespace = namespace == null ? "" : namespace.trim();
-    if (!namespace.isEmpty() && !DNS_LABEL.matcher(namespace).matches()) {
-      throw new IllegalArgumentException("arranger.controller.namespace \"" + namespace
-          + "\" is not a namespace name (lower-case letters, digits and '-', at most 63); leave it empty to watch all");
     }
     retry = retry == null ? new Retry(null, null) : retry;
   }
@@ -62,9 +53,5 @@ record ControllerProperties(
             + ") must not be shorter than retry.initial-delay (" + initialDelay + ")");
       }
     }
-  }
-
-  boolean watchesAllNamespaces() {
-    return namespace.isEmpty();
   }
 }

@@ -1,6 +1,5 @@
 package io.tyrl.arranger.controller.app;
 
-import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -26,10 +25,14 @@ import io.tyrl.arranger.controller.kube.VictimEvictor;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.KubernetesClients;
+import io.tyrl.arranger.kube.ScopedInformer;
+import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.leader.LeaderElection;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -62,47 +65,58 @@ class ControllerWiring {
   }
 
   @Bean
-  SharedIndexInformer<DynamicKubernetesObject> tyJobInformer(SharedInformerFactory factory, KubernetesClients clients,
-      ControllerProperties properties, JobEventRouter router) {
+  ScopedInformer<DynamicKubernetesObject> tyJobInformer(SharedInformerFactory factory, KubernetesClients clients,
+      ControllerProperties properties, WatchScope scope, JobEventRouter router) {
     // Raw objects: a TYJob with a malformed template must reach validation, not break the informer's list.
     DynamicKubernetesApi api = new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION,
         ArrangerResources.TYJOBS, clients.informers());
-    SharedIndexInformer<DynamicKubernetesObject> informer = factory.sharedIndexInformerFor(api,
-        DynamicKubernetesObject.class, properties.resyncPeriod().toMillis(), properties.namespace(),
-        (type, error) -> log.warn("TYJob informer: list/watch failed, retrying: {}", error.toString()));
+    ScopedInformer<DynamicKubernetesObject> informer = ScopedInformer.create(scope, factory, clients.informers(),
+        (namespaceFactory, namespace) -> namespaceFactory.sharedIndexInformerFor(api, DynamicKubernetesObject.class,
+            properties.resyncPeriod().toMillis(), namespace,
+            (type, error) -> log.warn("TYJob informer: list/watch failed, retrying: {}", error.toString())));
     informer.addEventHandler(router.jobEvents());
     return informer;
   }
 
   @Bean
-  SharedIndexInformer<V1Pod> arrangerPodInformer(SharedInformerFactory factory, KubernetesClients clients,
-      ControllerProperties properties, JobEventRouter router) {
+  ScopedInformer<V1Pod> arrangerPodInformer(SharedInformerFactory factory, KubernetesClients clients,
+      ControllerProperties properties, WatchScope scope, JobEventRouter router) {
     CoreV1Api core = new CoreV1Api(clients.informers());
     // Only pods carrying the job-name label: the controller has no business with any other pod.
-    SharedIndexInformer<V1Pod> informer = factory.sharedIndexInformerFor(
-        params -> properties.watchesAllNamespaces()
-            ? core.listPodForAllNamespaces().labelSelector(PodLabels.JOB_NAME)
-                .resourceVersion(params.resourceVersion).watch(params.watch).timeoutSeconds(params.timeoutSeconds)
-                .buildCall(null)
-            : core.listNamespacedPod(properties.namespace()).labelSelector(PodLabels.JOB_NAME)
-                .resourceVersion(params.resourceVersion).watch(params.watch).timeoutSeconds(params.timeoutSeconds)
-                .buildCall(null),
-        V1Pod.class, V1PodList.class, properties.resyncPeriod().toMillis(),
-        (type, error) -> log.warn("pod informer: list/watch failed, retrying: {}", error.toString()));
+    ScopedInformer<V1Pod> informer = ScopedInformer.create(scope, factory, clients.informers(),
+        (namespaceFactory, namespace) -> namespaceFactory.sharedIndexInformerFor(
+            params -> namespace.isEmpty()
+                ? core.listPodForAllNamespaces().labelSelector(PodLabels.JOB_NAME)
+                    .resourceVersion(params.resourceVersion).watch(params.watch).timeoutSeconds(params.timeoutSeconds)
+                    .buildCall(null)
+                : core.listNamespacedPod(namespace).labelSelector(PodLabels.JOB_NAME)
+                    .resourceVersion(params.resourceVersion).watch(params.watch).timeoutSeconds(params.timeoutSeconds)
+                    .buildCall(null),
+            V1Pod.class, V1PodList.class, properties.resyncPeriod().toMillis(),
+            (type, error) -> log.warn("pod informer: list/watch failed, retrying: {}", error.toString())));
     InformerCache.indexPodsByJob(informer);
     informer.addEventHandler(router.podEvents());
     return informer;
   }
 
   @Bean
-  InformerCache informerCache(SharedIndexInformer<DynamicKubernetesObject> tyJobInformer,
-      SharedIndexInformer<V1Pod> arrangerPodInformer) {
+  InformerCache informerCache(ScopedInformer<DynamicKubernetesObject> tyJobInformer,
+      ScopedInformer<V1Pod> arrangerPodInformer) {
     return new InformerCache(tyJobInformer, arrangerPodInformer);
   }
 
   @Bean
   InformerFactoryLifecycle informerLifecycle(SharedInformerFactory factory) {
     return new InformerFactoryLifecycle(factory);
+  }
+
+  /** The per-namespace factories of the namespaced mode (none when all namespaces are watched). */
+  @Bean
+  InformerFactoryLifecycle namespacedInformerLifecycle(ScopedInformer<DynamicKubernetesObject> tyJobInformer,
+      ScopedInformer<V1Pod> arrangerPodInformer) {
+    List<SharedInformerFactory> factories = new ArrayList<>(tyJobInformer.factories());
+    factories.addAll(arrangerPodInformer.factories());
+    return new InformerFactoryLifecycle(factories);
   }
 
   @Bean

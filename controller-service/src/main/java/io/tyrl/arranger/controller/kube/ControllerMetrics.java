@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.tyrl.arranger.controller.lifecycle.PodRole;
 import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.kube.metrics.LatencyBuckets;
+import io.tyrl.arranger.kube.metrics.WorkQueueMetrics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -14,7 +16,9 @@ import java.util.function.Supplier;
  * The controller's Micrometer meters. On {@code /actuator/prometheus} they appear as
  * {@code arranger_controller_reconcile_duration_seconds}, {@code arranger_controller_jobs},
  * {@code arranger_controller_stage_transitions_total}, {@code arranger_controller_pod_creations_total},
- * {@code arranger_controller_pod_deletions_total} and {@code arranger_controller_job_start_duration_seconds}.
+ * {@code arranger_controller_pod_deletions_total} and {@code arranger_controller_job_start_duration_seconds};
+ * the latencies are histograms with fixed buckets ({@link LatencyBuckets}). The reconcile queue's
+ * metrics are client-go's {@code workqueue_*} with {@code name="tyjob"}.
  *
  * <p>Pod counters are named "creations"/"deletions" rather than "pods.created": the Prometheus client
  * strips a {@code _created} suffix, which OpenMetrics reserves for a counter's creation timestamp.
@@ -49,15 +53,15 @@ public final class ControllerMetrics {
 
   private final MeterRegistry registry;
   private final Timer jobStartLatency;
+  private final WorkQueueMetrics workQueue;
 
   public ControllerMetrics(MeterRegistry registry) {
     this.registry = registry;
     this.jobStartLatency = Timer.builder("arranger.controller.job.start.duration")
         .description("Time from a TYJob's creation until it first reached Running")
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofSeconds(1))
-        .maximumExpectedValue(Duration.ofHours(2))
+        .serviceLevelObjectives(LatencyBuckets.JOB)
         .register(registry);
+    this.workQueue = new WorkQueueMetrics(registry, "tyjob");
     for (ReconcileResult result : ReconcileResult.values()) {
       reconcileTimer(result);
     }
@@ -77,6 +81,11 @@ public final class ControllerMetrics {
           .tag("stage", stage.wireName())
           .register(registry);
     }
+  }
+
+  /** The metrics of the reconcile work queue, which every leadership term's queue reports to. */
+  public WorkQueueMetrics workQueue() {
+    return workQueue;
   }
 
   public void reconciled(ReconcileResult result, Duration took) {
@@ -126,6 +135,7 @@ public final class ControllerMetrics {
     return Timer.builder("arranger.controller.reconcile.duration")
         .description("Time to reconcile one TYJob: plan and apply")
         .tag("result", result.tag())
+        .serviceLevelObjectives(LatencyBuckets.CYCLE)
         .register(registry);
   }
 

@@ -1,9 +1,9 @@
 package io.tyrl.arranger.controller.kube;
 
-import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.kube.ScopedInformer;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -11,23 +11,24 @@ import java.util.Optional;
 
 /**
  * Read access to what the informers hold: TYJobs (as raw objects, see {@link JobViewMapper}) and
- * the pods carrying Arranger's job-name label, indexed by their job.
+ * the pods carrying Arranger's job-name label, indexed by their job, in the namespaces the
+ * controller watches.
  */
 public final class InformerCache {
 
   /** Index of pods by the key ({@code namespace/name}) of the job their label names. */
   public static final String BY_JOB = "arranger-job";
 
-  private final SharedIndexInformer<DynamicKubernetesObject> jobs;
-  private final SharedIndexInformer<V1Pod> pods;
+  private final ScopedInformer<DynamicKubernetesObject> jobs;
+  private final ScopedInformer<V1Pod> pods;
 
-  public InformerCache(SharedIndexInformer<DynamicKubernetesObject> jobs, SharedIndexInformer<V1Pod> pods) {
+  public InformerCache(ScopedInformer<DynamicKubernetesObject> jobs, ScopedInformer<V1Pod> pods) {
     this.jobs = jobs;
     this.pods = pods;
   }
 
   /** Adds the job index to the pod informer; must run before the informer starts. */
-  public static void indexPodsByJob(SharedIndexInformer<V1Pod> pods) {
+  public static void indexPodsByJob(ScopedInformer<V1Pod> pods) {
     pods.addIndexers(Map.of(BY_JOB, pod -> jobKeyOf(pod).map(List::of).orElse(List.of())));
   }
 
@@ -49,26 +50,26 @@ public final class InformerCache {
   }
 
   public Optional<DynamicKubernetesObject> job(String key) {
-    return Optional.ofNullable(jobs.getIndexer().getByKey(key));
+    return Optional.ofNullable(jobs.getByKey(key));
   }
 
   public List<String> jobKeys() {
-    return jobs.getIndexer().listKeys();
+    return jobs.listKeys();
   }
 
   /** The pods labelled with the job's name (possibly including leftovers of an earlier job of that name). */
   public List<V1Pod> podsOf(String jobKey) {
-    return pods.getIndexer().byIndex(BY_JOB, jobKey);
+    return pods.byIndex(BY_JOB, jobKey);
   }
 
   public Optional<V1Pod> pod(String namespace, String name) {
-    return Optional.ofNullable(pods.getIndexer().getByKey(namespace + "/" + name));
+    return Optional.ofNullable(pods.getByKey(namespace + "/" + name));
   }
 
   /** Cached jobs by {@code status.stage}; a job without a (known) stage counts as Pending. */
   public Map<Stage, Long> jobsByStage() {
     Map<Stage, Long> counts = new EnumMap<>(Stage.class);
-    for (DynamicKubernetesObject job : jobs.getIndexer().list()) {
+    for (DynamicKubernetesObject job : jobs.list()) {
       String stage = RawJson.string(RawJson.objectOrEmpty(job.getRaw(), "status"), "stage").orElse(null);
       counts.merge(Stage.fromWireNameOrPending(stage), 1L, Long::sum);
     }

@@ -1,6 +1,5 @@
 package io.tyrl.arranger.controller.kube;
 
-import io.kubernetes.client.extended.workqueue.DefaultRateLimitingQueue;
 import io.kubernetes.client.extended.workqueue.RateLimitingQueue;
 import io.kubernetes.client.extended.workqueue.ratelimiter.ItemExponentialFailureRateLimiter;
 import io.tyrl.arranger.controller.kube.ControllerMetrics.ReconcileResult;
@@ -9,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -21,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * A rate-limited work queue of job keys ({@code namespace/name}) and the worker threads that drain
  * it into the reconciler ({@link TYJobReconciler#reconcile}). The queue hands a key to one worker at a time and collapses
  * repeated adds of a key that is waiting, so a job is never reconciled concurrently with itself.
- * Failures are retried with per-key exponential backoff; a success resets the key's backoff.
+ * Failures are retried with per-key exponential backoff; a success resets the key's backoff. The
+ * queue reports client-go's work-queue metrics ({@code workqueue_*{name="tyjob"}}).
  *
  * <p>No job can kill a worker: anything a reconcile throws — a bug's RuntimeException, or an
  * {@link Error} such as an OutOfMemoryError or StackOverflowError in one job's work — is contained
@@ -44,15 +44,15 @@ public final class ReconcileWorkers {
   /** Job key → reconciles in a row that crashed; cleared by any reconcile that returns. */
   private final Map<String, Integer> consecutiveCrashes = new ConcurrentHashMap<>();
   private final RateLimitingQueue<String> queue;
-  private final ExecutorService queueClock;
+  private final ScheduledExecutorService queueClock;
   private final List<Thread> workers = new ArrayList<>();
 
   public ReconcileWorkers(Function<String, ReconcileResult> reconciler, int workerCount, Duration retryInitialDelay,
       Duration retryMaxDelay, ControllerMetrics metrics) {
     this.reconciler = reconciler;
     this.metrics = metrics;
-    this.queueClock = Executors.newSingleThreadExecutor(daemon("arranger-controller-queue"));
-    this.queue = new DefaultRateLimitingQueue<>(queueClock,
+    this.queueClock = Executors.newSingleThreadScheduledExecutor(daemon("arranger-controller-queue"));
+    this.queue = metrics.workQueue().newQueue(queueClock,
         new ItemExponentialFailureRateLimiter<>(retryInitialDelay, retryMaxDelay));
     ThreadFactory workerThreads = daemon("arranger-controller-worker");
     for (int i = 0; i < workerCount; i++) {

@@ -69,7 +69,7 @@ class ControllerApplicationIT {
     return Map.ofEntries(
         Map.entry("arranger.kubernetes.kubeconfig", kubeconfig.toString()),
         Map.entry("arranger.kubernetes.readiness-period", "300ms"),
-        Map.entry("arranger.controller.namespace", NAMESPACE),
+        Map.entry("arranger.watch.namespaces", NAMESPACE),
         Map.entry("arranger.leader-election.lease-namespace", NAMESPACE),
         Map.entry("arranger.leader-election.identity", identity),
         Map.entry("arranger.leader-election.lease-duration", "4s"),
@@ -125,7 +125,14 @@ class ControllerApplicationIT {
         .contains("arranger_controller_pod_creations_total{role=\"leader\"} 1.0")
         .contains("arranger_controller_reconcile_duration_seconds_count{result=\"success\"}")
         .contains("arranger_controller_job_start_duration_seconds_count")
-        .contains("arranger_leader{service=\"arranger-controller\"} 1.0"));
+        .contains("arranger_leader{service=\"arranger-controller\"} 1.0")
+        .contains("arranger_controller_reconcile_duration_seconds_bucket{result=\"success\",le=\"0.001\"}")
+        .contains("workqueue_adds_total{name=\"tyjob\"}", "workqueue_depth{name=\"tyjob\"}",
+            "workqueue_queue_duration_seconds_bucket{name=\"tyjob\",le=", "workqueue_work_duration_seconds_bucket{name=\"tyjob\",le=",
+            "workqueue_retries_total{name=\"tyjob\"}", "workqueue_unfinished_work_seconds{name=\"tyjob\"}",
+            "workqueue_longest_running_processor_seconds{name=\"tyjob\"}")
+        .contains("rest_client_requests_total{code=\"201\"", "rest_client_request_duration_seconds_bucket{resource=\"pods\",verb=\"POST\"")
+        .doesNotContain("quantile="));
   }
 
   @Test

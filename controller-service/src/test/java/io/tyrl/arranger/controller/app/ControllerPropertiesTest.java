@@ -17,12 +17,11 @@ class ControllerPropertiesTest {
   }
 
   @Test
-  void defaultsWatchAllNamespacesWithSixteenWorkers() {
+  void defaultsToSixteenWorkers() {
     ControllerProperties properties = bind(Map.of());
 
     assertThat(properties.workers()).isEqualTo(16);
     assertThat(properties.resyncPeriod()).isEqualTo(Duration.ofMinutes(10));
-    assertThat(properties.watchesAllNamespaces()).isTrue();
     assertThat(properties.retry().initialDelay()).isEqualTo(Duration.ofMillis(500));
     assertThat(properties.retry().maxDelay()).isEqualTo(Duration.ofMinutes(5));
   }
@@ -32,13 +31,11 @@ class ControllerPropertiesTest {
     ControllerProperties properties = bind(Map.of(
         "arranger.controller.workers", "8",
         "arranger.controller.resync-period", "0",
-        "arranger.controller.namespace", "rl-team",
         "arranger.controller.retry.initial-delay", "1s",
         "arranger.controller.retry.max-delay", "1m"));
 
     assertThat(properties.workers()).isEqualTo(8);
     assertThat(properties.resyncPeriod()).isZero();
-    assertThat(properties.namespace()).isEqualTo("rl-team");
     assertThat(properties.retry().maxDelay()).isEqualTo(Duration.ofMinutes(1));
   }
 
@@ -48,8 +45,6 @@ class ControllerPropertiesTest {
         .rootCause().hasMessageContaining("arranger.controller.workers must be between 1 and 64, got 0");
     assertThatThrownBy(() -> bind(Map.of("arranger.controller.resync-period", "100ms")))
         .rootCause().hasMessageContaining("arranger.controller.resync-period must be 0 (off) or at least 1s");
-    assertThatThrownBy(() -> bind(Map.of("arranger.controller.namespace", "RL_Team")))
-        .rootCause().hasMessageContaining("arranger.controller.namespace \"RL_Team\" is not a namespace name");
     assertThatThrownBy(() -> bind(Map.of(
         "arranger.controller.retry.initial-delay", "10s", "arranger.controller.retry.max-delay", "1s")))
         .rootCause().hasMessageContaining("arranger.controller.retry.max-delay (PT1S) must not be shorter");

@@ -105,7 +105,7 @@ final class ClusterHarness {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put("arranger.kubernetes.kubeconfig", kubeconfig.toString());
     properties.put("arranger.kubernetes.readiness-period", "300ms");
-    properties.put("arranger.controller.namespace", namespace);
+    properties.put("arranger.watch.namespaces", namespace);
     properties.put("arranger.controller.retry.initial-delay", "100ms");
     properties.put("arranger.controller.retry.max-delay", "2s");
     properties.put("arranger.leader-election.lease-name", "arranger-controller");

@@ -5,31 +5,41 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.tyrl.arranger.kube.metrics.LatencyBuckets;
+import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.QueueSummary;
 import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.framework.CycleListener;
 import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The scheduler's Prometheus metrics, named after Volcano's and kube-scheduler's:
  * {@code arranger_scheduler_e2e_scheduling_duration_seconds} (a whole cycle, writes included),
  * {@code arranger_scheduler_cycle_duration_seconds} (the core alone), per action and per plugin
- * durations, {@code arranger_scheduler_schedule_attempts_total{result}}, pending jobs and
- * deserved/allocated resources per queue, and status writes.
+ * durations, {@code arranger_scheduler_job_scheduling_duration_seconds} (a job's creation until its
+ * first placement), {@code arranger_scheduler_schedule_attempts_total{result}}, pending jobs and
+ * deserved/allocated resources per queue, and status writes. Every latency is a histogram with fixed
+ * buckets ({@link LatencyBuckets}), so that replicas and time ranges can be summed.
  */
 public final class SchedulerMetrics implements CycleListener {
 
   private final MeterRegistry registry;
   private final Timer e2e;
   private final Timer cycle;
+  private final Timer jobScheduling;
+  /** UIDs of the jobs whose first placement has been observed, pruned to the jobs that still exist. */
+  private final Set<String> placedJobs = new HashSet<>();
   private final Counter scheduled;
   private final Counter unschedulable;
   private final Counter failed;
@@ -42,19 +52,23 @@ public final class SchedulerMetrics implements CycleListener {
   private final Counter queueWrites;
   private final Counter queueWriteFailures;
   private final Counter queueWriteConflicts;
-  private final MultiGauge pendingJobs;
-  private final MultiGauge queueJobs;
-  private final MultiGauge deserved;
-  private final MultiGauge allocated;
+  private final StableMultiGauge pendingJobs;
+  private final StableMultiGauge queueJobs;
+  private final StableMultiGauge deserved;
+  private final StableMultiGauge allocated;
+  private final StableMultiGauge oldestPending;
 
   public SchedulerMetrics(MeterRegistry registry) {
     this.registry = registry;
     e2e = Timer.builder("arranger.scheduler.e2e.scheduling.duration")
         .description("A whole scheduling cycle: snapshot, actions and status writes")
-        .publishPercentiles(0.5, 0.99).register(registry);
+        .serviceLevelObjectives(LatencyBuckets.CYCLE).register(registry);
     cycle = Timer.builder("arranger.scheduler.cycle.duration")
         .description("The scheduling core's part of a cycle: session, plugins and actions")
-        .publishPercentiles(0.5, 0.99).register(registry);
+        .serviceLevelObjectives(LatencyBuckets.CYCLE).register(registry);
+    jobScheduling = Timer.builder("arranger.scheduler.job.scheduling.duration")
+        .description("A TYJob's creation until the scheduler first placed it (its minimum, or part of it)")
+        .serviceLevelObjectives(LatencyBuckets.JOB).register(registry);
     scheduled = attempts("scheduled");
     unschedulable = attempts("unschedulable");
     failed = attempts("failed");
@@ -73,16 +87,17 @@ public final class SchedulerMetrics implements CycleListener {
         .register(registry);
     queueWriteConflicts = Counter.builder("arranger.scheduler.queue.status.writes").tag("result", "conflict")
         .register(registry);
-    pendingJobs = MultiGauge.builder("arranger.scheduler.pending.jobs")
-        .description("Jobs not fully placed, per queue").register(registry);
-    queueJobs = MultiGauge.builder("arranger.scheduler.queue.jobs")
-        .description("Jobs per queue as its status counts them: pending (not admitted), inqueue (admitted, minimum not placed), running (minimum placed)")
-        .register(registry);
-    deserved = MultiGauge.builder("arranger.scheduler.queue.deserved")
-        .description("A queue's deserved share, per resource (cpu in cores, memory in bytes)").register(registry);
-    allocated = MultiGauge.builder("arranger.scheduler.queue.allocated")
-        .description("Resources placed for a queue's jobs, per resource (cpu in cores, memory in bytes)")
-        .register(registry);
+    pendingJobs = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.pending.jobs")
+        .description("Jobs not fully placed, per queue"), registry);
+    queueJobs = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.queue.jobs")
+        .description("Jobs per queue as its status counts them: pending (not admitted), inqueue (admitted, minimum not placed), running (minimum placed)"),
+        registry);
+    deserved = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.queue.deserved")
+        .description("A queue's deserved share, per resource (cpu in cores, memory in bytes)"), registry);
+    allocated = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.queue.allocated")
+        .description("Resources placed for a queue's jobs, per resource (cpu in cores, memory in bytes)"), registry);
+    oldestPending = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.pending.job.age.max").baseUnit("seconds")
+        .description("Age of the oldest job of a queue that has no placement yet (0 when none waits)"), registry);
   }
 
   private Counter attempts(String result) {
@@ -93,13 +108,13 @@ public final class SchedulerMetrics implements CycleListener {
   @Override
   public void pluginOpened(String plugin, long nanos) {
     Timer.builder("arranger.scheduler.plugin.scheduling.duration").tag("plugin", plugin).tag("phase", "open")
-        .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        .serviceLevelObjectives(LatencyBuckets.STEP).register(registry).record(nanos, TimeUnit.NANOSECONDS);
   }
 
   @Override
   public void actionExecuted(String action, long nanos) {
     Timer.builder("arranger.scheduler.action.scheduling.duration").tag("action", action)
-        .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        .serviceLevelObjectives(LatencyBuckets.STEP).register(registry).record(nanos, TimeUnit.NANOSECONDS);
   }
 
   @Override
@@ -113,31 +128,31 @@ public final class SchedulerMetrics implements CycleListener {
         default -> { }
       }
     }
-    List<MultiGauge.Row<?>> pending = new ArrayList<>();
-    List<MultiGauge.Row<?>> jobsByState = new ArrayList<>();
-    List<MultiGauge.Row<?>> deservedRows = new ArrayList<>();
-    List<MultiGauge.Row<?>> allocatedRows = new ArrayList<>();
+    Map<Tags, Double> pending = new HashMap<>();
+    Map<Tags, Double> jobsByState = new HashMap<>();
+    Map<Tags, Double> deservedRows = new HashMap<>();
+    Map<Tags, Double> allocatedRows = new HashMap<>();
     for (QueueSummary queue : result.queues().values()) {
-      pending.add(MultiGauge.Row.of(Tags.of("queue", queue.name()), queue.unplacedJobs()));
-      jobsByState.add(MultiGauge.Row.of(Tags.of("queue", queue.name(), "state", "pending"), queue.pendingJobs()));
-      jobsByState.add(MultiGauge.Row.of(Tags.of("queue", queue.name(), "state", "inqueue"), queue.inqueueJobs()));
-      jobsByState.add(MultiGauge.Row.of(Tags.of("queue", queue.name(), "state", "running"), queue.runningJobs()));
+      pending.put(Tags.of("queue", queue.name()), (double) queue.unplacedJobs());
+      jobsByState.put(Tags.of("queue", queue.name(), "state", "pending"), (double) queue.pendingJobs());
+      jobsByState.put(Tags.of("queue", queue.name(), "state", "inqueue"), (double) queue.inqueueJobs());
+      jobsByState.put(Tags.of("queue", queue.name(), "state", "running"), (double) queue.runningJobs());
       addResourceRows(deservedRows, queue.name(), queue.deserved());
       addResourceRows(allocatedRows, queue.name(), queue.allocated());
     }
-    pendingJobs.register(pending, true);
-    queueJobs.register(jobsByState, true);
-    deserved.register(deservedRows, true);
-    allocated.register(allocatedRows, true);
+    pendingJobs.set(pending);
+    queueJobs.set(jobsByState);
+    deserved.set(deservedRows);
+    allocated.set(allocatedRows);
   }
 
-  private static void addResourceRows(List<MultiGauge.Row<?>> rows, String queue, Resource resource) {
+  private static void addResourceRows(Map<Tags, Double> rows, String queue, Resource resource) {
     if (resource == null) {
       return;
     }
     for (Map.Entry<String, Long> entry : resource.quantities().entrySet()) {
       double value = entry.getKey().equals(Resource.CPU) ? entry.getValue() / 1000.0 : entry.getValue();
-      rows.add(MultiGauge.Row.of(Tags.of("queue", queue, "resource", entry.getKey()), value));
+      rows.put(Tags.of("queue", queue, "resource", entry.getKey()), value);
     }
   }
 
@@ -149,6 +164,65 @@ public final class SchedulerMetrics implements CycleListener {
           .tag("scope", victim.wholeJob() ? "job" : "workers")
           .register(registry).increment(victim.pods().size());
     }
+  }
+
+  /**
+   * Observes, once per job, the time from its creation to the first decision that places it: a
+   * decision with allocations for a job whose status held none. A job placed again after a
+   * rescheduling is not observed again.
+   */
+  void jobsPlaced(Map<String, JobDecision> decisions, Map<String, V1alpha1TYJob> jobs, Instant now) {
+    Set<String> present = new HashSet<>();
+    for (Map.Entry<String, V1alpha1TYJob> entry : jobs.entrySet()) {
+      V1alpha1TYJob job = entry.getValue();
+      if (job.getMetadata() == null || job.getMetadata().getUid() == null) {
+        continue;
+      }
+      String uid = job.getMetadata().getUid();
+      present.add(uid);
+      JobDecision decision = decisions.get(entry.getKey());
+      boolean placed = decision != null && !decision.allocations().isEmpty()
+          && (decision.state() == ScheduleState.SCHEDULED_SUCCEED || decision.state() == ScheduleState.SCHEDULED_PARTLY);
+      boolean heldNone = job.getStatus() == null || job.getStatus().getAllocations() == null
+          || job.getStatus().getAllocations().isEmpty();
+      if (placed && heldNone && job.getMetadata().getCreationTimestamp() != null && placedJobs.add(uid)) {
+        Duration waited = Duration.between(job.getMetadata().getCreationTimestamp().toInstant(), now);
+        if (!waited.isNegative()) {
+          jobScheduling.record(waited);
+        }
+      }
+    }
+    placedJobs.retainAll(present);
+  }
+
+  /**
+   * Per queue, the age of the oldest job that holds no placement and got none this cycle: what an
+   * alert on jobs pending too long reads. Queues without such a job show 0.
+   */
+  void pendingAges(Map<String, JobDecision> decisions, Map<String, V1alpha1TYJob> jobs, Instant now) {
+    Map<String, Double> oldest = new java.util.TreeMap<>();
+    for (Map.Entry<String, V1alpha1TYJob> entry : jobs.entrySet()) {
+      V1alpha1TYJob job = entry.getValue();
+      String queue = job.getSpec() == null || job.getSpec().getQueue() == null ? "default" : job.getSpec().getQueue();
+      oldest.putIfAbsent(queue, 0.0);
+      JobDecision decision = decisions.get(entry.getKey());
+      boolean heldNone = job.getStatus() == null || job.getStatus().getAllocations() == null
+          || job.getStatus().getAllocations().isEmpty();
+      boolean stillNone = decision == null || decision.allocations().isEmpty();
+      String stage = job.getStatus() == null || job.getStatus().getStage() == null ? ""
+          : job.getStatus().getStage().getValue();
+      boolean ended = stage.equals("Succeeded") || stage.equals("Failed")
+          || (decision != null && decision.state() == ScheduleState.SCHEDULED_FAILED);
+      if (heldNone && stillNone && !ended && job.getMetadata() != null
+          && job.getMetadata().getCreationTimestamp() != null) {
+        double age = Math.max(0, Duration.between(job.getMetadata().getCreationTimestamp().toInstant(), now).toMillis()
+            / 1000.0);
+        oldest.merge(queue, age, Math::max);
+      }
+    }
+    Map<Tags, Double> rows = new HashMap<>();
+    oldest.forEach((queue, age) -> rows.put(Tags.of("queue", queue), age));
+    oldestPending.set(rows);
   }
 
   void unreadableJobs(int count) {

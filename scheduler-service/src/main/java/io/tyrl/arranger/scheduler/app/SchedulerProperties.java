@@ -9,7 +9,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param period pause between two cycles
  * @param configuration scheduler configuration (actions, tiers, plugin arguments) as YAML; the
- *     built-in default when empty. Profiles set it; the ConfigMap, when present, overrides it.
+ *     built-in default when empty (and no location is given). The ConfigMap, when present, overrides it.
+ * @param configurationLocation a Spring resource holding that YAML instead, e.g.
+ *     {@code classpath:scheduler-configurations/fair-share.yaml} (the policy profiles set it: the files
+ *     of config/scheduler/ are packaged there) or {@code file:/etc/arranger/scheduler.yaml}; not together
+ *     with {@code configuration}
  * @param statusWriters how many TYJob status patches are sent at once
  * @param resync informer resync period
  * @param assumeTtl how long a written decision stands in for the informer's copy of a job before
@@ -21,6 +25,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record SchedulerProperties(
     @DefaultValue("1s") Duration period,
     String configuration,
+    String configurationLocation,
     @DefaultValue ConfigMapSource configMap,
     @DefaultValue("32") int statusWriters,
     @DefaultValue("10m") Duration resync,
@@ -37,6 +42,11 @@ public record SchedulerProperties(
     if (eventRepeatInterval.compareTo(Duration.ofSeconds(1)) < 0) {
       throw new IllegalArgumentException("arranger.scheduler.event-repeat-interval must be at least 1s, got "
           + eventRepeatInterval);
+    }
+    if (configuration != null && !configuration.isBlank()
+        && configurationLocation != null && !configurationLocation.isBlank()) {
+      throw new IllegalArgumentException("arranger.scheduler.configuration and arranger.scheduler.configuration-location"
+          + " are both set (location " + configurationLocation + "); set one");
     }
     if (statusWriters < 1 || statusWriters > 256) {
       throw new IllegalArgumentException("arranger.scheduler.status-writers must be within 1..256, got " + statusWriters);

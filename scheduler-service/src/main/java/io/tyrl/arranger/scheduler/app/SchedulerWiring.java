@@ -6,6 +6,7 @@ import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.tyrl.arranger.kube.KubernetesClients;
 import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.leader.LeaderElection;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
@@ -20,6 +21,9 @@ import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import io.tyrl.arranger.scheduler.kube.SchedulerConfigurationSource;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +37,8 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.ResourceLoader;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SchedulerProperties.class)
@@ -48,16 +54,37 @@ class SchedulerWiring {
     return new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), metrics);
   }
 
-  /** A configuration given in Spring properties must be valid: the service refuses to start otherwise. */
+  /**
+   * A configuration given in Spring properties, inline or by location, must be valid: the service
+   * refuses to start otherwise.
+   */
   @Bean
-  SchedulerConfigurationSource schedulerConfigurationSource(Scheduler scheduler, SchedulerProperties properties) {
+  SchedulerConfigurationSource schedulerConfigurationSource(Scheduler scheduler, SchedulerProperties properties,
+      ResourceLoader resources) {
     SchedulerConfigurationParser parser = new SchedulerConfigurationParser(scheduler.vocabulary());
-    boolean given = properties.configuration() != null && !properties.configuration().isBlank();
-    SchedulerConfiguration base = given
-        ? parser.parse(properties.configuration())
-        : DefaultSchedulerConfiguration.parse(scheduler.vocabulary());
-    return new SchedulerConfigurationSource(parser, base,
-        given ? "Spring property arranger.scheduler.configuration" : "built-in default");
+    if (properties.configuration() != null && !properties.configuration().isBlank()) {
+      return new SchedulerConfigurationSource(parser, parser.parse(properties.configuration()),
+          "Spring property arranger.scheduler.configuration");
+    }
+    String location = properties.configurationLocation();
+    if (location != null && !location.isBlank()) {
+      return new SchedulerConfigurationSource(parser, parser.parse(read(resources, location)),
+          "arranger.scheduler.configuration-location " + location);
+    }
+    return new SchedulerConfigurationSource(parser, DefaultSchedulerConfiguration.parse(scheduler.vocabulary()),
+        "built-in default");
+  }
+
+  private static String read(ResourceLoader resources, String location) {
+    Resource resource = resources.getResource(location);
+    if (!resource.exists()) {
+      throw new IllegalArgumentException("arranger.scheduler.configuration-location " + location + " does not exist");
+    }
+    try {
+      return resource.getContentAsString(StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read arranger.scheduler.configuration-location " + location, e);
+    }
   }
 
   @Bean
@@ -72,13 +99,15 @@ class SchedulerWiring {
 
   @Bean
   ClusterInformers clusterInformers(SharedInformerFactory informerFactory, KubernetesClients clients,
-      SchedulerProperties properties) {
-    return new ClusterInformers(informerFactory, clients.informers(), properties.resync());
+      SchedulerProperties properties, WatchScope scope) {
+    return new ClusterInformers(informerFactory, clients.informers(), properties.resync(), scope);
   }
 
   @Bean
   InformerFactoryLifecycle queueInformerFactoryLifecycle(ClusterInformers clusterInformers) {
-    return new InformerFactoryLifecycle(clusterInformers.queueFactory());
+    List<SharedInformerFactory> factories = new ArrayList<>(clusterInformers.namespacedFactories());
+    factories.add(clusterInformers.queueFactory());
+    return new InformerFactoryLifecycle(factories);
   }
 
   @Bean
@@ -132,7 +161,15 @@ class SchedulerWiring {
         metrics, clients.requests(), properties.period(), Clock.systemUTC());
   }
 
-  /** Shows the configuration in force and the last refused one; a refusal does not make the service unhealthy. */
+  @Bean
+  SchedulerConfigurationEndpoint schedulerConfigurationEndpoint(SchedulerConfigurationSource source) {
+    return new SchedulerConfigurationEndpoint(source);
+  }
+
+  /**
+   * Shows the configuration in force and the last refused one (details for authorized callers; the
+   * same is at /actuator/schedulerconfiguration); a refusal does not make the service unhealthy.
+   */
   @Bean
   HealthIndicator schedulerConfigurationHealthIndicator(SchedulerConfigurationSource source) {
     return () -> {

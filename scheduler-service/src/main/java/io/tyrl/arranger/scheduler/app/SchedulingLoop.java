@@ -164,11 +164,13 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
           bad.problem(), null));
     }
     metrics.unreadableJobs(assembly.unreadable().size());
+    metrics.pendingAges(decisions, jobs, now);
     if (!leading) {
       return false;
     }
     Map<String, List<Victim>> victims = victimsToRecord(result, decisions, jobs);
     metrics.victimsChosen(result);
+    metrics.jobsPlaced(decisions, jobs, now);
     ScheduleStatusWriter.WriteReport report = writer.write(jobs, decisions, victims, informers::podUid, now);
     if (leading) {
       metrics.queueStatusWritten(queueWriter.write(result.queues(), informers.observedQueues()));

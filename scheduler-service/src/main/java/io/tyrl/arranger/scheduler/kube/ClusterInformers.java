@@ -15,6 +15,8 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.ReadinessCheck;
+import io.tyrl.arranger.kube.ScopedInformer;
+import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import java.time.Duration;
@@ -31,7 +33,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler's cache: informers on Nodes, all Pods (pods Arranger does not own use capacity
- * too), TYJobs and Queues, registered on the service's informer factory.
+ * too), TYJobs and Queues, registered on the service's informer factory. TYJobs are watched in the
+ * {@link WatchScope} only; pods in every namespace, since any pod bound to a node takes its room.
  *
  * <p>TYJobs and Queues are watched as raw objects and decoded one by one when a snapshot is taken:
  * with a typed informer, one object the model refuses fails the whole list, and with it every job
@@ -55,13 +58,17 @@ public final class ClusterInformers implements ReadinessCheck {
 
   private final SharedIndexInformer<V1Node> nodes;
   private final SharedIndexInformer<V1Pod> pods;
-  private final SharedIndexInformer<DynamicKubernetesObject> jobs;
+  private final ScopedInformer<DynamicKubernetesObject> jobs;
   private final SharedIndexInformer<DynamicKubernetesObject> queues;
   private final SharedInformerFactory queueFactory;
   private final TYJobDecoder jobDecoder;
   private final Gson gson;
 
   public ClusterInformers(SharedInformerFactory factory, ApiClient informerClient, Duration resync) {
+    this(factory, informerClient, resync, WatchScope.allNamespaces());
+  }
+
+  public ClusterInformers(SharedInformerFactory factory, ApiClient informerClient, Duration resync, WatchScope scope) {
     long resyncMillis = resync.toMillis();
     nodes = factory.sharedIndexInformerFor(
         new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", informerClient),
@@ -69,8 +76,10 @@ public final class ClusterInformers implements ReadinessCheck {
     pods = factory.sharedIndexInformerFor(
         new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", informerClient),
         V1Pod.class, resyncMillis);
-    jobs = factory.sharedIndexInformerFor(new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION,
-        ArrangerResources.TYJOBS, informerClient), DynamicKubernetesObject.class, resyncMillis);
+    DynamicKubernetesApi tyJobs = new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION,
+        ArrangerResources.TYJOBS, informerClient);
+    jobs = ScopedInformer.create(scope, factory, informerClient, (namespaceFactory, namespace) ->
+        namespaceFactory.sharedIndexInformerFor(tyJobs, DynamicKubernetesObject.class, resyncMillis, namespace));
     queueFactory = new SharedInformerFactory(informerClient);
     queues = queueFactory.sharedIndexInformerFor(new DynamicKubernetesApi(ArrangerResources.GROUP,
         ArrangerResources.VERSION, ArrangerResources.QUEUES, informerClient), DynamicKubernetesObject.class,
@@ -83,7 +92,7 @@ public final class ClusterInformers implements ReadinessCheck {
   public Contents contents(AssumedStatuses assumed, Instant now) {
     List<TYJobDecoder.Decoded> decodedJobs = new ArrayList<>();
     Set<String> keys = new HashSet<>();
-    for (DynamicKubernetesObject raw : jobs.getIndexer().list()) {
+    for (DynamicKubernetesObject raw : jobs.list()) {
       TYJobDecoder.Decoded decoded = jobDecoder.decode(raw.getRaw());
       String key = decoded.key();
       keys.add(key);
@@ -111,6 +120,11 @@ public final class ClusterInformers implements ReadinessCheck {
   /** The factory of the Queues' informer, to be started and stopped with the service's. */
   public SharedInformerFactory queueFactory() {
     return queueFactory;
+  }
+
+  /** The factories of the TYJobs' per-namespace informers in the namespaced mode; empty otherwise. */
+  public List<SharedInformerFactory> namespacedFactories() {
+    return jobs.factories();
   }
 
   /** The UID of a pod as cached, to record which pod a victim entry means. */

@@ -56,15 +56,15 @@ class SchedulerConfigMapIT {
 
       core.replaceNamespacedConfigMap(configMap, "default", new V1ConfigMap().metadata(new V1ObjectMeta().name(configMap))
           .data(Map.of("scheduler.yaml", CONFIGURATION.formatted("JobAntiAffinity")))).execute();
-      await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.get("/actuator/health").contains("resourceVersion"));
+      await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.get("/actuator/schedulerconfiguration").contains("resourceVersion"));
       job(client, namespace, test, "spread");
       assertThat(nodesUsed(client, namespace, "spread")).as("JobAntiAffinity spreads the 4 pods").isEqualTo(4);
 
       core.replaceNamespacedConfigMap(configMap, "default", new V1ConfigMap().metadata(new V1ObjectMeta().name(configMap))
           .data(Map.of("scheduler.yaml", CONFIGURATION.formatted("JobAntiAffinity").replace("name: gang", "name: gangg"))))
           .execute();
-      await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.get("/actuator/health").contains("refused"));
-      String health = scheduler.get("/actuator/health");
+      await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.get("/actuator/schedulerconfiguration").contains("refused"));
+      String health = scheduler.get("/actuator/schedulerconfiguration");
       assertThat(health).contains("gangg");
       job(client, namespace, test, "still-spread");
       assertThat(nodesUsed(client, namespace, "still-spread")).as("the last good configuration stays").isEqualTo(4);

@@ -60,13 +60,19 @@ class SchedulerProfilesTest {
     assertThat(byPriority.decision("default/poor").allocations()).isEmpty();
   }
 
+  /** The text the profile's configuration-location names, read from the classpath as the service reads it. */
   @SuppressWarnings("unchecked")
-  private static String configurationOf(String profile) throws IOException {
+  static String configurationOf(String profile) throws IOException {
     try (InputStream in = SchedulerProfilesTest.class.getResourceAsStream("/application-" + profile + ".yaml")) {
       assertThat(in).as("profile " + profile).isNotNull();
       Map<String, Object> root = new Yaml().load(in);
       Map<String, Object> scheduler = (Map<String, Object>) ((Map<String, Object>) root.get("arranger")).get("scheduler");
-      return (String) scheduler.get("configuration");
+      String location = (String) scheduler.get("configuration-location");
+      assertThat(location).as("profile " + profile + " configuration-location").startsWith("classpath:");
+      try (InputStream text = SchedulerProfilesTest.class.getResourceAsStream("/" + location.substring("classpath:".length()))) {
+        assertThat(text).as(location).isNotNull();
+        return new String(text.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      }
     }
   }
 }

@@ -325,8 +325,8 @@ public final class E2eThroughputBenchmark {
       Map<String, Double> quantiles = new TreeMap<>();
       PromText last = sampler.lastText("scheduler");
       if (last != null) {
-        quantiles.put("p50", last.value(e2e, Map.of("quantile", "0.5")));
-        quantiles.put("p99", last.value(e2e, Map.of("quantile", "0.99")));
+        quantiles.put("p50", last.histogramQuantile(e2e, 0.5));
+        quantiles.put("p99", last.histogramQuantile(e2e, 0.99));
         quantiles.put("max", last.sum(e2e + "_max"));
       }
       // The benchmark's own writes: the TYJob creates and one pods/status PATCH per leader (the kubelet's part).
@@ -632,7 +632,7 @@ public final class E2eThroughputBenchmark {
     System.out.println("peak heap: jvm_memory_used_bytes{area=\"heap\"} summed over pools, max of /actuator/prometheus"
         + " scrapes every " + options.sampleMillis() + " ms during each phase; kube-scheduler: go_memstats_heap_inuse_bytes"
         + " (scraped every 1 s) and VmHWM. Cycle p50/p99 (in phase): each cycle's duration from the change of the"
-        + " e2e timer's _count/_sum between scrapes; (/actuator): the service's own quantile gauges at the finish line.");
+        + " e2e timer's _count/_sum between scrapes; (/actuator): estimated from the service's histogram buckets at the finish line.");
     for (Run run : kube.isEmpty() ? List.<Run>of() : List.of(kube.get(kube.size() - 1))) {
       System.out.println("kube-scheduler writes (last run): " + describeWrites(run.writes()));
     }

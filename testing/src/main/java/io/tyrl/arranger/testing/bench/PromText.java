@@ -119,6 +119,40 @@ public final class PromText {
     return sum(name, labels -> true);
   }
 
+  /**
+   * The q-quantile of a histogram, estimated from its {@code _bucket} series summed over every other
+   * label, by linear interpolation within the bucket, as Prometheus' {@code histogram_quantile} does
+   * (NaN without observations).
+   */
+  public double histogramQuantile(String name, double q) {
+    java.util.TreeMap<Double, Double> cumulative = new java.util.TreeMap<>();
+    for (Sample sample : samples) {
+      String le = sample.labels().get("le");
+      if (sample.name().equals(name + "_bucket") && le != null) {
+        cumulative.merge(parseValue(le), sample.value(), Double::sum);
+      }
+    }
+    if (cumulative.isEmpty() || cumulative.lastEntry().getValue() <= 0) {
+      return Double.NaN;
+    }
+    double rank = q * cumulative.lastEntry().getValue();
+    double lowerBound = 0;
+    double lowerCount = 0;
+    for (Map.Entry<Double, Double> bucket : cumulative.entrySet()) {
+      if (bucket.getValue() >= rank) {
+        if (bucket.getKey().isInfinite()) {
+          return lowerBound;
+        }
+        double inBucket = bucket.getValue() - lowerCount;
+        return inBucket <= 0 ? bucket.getKey()
+            : lowerBound + (bucket.getKey() - lowerBound) * (rank - lowerCount) / inBucket;
+      }
+      lowerBound = bucket.getKey();
+      lowerCount = bucket.getValue();
+    }
+    return lowerBound;
+  }
+
   /** The single value of a metric with exactly these label values among its labels (NaN when absent). */
   public double value(String name, Map<String, String> labels) {
     return sum(name, have -> labels.entrySet().stream().allMatch(e -> e.getValue().equals(have.get(e.getKey()))));

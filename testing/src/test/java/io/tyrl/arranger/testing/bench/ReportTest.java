@@ -74,4 +74,19 @@ class ReportTest {
     assertThat(text.sum("arranger_scheduler_e2e_scheduling_duration_seconds_count")).isEqualTo(17.0);
     assertThat(text.sum("absent")).isNaN();
   }
+
+  @Test
+  void histogramQuantilesInterpolateWithinTheSummedBuckets() {
+    PromText text = PromText.parse("""
+        cycle_seconds_bucket{pod="a",le="0.1"} 2
+        cycle_seconds_bucket{pod="a",le="0.2"} 6
+        cycle_seconds_bucket{pod="a",le="+Inf"} 8
+        cycle_seconds_bucket{pod="b",le="0.1"} 2
+        cycle_seconds_bucket{pod="b",le="0.2"} 2
+        cycle_seconds_bucket{pod="b",le="+Inf"} 2
+        """);
+    assertThat(text.histogramQuantile("cycle_seconds", 0.5)).isCloseTo(0.125, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(text.histogramQuantile("cycle_seconds", 0.99)).as("in the +Inf bucket: its lower bound").isEqualTo(0.2);
+    assertThat(text.histogramQuantile("absent", 0.5)).isNaN();
+  }
 }

@@ -85,7 +85,9 @@ class HelmChartIT {
   @ParameterizedTest(name = "helm lint --strict {0}")
   @ValueSource(strings = {"", "serviceMonitor.enabled=true",
       "scheduler.configMap.create=false,scheduler.springProfilesActive=fair-share",
-      "leaderElection.enabled=false,scheduler.replicaCount=1,controller.replicaCount=1"})
+      "leaderElection.enabled=false,scheduler.replicaCount=1,controller.replicaCount=1",
+      "grafanaDashboard.enabled=true,prometheusRule.enabled=true,rbac.aggregatedClusterRoles=false",
+      "watchNamespaces={team-a,team-b},scheduler.policyProfile=preempt-reclaim"})
   void chartPassesStrictLint(String values) {
     List<String> arguments = new ArrayList<>(List.of("lint", "--strict", "charts/arranger"));
     if (!values.isEmpty()) {
@@ -146,13 +148,13 @@ class HelmChartIT {
     Map<String, Long> kinds = objects.stream().collect(Collectors.groupingBy(Manifests::kind, TreeMap::new,
         Collectors.counting()));
     assertThat(kinds).containsExactlyEntriesOf(new TreeMap<>(Map.of(
-        "ClusterRole", 2L, "ClusterRoleBinding", 2L, "ConfigMap", 1L, "Deployment", 2L,
+        "ClusterRole", 4L, "ClusterRoleBinding", 2L, "ConfigMap", 1L, "Deployment", 2L,
         "PodDisruptionBudget", 2L, "Role", 2L, "RoleBinding", 2L, "Service", 2L, "ServiceAccount", 2L)));
     for (String component : COMPONENTS) {
       String name = RELEASE + "-" + component;
       JsonObject service = single(objects, "Service", name);
-      assertThat(string(service, "spec", "ports", 0, "port")).isEqualTo("8080");
-      assertThat(string(service, "spec", "ports", 0, "targetPort")).isEqualTo("http");
+      assertThat(string(service, "spec", "ports", 0, "port")).isEqualTo("8081");
+      assertThat(string(service, "spec", "ports", 0, "targetPort")).isEqualTo("management");
       assertThat(at(service, "spec", "selector")).isEqualTo(podLabels(single(objects, "Deployment", name)));
       JsonObject budget = single(objects, "PodDisruptionBudget", name);
       assertThat(string(budget, "spec", "minAvailable")).isEqualTo("1");
@@ -170,7 +172,8 @@ class HelmChartIT {
     for (JsonObject monitor : monitors) {
       assertThat(Manifests.apiVersion(monitor)).isEqualTo("monitoring.coreos.com/v1");
       assertThat(string(monitor, "metadata", "labels", "release")).isEqualTo("prom");
-      assertThat(string(monitor, "spec", "endpoints", 0, "port")).isEqualTo("http");
+      assertThat(string(monitor, "spec", "endpoints", 0, "port")).isEqualTo("management");
+      assertThat(string(monitor, "spec", "endpoints", 0, "honorLabels")).isEqualTo("true");
       assertThat(string(monitor, "spec", "endpoints", 0, "path")).isEqualTo("/actuator/prometheus");
       JsonObject service = single(objects, "Service", name(monitor));
       assertThat(at(monitor, "spec", "selector", "matchLabels")).isEqualTo(at(service, "spec", "selector"));
@@ -190,12 +193,14 @@ class HelmChartIT {
       assertThat(string(deployment, "spec", "replicas")).isEqualTo("2");
       assertThat(string(pod, "serviceAccountName")).isEqualTo(RELEASE + "-" + component);
       assertThat(string(container, "image")).isEqualTo(component + "-service:" + appVersion);
-      assertThat(string(container, "ports", 0, "containerPort")).isEqualTo("8080");
-      assertThat(string(container, "ports", 0, "name")).isEqualTo("http");
+      assertThat(at(container, "ports").getAsJsonArray()).as("the actuator's port is the only one").hasSize(1);
+      assertThat(string(container, "ports", 0, "containerPort")).isEqualTo("8081");
+      assertThat(string(container, "ports", 0, "name")).isEqualTo("management");
       assertThat(string(container, "livenessProbe", "httpGet", "path")).isEqualTo("/actuator/health/liveness");
       assertThat(string(container, "readinessProbe", "httpGet", "path")).isEqualTo("/actuator/health/readiness");
       assertThat(string(container, "startupProbe", "httpGet", "path")).isEqualTo("/actuator/health/liveness");
-      assertThat(string(container, "livenessProbe", "httpGet", "port")).isEqualTo("http");
+      assertThat(string(container, "livenessProbe", "httpGet", "port")).isEqualTo("management");
+      assertThat(string(container, "readinessProbe", "httpGet", "port")).isEqualTo("management");
       assertThat(at(container, "resources", "requests")).isNotNull();
 
       assertThat(string(pod, "securityContext", "runAsNonRoot")).isEqualTo("true");
@@ -239,6 +244,8 @@ class HelmChartIT {
     assertThat(bound(scheduler, "arranger.scheduler.config-map.namespace")).isEqualTo(NAMESPACE);
     assertThat(bound(scheduler, "arranger.scheduler.config-map.name")).isEqualTo("arranger-scheduler-config");
     assertThat(bound(scheduler, "arranger.scheduler.config-map.key")).isEqualTo("scheduler.yaml");
+    assertThat(bound(scheduler, "management.server.port")).isEqualTo("8081");
+    assertThat(bound(scheduler, "arranger.watch.namespaces")).as("all namespaces by default").isNull();
 
     Binder controller = binderFor(single(objects, "Deployment", RELEASE + "-controller"), "arranger-controller-5c8b-q9w2e");
     assertThat(bound(controller, "spring.profiles.active")).isNull();
@@ -246,6 +253,106 @@ class HelmChartIT {
     assertThat(bound(controller, "arranger.leader-election.lease-namespace")).isEqualTo(NAMESPACE);
     assertThat(bound(controller, "arranger.leader-election.identity")).isEqualTo("arranger-controller-5c8b-q9w2e");
     assertThat(bound(controller, "arranger.controller.workers")).isEqualTo("8");
+    assertThat(bound(controller, "management.server.port")).isEqualTo("8081");
+  }
+
+  @Test
+  void namespacedModeGrantsTheJobRightsOnlyInTheListedNamespacesAndTellsBothServices() {
+    List<JsonObject> objects = render(List.of("--set", "watchNamespaces={team-a,team-b}"));
+
+    for (String component : COMPONENTS) {
+      String name = RELEASE + "-" + component;
+      for (String namespace : List.of("team-a", "team-b")) {
+        JsonObject role = objects.stream().filter(o -> kind(o).equals("Role") && name(o).equals(name + "-jobs")
+            && namespace.equals(string(o, "metadata", "namespace"))).findFirst().orElseThrow(
+                () -> new AssertionError("no Role " + name + "-jobs in " + namespace));
+        assertThat(role.toString()).contains("\"tyjobs\"", "\"tyjobs/status\"", "\"events\"");
+        JsonObject binding = objects.stream().filter(o -> kind(o).equals("RoleBinding")
+            && name(o).equals(name + "-jobs") && namespace.equals(string(o, "metadata", "namespace")))
+            .findFirst().orElseThrow();
+        assertThat(string(binding, "subjects", 0, "name")).isEqualTo(name);
+        assertThat(string(binding, "subjects", 0, "namespace")).isEqualTo(NAMESPACE);
+      }
+      Binder environment = binderFor(single(objects, "Deployment", name), name + "-0");
+      assertThat(environment.bind("arranger.watch.namespaces", String[].class).get())
+          .containsExactly("team-a", "team-b");
+    }
+    assertThat(ofKind(objects, "ClusterRole")).extracting(Manifests::name)
+        .as("the controller has no cluster-wide rights at all").doesNotContain(RELEASE + "-controller");
+    JsonObject schedulerRole = single(objects, "ClusterRole", RELEASE + "-scheduler");
+    assertThat(schedulerRole.toString()).as("cluster-wide the scheduler reads nodes, pods and Queues only")
+        .contains("\"nodes\"", "\"pods\"", "\"queues\"").doesNotContain("tyjobs", "events");
+    JsonObject controllerJobs = objects.stream().filter(o -> kind(o).equals("Role")
+        && name(o).equals(RELEASE + "-controller-jobs")).findFirst().orElseThrow();
+    assertThat(controllerJobs.toString()).contains("\"create\"", "\"delete\"", "\"pods\"");
+  }
+
+  @Test
+  void aggregatedClusterRolesJoinTheBuiltInEditAndViewRoles() {
+    List<JsonObject> objects = render(List.of());
+
+    JsonObject edit = single(objects, "ClusterRole", RELEASE + "-edit");
+    JsonObject view = single(objects, "ClusterRole", RELEASE + "-view");
+    assertThat(string(edit, "metadata", "labels", "rbac.authorization.k8s.io/aggregate-to-edit")).isEqualTo("true");
+    assertThat(string(edit, "metadata", "labels", "rbac.authorization.k8s.io/aggregate-to-admin")).isEqualTo("true");
+    assertThat(string(view, "metadata", "labels", "rbac.authorization.k8s.io/aggregate-to-view")).isEqualTo("true");
+    assertThat(verbsOn(edit, "tyjobs")).contains("create", "update", "patch", "delete", "get", "list", "watch");
+    assertThat(verbsOn(edit, "tyjobs/status")).as("status is the services'").containsOnly("get", "list", "watch");
+    assertThat(verbsOn(view, "tyjobs")).containsOnly("get", "list", "watch");
+    assertThat(verbsOn(view, "queues")).containsOnly("get", "list", "watch");
+    assertThat(ofKind(render(List.of("--set", "rbac.aggregatedClusterRoles=false")), "ClusterRole"))
+        .extracting(Manifests::name).doesNotContain(RELEASE + "-edit", RELEASE + "-view");
+  }
+
+  private static List<String> verbsOn(JsonObject role, String resource) {
+    List<String> verbs = new ArrayList<>();
+    for (JsonElement rule : at(role, "rules").getAsJsonArray()) {
+      boolean matches = at(rule, "resources").getAsJsonArray().asList().stream()
+          .anyMatch(r -> r.getAsString().equals(resource));
+      if (matches) {
+        at(rule, "verbs").getAsJsonArray().forEach(verb -> verbs.add(verb.getAsString()));
+      }
+    }
+    return verbs;
+  }
+
+  /** Every metric the dashboard and the alerts query; MonitoringEndToEndIT checks the services expose them. */
+  static final Pattern METRIC_NAME = Pattern.compile("\\b(arranger_[a-z0-9_]+|workqueue_[a-z0-9_]+|rest_client_[a-z0-9_]+)\\b");
+
+  @Test
+  void dashboardAndAlertsAreOffByDefaultAndQueryTheServicesMetricsWhenEnabled() {
+    assertThat(render(List.of())).extracting(Manifests::kind).doesNotContain("PrometheusRule")
+        .filteredOn(kind -> kind.equals("ConfigMap")).hasSize(1);
+
+    List<JsonObject> objects = render(List.of("--set", "grafanaDashboard.enabled=true,prometheusRule.enabled=true"));
+
+    JsonObject dashboard = single(objects, "ConfigMap", RELEASE + "-dashboard");
+    assertThat(string(dashboard, "metadata", "labels", "grafana_dashboard")).isEqualTo("1");
+    JsonObject json = com.google.gson.JsonParser.parseString(string(dashboard, "data", "arranger.json")).getAsJsonObject();
+    assertThat(json.get("title").getAsString()).isEqualTo("Arranger");
+    List<String> queries = new ArrayList<>();
+    for (JsonElement panel : json.getAsJsonArray("panels")) {
+      JsonElement targets = panel.getAsJsonObject().get("targets");
+      if (targets != null) {
+        targets.getAsJsonArray().forEach(target -> queries.add(string(target, "expr")));
+      }
+    }
+    assertThat(queries).hasSizeGreaterThan(15);
+    assertThat(String.join("\n", queries)).contains(
+        "arranger_scheduler_e2e_scheduling_duration_seconds_bucket", "arranger_scheduler_action_scheduling_duration_seconds_bucket",
+        "arranger_scheduler_plugin_scheduling_duration_seconds_bucket", "arranger_controller_reconcile_duration_seconds_bucket",
+        "arranger_scheduler_job_scheduling_duration_seconds_bucket", "arranger_controller_job_start_duration_seconds_bucket",
+        "workqueue_depth", "workqueue_queue_duration_seconds_bucket", "rest_client_requests_total");
+    assertThat(queries).noneMatch(query -> query.contains("quantile=")).allMatch(query -> METRIC_NAME.matcher(query).find());
+
+    JsonObject rule = single(objects, "PrometheusRule", RELEASE);
+    List<String> alerts = new ArrayList<>();
+    for (JsonElement alert : at(rule, "spec", "groups", 0, "rules").getAsJsonArray()) {
+      alerts.add(string(alert, "alert"));
+      assertThat(METRIC_NAME.matcher(string(alert, "expr")).find()).as(string(alert, "alert")).isTrue();
+    }
+    assertThat(alerts).containsExactly("ArrangerNoLeader", "ArrangerSchedulingCycleSlow", "ArrangerJobsPendingTooLong",
+        "ArrangerStatusWriteErrors", "ArrangerReconcileErrors");
   }
 
   @Test
@@ -255,6 +362,32 @@ class HelmChartIT {
     String text = string(configMap, "data", "scheduler.yaml");
     String builtIn = Files.readString(helm.projectRoot().resolve("config/scheduler/default.yaml"));
     assertThat(Manifests.parse(text)).isEqualTo(Manifests.parse(builtIn));
+  }
+
+  /** The chart renders a policy profile from config/scheduler/ itself (linked in), byte for byte. */
+  @ParameterizedTest(name = "--set scheduler.policyProfile={0}")
+  @MethodSource("schedulerConfigurationExamples")
+  void policyProfileRendersItsFileOfConfigSchedulerVerbatim(Path profile) throws IOException {
+    String name = profile.getFileName().toString().replace(".yaml", "");
+    JsonObject configMap = single(render(List.of("--set", "scheduler.policyProfile=" + name)),
+        "ConfigMap", "arranger-scheduler-config");
+
+    assertThat(string(configMap, "data", "scheduler.yaml")).isEqualTo(Files.readString(profile));
+    assertThat(Files.isSymbolicLink(helm.chart().resolve("scheduler-configurations"))).isTrue();
+    assertThat(helm.chart().resolve("scheduler-configurations").toRealPath())
+        .isEqualTo(helm.projectRoot().resolve("config/scheduler").toRealPath());
+  }
+
+  @Test
+  void valuesCarryNoCopyOfAProfileAndAnUnknownProfileIsRefusedNamingIt() throws IOException {
+    JsonObject values = Manifests.parse(Files.readString(helm.chart().resolve("values.yaml"))).get(0);
+    assertThat(string(values, "scheduler", "configuration")).isEmpty();
+    assertThat(string(values, "scheduler", "policyProfile")).isEqualTo("default");
+
+    HelmCli.Result result = helm.run("template", RELEASE, "charts/arranger", "--set", "scheduler.policyProfile=fairshare");
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.stderr()).contains("scheduler.policyProfile \"fairshare\" names no file");
   }
 
   static Stream<Path> schedulerConfigurationExamples() throws IOException {
@@ -301,7 +434,7 @@ class HelmChartIT {
    */
   @ParameterizedTest(name = "dry run with {0}")
   @ValueSource(strings = {"default values",
-      "serviceMonitor.enabled=true,commonLabels.team=rl,imagePullSecrets[0].name=regcred,"
+      "serviceMonitor.enabled=true,grafanaDashboard.enabled=true,prometheusRule.enabled=true,commonLabels.team=rl,imagePullSecrets[0].name=regcred,"
           + "scheduler.podAnnotations.a=b,controller.nodeSelector.pool=system,"
           + "scheduler.tolerations[0].key=dedicated,scheduler.tolerations[0].operator=Exists,"
           + "controller.extraEnv[0].name=LOGGING_LEVEL_ROOT,controller.extraEnv[0].value=DEBUG"})
@@ -318,7 +451,7 @@ class HelmChartIT {
     List<String> accepted = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     for (JsonObject object : objects) {
-      if (kind(object).equals("ServiceMonitor")) {
+      if (kind(object).equals("ServiceMonitor") || kind(object).equals("PrometheusRule")) {
         assertThat(resources.of(object)).as("this API server has no Prometheus Operator").isEmpty();
         skipped.add(Manifests.describe(object));
         continue;
@@ -341,7 +474,7 @@ class HelmChartIT {
     assertThat(accepted).hasSize(objects.size() - skipped.size()).contains(
         "Deployment " + RELEASE + "-scheduler", "Deployment " + RELEASE + "-controller",
         "CustomResourceDefinition tyjobs.arranger.tyrl.io", "CustomResourceDefinition queues.arranger.tyrl.io");
-    assertThat(skipped).hasSize(values.contains("serviceMonitor.enabled=true") ? 2 : 0);
+    assertThat(skipped).hasSize(values.contains("serviceMonitor.enabled=true") ? 3 : 0);
     assertThat(new DynamicKubernetesApi("apps", "v1", "deployments", client).get(namespace, RELEASE + "-scheduler")
         .getHttpStatusCode()).as("a dry run stores no Deployment").isEqualTo(404);
     assertThat(new DynamicKubernetesApi("rbac.authorization.k8s.io", "v1", "clusterroles", client)
