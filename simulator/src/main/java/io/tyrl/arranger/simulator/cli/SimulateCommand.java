@@ -109,7 +109,8 @@ public final class SimulateCommand {
     }
     GreedyBound bound = GreedyBound.of(trace, cluster.capacity());
     List<RunRecord> runs = simulate(trace, cluster, variants, options, out);
-    List<RunSummary> summaries = runs.stream().map(run -> QualityMetrics.summarize(run, bound)).toList();
+    double windowStart = options.warmup() * trace.lastSubmitSeconds();
+    List<RunSummary> summaries = runs.stream().map(run -> QualityMetrics.summarize(run, bound, windowStart)).toList();
 
     Map<String, String> parameters = new LinkedHashMap<>();
     parameters.put("trace", traceName + ", " + trace.jobs().size() + " jobs, queues " + trace.queueWeights());
@@ -119,8 +120,9 @@ public final class SimulateCommand {
     parameters.put("simulation", "cycle period " + settings.period().toMillis() / 1000.0 + " s, pod startup "
         + settings.podStartup().toMillis() / 1000.0 + " s, pod termination " + settings.podTermination().toMillis() / 1000.0
         + " s, deadlock threshold without waitTime " + settings.deadlockAfter().toSeconds() + " s");
-    parameters.put("measurement window", String.format(Locale.ROOT, "0 – %.1f h (the last submission)",
-        trace.lastSubmitSeconds() / 3600));
+    parameters.put("measurement window", String.format(Locale.ROOT, "%.1f – %.1f h (from %.0f %% of the submission period,"
+        + " once the cluster has filled, to the last submission); delays and completion times of the jobs submitted in it",
+        windowStart / 3600, trace.lastSubmitSeconds() / 3600, options.warmup() * 100));
     Comparison comparison = new Comparison("Arranger scheduling simulation", parameters, bound, runs, summaries);
     Path html = options.out().resolve("report.html");
     HtmlReport.write(comparison, html);

@@ -13,15 +13,16 @@ import java.util.List;
  * @param configs      scheduler configuration files, in report order
  * @param baseline     whether the Volcano-default-like baseline runs too
  * @param writeTrace   where to write the trace as CSV (e.g. the generated one), or null
+ * @param warmup       the fraction of the submission period left out of the measurement window
  */
 record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, List<Path> configs, boolean baseline,
-    Path out, Path writeTrace, int threads, SimulationSettings settings) {
+    Path out, Path writeTrace, int threads, double warmup, SimulationSettings settings) {
 
   static final String USAGE = """
       usage: simulate.sh [--trace FILE.csv | --jobs N --load L --seed S] [--nodes N]
                          [--config SCHEDULER.yaml]... [--no-baseline] [--out DIR] [--write-trace FILE.csv]
                          [--period S] [--pod-startup S] [--pod-termination S] [--deadlock-after S] [--drain S]
-                         [--threads N]
+                         [--warmup F] [--threads N]
         --trace            replay a CSV of job submissions (columns: docs/simulator.md); without it, a trace is
                            generated: --jobs (10000) RL jobs at --load (0.9) offered load, seeded by --seed (1)
         --nodes            the cluster's nodes, each 8 GPUs, 128 cpu, 1Ti (1000)
@@ -34,6 +35,8 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
         --deadlock-after   seconds a job may hold part of its gang, when it has no waitTime, before it counts as a
                            gang deadlock (600)
         --drain            seconds after the last submission the run goes on for jobs to end (172800)
+        --warmup           the fraction of the submission period, from its start, left out of the measurement
+                           window while the cluster fills up (0.5); the window ends at the last submission
         --threads          configurations simulated at once (default: as many as there are processors, at most
                            the configurations)
       """;
@@ -49,6 +52,7 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
     Path out = Path.of("simulation-report");
     Path writeTrace = null;
     int threads = 0;
+    double warmup = 0.5;
     SimulationSettings defaults = SimulationSettings.DEFAULTS;
     Duration period = defaults.period();
     Duration startup = defaults.podStartup();
@@ -68,6 +72,7 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
         case "--out" -> out = Path.of(value(args, ++i, flag));
         case "--write-trace" -> writeTrace = Path.of(value(args, ++i, flag));
         case "--threads" -> threads = integer(args, ++i, flag);
+        case "--warmup" -> warmup = decimal(args, ++i, flag);
         case "--period" -> period = seconds(args, ++i, flag);
         case "--pod-startup" -> startup = seconds(args, ++i, flag);
         case "--pod-termination" -> termination = seconds(args, ++i, flag);
@@ -79,13 +84,13 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
     if (configs.isEmpty()) {
       configs.add(projectRoot.resolve("config/scheduler/default.yaml"));
     }
-    if (!baseline && configs.isEmpty()) {
-      throw new IllegalArgumentException("nothing to simulate");
+    if (!(warmup >= 0) || warmup >= 1) {
+      throw new IllegalArgumentException("--warmup must be within [0, 1), was " + warmup);
     }
     if (jobs < 1 || nodes < 1) {
       throw new IllegalArgumentException("--jobs and --nodes must be >= 1");
     }
-    return new SimulateOptions(trace, jobs, nodes, load, seed, List.copyOf(configs), baseline, out, writeTrace, threads,
+    return new SimulateOptions(trace, jobs, nodes, load, seed, List.copyOf(configs), baseline, out, writeTrace, threads, warmup,
         new SimulationSettings(period, startup, termination, deadlockAfter, drain));
   }
 

@@ -31,6 +31,7 @@ import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -327,8 +328,8 @@ public final class Simulation {
   /** The job ends (ran its duration, or failed): its pods are gone at once. */
   private void end(SimJob job, double now) {
     unaccount(job);
-    java.util.Arrays.fill(job.nodeOf, null);
-    java.util.Arrays.fill(job.releasing, false);
+    Arrays.fill(job.nodeOf, null);
+    Arrays.fill(job.releasing, false);
     job.generation++;
     job.phase = SimJob.Phase.ENDED;
     account(job);

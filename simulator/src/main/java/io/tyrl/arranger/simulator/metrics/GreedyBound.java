@@ -72,6 +72,11 @@ public record GreedyBound(double[] times, double[] gpus, long capacityGpu) {
 
   /** The mean fraction of the cluster's GPUs allocated over [0, end]. */
   public double meanGpuFraction(double end) {
-    return capacityGpu == 0 ? Double.NaN : StepSeries.mean(times, gpus, end) / capacityGpu;
+    return meanGpuFraction(0, end);
+  }
+
+  /** The mean fraction of the cluster's GPUs allocated over [start, end]. */
+  public double meanGpuFraction(double start, double end) {
+    return capacityGpu == 0 ? Double.NaN : StepSeries.mean(times, gpus, start, end) / capacityGpu;
   }
 }

@@ -9,7 +9,7 @@ import java.util.List;
  * @param queueWeights     their weights, same order
  * @param capacityGpu      the cluster's GPUs
  * @param capacityMilliCpu the cluster's millicores
- * @param windowEnd        the last submission: metrics averaged over time use [0, windowEnd]
+ * @param windowEnd        the last submission: the end of the measurement window
  * @param endSeconds       when the run stopped (every job ended, or the drain limit)
  * @param preemptions      victims (jobs or sets of workers) evicted for a job of their own queue
  * @param reclaims         victims evicted for a job of another queue

@@ -10,20 +10,25 @@ public final class StepSeries {
    * holds until {@code end}. NaN when {@code end} is not positive.
    */
   public static double mean(double[] times, double[] values, double end) {
+    return mean(times, values, 0, end);
+  }
+
+  /** The mean over [start, end]; NaN when the interval is empty. */
+  public static double mean(double[] times, double[] values, double start, double end) {
     if (times.length != values.length) {
       throw new IllegalArgumentException("times and values differ in length");
     }
-    if (!(end > 0)) {
+    if (!(end > start)) {
       return Double.NaN;
     }
     double area = 0;
     for (int i = 0; i < times.length; i++) {
-      double from = Math.max(0, times[i]);
+      double from = Math.max(start, times[i]);
       double to = Math.min(end, i + 1 < times.length ? times[i + 1] : end);
       if (to > from) {
         area += values[i] * (to - from);
       }
     }
-    return area / end;
+    return area / (end - start);
   }
 }

@@ -136,6 +136,32 @@ class MetricsTest {
     assertThat(summary.reclaims()).isEqualTo(3);
   }
 
+  @Test
+  void aWindowLeavesOutTheWarmUpAndTheJobsSubmittedInIt() {
+    List<AllocationPoint> points = List.of(
+        new AllocationPoint(0, 2, 2000, 0, new long[] {2}, new long[] {2}),
+        new AllocationPoint(40, 8, 8000, 0, new long[] {8}, new long[] {10}));
+    List<JobOutcome> jobs = List.of(
+        new JobOutcome("early", "a", 0, 0, 50, null, 0, false),
+        new JobOutcome("late", "a", 60, 90, 150, null, 0, false));
+    RunRecord run = new RunRecord("v", List.of("a"), List.of(1), 10, 10_000, 100, 150, points, jobs, 0, 0, 3, 1, 1);
+    GreedyBound bound = new GreedyBound(new double[] {0, 40}, new double[] {2, 10}, 10);
+
+    RunSummary whole = QualityMetrics.summarize(run, bound);
+    RunSummary windowed = QualityMetrics.summarize(run, bound, 50);
+
+    // [0, 100]: 2 for 40 s, 8 for 60 s → 5.6 of 10; [50, 100]: 8 → 0.8
+    assertThat(whole.gpuAlloc()).isCloseTo(0.56, within(1e-9));
+    assertThat(windowed.gpuAlloc()).isCloseTo(0.8, within(1e-9));
+    assertThat(windowed.greedyBound()).isCloseTo(1.0, within(1e-9));
+    // deserved 10 (the whole cluster) from 40 s, held 8: |8 − 10| / 10
+    assertThat(windowed.shareDeviation()).isCloseTo(0.2, within(1e-9));
+    assertThat(whole.waitP95()).isEqualTo(30);
+    assertThat(windowed.waitP50()).isEqualTo(30);
+    assertThat(windowed.jctP50()).isEqualTo(90);
+    assertThat(windowed.queues().get(0).jobs()).isEqualTo(1);
+  }
+
   private static TraceJob job(String name, double submit, int leaderGpus, int workerGpus, long seconds) {
     return new TraceJob(name, submit, "q", 1, 5, Resource.of("cpu", "1", "nvidia.com/gpu", Integer.toString(leaderGpus)),
         Resource.of("cpu", "1", "nvidia.com/gpu", "1"), workerGpus, 0, Duration.ofSeconds(seconds), GangMode.STRICT, null,
