@@ -685,8 +685,10 @@ public final class E2eThroughputBenchmark {
       Map<String, String> controllerProperties, int kubeSchedulerQps, Duration timeout, int settleSeconds,
       int sampleMillis) {
 
+    /** The module's runnable jar: scheduler-service's carries the classifier {@code exec} (docs/architecture.md). */
     Path jar(Path root, String module) {
-      return root.resolve(module).resolve("target").resolve(module + "-" + version + ".jar");
+      String classifier = module.equals("scheduler-service") ? "-exec" : "";
+      return root.resolve(module).resolve("target").resolve(module + "-" + version + classifier + ".jar");
     }
 
     static final String USAGE = "usage: bench-e2e [--nodes N] [--pods M] [--repeats R] [--threads T]"

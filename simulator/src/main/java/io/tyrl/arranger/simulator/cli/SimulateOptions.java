@@ -1,0 +1,129 @@
+package io.tyrl.arranger.simulator.cli;
+
+import io.tyrl.arranger.simulator.engine.SimulationSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command line of {@code scripts/simulate.sh}.
+ *
+ * @param trace        a trace CSV, or null for the built-in generated trace
+ * @param configs      scheduler configuration files, in report order
+ * @param baseline     whether the Volcano-default-like baseline runs too
+ * @param writeTrace   where to write the trace as CSV (e.g. the generated one), or null
+ * @param warmup       the fraction of the submission period left out of the measurement window
+ */
+record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, List<Path> configs, boolean baseline,
+    Path out, Path writeTrace, int threads, double warmup, SimulationSettings settings) {
+
+  static final String USAGE = """
+      usage: simulate.sh [--trace FILE.csv | --jobs N --load L --seed S] [--nodes N]
+                         [--config SCHEDULER.yaml]... [--no-baseline] [--out DIR] [--write-trace FILE.csv]
+                         [--period S] [--pod-startup S] [--pod-termination S] [--deadlock-after S] [--drain S]
+                         [--warmup F] [--threads N]
+        --trace            replay a CSV of job submissions (columns: docs/simulator.md); without it, a trace is
+                           generated: --jobs (10000) RL jobs at --load (0.9) offered load, seeded by --seed (1)
+        --nodes            the cluster's nodes, each 8 GPUs, 128 cpu, 1Ti (1000)
+        --config           a scheduler configuration to compare (repeatable; default config/scheduler/default.yaml)
+        --no-baseline      leave out the Volcano-default-like baseline
+        --out              where the report (report.html) and its CSV go (simulation-report)
+        --period           the scheduler's cycle period in seconds (1)
+        --pod-startup      seconds from a job's minimum placed to its pods running (5)
+        --pod-termination  seconds an evicted pod keeps its room (5)
+        --deadlock-after   seconds a job may hold part of its gang, when it has no waitTime, before it counts as a
+                           gang deadlock (600)
+        --drain            seconds after the last submission the run goes on for jobs to end (172800)
+        --warmup           the fraction of the submission period, from its start, left out of the measurement
+                           window while the cluster fills up (0.5); the window ends at the last submission
+        --threads          configurations simulated at once (default: as many as there are processors, at most
+                           the configurations)
+      """;
+
+  static SimulateOptions parse(String[] args, Path projectRoot) {
+    Path trace = null;
+    int jobs = 10_000;
+    int nodes = 1_000;
+    double load = 0.9;
+    long seed = 1;
+    List<Path> configs = new ArrayList<>();
+    boolean baseline = true;
+    Path out = Path.of("simulation-report");
+    Path writeTrace = null;
+    int threads = 0;
+    double warmup = 0.5;
+    SimulationSettings defaults = SimulationSettings.DEFAULTS;
+    Duration period = defaults.period();
+    Duration startup = defaults.podStartup();
+    Duration termination = defaults.podTermination();
+    Duration deadlockAfter = defaults.deadlockAfter();
+    Duration drain = defaults.drainLimit();
+    for (int i = 0; i < args.length; i++) {
+      String flag = args[i];
+      switch (flag) {
+        case "--trace" -> trace = Path.of(value(args, ++i, flag));
+        case "--jobs" -> jobs = integer(args, ++i, flag);
+        case "--nodes" -> nodes = integer(args, ++i, flag);
+        case "--load" -> load = decimal(args, ++i, flag);
+        case "--seed" -> seed = Long.parseLong(value(args, ++i, flag));
+        case "--config" -> configs.add(Path.of(value(args, ++i, flag)));
+        case "--no-baseline" -> baseline = false;
+        case "--out" -> out = Path.of(value(args, ++i, flag));
+        case "--write-trace" -> writeTrace = Path.of(value(args, ++i, flag));
+        case "--threads" -> threads = integer(args, ++i, flag);
+        case "--warmup" -> warmup = decimal(args, ++i, flag);
+        case "--period" -> period = seconds(args, ++i, flag);
+        case "--pod-startup" -> startup = seconds(args, ++i, flag);
+        case "--pod-termination" -> termination = seconds(args, ++i, flag);
+        case "--deadlock-after" -> deadlockAfter = seconds(args, ++i, flag);
+        case "--drain" -> drain = seconds(args, ++i, flag);
+        default -> throw new IllegalArgumentException("unknown option " + flag);
+      }
+    }
+    if (configs.isEmpty()) {
+      configs.add(projectRoot.resolve("config/scheduler/default.yaml"));
+    }
+    if (!(warmup >= 0) || warmup >= 1) {
+      throw new IllegalArgumentException("--warmup must be within [0, 1), was " + warmup);
+    }
+    if (jobs < 1 || nodes < 1) {
+      throw new IllegalArgumentException("--jobs and --nodes must be >= 1");
+    }
+    return new SimulateOptions(trace, jobs, nodes, load, seed, List.copyOf(configs), baseline, out, writeTrace, threads, warmup,
+        new SimulationSettings(period, startup, termination, deadlockAfter, drain));
+  }
+
+  private static String value(String[] args, int index, String flag) {
+    if (index >= args.length) {
+      throw new IllegalArgumentException(flag + " needs a value");
+    }
+    return args[index];
+  }
+
+  private static int integer(String[] args, int index, String flag) {
+    String value = value(args, index, flag);
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + ": '" + value + "' is not a whole number");
+    }
+  }
+
+  private static double decimal(String[] args, int index, String flag) {
+    String value = value(args, index, flag);
+    try {
+      return Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + ": '" + value + "' is not a number");
+    }
+  }
+
+  private static Duration seconds(String[] args, int index, String flag) {
+    double value = decimal(args, index, flag);
+    if (!(value >= 0) || Double.isInfinite(value)) {
+      throw new IllegalArgumentException(flag + ": must be a number of seconds >= 0");
+    }
+    return Duration.ofMillis(Math.round(value * 1000));
+  }
+}

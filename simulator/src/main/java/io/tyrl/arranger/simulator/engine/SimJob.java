@@ -1,0 +1,139 @@
+package io.tyrl.arranger.simulator.engine;
+
+import io.tyrl.arranger.scheduler.api.GangSpec;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.JobStage;
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.TaskInfo;
+import io.tyrl.arranger.scheduler.api.TaskStatus;
+import io.tyrl.arranger.simulator.trace.TraceJob;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One job inside a run: where each of its pods is, the controller's stage, and what happened to it.
+ * Mutable, owned by one {@link Simulation}; the scheduler sees it only as the immutable {@link JobInfo}
+ * built from it.
+ */
+final class SimJob {
+
+  static final String NAMESPACE = "sim";
+
+  enum Phase { NOT_ARRIVED, WAITING, STARTED, ENDED }
+
+  final TraceJob spec;
+  final int queue;
+  final String key;
+  final Instant created;
+  private final TaskInfo[] pendingTasks;
+  private final Map<String, Integer> taskIndex = new HashMap<>();
+  final String[] nodeOf;
+  final boolean[] releasing;
+  /** Bumped each time a pod starts releasing, so that a stale release event is ignored. */
+  final int[] releaseStamp;
+
+  Phase phase = Phase.NOT_ARRIVED;
+  JobStage stage = JobStage.PENDING;
+  Instant waitingSince;
+  boolean awaitingVictims;
+  /** Bumped when the job is evicted whole or ends, so that its pending RUN and FINISH events are ignored. */
+  int generation;
+  double started = Double.NaN;
+  double finished = Double.NaN;
+  String failure;
+  int restarts;
+  boolean deadlocked;
+  double partialSince = Double.NaN;
+
+  long heldGpu;
+  long heldMilliCpu;
+  int heldPods;
+  boolean countedAsStarted;
+
+  private JobInfo info;
+
+  SimJob(TraceJob spec, int queue, Instant created) {
+    this.spec = spec;
+    this.queue = queue;
+    this.key = NAMESPACE + "/" + spec.name();
+    this.created = created;
+    int tasks = 1 + spec.workers();
+    pendingTasks = new TaskInfo[tasks];
+    pendingTasks[0] = TaskInfo.leader(spec.name(), "learner", spec.leader());
+    for (int i = 0; i < spec.workers(); i++) {
+      pendingTasks[1 + i] = TaskInfo.worker(spec.name(), "actor", i, spec.worker());
+    }
+    for (int i = 0; i < tasks; i++) {
+      taskIndex.put(pendingTasks[i].podName(), i);
+    }
+    nodeOf = new String[tasks];
+    releasing = new boolean[tasks];
+    releaseStamp = new int[tasks];
+  }
+
+  int tasks() {
+    return pendingTasks.length;
+  }
+
+  String podName(int task) {
+    return pendingTasks[task].podName();
+  }
+
+  /** The task's index, or -1 when the job has no such pod. */
+  int indexOf(String podName) {
+    return taskIndex.getOrDefault(podName, -1);
+  }
+
+  Resource request(int task) {
+    return pendingTasks[task].request();
+  }
+
+  boolean hasStartedBefore() {
+    return !Double.isNaN(started);
+  }
+
+  boolean isStarted() {
+    return stage == JobStage.STARTING || stage == JobStage.RUNNING;
+  }
+
+  void changed() {
+    info = null;
+  }
+
+  JobInfo info() {
+    if (info == null) {
+      List<TaskInfo> tasks = new ArrayList<>(pendingTasks.length);
+      for (int i = 0; i < pendingTasks.length; i++) {
+        tasks.add(nodeOf[i] == null ? pendingTasks[i]
+            : pendingTasks[i].withStatus(releasing[i] ? TaskStatus.RELEASING : TaskStatus.ALLOCATED, nodeOf[i]));
+      }
+      info = new JobInfo(NAMESPACE, spec.name(), null, spec.queue(), spec.priority(), created, spec.minWorkers(),
+          spec.basicPolicy(), null, new GangSpec(spec.gang(), spec.waitTime(), null), waitingSince, tasks, true,
+          awaitingVictims, stage, null);
+    }
+    return info;
+  }
+
+  /** Sums what the job's pods hold (placed or still releasing). */
+  void recomputeHeld() {
+    long gpu = 0;
+    long cpu = 0;
+    int pods = 0;
+    for (int i = 0; i < nodeOf.length; i++) {
+      if (nodeOf[i] != null) {
+        Resource request = pendingTasks[i].request();
+        gpu += request.get(Resource.GPU);
+        cpu += request.milliCpu();
+        if (!releasing[i]) {
+          pods++;
+        }
+      }
+    }
+    heldGpu = gpu;
+    heldMilliCpu = cpu;
+    heldPods = pods;
+  }
+}

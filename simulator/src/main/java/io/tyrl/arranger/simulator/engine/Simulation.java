@@ -1,0 +1,440 @@
+package io.tyrl.arranger.simulator.engine;
+
+import io.tyrl.arranger.scheduler.actions.BuiltInActions;
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.GangMode;
+import io.tyrl.arranger.scheduler.api.JobDecision;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.JobStage;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.QueueInfo;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.ScheduleState;
+import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.api.Victim;
+import io.tyrl.arranger.scheduler.conf.PluginConfiguration;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
+import io.tyrl.arranger.scheduler.conf.TierConfiguration;
+import io.tyrl.arranger.scheduler.framework.CycleListener;
+import io.tyrl.arranger.scheduler.framework.Scheduler;
+import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
+import io.tyrl.arranger.scheduler.plugins.GangPlugin;
+import io.tyrl.arranger.simulator.metrics.AllocationPoint;
+import io.tyrl.arranger.simulator.metrics.JobOutcome;
+import io.tyrl.arranger.simulator.metrics.RunRecord;
+import io.tyrl.arranger.simulator.trace.ClusterShape;
+import io.tyrl.arranger.simulator.trace.Trace;
+import io.tyrl.arranger.simulator.trace.TraceJob;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.PriorityQueue;
+
+/**
+ * Replays a trace through the scheduler's real core in simulated time. Around the core it plays what
+ * the services and the cluster would do: the scheduler's cycle every {@code period}; the controller
+ * moving a job to Starting when its minimum is placed and to Running {@code podStartup} later, its
+ * run then lasting the job's duration; evicted pods holding their room for {@code podTermination};
+ * a job evicted whole going back to Rescheduling and losing its progress (no checkpoint); a failed job
+ * leaving.
+ *
+ * <p>Cycles whose outcome is known are skipped: the core is a function of its snapshot and its clock,
+ * and the clock matters only through gang deadlines (waitTime, the NonStrict reservation timeout). So
+ * after a cycle that changed nothing, the next one runs at the first period boundary at or after the
+ * next event (an arrival, a job starting to run or ending, a pod gone) or gang deadline; a cycle that
+ * changed something is followed by one a period later, as in the real loop.
+ * {@link #run(Trace, ClusterShape, Variant, SimulationSettings, boolean)} with {@code everyPeriod}
+ * runs every cycle instead, which tests use to show that skipping changes nothing.
+ */
+public final class Simulation {
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
+
+  private enum Kind { ARRIVE, RUN, FINISH, RELEASED }
+
+  private record Event(double time, long sequence, Kind kind, SimJob job, int stamp, int task) {}
+
+  private final Variant variant;
+  private final SimulationSettings settings;
+  private final boolean everyPeriod;
+  private final Scheduler scheduler = new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
+  private final Duration reservationTimeout;
+  private final List<NodeInfo> nodes;
+  private final List<QueueInfo> queueInfos = new ArrayList<>();
+  private final List<String> queueNames = new ArrayList<>();
+  private final List<Integer> queueWeights = new ArrayList<>();
+  private final List<SimJob> jobs = new ArrayList<>();
+  private final Map<String, SimJob> byKey = new HashMap<>();
+  private final List<SimJob> active = new ArrayList<>();
+  private final PriorityQueue<Event> events = new PriorityQueue<>(
+      Comparator.comparingDouble(Event::time).thenComparingLong(Event::sequence));
+  private long sequence;
+  private final long capacityGpu;
+  private final long capacityMilliCpu;
+  private final double windowEnd;
+
+  private long startedGpu;
+  private long startedMilliCpu;
+  private long reservedGpu;
+  private final long[] queueHeld;
+  private final long[] queueDemand;
+  private final List<AllocationPoint> points = new ArrayList<>();
+  private int preemptions;
+  private int reclaims;
+  private long cycles;
+
+  private Simulation(Trace trace, ClusterShape cluster, Variant variant, SimulationSettings settings, boolean everyPeriod) {
+    this.variant = variant;
+    this.settings = settings;
+    this.everyPeriod = everyPeriod;
+    this.reservationTimeout = reservationTimeout(variant.configuration());
+    this.nodes = cluster.nodeInfos();
+    this.capacityGpu = cluster.capacity().get(Resource.GPU);
+    this.capacityMilliCpu = cluster.capacity().milliCpu();
+    this.windowEnd = trace.lastSubmitSeconds();
+    Map<String, Integer> queueIndex = new LinkedHashMap<>();
+    trace.queueWeights().forEach((name, weight) -> {
+      queueIndex.put(name, queueNames.size());
+      queueNames.add(name);
+      queueWeights.add(weight);
+      queueInfos.add(QueueInfo.of(name, weight));
+    });
+    queueHeld = new long[queueNames.size()];
+    queueDemand = new long[queueNames.size()];
+    for (TraceJob original : trace.jobs()) {
+      TraceJob job = variant.jobs().apply(original);
+      SimJob simJob = new SimJob(job, queueIndex.get(job.queue()), at(job.submitSeconds()));
+      jobs.add(simJob);
+      byKey.put(simJob.key, simJob);
+      schedule(job.submitSeconds(), Kind.ARRIVE, simJob, 0, -1);
+    }
+  }
+
+  public static RunRecord run(Trace trace, ClusterShape cluster, Variant variant, SimulationSettings settings) {
+    return run(trace, cluster, variant, settings, false);
+  }
+
+  public static RunRecord run(Trace trace, ClusterShape cluster, Variant variant, SimulationSettings settings,
+      boolean everyPeriod) {
+    return new Simulation(trace, cluster, variant, settings, everyPeriod).run();
+  }
+
+  private RunRecord run() {
+    long startNanos = System.nanoTime();
+    long startCpu = THREADS.getCurrentThreadCpuTime();
+    double period = settings.periodSeconds();
+    double stopAt = windowEnd + settings.drainLimit().toSeconds();
+    record(0);
+    double now = events.isEmpty() ? 0 : gridAtOrAfter(events.peek().time(), -1);
+    while (now <= stopAt) {
+      processEventsUntil(now);
+      if (active.isEmpty() && events.isEmpty()) {
+        break;
+      }
+      boolean changed = active.isEmpty() ? false : cycle(now);
+      double next;
+      if (changed || everyPeriod) {
+        next = now + period;
+      } else {
+        double wake = Math.min(events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time(), nextGangDeadline(now));
+        if (Double.isInfinite(wake)) {
+          break;
+        }
+        next = gridAtOrAfter(wake, now);
+      }
+      now = next;
+    }
+    double end = Math.min(now, stopAt);
+    for (SimJob job : jobs) {
+      closePartial(job, end);
+    }
+    List<JobOutcome> outcomes = jobs.stream().map(job -> new JobOutcome(job.spec.name(), job.spec.queue(),
+        job.spec.submitSeconds(), job.started, job.finished, job.failure, job.restarts, job.deadlocked)).toList();
+    return new RunRecord(variant.name(), queueNames, queueWeights, capacityGpu, capacityMilliCpu, windowEnd, end, points,
+        outcomes, preemptions, reclaims, cycles, (System.nanoTime() - startNanos) / 1_000_000,
+        (THREADS.getCurrentThreadCpuTime() - startCpu) / 1_000_000);
+  }
+
+  /** The first cycle time (a multiple of the period) at or after {@code time} and after {@code after}. */
+  private double gridAtOrAfter(double time, double after) {
+    double period = settings.periodSeconds();
+    double grid = Math.ceil(time / period - 1e-9) * period;
+    return grid > after ? grid : after + period;
+  }
+
+  private void processEventsUntil(double now) {
+    while (!events.isEmpty() && events.peek().time() <= now) {
+      Event event = events.poll();
+      SimJob job = event.job();
+      switch (event.kind()) {
+        case ARRIVE -> {
+          job.phase = SimJob.Phase.WAITING;
+          active.add(job);
+          queueDemand[job.queue] += job.spec.fullRequest().get(Resource.GPU);
+        }
+        case RUN -> {
+          if (event.stamp() != job.generation || job.stage != JobStage.STARTING) {
+            continue;
+          }
+          job.stage = JobStage.RUNNING;
+          job.changed();
+          schedule(event.time() + job.spec.duration().toMillis() / 1000.0, Kind.FINISH, job, job.generation, -1);
+        }
+        case FINISH -> {
+          if (event.stamp() != job.generation) {
+            continue;
+          }
+          job.finished = event.time();
+          end(job, event.time());
+        }
+        case RELEASED -> {
+          int task = event.task();
+          if (job.phase == SimJob.Phase.ENDED || !job.releasing[task] || job.releaseStamp[task] != event.stamp()) {
+            continue;
+          }
+          unaccount(job);
+          job.releasing[task] = false;
+          job.nodeOf[task] = null;
+          account(job);
+          job.changed();
+        }
+      }
+      record(event.time());
+    }
+  }
+
+  /** Runs one cycle at {@code now} and applies it; true when the next snapshot differs from this one. */
+  private boolean cycle(double now) {
+    List<JobInfo> infos = new ArrayList<>(active.size());
+    for (SimJob job : active) {
+      infos.add(job.info());
+    }
+    CycleResult result = scheduler.runCycle(new Snapshot(nodes, infos, queueInfos), variant.configuration(), at(now));
+    cycles++;
+    boolean changed = applyVictims(result, now);
+    for (SimJob job : List.copyOf(active)) {
+      JobDecision decision = result.decisions().get(job.key);
+      if (decision != null && apply(job, decision, now)) {
+        changed = true;
+      }
+    }
+    for (SimJob job : active) {
+      trackPartial(job, now);
+    }
+    record(now);
+    return changed;
+  }
+
+  private boolean applyVictims(CycleResult result, double now) {
+    boolean changed = false;
+    for (Map.Entry<String, List<Victim>> entry : result.victims().entrySet()) {
+      SimJob preemptor = byKey.get(entry.getKey());
+      for (Victim victim : entry.getValue()) {
+        SimJob job = byKey.get(victim.jobKey());
+        if (job == null || job.phase == SimJob.Phase.ENDED) {
+          continue;
+        }
+        if (preemptor != null && preemptor.queue == job.queue) {
+          preemptions++;
+        } else {
+          reclaims++;
+        }
+        unaccount(job);
+        for (String pod : victim.pods()) {
+          int task = job.indexOf(pod);
+          if (task >= 0 && job.nodeOf[task] != null && !job.releasing[task]) {
+            job.releasing[task] = true;
+            job.releaseStamp[task]++;
+            schedule(now + settings.podTermination().toMillis() / 1000.0, Kind.RELEASED, job, job.releaseStamp[task], task);
+          }
+        }
+        if (victim.wholeJob()) {
+          job.generation++;
+          if (job.isStarted()) {
+            job.restarts++;
+          }
+          job.stage = JobStage.RESCHEDULING;
+          job.phase = SimJob.Phase.WAITING;
+        }
+        account(job);
+        job.changed();
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  private boolean apply(SimJob job, JobDecision decision, double now) {
+    if (decision.state() == ScheduleState.SCHEDULED_FAILED) {
+      job.failure = decision.reasonIfAny().map(ReasonCode::statusValue).orElse("Failed");
+      end(job, now);
+      return true;
+    }
+    boolean changed = false;
+    Map<String, String> allocations = decision.allocations();
+    unaccount(job);
+    for (int task = 0; task < job.tasks(); task++) {
+      String node = allocations.get(job.podName(task));
+      if (node != null) {
+        if (job.releasing[task] || !node.equals(job.nodeOf[task])) {
+          job.nodeOf[task] = node;
+          job.releasing[task] = false;
+          changed = true;
+        }
+      } else if (job.nodeOf[task] != null && !job.releasing[task]) {
+        job.nodeOf[task] = null;
+        changed = true;
+      }
+    }
+    if (!Objects.equals(decision.waitingSince(), job.waitingSince)) {
+      job.waitingSince = decision.waitingSince();
+      changed = true;
+    }
+    boolean awaiting = decision.reason() == ReasonCode.WAITING_FOR_VICTIMS;
+    if (awaiting != job.awaitingVictims) {
+      job.awaitingVictims = awaiting;
+      changed = true;
+    }
+    boolean placed = decision.state() == ScheduleState.SCHEDULED_PARTLY || decision.state() == ScheduleState.SCHEDULED_SUCCEED;
+    if (placed && (job.stage == JobStage.PENDING || job.stage == JobStage.RESCHEDULING)) {
+      job.stage = JobStage.STARTING;
+      job.phase = SimJob.Phase.STARTED;
+      if (!job.hasStartedBefore()) {
+        job.started = now;
+      }
+      job.generation++;
+      schedule(now + settings.podStartup().toMillis() / 1000.0, Kind.RUN, job, job.generation, -1);
+      changed = true;
+    }
+    account(job);
+    if (changed) {
+      job.changed();
+    }
+    return changed;
+  }
+
+  /** The job ends (ran its duration, or failed): its pods are gone at once. */
+  private void end(SimJob job, double now) {
+    unaccount(job);
+    Arrays.fill(job.nodeOf, null);
+    Arrays.fill(job.releasing, false);
+    job.generation++;
+    job.phase = SimJob.Phase.ENDED;
+    account(job);
+    closePartial(job, now);
+    queueDemand[job.queue] -= job.spec.fullRequest().get(Resource.GPU);
+    active.remove(job);
+  }
+
+  /** A job holds part of its gang while it has pods placed but its minimum has not been placed. */
+  private void trackPartial(SimJob job, double now) {
+    boolean partial = job.phase == SimJob.Phase.WAITING && job.heldPods > 0;
+    if (partial && Double.isNaN(job.partialSince)) {
+      job.partialSince = now;
+    } else if (!partial) {
+      closePartial(job, now);
+    }
+  }
+
+  private void closePartial(SimJob job, double now) {
+    if (Double.isNaN(job.partialSince)) {
+      return;
+    }
+    double threshold = job.spec.waitTimeIfSet().orElse(settings.deadlockAfter()).toMillis() / 1000.0;
+    if (now - job.partialSince > threshold) {
+      job.deadlocked = true;
+    }
+    job.partialSince = Double.NaN;
+  }
+
+  /** The earliest gang deadline after {@code now} of a job still waiting for its minimum. */
+  private double nextGangDeadline(double now) {
+    double next = Double.POSITIVE_INFINITY;
+    Instant nowInstant = at(now);
+    for (SimJob job : active) {
+      if (job.stage == JobStage.RUNNING || job.phase != SimJob.Phase.WAITING) {
+        continue;
+      }
+      double waitStart = seconds(job.info().waitStart(nowInstant));
+      Optional<Duration> waitTime = job.spec.waitTimeIfSet();
+      if (waitTime.isPresent()) {
+        next = earliestAfter(next, waitStart + waitTime.get().toMillis() / 1000.0, now);
+      }
+      if (job.spec.gang() == GangMode.NON_STRICT && reservationTimeout != null) {
+        next = earliestAfter(next, waitStart + reservationTimeout.toMillis() / 1000.0, now);
+      }
+    }
+    return next;
+  }
+
+  private static double earliestAfter(double current, double candidate, double now) {
+    return candidate > now && candidate < current ? candidate : current;
+  }
+
+  private void unaccount(SimJob job) {
+    queueHeld[job.queue] -= job.heldGpu;
+    if (job.countedAsStarted) {
+      startedGpu -= job.heldGpu;
+      startedMilliCpu -= job.heldMilliCpu;
+    } else {
+      reservedGpu -= job.heldGpu;
+    }
+  }
+
+  private void account(SimJob job) {
+    job.recomputeHeld();
+    job.countedAsStarted = job.phase == SimJob.Phase.STARTED;
+    queueHeld[job.queue] += job.heldGpu;
+    if (job.countedAsStarted) {
+      startedGpu += job.heldGpu;
+      startedMilliCpu += job.heldMilliCpu;
+    } else {
+      reservedGpu += job.heldGpu;
+    }
+  }
+
+  private void record(double now) {
+    AllocationPoint point = new AllocationPoint(now, startedGpu, startedMilliCpu, reservedGpu, queueHeld.clone(),
+        queueDemand.clone());
+    if (!points.isEmpty() && points.get(points.size() - 1).seconds() == now) {
+      points.set(points.size() - 1, point);
+    } else {
+      points.add(point);
+    }
+  }
+
+  private void schedule(double time, Kind kind, SimJob job, int stamp, int task) {
+    events.add(new Event(time, sequence++, kind, job, stamp, task));
+  }
+
+  private static Duration reservationTimeout(SchedulerConfiguration configuration) {
+    for (TierConfiguration tier : configuration.tiers()) {
+      for (PluginConfiguration plugin : tier.plugins()) {
+        if (plugin.name().equals(GangPlugin.NAME)) {
+          return plugin.arguments().get(GangPlugin.NON_STRICT_RESERVATION_TIMEOUT);
+        }
+      }
+    }
+    return null;
+  }
+
+  static Instant at(double seconds) {
+    return EPOCH.plusMillis(Math.round(seconds * 1000));
+  }
+
+  static double seconds(Instant instant) {
+    return (instant.toEpochMilli() - EPOCH.toEpochMilli()) / 1000.0;
+  }
+}
