@@ -5,13 +5,20 @@
 # where killed counts every detected mutant (killed, timed out, memory or run error) and survived
 # every undetected one (survived or not covered by any test), followed by the classes with the most
 # survivors. The full report is scheduler-service/target/pit-reports/index.html.
-# Usage: scripts/mutation.sh [threads]     (default 1: the machine is shared; PIT is heavy)
+# Usage: scripts/mutation.sh [threads] [classes]
+#   threads  default 1: the machine is shared; PIT is heavy
+#   classes  PIT's class globs, comma-separated (default: the whole core), e.g.
+#            io.tyrl.arranger.scheduler.framework.NodeSearch* to re-check one class after adding tests
 # Not a test: nothing here runs during ./mvnw verify.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 threads="${1:-1}"
-./mvnw -q -pl scheduler-service -am -Pmutation test -Dpit.threads="$threads" \
+classes=()
+if [[ -n "${2:-}" ]]; then
+  classes=("-Dpit.targetClasses=$2")
+fi
+./mvnw -q -pl scheduler-service -am -Pmutation test -Dpit.threads="$threads" "${classes[@]}" \
   -Dtest='io/tyrl/arranger/scheduler/**/*Test' -Dsurefire.failIfNoSpecifiedTests=false
 
 report=scheduler-service/target/pit-reports/mutations.xml

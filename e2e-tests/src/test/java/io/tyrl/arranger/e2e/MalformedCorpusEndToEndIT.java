@@ -8,12 +8,12 @@ import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.testing.ControlPlane;
 import io.tyrl.arranger.testing.KubeApiServerExtension;
+import io.tyrl.arranger.testing.MalformedTYJobs;
 import io.tyrl.arranger.testing.SimulatedNodeAgent;
 import io.tyrl.arranger.testing.SimulatedNodes;
 import io.tyrl.arranger.testing.TYJobBuilder;
 import io.tyrl.arranger.testing.chaos.MalformedCorpus;
 import io.tyrl.arranger.testing.chaos.ReplicaSet;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +37,6 @@ class MalformedCorpusEndToEndIT {
   void everyMalformedJobIsRefusedOrMarkedNamingItsFieldWhileGoodJobsSucceedAndBothServicesStayReady(
       ControlPlane controlPlane, ApiClient admin, SimulatedNodes nodes) throws Exception {
     E2eServices cluster = E2eServices.prepare(controlPlane, admin, nodes, TEST, JOBS_NAMESPACE, 6);
-    Path corpus = Path.of(System.getProperty("arranger.projectRoot"), "testing", "src", "main", "resources",
-        "malformed-tyjobs");
     try (SimulatedNodeAgent kubelet = cluster.kubelet(Duration.ofSeconds(3));
         ReplicaSet schedulers = cluster.replicas("scheduler", Duration.ofSeconds(15), Duration.ofSeconds(2), null)
             .start(1);
@@ -49,7 +47,7 @@ class MalformedCorpusEndToEndIT {
 
       good("good-before-0", admin);
       good("good-before-1", admin);
-      List<MalformedCorpus.Case> cases = MalformedCorpus.submit(admin, corpus, JOBS_NAMESPACE);
+      List<MalformedCorpus.Case> cases = MalformedCorpus.submit(admin, MalformedTYJobs.load(), JOBS_NAMESPACE);
       good("good-after-0", admin);
       good("good-after-1", admin);
 

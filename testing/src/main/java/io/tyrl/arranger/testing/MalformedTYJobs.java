@@ -3,6 +3,8 @@ package io.tyrl.arranger.testing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -10,34 +12,56 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * Loads the malformed TYJob corpus from the classpath ({@code malformed-tyjobs/}, listed by its
- * {@code index.txt}). Each file states its expected outcome in annotations (see the folder's
- * README.md); a file without them, or with an outcome or name that makes no sense, fails the load
- * naming the file, so the corpus cannot silently shrink.
+ * {@code index.txt}), or a folder in the same format. Each file states its expected outcome in
+ * annotations (see the folder's README.md); a file without them, or with an outcome or name that
+ * makes no sense, fails the load naming the file, so the corpus cannot silently shrink.
  */
 public final class MalformedTYJobs {
 
   public static final String DIRECTORY = "malformed-tyjobs";
-  public static final String INDEX = DIRECTORY + "/index.txt";
+  private static final String INDEX_FILE = "index.txt";
   public static final String EXPECT_ANNOTATION = "corpus.arranger.tyrl.io/expect";
   public static final String FIELD_ANNOTATION = "corpus.arranger.tyrl.io/field";
   public static final String CASE_ANNOTATION = "corpus.arranger.tyrl.io/case";
 
   private MalformedTYJobs() {}
 
-  /** Every job of the corpus, in the order of the index. */
+  /** Every job of the corpus on the classpath, in the order of the index. */
   public static List<MalformedTYJob> load() {
+    return load(DIRECTORY, MalformedTYJobs::resource);
+  }
+
+  /** Every job of a folder in the corpus's format (an {@code index.txt} and the files it lists). */
+  public static List<MalformedTYJob> load(Path folder) {
+    return load(folder.toString(), file -> {
+      Path path = folder.resolve(file);
+      try {
+        return Files.readString(path);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + path, e);
+      }
+    });
+  }
+
+  /** The file names listed in the classpath corpus's index, without comments and blank lines. */
+  public static List<String> indexedFiles() {
+    return indexedFiles(resource(INDEX_FILE));
+  }
+
+  private static List<MalformedTYJob> load(String where, UnaryOperator<String> textOfFile) {
     List<MalformedTYJob> jobs = new ArrayList<>();
     Set<String> names = new HashSet<>();
-    for (String file : indexedFiles()) {
-      MalformedTYJob job = read(file);
+    for (String file : indexedFiles(textOfFile.apply(INDEX_FILE))) {
+      MalformedTYJob job = read(where + "/" + file, file, textOfFile.apply(file));
       if (!names.add(job.name())) {
-        throw new IllegalStateException(DIRECTORY + "/" + file + ": metadata.name " + job.name()
+        throw new IllegalStateException(where + "/" + file + ": metadata.name " + job.name()
             + " is used by another file of the corpus");
       }
       jobs.add(job);
@@ -45,15 +69,13 @@ public final class MalformedTYJobs {
     return List.copyOf(jobs);
   }
 
-  /** The file names listed in the index, without comments and blank lines. */
-  public static List<String> indexedFiles() {
-    return text(INDEX).lines().map(String::strip).filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
+  private static List<String> indexedFiles(String index) {
+    return index.lines().map(String::strip).filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
   }
 
   @SuppressWarnings("unchecked")
-  private static MalformedTYJob read(String file) {
-    String where = DIRECTORY + "/" + file;
-    Object loaded = new Yaml(new SafeConstructor(new LoaderOptions())).load(text(where));
+  private static MalformedTYJob read(String where, String file, String text) {
+    Object loaded = new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
     if (!(loaded instanceof Map<?, ?> body)) {
       throw new IllegalStateException(where + ": not a YAML object");
     }
@@ -80,7 +102,8 @@ public final class MalformedTYJobs {
     return value;
   }
 
-  private static String text(String resource) {
+  private static String resource(String file) {
+    String resource = DIRECTORY + "/" + file;
     try (InputStream in = MalformedTYJobs.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException("no classpath resource " + resource);

@@ -1,6 +1,7 @@
 package io.tyrl.arranger.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tyrl.arranger.testing.MalformedTYJob.Outcome;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MalformedTYJobsTest {
 
@@ -34,6 +36,18 @@ class MalformedTYJobsTest {
       assertThat(job.field()).as(job.file()).matches("(metadata|spec)(\\.[A-Za-z]+(\\[[^\\]]+\\])*)+");
       assertThat(job.body()).as(job.file()).containsEntry("kind", "TYJob").containsKey("spec");
     });
+  }
+
+  @Test
+  void aFolderInTheCorpusFormatLoadsAsTheClasspathCorpusDoes() {
+    List<MalformedTYJob> fromFolder = MalformedTYJobs.load(Path.of("src/main/resources", MalformedTYJobs.DIRECTORY));
+
+    assertThat(fromFolder).isEqualTo(MalformedTYJobs.load());
+  }
+
+  @Test
+  void aFolderWithoutAnIndexIsRefusedNamingTheIndex(@TempDir Path folder) {
+    assertThatThrownBy(() -> MalformedTYJobs.load(folder)).hasMessageContaining("index.txt");
   }
 
   @Test

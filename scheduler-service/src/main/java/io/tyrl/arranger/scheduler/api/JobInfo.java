@@ -2,9 +2,7 @@ package io.tyrl.arranger.scheduler.api;
 
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -158,30 +156,7 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
     throw new IllegalStateException("job " + key() + " has no leader");
   }
 
-  public List<TaskInfo> workers() {
-    return tasks.stream().filter(task -> !task.isLeader()).toList();
-  }
-
-  public int workerCount() {
-    return tasks.size() - 1;
-  }
-
-  public Optional<BasicPolicy> basicPolicyIfSet() {
-    return Optional.ofNullable(basicPolicy);
-  }
-
   public Optional<JobQueuePolicy> jobQueuePolicyIfSet() {
     return Optional.ofNullable(jobQueuePolicy);
-  }
-
-  /** Pod name → node of the tasks already placed (allocated or pipelined) before this cycle. */
-  public Map<String, String> existingAllocations() {
-    Map<String, String> allocations = new LinkedHashMap<>();
-    for (TaskInfo task : tasks) {
-      if (task.status().isPlaced()) {
-        allocations.put(task.podName(), task.nodeName());
-      }
-    }
-    return allocations;
   }
 }

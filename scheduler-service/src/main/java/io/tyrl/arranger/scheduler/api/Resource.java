@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * An immutable amount of resources, in exact integer units: cpu in millicores, memory and
@@ -73,10 +72,6 @@ public record Resource(SortedMap<String, Long> quantities) {
     return get(CPU);
   }
 
-  public long memory() {
-    return get(MEMORY);
-  }
-
   public boolean isEmpty() {
     return quantities.isEmpty();
   }
@@ -107,12 +102,6 @@ public record Resource(SortedMap<String, Long> quantities) {
     return new Resource(difference);
   }
 
-  public Resource times(long factor) {
-    TreeMap<String, Long> product = new TreeMap<>();
-    quantities.forEach((name, value) -> product.put(name, Math.multiplyExact(value, factor)));
-    return new Resource(product);
-  }
-
   /** True when every dimension of this amount is at most the other's. */
   public boolean fitsIn(Resource capacity) {
     for (Map.Entry<String, Long> entry : quantities.entrySet()) {
@@ -121,15 +110,6 @@ public record Resource(SortedMap<String, Long> quantities) {
       }
     }
     return true;
-  }
-
-  /** Per dimension minimum. */
-  public Resource min(Resource other) {
-    TreeMap<String, Long> result = new TreeMap<>();
-    TreeSet<String> names = new TreeSet<>(quantities.keySet());
-    names.retainAll(other.quantities.keySet());
-    names.forEach(name -> result.put(name, Math.min(get(name), other.get(name))));
-    return new Resource(result);
   }
 
   /** Per dimension maximum. */

@@ -67,10 +67,6 @@ public record TaskInfo(String podName, TaskRole role, String roleName, int index
     return new TaskInfo(podName, role, roleName, index, request, newConstraints, status, nodeName, labels);
   }
 
-  public TaskInfo allocatedTo(String node) {
-    return new TaskInfo(podName, role, roleName, index, request, constraints, TaskStatus.ALLOCATED, node, labels);
-  }
-
   public TaskInfo withStatus(TaskStatus newStatus, String node) {
     return new TaskInfo(podName, role, roleName, index, request, constraints, newStatus, node, labels);
   }

@@ -6,7 +6,6 @@ import io.tyrl.arranger.scheduler.api.EnumNames;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -42,11 +41,6 @@ public final class ArgumentSpec<T> {
 
   public T defaultValue() {
     return defaultValue;
-  }
-
-  /** What a valid value looks like, for error messages. */
-  public String expectation() {
-    return expectation;
   }
 
   public T convert(Object raw) {
@@ -88,19 +82,6 @@ public final class ArgumentSpec<T> {
       }
       return value;
     }, expectation);
-  }
-
-  public static ArgumentSpec<Boolean> bool(String name, boolean defaultValue) {
-    return new ArgumentSpec<>(name, defaultValue, raw -> {
-      if (raw instanceof Boolean value) {
-        return value;
-      }
-      String text = raw.toString().trim().toLowerCase(Locale.ROOT);
-      if (text.equals("true") || text.equals("false")) {
-        return Boolean.parseBoolean(text);
-      }
-      throw new IllegalArgumentException("expected true or false, got '" + raw + "'");
-    }, "true or false");
   }
 
   /** A positive duration written as {@code 90s}, {@code 5m}, {@code 1h}, {@code 250ms} or ISO-8601 ({@code PT5M}). */

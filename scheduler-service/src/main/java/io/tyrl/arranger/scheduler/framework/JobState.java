@@ -177,18 +177,9 @@ public final class JobState {
     return failure != null;
   }
 
-  public boolean isEnqueueRefused() {
-    return enqueueRefused;
-  }
-
   /** True when actions may still try to place this job's pods in this cycle. */
   public boolean isSchedulable() {
     return failure == null && queue != null && !enqueueRefused && !heldBack && pipelinedTasks == 0;
-  }
-
-  /** Tasks pipelined onto resources still being released; they wait for victims to go. */
-  public int pipelinedTasks() {
-    return pipelinedTasks;
   }
 
   public boolean isWaitingForVictims() {

@@ -267,7 +267,7 @@ public final class NodeSearch {
     RequestKey key = new RequestKey(task.info().constraints(), task.request());
     RememberedShortage shortage = shortages.get(key);
     if (shortage != null && shortage.generation() == session.releaseGeneration()) {
-      return new Room(Math.min(shortage.room(), wanted), shortage.diagnosis());
+      return shortage.room() < wanted ? new Room(shortage.room(), shortage.diagnosis()) : new Room(wanted, null);
     }
     StaticCandidates candidates = candidatesFor(task.info().constraints());
     refreshLive(candidates);
@@ -336,12 +336,6 @@ public final class NodeSearch {
   public PredicateResult admits(TaskState task, NodeState node) {
     PredicateResult rejection = candidatesFor(task.info().constraints()).rejectionByNode[node.index()];
     return rejection != null ? rejection : PredicateResult.FITS;
-  }
-
-  /** Checks one node for a task with every filter and predicate. */
-  public PredicateResult check(TaskState task, NodeState node) {
-    PredicateResult rejection = candidatesFor(task.info().constraints()).rejectionByNode[node.index()];
-    return rejection != null ? rejection : session.tiers().check(task, node);
   }
 
   /** Counts, over every node, the first reason it rejects the task. */

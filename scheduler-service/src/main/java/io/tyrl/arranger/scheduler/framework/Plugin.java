@@ -7,7 +7,4 @@ package io.tyrl.arranger.scheduler.framework;
 public interface Plugin {
 
   void onSessionOpen(Session session, PluginHooks hooks);
-
-  default void onSessionClose(Session session) {
-  }
 }

@@ -41,7 +41,6 @@ public final class Scheduler {
       action.execute(session);
       listener.actionExecuted(actionConfiguration.name(), System.nanoTime() - start);
     }
-    session.close();
     CycleResult result = new CycleResult(now, DecisionDeriver.decisions(session), DecisionDeriver.queues(session),
         Duration.ofNanos(System.nanoTime() - cycleStart), session.victims());
     listener.cycleCompleted(result, System.nanoTime() - cycleStart);
@@ -60,7 +59,6 @@ public final class Scheduler {
         long start = System.nanoTime();
         plugin.onSessionOpen(session, session.tiers().hooksFor(pluginConfiguration.name()));
         listener.pluginOpened(pluginConfiguration.name(), System.nanoTime() - start);
-        session.opened(plugin);
       }
     }
     session.finishOpening();

@@ -37,7 +37,6 @@ public final class Session {
   private final long[] clusterInqueue;
   private final Tiers tiers = new Tiers();
   private final NodeSearch nodeSearch;
-  private final List<Plugin> openedPlugins = new ArrayList<>();
   private long releaseGeneration;
   private final Map<String, List<Victim>> victimsByPreemptor = new LinkedHashMap<>();
   private PlacementListener[] placementListeners = new PlacementListener[0];
@@ -93,7 +92,7 @@ public final class Session {
   }
 
   /** Per resource, the least any task asks: a node with less idle than that in some resource fits no task. */
-  private long[] smallestRequest() {
+  long[] smallestRequest() {
     long[] smallest = null;
     for (JobState job : jobs) {
       for (TaskState task : job.tasks()) {
@@ -144,10 +143,18 @@ public final class Session {
   }
 
   /**
-   * Tells {@code listener} of every placement and removal from now on (tasks placed before are in
-   * the ledgers already). Plugins register only when they need it, so the common case pays nothing.
+   * Tells {@code listener} of every task placed so far, then of every placement and removal from now
+   * on, so that an index built on it starts complete. Plugins register only when they need it, so the
+   * common case pays nothing.
    */
   public void addPlacementListener(PlacementListener listener) {
+    for (JobState job : jobs()) {
+      for (TaskState task : job.tasks()) {
+        if (task.node() != null) {
+          listener.placed(task, task.node());
+        }
+      }
+    }
     placementListeners = java.util.Arrays.copyOf(placementListeners, placementListeners.length + 1);
     placementListeners[placementListeners.length - 1] = listener;
   }
@@ -168,16 +175,6 @@ public final class Session {
       } catch (RuntimeException e) {
         failJob(job, ReasonCode.INVALID_JOB, "validating the job failed: " + e);
       }
-    }
-  }
-
-  void opened(Plugin plugin) {
-    openedPlugins.add(plugin);
-  }
-
-  void close() {
-    for (Plugin plugin : openedPlugins) {
-      plugin.onSessionClose(this);
     }
   }
 

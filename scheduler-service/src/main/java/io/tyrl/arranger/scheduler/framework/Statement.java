@@ -62,10 +62,6 @@ public final class Statement {
     operations.add(new Operation(Kind.UNALLOCATE, task, node));
   }
 
-  public int size() {
-    return operations.size();
-  }
-
   public void commit() {
     requireOpen();
     closed = true;

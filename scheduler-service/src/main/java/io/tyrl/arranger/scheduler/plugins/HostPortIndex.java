@@ -30,13 +30,6 @@ final class HostPortIndex implements PlacementListener {
       }
       usedByNode.add(used);
     }
-    for (JobState job : session.jobs()) {
-      for (TaskState task : job.tasks()) {
-        if (task.node() != null) {
-          placed(task, task.node());
-        }
-      }
-    }
   }
 
   /** True when some pending task of the session binds a host port. */

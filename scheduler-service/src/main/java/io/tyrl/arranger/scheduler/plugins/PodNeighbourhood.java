@@ -98,13 +98,6 @@ final class PodNeighbourhood implements PlacementListener {
       }
       neighboursByNode.add(neighbours);
     }
-    for (JobState job : session.jobs()) {
-      for (TaskState task : job.tasks()) {
-        if (task.node() != null) {
-          placed(task, task.node());
-        }
-      }
-    }
   }
 
   /** True when some task asks anything of its neighbours, or some pod keeps others away: only then is this built. */

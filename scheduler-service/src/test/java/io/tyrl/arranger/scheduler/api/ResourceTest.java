@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ResourceTest {
 
@@ -31,5 +33,33 @@ class ResourceTest {
   void zeroesAreNotStoredSoEqualAmountsAreEqual() {
     assertThat(Resource.of("cpu", "0", "memory", "1Gi")).isEqualTo(Resource.of("memory", "1024Mi"));
     assertThat(Resource.of("cpu", "0").isEmpty()).isTrue();
+  }
+
+  @Test
+  void maxAndFlooredSubtractionWorkPerDimension() {
+    Resource a = Resource.of("cpu", "2", "memory", "1Gi");
+    Resource b = Resource.of("cpu", "500m", "memory", "2Gi", "nvidia.com/gpu", "1");
+
+    assertThat(a.max(b)).isEqualTo(Resource.of("cpu", "2", "memory", "2Gi", "nvidia.com/gpu", "1"));
+    assertThat(a.minusFloored(b)).isEqualTo(Resource.of("cpu", "1500m"));
+    assertThat(Resource.ofCanonical(java.util.Map.of("cpu", 1500L, "memory", 1024L)))
+        .isEqualTo(Resource.of("cpu", "1500m", "memory", "1Ki"));
+    assertThat(Resource.of().toString()).isEqualTo("{}");
+  }
+
+  @ParameterizedTest(name = "{0} {1} -> {2}")
+  @CsvSource({
+      "cpu, 1000, 1",
+      "cpu, 1500, 1500m",
+      "cpu, 999, 999m",
+      "memory, 1024, 1Ki",
+      "memory, 1023, 1023",
+      "memory, 1536, 1536",
+      "memory, 3221225472, 3Gi",
+      "memory, 1610612736, 1536Mi",
+      "ephemeral-storage, 1099511627776, 1Ti",
+      "nvidia.com/gpu, 8, 8"})
+  void quantitiesAreFormattedInTheLargestExactUnit(String name, long value, String formatted) {
+    assertThat(Resource.formatQuantity(name, value)).isEqualTo(formatted);
   }
 }

@@ -102,7 +102,23 @@ class SchedulerConfigurationParserTest {
         Arguments.of("actions: allocate" + tiers + "defaultJobQueuePolicy: Fair\n", "defaultJobQueuePolicy: "),
         Arguments.of("actions: allocate" + tiers + "defaultJobQueuePolicy: DRF\n",
             "defaultJobQueuePolicy: DRF orders jobs with plugin 'drf', which no tier enables"),
-        Arguments.of("actions: [allocate\n", "not valid YAML"));
+        Arguments.of("actions: [allocate\n", "not valid YAML"),
+        Arguments.of("actions: allocate\nactions: enqueue" + tiers, "not valid YAML"),
+        Arguments.of("actions: allocate\ntiers:\n  - plugins:\n      - name: priority\n    weight: 2\n",
+            "tiers[0].weight: unknown key 'weight'"),
+        Arguments.of("actions: allocate\ntiers:\n  - plugins:\n      - name: priority\n        weight: 2\n",
+            "tiers[0].plugins[0].weight: unknown key 'weight'"),
+        Arguments.of("actions: allocate" + tiers + "configurations:\n  - name: allocate\n    args: {}\n",
+            "configurations[0].args: unknown key 'args'"));
+  }
+
+  @Test
+  void aPluginOrActionConfiguredWithoutArgumentsGetsItsDefaults() {
+    SchedulerConfiguration configuration = parser.parse(
+        "actions: allocate\ntiers:\n  - plugins:\n      - name: nodeorder\nconfigurations:\n  - name: allocate\n");
+
+    assertThat(configuration.tiers().get(0).plugins().get(0).arguments().values()).isEmpty();
+    assertThat(configuration.actions().get(0).arguments().values()).isEmpty();
   }
 
   @ParameterizedTest(name = "{1}")

@@ -61,6 +61,25 @@ class StatementTest {
   }
 
   @Test
+  void aClosedStatementRefusesEveryOperation() {
+    Statement committed = session.newStatement();
+    committed.commit();
+    Statement discarded = session.newStatement();
+    discarded.discard();
+
+    for (Statement closed : new Statement[] {committed, discarded}) {
+      assertThat(closed.isClosed()).isTrue();
+      assertThatThrownBy(() -> closed.allocate(leader, node)).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> closed.pipeline(leader, node)).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> closed.evict(worker)).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> closed.unallocate(worker)).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(closed::commit).isInstanceOf(IllegalStateException.class);
+    }
+    assertThat(leader.status()).isEqualTo(TaskStatus.PENDING);
+    assertThat(worker.status()).isEqualTo(TaskStatus.ALLOCATED);
+  }
+
+  @Test
   void pipelineClaimsReleasingResourcesNotIdleOnes() {
     Statement eviction = session.newStatement();
     eviction.evict(worker);

@@ -8,6 +8,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.tyrl.arranger.testing.ControlPlane;
 import io.tyrl.arranger.testing.KubeApiServerExtension;
 import io.tyrl.arranger.testing.LocalCluster;
+import io.tyrl.arranger.testing.MalformedTYJobs;
 import io.tyrl.arranger.testing.ServiceProcess;
 import io.tyrl.arranger.testing.SimulatedNodeAgent;
 import java.nio.file.Files;
@@ -195,7 +196,7 @@ public final class ChaosRun {
     Measured measured = new Measured();
     List<MalformedCorpus.Case> corpus = List.of();
     if (options.malformed() != null && Files.isDirectory(options.malformed())) {
-      corpus = MalformedCorpus.submit(admin, options.malformed(), MALFORMED_NAMESPACE);
+      corpus = MalformedCorpus.submit(admin, MalformedTYJobs.load(options.malformed()), MALFORMED_NAMESPACE);
       measured.malformed = corpus.size();
       log("submitted the malformed corpus: %d objects from %s, %d refused by the API server", corpus.size(),
           options.malformed(), corpus.stream().filter(MalformedCorpus.Case::refused).count());

@@ -9,71 +9,57 @@ import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.crd.ArrangerResources;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.tyrl.arranger.testing.MalformedTYJob;
+import io.tyrl.arranger.testing.MalformedTYJobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import org.yaml.snakeyaml.Yaml;
 
 /**
- * Submits a folder of malformed TYJobs (one per {@code .yaml}, {@code .yml} or {@code .json} file,
- * as in the corpus {@code testing/src/main/resources/malformed-tyjobs/}) and tells which were
- * <b>handled</b>: refused by the API server (HTTP 4xx), or accepted and then marked by Arranger —
- * stage Failed, a condition with status False, or a scheduling reason {@code InvalidJob} — in
- * either case with a message that names the offending field. The field is the object's annotation
- * {@value #FIELD_ANNOTATION} (a JSON path with indices, {@code spec.workerSets[0].counts}; the form
- * without indices, in which kube-apiserver 1.20 names fields of list items, counts too); without the
- * annotation any non-empty message counts. Either outcome counts, whatever the case expects.
+ * Submits malformed TYJobs (the corpus {@code testing/src/main/resources/malformed-tyjobs/}, or a
+ * folder in its format, loaded by {@link MalformedTYJobs}) and tells which were <b>handled</b>:
+ * refused by the API server (HTTP 4xx), or accepted and then marked by Arranger — stage Failed, a
+ * condition with status False, or a scheduling reason {@code InvalidJob} — in either case with a
+ * message that names the job's field ({@link MalformedTYJob#isNamedIn}). Either outcome counts,
+ * whatever the case expects.
  */
 public final class MalformedCorpus {
 
-  public static final String FIELD_ANNOTATION = "corpus.arranger.tyrl.io/field";
-  private static final Pattern INDEX = Pattern.compile("\\[[^\\]]*\\]");
-
   /** One malformed object and what became of it. */
-  public record Case(String file, String name, String expectedField, boolean refused, String answer) {}
+  public record Case(MalformedTYJob job, boolean refused, String answer) {
+
+    public String file() {
+      return job.file();
+    }
+
+    public String name() {
+      return job.name();
+    }
+  }
 
   private MalformedCorpus() {}
 
-  /** Submits every file of the folder into the namespace (the objects' own namespace is replaced). */
-  public static List<Case> submit(ApiClient client, Path folder, String namespace) {
+  /** Submits every job into the namespace (the objects' own namespace is replaced). */
+  public static List<Case> submit(ApiClient client, List<MalformedTYJob> jobs, String namespace) {
     List<Case> cases = new ArrayList<>();
-    for (Path file : files(folder)) {
-      Object document;
-      try {
-        document = new Yaml().load(Files.readString(file));
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read " + file, e);
-      }
-      if (!(document instanceof Map<?, ?> map)) {
-        throw new IllegalArgumentException(file + " holds no object");
-      }
-      @SuppressWarnings("unchecked")
-      Map<String, Object> object = new LinkedHashMap<>((Map<String, Object>) map);
+    for (MalformedTYJob job : jobs) {
+      Map<String, Object> object = new LinkedHashMap<>(job.body());
       Map<String, Object> metadata = object.get("metadata") instanceof Map<?, ?> m
           ? new LinkedHashMap<>(castMap(m)) : new LinkedHashMap<>();
       metadata.put("namespace", namespace);
       object.put("metadata", metadata);
-      String name = String.valueOf(metadata.get("name"));
-      String field = metadata.get("annotations") instanceof Map<?, ?> annotations
-          && annotations.get(FIELD_ANNOTATION) != null ? String.valueOf(annotations.get(FIELD_ANNOTATION)) : null;
       try {
         new CustomObjectsApi(client).createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION,
             namespace, ArrangerResources.TYJOBS, object).execute();
-        cases.add(new Case(file.getFileName().toString(), name, field, false, ""));
+        cases.add(new Case(job, false, ""));
       } catch (ApiException e) {
         if (e.getCode() < 400 || e.getCode() >= 500) {
-          throw new IllegalStateException("submitting " + file + " failed (HTTP " + e.getCode() + "): "
+          throw new IllegalStateException("submitting " + job.file() + " failed (HTTP " + e.getCode() + "): "
               + e.getResponseBody(), e);
         }
-        cases.add(new Case(file.getFileName().toString(), name, field, true, String.valueOf(e.getResponseBody())));
+        cases.add(new Case(job, true, String.valueOf(e.getResponseBody())));
       }
     }
     return cases;
@@ -88,13 +74,13 @@ public final class MalformedCorpus {
       handled.clear();
       for (Case c : cases) {
         if (c.refused()) {
-          if (namesField(c.answer(), c.expectedField())) {
+          if (c.job().isNamedIn(c.answer())) {
             handled.add(c);
           }
           continue;
         }
         KubernetesApiResponse<DynamicKubernetesObject> read = api.get(namespace, c.name());
-        if (read.isSuccess() && markedInvalid(read.getObject().getRaw(), c.expectedField())) {
+        if (read.isSuccess() && markedInvalid(read.getObject().getRaw(), c.job())) {
           handled.add(c);
         }
       }
@@ -103,8 +89,8 @@ public final class MalformedCorpus {
     return List.copyOf(handled);
   }
 
-  /** Whether Arranger marked the job as invalid with a message naming the field (when one is expected). */
-  static boolean markedInvalid(JsonObject job, String expectedField) {
+  /** Whether Arranger marked the job as invalid with a message naming the expected job's field. */
+  static boolean markedInvalid(JsonObject job, MalformedTYJob expected) {
     JsonObject status = job.has("status") && job.get("status").isJsonObject() ? job.getAsJsonObject("status")
         : new JsonObject();
     List<String> messages = new ArrayList<>();
@@ -130,23 +116,7 @@ public final class MalformedCorpus {
     if (!failed) {
       return false;
     }
-    return messages.stream().anyMatch(m -> namesField(m, expectedField));
-  }
-
-  /** Whether the message names the field, as written or without indices; any message when no field is expected. */
-  static boolean namesField(String message, String field) {
-    if (message == null || message.isBlank()) {
-      return false;
-    }
-    return field == null || message.contains(field) || message.contains(INDEX.matcher(field).replaceAll(""));
-  }
-
-  private static List<Path> files(Path folder) {
-    try (Stream<Path> files = Files.list(folder)) {
-      return files.filter(f -> f.toString().matches(".*\\.(ya?ml|json)$")).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + folder, e);
-    }
+    return messages.stream().anyMatch(expected::isNamedIn);
   }
 
   @SuppressWarnings("unchecked")
