@@ -177,6 +177,11 @@ public final class JobState {
     return failure != null;
   }
 
+  /** True when enqueue refused the job in this cycle: it waits outside its queue. */
+  public boolean isEnqueueRefused() {
+    return enqueueRefused;
+  }
+
   /** True when actions may still try to place this job's pods in this cycle. */
   public boolean isSchedulable() {
     return failure == null && queue != null && !enqueueRefused && !heldBack && pipelinedTasks == 0;
