@@ -72,6 +72,10 @@ public record Resource(SortedMap<String, Long> quantities) {
     return get(CPU);
   }
 
+  public long memory() {
+    return get(MEMORY);
+  }
+
   public boolean isEmpty() {
     return quantities.isEmpty();
   }
@@ -100,6 +104,13 @@ public record Resource(SortedMap<String, Long> quantities) {
     TreeMap<String, Long> difference = new TreeMap<>(quantities);
     other.quantities.forEach((name, value) -> difference.put(name, Math.max(0, difference.getOrDefault(name, 0L) - value)));
     return new Resource(difference);
+  }
+
+  /** Every dimension multiplied by {@code factor}; refuses to overflow. */
+  public Resource times(long factor) {
+    TreeMap<String, Long> product = new TreeMap<>();
+    quantities.forEach((name, value) -> product.put(name, Math.multiplyExact(value, factor)));
+    return new Resource(product);
   }
 
   /** True when every dimension of this amount is at most the other's. */

@@ -45,6 +45,10 @@ class ResourceTest {
     assertThat(Resource.ofCanonical(java.util.Map.of("cpu", 1500L, "memory", 1024L)))
         .isEqualTo(Resource.of("cpu", "1500m", "memory", "1Ki"));
     assertThat(Resource.of().toString()).isEqualTo("{}");
+    assertThat(b.times(3)).isEqualTo(Resource.of("cpu", "1500m", "memory", "6Gi", "nvidia.com/gpu", "3"));
+    assertThat(b.times(0).isEmpty()).isTrue();
+    assertThat(b.memory()).isEqualTo(2L << 30);
+    assertThatThrownBy(() -> Resource.of("memory", "1Ei").times(Long.MAX_VALUE)).isInstanceOf(ArithmeticException.class);
   }
 
   @ParameterizedTest(name = "{0} {1} -> {2}")
