@@ -2,8 +2,8 @@ package io.tyrl.arranger.crd;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1QueueList;
 import io.tyrl.arranger.model.V1alpha1QueueSpec;
@@ -21,7 +21,6 @@ public final class ArrangerResources {
   public static final String TYJOBS = "tyjobs";
   public static final String QUEUE_KIND = "Queue";
   public static final String QUEUES = "queues";
-  public static final String DEFAULT_QUEUE = "default";
 
   /** The CRD files as classpath resources, the same files the Helm chart installs. */
   public static final List<String> CRD_RESOURCES =

@@ -2,10 +2,11 @@ package io.tyrl.arranger.testing;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -55,7 +56,7 @@ public final class LocalCluster {
   /** Installs the CRDs, the default Queue and the simulated nodes. */
   public static void populate(ApiClient client, List<NodeSpec> fleet) {
     CustomResourceDefinitions.install(client);
-    ArrangerResources.createQueueIfMissing(client, ArrangerResources.DEFAULT_QUEUE);
+    ArrangerResources.createQueueIfMissing(client, TYJobDefaults.QUEUE);
     SimulatedNodes nodes = new SimulatedNodes(client);
     fleet.forEach(nodes::register);
   }

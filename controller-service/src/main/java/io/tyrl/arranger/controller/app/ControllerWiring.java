@@ -1,7 +1,6 @@
 package io.tyrl.arranger.controller.app;
 
 import io.kubernetes.client.informer.SharedInformerFactory;
-import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
@@ -17,17 +16,18 @@ import io.tyrl.arranger.controller.kube.JobViewMapper;
 import io.tyrl.arranger.controller.kube.LeaderOnlyController;
 import io.tyrl.arranger.controller.kube.PlanExecutor;
 import io.tyrl.arranger.controller.kube.PodFactory;
-import io.tyrl.arranger.controller.kube.PodLabels;
 import io.tyrl.arranger.controller.kube.PodViewMapper;
 import io.tyrl.arranger.controller.kube.ReconcileWorkers;
 import io.tyrl.arranger.controller.kube.TYJobReconciler;
 import io.tyrl.arranger.controller.kube.VictimEvictor;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.PodLabels;
+import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.tyrl.arranger.kube.KubernetesClients;
 import io.tyrl.arranger.kube.ScopedInformer;
-import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.kube.StatusPatcher;
+import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.leader.LeaderElection;
 import java.time.Clock;

@@ -15,12 +15,13 @@ import io.tyrl.arranger.controller.lifecycle.LeaderSpecView;
 import io.tyrl.arranger.controller.lifecycle.LeaderSummary;
 import io.tyrl.arranger.controller.lifecycle.PodPhase;
 import io.tyrl.arranger.controller.lifecycle.PodTemplateView;
-import io.tyrl.arranger.controller.lifecycle.ScheduleState;
 import io.tyrl.arranger.controller.lifecycle.SchedulerStatusView;
 import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.UnplannedSpecView;
 import io.tyrl.arranger.controller.lifecycle.WorkerSetSpecView;
 import io.tyrl.arranger.controller.lifecycle.WorkerSetSummary;
+import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -56,15 +57,15 @@ public final class JobViewMapper {
       template.template().ifPresent(decoded -> workerTemplates.putIfAbsent(setName, decoded));
       // As a long: the API server may have stored any integer here (1.20 ignores format: int32),
       // and validation must see it as it is, not wrapped or replaced by the default.
-      workerSets.add(new WorkerSetSpecView(setName, RawJson.longOr(workerSet, "counts", 1), template.view()));
+      workerSets.add(new WorkerSetSpecView(setName, RawJson.longOr(workerSet, "counts", TYJobDefaults.WORKER_SET_COUNTS), template.view()));
     }
     DecodedVolumes volumes = decodeVolumes(spec.get("volumes"));
 
     JobSpecView specView = new JobSpecView(
         new LeaderSpecView(RawJson.string(leader, "name").orElse(""), leaderTemplate.view()),
         workerSets,
-        RawJson.longOr(spec, "restartLimit", JobSpecView.DEFAULT_RESTART_LIMIT),
-        RawJson.longOr(spec, "minWorkersNum", JobSpecView.DEFAULT_MIN_WORKERS_NUM),
+        RawJson.longOr(spec, "restartLimit", TYJobDefaults.RESTART_LIMIT),
+        RawJson.longOr(spec, "minWorkersNum", TYJobDefaults.MIN_WORKERS_NUM),
         RawJson.string(spec, "cleanPodPolicy").orElse(""),
         RawJson.booleanOr(spec, "terminating", false),
         unplanned(spec));

@@ -12,6 +12,7 @@ import io.kubernetes.client.openapi.models.V1Volume;
 import io.tyrl.arranger.controller.lifecycle.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.PodSlot;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.PodLabels;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

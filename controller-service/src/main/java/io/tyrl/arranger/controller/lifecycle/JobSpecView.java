@@ -8,7 +8,7 @@ import java.util.Objects;
  * {@code JobValidator} turns every bad one into a message naming its field.
  *
  * <p>The API server fills the CRD's defaults; where a field is absent anyway (an object stored
- * before a default existed) the adapter passes the {@code DEFAULT_*} constant below. Numbers are
+ * before a default existed) the adapter passes the CRD's default from {@code TYJobDefaults}. Numbers are
  * {@code long}: kube-apiserver 1.20 does not enforce the CRD's {@code format: int32}, and a value
  * beyond an {@code int} must reach validation as it is, not wrapped or replaced by a default.
  *
@@ -23,9 +23,6 @@ public record JobSpecView(
     String cleanPodPolicy,
     boolean terminating,
     UnplannedSpecView unplanned) {
-
-  public static final int DEFAULT_RESTART_LIMIT = 3;
-  public static final int DEFAULT_MIN_WORKERS_NUM = 1;
 
   public JobSpecView {
     leader = Objects.requireNonNullElse(leader, new LeaderSpecView("", null));

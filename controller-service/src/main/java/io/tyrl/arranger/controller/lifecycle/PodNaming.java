@@ -1,29 +1,17 @@
 package io.tyrl.arranger.controller.lifecycle;
 
 import io.tyrl.arranger.crd.bounds.TYJobBounds;
+import io.tyrl.arranger.crd.contract.PodNames;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * Deterministic pod names: {@code <job>-<leader.name>} and {@code <job>-<workerSet.name>-<index>}.
- *
- * <p>Allocations and pods meet by these names, and because a name is fixed before the pod exists,
- * creating a pod twice is refused by the API server (AlreadyExists) instead of yielding a twin.
- */
+/** The pod slots a job's spec asks for, each under its deterministic name ({@link PodNames}). */
 public final class PodNaming {
 
   private PodNaming() {}
 
-  public static String leaderPodName(String jobName, String leaderName) {
-    return jobName + "-" + leaderName;
-  }
-
-  public static String workerPodName(String jobName, String workerSetName, int index) {
-    return jobName + "-" + workerSetName + "-" + index;
-  }
-
   public static PodSlot.Leader leaderSlot(String jobName, JobSpecView spec) {
-    return new PodSlot.Leader(leaderPodName(jobName, spec.leader().name()), spec.leader().name());
+    return new PodSlot.Leader(PodNames.leader(jobName, spec.leader().name()), spec.leader().name());
   }
 
   /**
@@ -49,7 +37,7 @@ public final class PodNaming {
     List<PodSlot.Worker> slots = new ArrayList<>((int) total);
     for (WorkerSetSpecView workerSet : spec.workerSets()) {
       for (int index = 0; index < workerSet.counts(); index++) {
-        slots.add(new PodSlot.Worker(workerPodName(jobName, workerSet.name(), index), workerSet.name(), index));
+        slots.add(new PodSlot.Worker(PodNames.worker(jobName, workerSet.name(), index), workerSet.name(), index));
       }
     }
     return List.copyOf(slots);

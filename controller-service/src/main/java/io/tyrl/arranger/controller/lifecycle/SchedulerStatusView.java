@@ -1,5 +1,6 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import java.util.Map;
 import java.util.Optional;
 

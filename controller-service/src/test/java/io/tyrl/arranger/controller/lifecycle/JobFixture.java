@@ -1,5 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.crd.contract.PodNames;
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -124,7 +126,7 @@ final class JobFixture {
   /** Allocates the leader and every worker of the spec built so far, all on {@code node}. */
   JobFixture allocateAll(String node) {
     JobView view = build();
-    allocate(PodNaming.leaderPodName(name, leaderName), node);
+    allocate(PodNames.leader(name, leaderName), node);
     PodNaming.workerSlots(name, view.spec()).forEach(slot -> allocate(slot.podName(), node));
     return this;
   }

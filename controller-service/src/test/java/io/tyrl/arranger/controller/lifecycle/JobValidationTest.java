@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.tyrl.arranger.controller.lifecycle.validation.JobValidator;
 import io.tyrl.arranger.controller.lifecycle.validation.ValidationProblem;
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

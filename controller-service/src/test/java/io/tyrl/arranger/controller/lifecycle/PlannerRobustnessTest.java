@@ -3,6 +3,8 @@ package io.tyrl.arranger.controller.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import io.tyrl.arranger.crd.contract.PodNames;
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,10 +113,10 @@ class PlannerRobustnessTest {
 
   private static List<String> candidatePodNames(String jobName, JobSpecView spec) {
     List<String> names = new ArrayList<>();
-    names.add(PodNaming.leaderPodName(jobName, spec.leader().name()));
+    names.add(PodNames.leader(jobName, spec.leader().name()));
     for (WorkerSetSpecView set : spec.workerSets()) {
       for (int index = 0; index <= Math.max(0, set.counts()); index++) {
-        names.add(PodNaming.workerPodName(jobName, set.name(), index));
+        names.add(PodNames.worker(jobName, set.name(), index));
       }
     }
     return names;

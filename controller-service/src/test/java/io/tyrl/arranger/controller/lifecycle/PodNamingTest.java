@@ -10,16 +10,6 @@ import org.junit.jupiter.api.Test;
 class PodNamingTest {
 
   @Test
-  void namesTheLeaderAfterJobAndLeader() {
-    assertThat(PodNaming.leaderPodName("train", "learner")).isEqualTo("train-learner");
-  }
-
-  @Test
-  void namesWorkersAfterJobSetAndIndex() {
-    assertThat(PodNaming.workerPodName("train", "actor", 12)).isEqualTo("train-actor-12");
-  }
-
-  @Test
   void listsEveryWorkerSlotSetBySetInIndexOrder() {
     JobView view = JobFixture.job().workerSet("actor", 2).workerSet("critic", 1).build();
 

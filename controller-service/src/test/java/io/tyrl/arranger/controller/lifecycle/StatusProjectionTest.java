@@ -4,6 +4,7 @@ import static io.tyrl.arranger.controller.lifecycle.PodFixture.pod;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

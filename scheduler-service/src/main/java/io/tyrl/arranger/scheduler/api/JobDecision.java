@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.api;
 
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;

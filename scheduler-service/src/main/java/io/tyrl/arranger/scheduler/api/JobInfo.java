@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.api;
 
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -40,7 +41,7 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
     requireText(name, "name", namespace);
     String key = namespace + "/" + name;
     uid = uid == null || uid.isBlank() ? key : uid;
-    queue = queue == null || queue.isBlank() ? QueueInfo.DEFAULT_QUEUE : queue;
+    queue = queue == null || queue.isBlank() ? TYJobDefaults.QUEUE : queue;
     if (priority < 1 || priority > 10) {
       throw new IllegalArgumentException("job " + key + ": priority must be within 1..10, was " + priority);
     }

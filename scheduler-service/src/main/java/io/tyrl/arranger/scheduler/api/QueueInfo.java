@@ -14,8 +14,6 @@ import java.util.Optional;
 public record QueueInfo(String name, int weight, Resource capability, boolean reclaimable, JobQueuePolicy jobQueuePolicy,
     int priority, boolean open) {
 
-  public static final String DEFAULT_QUEUE = "default";
-
   public QueueInfo {
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException("queue name must not be blank");

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.api;
 
+import io.tyrl.arranger.crd.contract.Quantities;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -47,7 +48,7 @@ public record Resource(SortedMap<String, Long> quantities) {
     TreeMap<String, Long> map = new TreeMap<>();
     for (int i = 0; i < namesAndQuantities.length; i += 2) {
       String name = namesAndQuantities[i];
-      map.merge(name, Quantities.toCanonical(name, namesAndQuantities[i + 1]), Math::addExact);
+      map.merge(name, canonicalAmount(name, namesAndQuantities[i + 1]), Math::addExact);
     }
     return new Resource(map);
   }
@@ -55,8 +56,22 @@ public record Resource(SortedMap<String, Long> quantities) {
   /** Parses a Kubernetes resource list (name → quantity string). */
   public static Resource parse(Map<String, String> resourceList) {
     TreeMap<String, Long> map = new TreeMap<>();
-    resourceList.forEach((name, quantity) -> map.put(name, Quantities.toCanonical(name, quantity)));
+    resourceList.forEach((name, quantity) -> map.put(name, canonicalAmount(name, quantity)));
     return new Resource(map);
+  }
+
+  /**
+   * A quantity of the named resource in the unit this class counts it in: millicores for cpu,
+   * whole units (bytes, devices) for everything else, rounded up.
+   *
+   * @throws IllegalArgumentException naming the resource and the value when it is not a quantity
+   */
+  public static long canonicalAmount(String resourceName, String quantity) {
+    try {
+      return CPU.equals(resourceName) ? Quantities.toMillis(quantity) : Quantities.toUnits(quantity);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(resourceName + ": " + e.getMessage(), e);
+    }
   }
 
   /** Builds from canonical units (millicores, bytes, counts). */

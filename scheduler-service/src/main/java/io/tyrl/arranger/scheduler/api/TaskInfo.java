@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.api;
 
+import io.tyrl.arranger.crd.contract.PodNames;
 import java.util.Map;
 import java.util.Objects;
 
@@ -47,11 +48,11 @@ public record TaskInfo(String podName, TaskRole role, String roleName, int index
   }
 
   public static TaskInfo leader(String jobName, String leaderName, Resource request) {
-    return new TaskInfo(jobName + "-" + leaderName, TaskRole.LEADER, leaderName, 0, request, null, null, null);
+    return new TaskInfo(PodNames.leader(jobName, leaderName), TaskRole.LEADER, leaderName, 0, request, null, null, null);
   }
 
   public static TaskInfo worker(String jobName, String workerSet, int index, Resource request) {
-    return new TaskInfo(jobName + "-" + workerSet + "-" + index, TaskRole.WORKER, workerSet, index, request, null, null, null);
+    return new TaskInfo(PodNames.worker(jobName, workerSet, index), TaskRole.WORKER, workerSet, index, request, null, null, null);
   }
 
   public boolean isLeader() {

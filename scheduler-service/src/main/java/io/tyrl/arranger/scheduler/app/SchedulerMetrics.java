@@ -5,13 +5,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.kube.metrics.LatencyBuckets;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.QueueSummary;
 import io.tyrl.arranger.scheduler.api.Resource;
-import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.framework.CycleListener;
 import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
@@ -203,7 +204,7 @@ public final class SchedulerMetrics implements CycleListener {
     Map<String, Double> oldest = new java.util.TreeMap<>();
     for (Map.Entry<String, V1alpha1TYJob> entry : jobs.entrySet()) {
       V1alpha1TYJob job = entry.getValue();
-      String queue = job.getSpec() == null || job.getSpec().getQueue() == null ? "default" : job.getSpec().getQueue();
+      String queue = job.getSpec() == null || job.getSpec().getQueue() == null ? TYJobDefaults.QUEUE : job.getSpec().getQueue();
       oldest.putIfAbsent(queue, 0.0);
       JobDecision decision = decisions.get(entry.getKey());
       boolean heldNone = job.getStatus() == null || job.getStatus().getAllocations() == null

@@ -2,23 +2,24 @@ package io.tyrl.arranger.scheduler.app;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.kube.leader.LeadershipFence;
 import io.tyrl.arranger.kube.leader.LeadershipListener;
+import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
-import io.tyrl.arranger.scheduler.api.ScheduleState;
+import io.tyrl.arranger.scheduler.api.Victim;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
 import io.tyrl.arranger.scheduler.kube.AssumedStatuses;
 import io.tyrl.arranger.scheduler.kube.ClusterInformers;
 import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
-import io.tyrl.arranger.scheduler.api.Victim;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusChange;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import io.tyrl.arranger.scheduler.kube.SchedulerConfigurationSource;
 import io.tyrl.arranger.scheduler.kube.SnapshotAssembler;
-import io.tyrl.arranger.model.V1alpha1TYJob;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -144,8 +145,8 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
       return false;
     }
     long start = System.nanoTime();
-    if (!informers.hasQueue(ArrangerResources.DEFAULT_QUEUE) && fence.mayWrite()
-        && ArrangerResources.createQueueIfMissing(client, ArrangerResources.DEFAULT_QUEUE)) {
+    if (!informers.hasQueue(TYJobDefaults.QUEUE) && fence.mayWrite()
+        && ArrangerResources.createQueueIfMissing(client, TYJobDefaults.QUEUE)) {
       log.info("created the default Queue");
     }
     Instant now = clock.instant();

@@ -1,9 +1,9 @@
 package io.tyrl.arranger.scheduler.framework;
 
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.QueueSummary;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
-import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
 import java.time.Instant;
 import java.util.LinkedHashMap;

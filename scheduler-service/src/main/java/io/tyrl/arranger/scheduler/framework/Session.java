@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.framework;
 
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
@@ -83,7 +84,7 @@ public final class Session {
     for (QueueInfo queue : snapshot.queues()) {
       queues.put(queue.name(), new QueueState(queue.withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
     }
-    queues.computeIfAbsent(QueueInfo.DEFAULT_QUEUE,
+    queues.computeIfAbsent(TYJobDefaults.QUEUE,
         name -> new QueueState(QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
     for (JobInfo info : snapshot.jobs()) {
       addJob(info);

@@ -2,6 +2,9 @@ package io.tyrl.arranger.scheduler.kube;
 
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.tyrl.arranger.crd.contract.GoDurations;
+import io.tyrl.arranger.crd.contract.PodNames;
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobSpec;
 import io.tyrl.arranger.model.V1alpha1TYJobSpecWorkerSets;
@@ -42,15 +45,15 @@ final class JobReader {
         ? Map.of() : tyJob.getStatus().getAllocations();
     List<TaskInfo> tasks = new ArrayList<>();
     String leaderName = spec.getLeader().getName();
-    tasks.add(task(namespace, name, name + "-" + leaderName, TaskRole.LEADER, leaderName, 0,
+    tasks.add(task(namespace, name, PodNames.leader(name, leaderName), TaskRole.LEADER, leaderName, 0,
         spec.getLeader().getTemplate(), TemplateRequirements.of(spec.getLeader().getTemplate()), allocations,
         livePods));
     for (V1alpha1TYJobSpecWorkerSets set : spec.getWorkerSets()) {
-      int counts = set.getCounts() == null ? 1 : set.getCounts();
+      int counts = set.getCounts() == null ? TYJobDefaults.WORKER_SET_COUNTS : set.getCounts();
       // Read once per set: every worker of a set shares its template.
       TemplateRequirements requirements = TemplateRequirements.of(set.getTemplate());
       for (int index = 0; index < counts; index++) {
-        tasks.add(task(namespace, name, name + "-" + set.getName() + "-" + index, TaskRole.WORKER, set.getName(),
+        tasks.add(task(namespace, name, PodNames.worker(name, set.getName(), index), TaskRole.WORKER, set.getName(),
             index, set.getTemplate(), requirements, allocations, livePods));
       }
     }
@@ -61,7 +64,7 @@ final class JobReader {
         ? null : JobQueuePolicy.parse(spec.getSchedulerPolicy().getJobQueuePolicy().getValue());
     GangSpec gang = spec.getGang() == null ? GangSpec.STRICT : new GangSpec(
         spec.getGang().getMode() == null ? GangMode.STRICT : GangMode.parse(spec.getGang().getMode().getValue()),
-        spec.getGang().getWaitTime() == null ? null : GoDuration.parse(spec.getGang().getWaitTime(), "spec.gang.waitTime"),
+        spec.getGang().getWaitTime() == null ? null : GoDurations.parse(spec.getGang().getWaitTime(), "spec.gang.waitTime"),
         spec.getGang().getGroup());
     Instant waitingSince = tyJob.getStatus() == null || tyJob.getStatus().getScheduling() == null
         || tyJob.getStatus().getScheduling().getWaitingSince() == null
@@ -75,8 +78,8 @@ final class JobReader {
         && ReasonCode.WAITING_FOR_VICTIMS.statusValue().equals(tyJob.getStatus().getScheduling().getReason());
     JobStage stage = stage(tyJob.getStatus());
     return new JobInfo(tyJob.getMetadata().getNamespace(), name, tyJob.getMetadata().getUid(), spec.getQueue(),
-        spec.getPriority() == null ? 5 : spec.getPriority(), created,
-        spec.getMinWorkersNum() == null ? 1 : spec.getMinWorkersNum(), basicPolicy, queuePolicy, gang, waitingSince,
+        spec.getPriority() == null ? TYJobDefaults.PRIORITY : spec.getPriority(), created,
+        spec.getMinWorkersNum() == null ? TYJobDefaults.MIN_WORKERS_NUM : spec.getMinWorkersNum(), basicPolicy, queuePolicy, gang, waitingSince,
         tasks, preemptable, awaitingVictims, stage, spec.getPreemptionPolicy() == null
             ? PreemptionPolicy.PREEMPT_LOWER_PRIORITY : PreemptionPolicy.parse(spec.getPreemptionPolicy().getValue()));
   }

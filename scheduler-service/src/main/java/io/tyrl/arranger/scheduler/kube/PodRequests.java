@@ -3,7 +3,6 @@ package io.tyrl.arranger.scheduler.kube;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1PodSpec;
-import io.tyrl.arranger.scheduler.api.Quantities;
 import io.tyrl.arranger.scheduler.api.Resource;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +59,7 @@ final class PodRequests {
     Map<String, Long> canonical = new TreeMap<>();
     quantities.forEach((name, quantity) -> {
       if (!Resource.PODS.equals(name)) {
-        canonical.put(name, Quantities.toCanonical(name, quantity.toSuffixedString()));
+        canonical.put(name, Resource.canonicalAmount(name, quantity.toSuffixedString()));
       }
     });
     return Resource.ofCanonical(canonical);

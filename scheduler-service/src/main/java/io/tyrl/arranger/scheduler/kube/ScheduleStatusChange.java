@@ -3,11 +3,11 @@ package io.tyrl.arranger.scheduler.kube;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import io.tyrl.arranger.model.V1alpha1TYJobStatusScheduling;
 import io.tyrl.arranger.model.V1alpha1TYJobStatusVictims;
 import io.tyrl.arranger.scheduler.api.JobDecision;
-import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.api.Victim;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,7 +64,7 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     Instant currentWaiting = scheduling == null || scheduling.getWaitingSince() == null
         ? null : scheduling.getWaitingSince().toInstant();
 
-    String state = decision.state().statusValue();
+    String state = decision.state().wireName();
     String reason = decision.reasonIfAny().map(r -> r.statusValue()).orElse(null);
     String message = decision.message().isEmpty() ? null : decision.message();
     Instant waiting = decision.waitingSince();

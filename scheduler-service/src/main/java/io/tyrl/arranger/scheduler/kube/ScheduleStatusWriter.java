@@ -196,7 +196,7 @@ public final class ScheduleStatusWriter {
       recorded++;
     }
     if (change.newlyPlaced()) {
-      record(job, EventType.NORMAL, "Scheduled", decision.state().statusValue() + ": "
+      record(job, EventType.NORMAL, "Scheduled", decision.state().wireName() + ": "
           + decision.allocations().size() + " pods placed");
       recorded++;
     }

@@ -3,6 +3,7 @@ package io.tyrl.arranger.scheduler.actions;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.GangMode;
@@ -10,7 +11,6 @@ import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
-import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.TaintEffect;
 import io.tyrl.arranger.scheduler.api.TaskInfo;

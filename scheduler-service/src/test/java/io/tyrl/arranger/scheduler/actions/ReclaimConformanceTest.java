@@ -136,7 +136,7 @@ class ReclaimConformanceTest {
     assertThat(ActionTables.victims(result)).isEqualTo(expected);
     row.outcomes().forEach((job, outcome) -> {
       JobDecision decision = result.decision("default/" + job);
-      String actual = decision.state().statusValue() + (decision.reason() == null ? "" : "/" + decision.reason().statusValue());
+      String actual = decision.state().wireName() + (decision.reason() == null ? "" : "/" + decision.reason().statusValue());
       assertThat(actual).as("job %s: %s", job, decision.message()).isEqualTo(outcome);
     });
     assertThat(DecisionChecks.overCommitments(snapshot, result)).isEmpty();

@@ -3,6 +3,7 @@ package io.tyrl.arranger.scheduler.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class JobInfoTest {
     JobInfo job = job("team", "j", " ", "", 1, 0, TASKS);
 
     assertThat(job.uid()).as("uid defaults to the key").isEqualTo("team/j");
-    assertThat(job.queue()).isEqualTo(QueueInfo.DEFAULT_QUEUE);
+    assertThat(job.queue()).isEqualTo(TYJobDefaults.QUEUE);
     assertThat(job.gang()).isEqualTo(GangSpec.STRICT);
     assertThat(job.stage()).isEqualTo(JobStage.PENDING);
     assertThat(job.preemptionPolicy()).isEqualTo(PreemptionPolicy.PREEMPT_LOWER_PRIORITY);

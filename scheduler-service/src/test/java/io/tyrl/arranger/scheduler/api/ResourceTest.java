@@ -30,6 +30,21 @@ class ResourceTest {
   }
 
   @Test
+  void cpuIsCountedInMillicoresAndEverythingElseInWholeUnits() {
+    assertThat(Resource.canonicalAmount(Resource.CPU, "1.5")).isEqualTo(1500);
+    assertThat(Resource.canonicalAmount(Resource.MEMORY, "1.5")).isEqualTo(2);
+    assertThat(Resource.canonicalAmount(Resource.GPU, "2")).isEqualTo(2);
+  }
+
+  @Test
+  void aBadQuantityIsRefusedNamingTheResourceAndTheValue() {
+    assertThatThrownBy(() -> Resource.of("cpu", "1", "nvidia.com/gpu", "two"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nvidia.com/gpu")
+        .hasMessageContaining("'two'");
+  }
+
+  @Test
   void zeroesAreNotStoredSoEqualAmountsAreEqual() {
     assertThat(Resource.of("cpu", "0", "memory", "1Gi")).isEqualTo(Resource.of("memory", "1024Mi"));
     assertThat(Resource.of("cpu", "0").isEmpty()).isTrue();

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.bench;
 
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.CycleResult;
@@ -12,7 +13,6 @@ import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.Resource;
-import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.Taint;
 import io.tyrl.arranger.scheduler.api.TaintEffect;

@@ -5,6 +5,7 @@ import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.JobDecision;
@@ -12,7 +13,6 @@ import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
-import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.sim.Fixtures;

@@ -6,10 +6,10 @@ import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
-import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.sim.Fixtures;

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.sim;
 
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.JobInfo;
@@ -7,7 +8,6 @@ import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
-import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskStatus;

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.sim;
 
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.GangMode;
@@ -166,7 +167,7 @@ public final class Fixtures {
   public static final class JobBuilder {
     private final String name;
     private String namespace = "default";
-    private String queue = QueueInfo.DEFAULT_QUEUE;
+    private String queue = TYJobDefaults.QUEUE;
     private int priority = 5;
     private Instant created = T0;
     private int minWorkers = 1;

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.crd.bounds;
 
+import io.tyrl.arranger.crd.contract.GoDurations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -66,14 +67,12 @@ public final class TYJobBounds {
   public static final String DNS_LABEL_PATTERN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
   /** RFC 1123 subdomain, as in the CRD. */
   public static final String DNS_SUBDOMAIN_PATTERN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
-  /** A Go duration of non-negative parts, as in the CRD ({@code 90s}, {@code 1h30m}, {@code 1.5h}). */
-  public static final String DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$";
 
   private static final String DNS_LABEL_FORM =
       "a DNS label: use lower-case letters, digits and '-', starting and ending with a letter or digit";
   private static final Pattern DNS_LABEL = Pattern.compile(DNS_LABEL_PATTERN);
   private static final Pattern DNS_SUBDOMAIN = Pattern.compile(DNS_SUBDOMAIN_PATTERN);
-  private static final Pattern DURATION = Pattern.compile(DURATION_PATTERN);
+  private static final Pattern DURATION = Pattern.compile(GoDurations.PATTERN);
   /** Offending text is quoted in messages up to this length, so that a megabyte of name makes no megabyte of status. */
   private static final int MAX_QUOTED_LENGTH = 80;
 

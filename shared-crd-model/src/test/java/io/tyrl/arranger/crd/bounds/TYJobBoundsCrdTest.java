@@ -2,7 +2,6 @@ package io.tyrl.arranger.crd.bounds;
 
 import static io.tyrl.arranger.crd.bounds.TYJobBounds.DNS_LABEL_PATTERN;
 import static io.tyrl.arranger.crd.bounds.TYJobBounds.DNS_SUBDOMAIN_PATTERN;
-import static io.tyrl.arranger.crd.bounds.TYJobBounds.DURATION_PATTERN;
 import static io.tyrl.arranger.crd.bounds.TYJobBounds.MAX_COUNTS;
 import static io.tyrl.arranger.crd.bounds.TYJobBounds.MAX_GANG_GROUP_LENGTH;
 import static io.tyrl.arranger.crd.bounds.TYJobBounds.MAX_LEADER_NAME_LENGTH;
@@ -22,6 +21,8 @@ import static io.tyrl.arranger.crd.bounds.TYJobBounds.MIN_RESTART_LIMIT;
 import static io.tyrl.arranger.crd.bounds.TYJobBounds.MIN_WORKER_SETS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.crd.contract.GoDurations;
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -69,7 +70,7 @@ class TYJobBoundsCrdTest {
       Map.entry("spec.queue maxLength", MAX_QUEUE_NAME_LENGTH),
       Map.entry("spec.queue pattern", DNS_SUBDOMAIN_PATTERN),
       Map.entry("spec.gang.waitTime maxLength", MAX_WAIT_TIME_LENGTH),
-      Map.entry("spec.gang.waitTime pattern", DURATION_PATTERN),
+      Map.entry("spec.gang.waitTime pattern", GoDurations.PATTERN),
       Map.entry("spec.gang.group maxLength", MAX_GANG_GROUP_LENGTH)));
 
   @Test
@@ -78,6 +79,27 @@ class TYJobBoundsCrdTest {
     collectBounds(property(tyJobSchema(), "spec"), "spec", crdBounds);
 
     assertThat(crdBounds).isEqualTo(JAVA_BOUNDS);
+  }
+
+  /** {@code path} → value, for every default the CRD declares. */
+  private static final Map<String, Object> JAVA_DEFAULTS = new TreeMap<>(Map.ofEntries(
+      Map.entry("spec.restartLimit", TYJobDefaults.RESTART_LIMIT),
+      Map.entry("spec.workerSets[].counts", TYJobDefaults.WORKER_SET_COUNTS),
+      Map.entry("spec.cleanPodPolicy", TYJobDefaults.CLEAN_POD_POLICY),
+      Map.entry("spec.terminating", TYJobDefaults.TERMINATING),
+      Map.entry("spec.minWorkersNum", TYJobDefaults.MIN_WORKERS_NUM),
+      Map.entry("spec.priority", TYJobDefaults.PRIORITY),
+      Map.entry("spec.preemptionPolicy", TYJobDefaults.PREEMPTION_POLICY),
+      Map.entry("spec.queue", TYJobDefaults.QUEUE),
+      Map.entry("spec.gang", Map.of()),
+      Map.entry("spec.gang.mode", TYJobDefaults.GANG_MODE)));
+
+  @Test
+  void theCrdDeclaresExactlyTheDefaultsOfTYJobDefaults() {
+    Map<String, Object> crdDefaults = new TreeMap<>();
+    collectDefaults(property(tyJobSchema(), "spec"), "spec", crdDefaults);
+
+    assertThat(crdDefaults).isEqualTo(JAVA_DEFAULTS);
   }
 
   @Test
@@ -116,6 +138,21 @@ class TYJobBoundsCrdTest {
     Map<String, Object> items = (Map<String, Object>) schema.get("items");
     if (items != null) {
       collectBounds(items, path + "[]", bounds);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void collectDefaults(Map<String, Object> schema, String path, Map<String, Object> defaults) {
+    if (schema.containsKey("default")) {
+      defaults.put(path, schema.get("default"));
+    }
+    Map<String, Map<String, Object>> properties = (Map<String, Map<String, Object>>) schema.get("properties");
+    if (properties != null) {
+      properties.forEach((name, child) -> collectDefaults(child, path + "." + name, defaults));
+    }
+    Map<String, Object> items = (Map<String, Object>) schema.get("items");
+    if (items != null) {
+      collectDefaults(items, path + "[]", defaults);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.simulator.engine;
 
+import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.GangMode;
@@ -10,7 +11,6 @@ import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
-import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.Victim;
 import io.tyrl.arranger.scheduler.conf.PluginConfiguration;

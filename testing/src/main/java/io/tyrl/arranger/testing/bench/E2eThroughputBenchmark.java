@@ -3,6 +3,7 @@ package io.tyrl.arranger.testing.bench;
 import com.google.gson.Gson;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.testing.ControlPlane;
 import io.tyrl.arranger.testing.ControlPlaneBinaries;
 import io.tyrl.arranger.testing.CustomResourceDefinitions;
@@ -119,7 +120,7 @@ public final class E2eThroughputBenchmark {
     progress("kube-apiserver %s (pid %d), etcd pid %d; installing the CRDs and the default Queue", controlPlane.url(),
         controlPlane.apiServerPid(), controlPlane.etcdPid());
     CustomResourceDefinitions.install(admin);
-    ArrangerResources.createQueueIfMissing(admin, ArrangerResources.DEFAULT_QUEUE);
+    ArrangerResources.createQueueIfMissing(admin, TYJobDefaults.QUEUE);
     registerNodes();
 
     Map<String, List<Run>> runs = new LinkedHashMap<>();

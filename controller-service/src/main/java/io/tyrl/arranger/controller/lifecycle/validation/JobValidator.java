@@ -9,6 +9,7 @@ import io.tyrl.arranger.controller.lifecycle.WorkerSetSpecView;
 import io.tyrl.arranger.crd.bounds.BoundsProblem;
 import io.tyrl.arranger.crd.bounds.TYJobBounds;
 import io.tyrl.arranger.crd.bounds.TYJobShape;
+import io.tyrl.arranger.crd.contract.PodNames;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -86,7 +87,7 @@ public final class JobValidator {
         } else if (countsWithinBounds && !fieldsOutOfBounds.contains("spec.leader.name")) {
           leaderCollision(job, workerSet).ifPresent(index -> problems.add(new ValidationProblem("spec.leader.name",
               "pod name \"%s\" is also the name of worker %d of %s".formatted(
-                  PodNaming.leaderPodName(job.name(), leaderName), index, path))));
+                  PodNames.leader(job.name(), leaderName), index, path))));
         }
       }
       templateValidator.validate(path + ".template", workerSet.template(), problems);

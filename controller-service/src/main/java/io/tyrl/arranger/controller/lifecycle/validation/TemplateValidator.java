@@ -2,6 +2,7 @@ package io.tyrl.arranger.controller.lifecycle.validation;
 
 import io.tyrl.arranger.controller.lifecycle.ContainerView;
 import io.tyrl.arranger.controller.lifecycle.PodTemplateView;
+import io.tyrl.arranger.crd.contract.Quantities;
 import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.List;
@@ -64,7 +65,7 @@ final class TemplateValidator {
     Map<String, BigDecimal> parsed = new TreeMap<>();
     new TreeMap<>(raw).forEach((resource, text) -> {
       String field = path + "[" + resource + "]";
-      Optional<BigDecimal> quantity = KubernetesQuantity.parse(text);
+      Optional<BigDecimal> quantity = Quantities.tryParse(text);
       if (quantity.isEmpty()) {
         problems.add(new ValidationProblem(field, "\"%s\" is not a Kubernetes quantity (e.g. 500m, 2Gi, 1)".formatted(text)));
       } else if (quantity.get().signum() < 0) {

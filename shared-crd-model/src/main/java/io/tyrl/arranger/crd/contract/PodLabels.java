@@ -1,9 +1,9 @@
-package io.tyrl.arranger.controller.kube;
+package io.tyrl.arranger.crd.contract;
 
 /**
- * The labels Arranger puts on every pod it creates. The job-name label is how the controller finds
- * a job's pods (its informer watches only pods carrying it); the others are for users and
- * selectors — the controller itself identifies a pod's slot by its deterministic name.
+ * The labels Arranger puts on every pod it creates. The job-name label is how a job's pods are
+ * found (the controller's informer watches only pods carrying it); the others are for users and
+ * selectors — a pod's slot is identified by its deterministic name ({@link PodNames}).
  */
 public final class PodLabels {
 

@@ -1,6 +1,6 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.crd.contract;
 
-/** The scheduler-owned {@code status.scheduleState} of a TYJob. */
+/** The scheduler-owned {@code status.scheduleState} of a TYJob (seed 000): written by the scheduler, read by the controller. */
 public enum ScheduleState {
   UNSCHEDULED("Unscheduled"),
   SCHEDULED_PARTLY("ScheduledPartly"),
@@ -13,6 +13,7 @@ public enum ScheduleState {
     this.wireName = wireName;
   }
 
+  /** The value in {@code status.scheduleState}. */
   public String wireName() {
     return wireName;
   }

@@ -1,18 +1,29 @@
-package io.tyrl.arranger.scheduler.kube;
+package io.tyrl.arranger.crd.contract;
 
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Durations as Kubernetes writes them ("90s", "10m", "1h30m", "1.5h"), the form spec.gang.waitTime takes. */
-final class GoDuration {
+/**
+ * Durations as Kubernetes users write them ({@code 90s}, {@code 10m}, {@code 1h30m}, {@code 1.5h}):
+ * the form {@code spec.gang.waitTime} takes. The CRD validates the same {@link #PATTERN}, so a
+ * duration the API server stores is one this class reads.
+ */
+public final class GoDurations {
+
+  /** The CRD's pattern for a duration: one or more amounts, each with a unit of ms, s, m or h. */
+  public static final String PATTERN = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$";
 
   private static final Pattern PART = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m|h)");
 
-  private GoDuration() {}
+  private GoDurations() {}
 
-  static Duration parse(String text, String field) {
+  /**
+   * @param field the field the text came from, named in the error
+   * @throws IllegalArgumentException naming the field and the text when it is not a duration
+   */
+  public static Duration parse(String text, String field) {
     if (text == null || text.isBlank()) {
       throw new IllegalArgumentException(field + " must not be empty");
     }
