@@ -146,22 +146,18 @@ public final class AllocateAction implements Action {
     }
 
     private boolean placeMinimum(JobState job) {
-      Statement statement = null;
-      try {
+      return session.forOneJob(job, "scheduling", () -> {
         // Asked before the statement opens, so that a shortage it finds stays remembered for the next jobs.
         Optional<JobPlacer.Outcome> shortOfRoom = placer.checkRoom(job);
-        statement = session.newStatement();
+        Statement statement = session.newStatement();
         return placer.settle(job, statement, shortOfRoom.isPresent() ? shortOfRoom.get() : placer.placeMinimum(job, statement));
-      } catch (RuntimeException e) {
-        fail(job, statement, e);
-        return false;
-      }
+      });
     }
 
     /** One elastic pod; false when the job can take no more in this cycle (its note says why). */
     private boolean placeNext(JobState job) {
-      Statement statement = session.newStatement();
-      try {
+      return session.forOneJob(job, "scheduling", () -> {
+        Statement statement = session.newStatement();
         JobPlacer.Outcome outcome = placer.placeNext(job, statement);
         statement.commit();
         if (outcome.firstUnplaced() != null) {
@@ -169,17 +165,7 @@ public final class AllocateAction implements Action {
           return false;
         }
         return true;
-      } catch (RuntimeException e) {
-        fail(job, statement, e);
-        return false;
-      }
-    }
-
-    private void fail(JobState job, Statement statement, RuntimeException e) {
-      if (statement != null && !statement.isClosed()) {
-        statement.discard();
-      }
-      session.failJob(job, ReasonCode.INVALID_JOB, "scheduling the job failed: " + e);
+      });
     }
 
     /** Puts a job with pods left back among its queue's jobs, and its queue back among the queues. */

@@ -1,6 +1,5 @@
 package io.tyrl.arranger.scheduler.actions;
 
-import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.conf.Arguments;
 import io.tyrl.arranger.scheduler.framework.Action;
@@ -46,22 +45,15 @@ public final class BackfillAction implements Action {
     }
     jobs.sort(session::compareJobs);
     for (JobState job : jobs) {
-      Statement statement = session.newStatement();
-      try {
+      session.forOneJob(job, "backfilling", () -> {
         boolean ready = job.placedTasks() > 0 && session.isJobReady(job);
         boolean onlyBestEffortLeft = job.pendingTasks().stream().allMatch(TaskState::isBestEffortTask);
         if (!ready && !onlyBestEffortLeft) {
-          statement.discard();
-          continue;
+          return false;
         }
-        JobPlacer.Outcome outcome = placer.placePending(job, statement, TaskState::isBestEffortTask);
-        placer.settle(job, statement, outcome);
-      } catch (RuntimeException e) {
-        if (!statement.isClosed()) {
-          statement.discard();
-        }
-        session.failJob(job, ReasonCode.INVALID_JOB, "backfilling the job failed: " + e);
-      }
+        Statement statement = session.newStatement();
+        return placer.settle(job, statement, placer.placePending(job, statement, TaskState::isBestEffortTask));
+      });
     }
   }
 

@@ -42,21 +42,20 @@ public final class EnqueueAction implements Action {
       }
       jobs.sort(session::compareJobs);
       for (JobState job : jobs) {
-        try {
+        session.forOneJob(job, "enqueueing", () -> {
           Optional<JobPlacer.NeverFits> never = JobPlacer.minimumNeverFits(session, job);
           if (never.isPresent()) {
             session.failJob(job, ReasonCode.NEVER_FITS, never.get().reason());
-            continue;
+            return false;
           }
           Optional<String> refusal = session.tiers().enqueueRefusal(job);
           if (refusal.isPresent()) {
             session.refuseEnqueue(job, refusal.get());
-          } else {
-            session.recordEnqueued(job);
+            return false;
           }
-        } catch (RuntimeException e) {
-          session.failJob(job, ReasonCode.INVALID_JOB, "enqueueing the job failed: " + e);
-        }
+          session.recordEnqueued(job);
+          return true;
+        });
       }
     }
   }

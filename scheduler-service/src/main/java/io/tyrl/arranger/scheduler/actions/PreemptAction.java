@@ -58,14 +58,14 @@ public final class PreemptAction implements Action {
       }
       preemptors.sort(session::compareJobs);
       for (JobState preemptor : preemptors) {
-        try {
+        session.forOneJob(preemptor, "preempting for", () -> {
           if (VictimSelector.isStarving(session, preemptor)
               && selector.makeRoom(preemptor) == VictimSelector.Outcome.NO_ROOM && hasLowerPriorityPods(preemptor, running)) {
             explainNoRoom(preemptor);
+            return false;
           }
-        } catch (RuntimeException e) {
-          session.failJob(preemptor, ReasonCode.INVALID_JOB, "preempting for the job failed: " + e);
-        }
+          return true;
+        });
       }
     }
   }

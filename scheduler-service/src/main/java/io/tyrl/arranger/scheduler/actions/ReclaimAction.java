@@ -65,13 +65,8 @@ public final class ReclaimAction implements Action {
         if (!rules.mayReclaim(queue)) {
           break;
         }
-        try {
-          if (VictimSelector.isStarving(session, reclaimer)) {
-            selector.makeRoom(reclaimer);
-          }
-        } catch (RuntimeException e) {
-          session.failJob(reclaimer, ReasonCode.INVALID_JOB, "reclaiming for the job failed: " + e);
-        }
+        session.forOneJob(reclaimer, "reclaiming for", () ->
+            !VictimSelector.isStarving(session, reclaimer) || selector.makeRoom(reclaimer) != VictimSelector.Outcome.NO_ROOM);
       }
     }
   }

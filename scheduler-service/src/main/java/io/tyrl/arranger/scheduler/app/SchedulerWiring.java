@@ -20,6 +20,8 @@ import io.tyrl.arranger.scheduler.kube.ConfigMapWatcher;
 import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import io.tyrl.arranger.scheduler.kube.SchedulerConfigurationSource;
+import io.tyrl.arranger.scheduler.kube.SchedulerMetrics;
+import io.tyrl.arranger.scheduler.kube.SchedulingLoop;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -12,13 +12,16 @@ import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
 import io.tyrl.arranger.scheduler.api.Victim;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * One cycle's working copy of a snapshot: node, job and queue ledgers that statements change, and
@@ -38,6 +41,8 @@ public final class Session {
   private final long[] clusterInqueue;
   private final Tiers tiers = new Tiers();
   private final NodeSearch nodeSearch;
+  /** Statements not yet committed or discarded, oldest first (see {@link #forOneJob}). */
+  private final Deque<Statement> openStatements = new ArrayDeque<>();
   private long releaseGeneration;
   private final Map<String, List<Victim>> victimsByPreemptor = new LinkedHashMap<>();
   private PlacementListener[] placementListeners = new PlacementListener[0];
@@ -244,6 +249,36 @@ public final class Session {
 
   public Statement newStatement() {
     return new Statement(this);
+  }
+
+  void opened(Statement statement) {
+    openStatements.addLast(statement);
+  }
+
+  void closed(Statement statement) {
+    openStatements.removeLastOccurrence(statement);
+  }
+
+  /**
+   * Runs one job's part of an action. A failure there (a bug, or job data no rule foresaw) fails that
+   * job alone, with a reason naming the step, and the action goes on with the next job: one job must
+   * never stop a cycle for all. Statements the step left open are discarded first, newest first, so
+   * nothing it half did stays placed.
+   *
+   * @param step what was being done, as in "{step} the job failed: …" ("scheduling", "preempting for")
+   * @return what {@code work} returned, or false when it failed
+   */
+  public boolean forOneJob(JobState job, String step, BooleanSupplier work) {
+    int openBefore = openStatements.size();
+    try {
+      return work.getAsBoolean();
+    } catch (RuntimeException e) {
+      while (openStatements.size() > openBefore) {
+        openStatements.peekLast().discard();
+      }
+      failJob(job, ReasonCode.INVALID_JOB, step + " the job failed: " + e);
+      return false;
+    }
   }
 
   /**

@@ -25,6 +25,7 @@ public final class Statement {
     this.session = session;
     this.releaseGenerationAtStart = session.releaseGeneration();
     this.searchAtStart = session.nodeSearch().checkpoint();
+    session.opened(this);
   }
 
   public void allocate(TaskState task, NodeState node) {
@@ -65,6 +66,7 @@ public final class Statement {
   public void commit() {
     requireOpen();
     closed = true;
+    session.closed(this);
   }
 
   public void discard() {
@@ -83,6 +85,7 @@ public final class Statement {
     session.restoreReleaseGeneration(releaseGenerationAtStart);
     session.nodeSearch().rollback(searchAtStart);
     closed = true;
+    session.closed(this);
   }
 
   public boolean isClosed() {

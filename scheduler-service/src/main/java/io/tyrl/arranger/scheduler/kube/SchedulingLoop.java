@@ -1,4 +1,4 @@
-package io.tyrl.arranger.scheduler.app;
+package io.tyrl.arranger.scheduler.kube;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.tyrl.arranger.crd.ArrangerResources;
@@ -13,13 +13,6 @@ import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Victim;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
-import io.tyrl.arranger.scheduler.kube.AssumedStatuses;
-import io.tyrl.arranger.scheduler.kube.ClusterInformers;
-import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
-import io.tyrl.arranger.scheduler.kube.ScheduleStatusChange;
-import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
-import io.tyrl.arranger.scheduler.kube.SchedulerConfigurationSource;
-import io.tyrl.arranger.scheduler.kube.SnapshotAssembler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * graceful stop lets the cycle in flight finish its writes first. No exception ends the loop: a
  * failed cycle is logged and counted, and the next one starts after the period.
  */
-final class SchedulingLoop implements LeadershipListener, AutoCloseable {
+public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(SchedulingLoop.class);
 
@@ -69,7 +62,7 @@ final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   /**
    * @param syncedFirst what must have synced before the first cycle (informers, the configuration)
    */
-  SchedulingLoop(ClusterInformers informers, Scheduler scheduler, SchedulerConfigurationSource configuration,
+  public SchedulingLoop(ClusterInformers informers, Scheduler scheduler, SchedulerConfigurationSource configuration,
       ScheduleStatusWriter writer, QueueStatusWriter queueWriter, AssumedStatuses assumed,
       List<ReadinessCheck> syncedFirst, LeadershipFence fence, SchedulerMetrics metrics, ApiClient client,
       Duration period, Clock clock) {

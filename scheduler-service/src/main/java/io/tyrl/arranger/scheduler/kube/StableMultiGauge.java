@@ -1,4 +1,4 @@
-package io.tyrl.arranger.scheduler.app;
+package io.tyrl.arranger.scheduler.kube;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;

@@ -1,4 +1,4 @@
-package io.tyrl.arranger.scheduler.app;
+package io.tyrl.arranger.scheduler.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.tyrl.arranger.scheduler.app;
+package io.tyrl.arranger.scheduler.kube;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,8 +14,6 @@ import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.QueueSummary;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.framework.CycleListener;
-import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
-import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
