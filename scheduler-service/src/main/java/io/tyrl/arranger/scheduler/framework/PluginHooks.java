@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.framework;
 
+import io.tyrl.arranger.scheduler.framework.PluginEntry.Kind;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.JobEnqueueableFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.JobOrderFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.JobPipelinedFn;
@@ -11,16 +12,19 @@ import io.tyrl.arranger.scheduler.framework.SessionFunctions.OverusedFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.PredicateFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.QueueOrderFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.VictimsFn;
+import java.util.Objects;
 
 /** What one plugin may register when a session opens; everything lands in the plugin's tier. */
 public final class PluginHooks {
 
-  private final Tiers.Tier tier;
+  private final Tiers tiers;
   private final String pluginName;
+  private final int tier;
 
-  PluginHooks(Tiers.Tier tier, String pluginName) {
-    this.tier = tier;
+  PluginHooks(Tiers tiers, String pluginName, int tier) {
+    this.tiers = tiers;
     this.pluginName = pluginName;
+    this.tier = tier;
   }
 
   public String pluginName() {
@@ -28,19 +32,19 @@ public final class PluginHooks {
   }
 
   public void jobOrder(JobOrderFn fn) {
-    tier.jobOrders.add(fn);
+    add(Kind.JOB_ORDER, fn);
   }
 
   public void queueOrder(QueueOrderFn fn) {
-    tier.queueOrders.add(fn);
+    add(Kind.QUEUE_ORDER, fn);
   }
 
   public void nodeFilter(NodeFilterFn fn) {
-    tier.nodeFilters.add(fn);
+    add(Kind.NODE_FILTER, fn);
   }
 
   public void predicate(PredicateFn fn) {
-    tier.predicates.add(fn);
+    add(Kind.PREDICATE, fn);
   }
 
   /** Adds a node score; {@code weight} multiplies it before scores add up. */
@@ -48,34 +52,38 @@ public final class PluginHooks {
     if (!(weight >= 0)) {
       throw new IllegalArgumentException("plugin " + pluginName + ": node score weight must be >= 0, was " + weight);
     }
-    tier.nodeScores.add(new Tiers.WeightedScore(fn, weight));
+    tiers.register(new PluginEntry(pluginName, tier, Kind.NODE_SCORE, Objects.requireNonNull(fn, "fn"), weight));
   }
 
   public void preemptableVictims(VictimsFn fn) {
-    tier.preemptable.add(fn);
+    add(Kind.PREEMPTABLE, fn);
   }
 
   public void reclaimableVictims(VictimsFn fn) {
-    tier.reclaimable.add(fn);
+    add(Kind.RECLAIMABLE, fn);
   }
 
   public void jobReady(JobReadyFn fn) {
-    tier.jobReady.add(fn);
+    add(Kind.JOB_READY, fn);
   }
 
   public void jobPipelined(JobPipelinedFn fn) {
-    tier.jobPipelined.add(fn);
+    add(Kind.JOB_PIPELINED, fn);
   }
 
   public void jobValid(JobValidFn fn) {
-    tier.jobValid.add(fn);
+    add(Kind.JOB_VALID, fn);
   }
 
   public void overused(OverusedFn fn) {
-    tier.overused.add(fn);
+    add(Kind.OVERUSED, fn);
   }
 
   public void jobEnqueueable(JobEnqueueableFn fn) {
-    tier.jobEnqueueable.add(fn);
+    add(Kind.JOB_ENQUEUEABLE, fn);
+  }
+
+  private void add(Kind kind, Object fn) {
+    tiers.register(new PluginEntry(pluginName, tier, kind, Objects.requireNonNull(fn, "fn"), 1));
   }
 }

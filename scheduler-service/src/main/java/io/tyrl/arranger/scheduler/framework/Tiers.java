@@ -12,6 +12,7 @@ import io.tyrl.arranger.scheduler.framework.SessionFunctions.OverusedFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.PredicateFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.QueueOrderFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.VictimsFn;
+import io.tyrl.arranger.scheduler.framework.PluginEntry.Kind;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,27 +30,18 @@ import java.util.Set;
  *   <li>job ready / pipelined / enqueueable: all must agree; overused: any says so; valid: the first
  *       reason found.</li>
  * </ul>
+ * Each registration is one {@link PluginEntry}; once plugins are open, {@link #seal()} lays the
+ * entries out by kind for the hot path.
  */
 public final class Tiers {
 
-  record WeightedScore(NodeScoreFn fn, double weight) {}
-
-  static final class Tier {
-    final List<JobOrderFn> jobOrders = new ArrayList<>();
-    final List<QueueOrderFn> queueOrders = new ArrayList<>();
-    final List<NodeFilterFn> nodeFilters = new ArrayList<>();
-    final List<PredicateFn> predicates = new ArrayList<>();
-    final List<WeightedScore> nodeScores = new ArrayList<>();
-    final List<VictimsFn> preemptable = new ArrayList<>();
-    final List<VictimsFn> reclaimable = new ArrayList<>();
-    final List<JobReadyFn> jobReady = new ArrayList<>();
-    final List<JobPipelinedFn> jobPipelined = new ArrayList<>();
-    final List<JobValidFn> jobValid = new ArrayList<>();
-    final List<OverusedFn> overused = new ArrayList<>();
-    final List<JobEnqueueableFn> jobEnqueueable = new ArrayList<>();
-  }
-
-  private final List<Tier> tiers = new ArrayList<>();
+  private final List<PluginEntry> entries = new ArrayList<>();
+  private int currentTier = -1;
+  private boolean sealed;
+  /** Per kind (by ordinal), its functions in tier order then plugin order. */
+  private PluginEntry[][] byKind = new PluginEntry[Kind.values().length][0];
+  private JobOrderFn[] jobOrders = new JobOrderFn[0];
+  private QueueOrderFn[] queueOrders = new QueueOrderFn[0];
   private NodeFilterFn[] nodeFilters = new NodeFilterFn[0];
   private PredicateFn[] predicates = new PredicateFn[0];
   private NodeScoreFn[] scoreFns = new NodeScoreFn[0];
@@ -57,56 +49,74 @@ public final class Tiers {
 
   /** Hooks registering into the latest tier. */
   public PluginHooks hooksFor(String pluginName) {
-    if (tiers.isEmpty()) {
-      tiers.add(new Tier());
+    if (currentTier < 0) {
+      currentTier = 0;
     }
-    return new PluginHooks(tiers.get(tiers.size() - 1), pluginName);
+    return new PluginHooks(this, pluginName, currentTier);
   }
 
   /** Starts the next tier for the plugins that follow. */
   public void nextTier() {
-    tiers.add(new Tier());
+    currentTier++;
   }
 
-  /** Flattens the all-must-pass and additive functions into arrays for the hot path; call once plugins are open. */
+  void register(PluginEntry entry) {
+    if (sealed) {
+      // A function registered after the session opened would be seen by some checks and not others.
+      throw new IllegalStateException("plugin " + entry.plugin() + " registered a " + entry.kind()
+          + " function after the session opened; register in onSessionOpen");
+    }
+    entries.add(entry);
+  }
+
+  /** Lays the entries out by kind for the hot path; call once plugins are open. */
   void seal() {
-    List<NodeFilterFn> filters = new ArrayList<>();
-    List<PredicateFn> checks = new ArrayList<>();
-    List<WeightedScore> scores = new ArrayList<>();
-    for (Tier tier : tiers) {
-      filters.addAll(tier.nodeFilters);
-      checks.addAll(tier.predicates);
-      scores.addAll(tier.nodeScores);
+    sealed = true;
+    List<List<PluginEntry>> grouped = new ArrayList<>();
+    for (int i = 0; i < Kind.values().length; i++) {
+      grouped.add(new ArrayList<>());
     }
-    nodeFilters = filters.toArray(NodeFilterFn[]::new);
-    predicates = checks.toArray(PredicateFn[]::new);
-    scoreFns = new NodeScoreFn[scores.size()];
-    scoreWeights = new double[scores.size()];
-    for (int i = 0; i < scores.size(); i++) {
-      scoreFns[i] = scores.get(i).fn();
-      scoreWeights[i] = scores.get(i).weight();
+    for (PluginEntry entry : entries) {
+      grouped.get(entry.kind().ordinal()).add(entry);
     }
+    for (Kind kind : Kind.values()) {
+      byKind[kind.ordinal()] = grouped.get(kind.ordinal()).toArray(PluginEntry[]::new);
+    }
+    jobOrders = functions(Kind.JOB_ORDER, JobOrderFn.class).toArray(JobOrderFn[]::new);
+    queueOrders = functions(Kind.QUEUE_ORDER, QueueOrderFn.class).toArray(QueueOrderFn[]::new);
+    nodeFilters = functions(Kind.NODE_FILTER, NodeFilterFn.class).toArray(NodeFilterFn[]::new);
+    predicates = functions(Kind.PREDICATE, PredicateFn.class).toArray(PredicateFn[]::new);
+    scoreFns = functions(Kind.NODE_SCORE, NodeScoreFn.class).toArray(NodeScoreFn[]::new);
+    PluginEntry[] scores = byKind[Kind.NODE_SCORE.ordinal()];
+    scoreWeights = new double[scores.length];
+    for (int i = 0; i < scores.length; i++) {
+      scoreWeights[i] = scores[i].weight();
+    }
+  }
+
+  private <F> List<F> functions(Kind kind, Class<F> type) {
+    List<F> functions = new ArrayList<>();
+    for (PluginEntry entry : byKind[kind.ordinal()]) {
+      functions.add(type.cast(entry.fn()));
+    }
+    return functions;
   }
 
   public int compareJobs(JobState first, JobState second) {
-    for (Tier tier : tiers) {
-      for (JobOrderFn fn : tier.jobOrders) {
-        int result = fn.compare(first, second);
-        if (result != 0) {
-          return result;
-        }
+    for (JobOrderFn fn : jobOrders) {
+      int result = fn.compare(first, second);
+      if (result != 0) {
+        return result;
       }
     }
     return 0;
   }
 
   public int compareQueues(QueueState first, QueueState second) {
-    for (Tier tier : tiers) {
-      for (QueueOrderFn fn : tier.queueOrders) {
-        int result = fn.compare(first, second);
-        if (result != 0) {
-          return result;
-        }
+    for (QueueOrderFn fn : queueOrders) {
+      int result = fn.compare(first, second);
+      if (result != 0) {
+        return result;
       }
     }
     return 0;
@@ -150,93 +160,82 @@ public final class Tiers {
   }
 
   public List<TaskState> preemptableVictims(TaskState preemptor, List<TaskState> candidates) {
-    return victims(preemptor, candidates, true);
+    return victims(Kind.PREEMPTABLE, preemptor, candidates);
   }
 
   public List<TaskState> reclaimableVictims(TaskState preemptor, List<TaskState> candidates) {
-    return victims(preemptor, candidates, false);
+    return victims(Kind.RECLAIMABLE, preemptor, candidates);
   }
 
-  private List<TaskState> victims(TaskState preemptor, List<TaskState> candidates, boolean preempting) {
-    for (Tier tier : tiers) {
-      List<VictimsFn> fns = preempting ? tier.preemptable : tier.reclaimable;
-      if (fns.isEmpty()) {
-        continue;
-      }
-      Set<TaskState> intersection = null;
-      for (VictimsFn fn : fns) {
-        Set<TaskState> allowed = new LinkedHashSet<>(fn.allowed(preemptor, candidates));
-        if (intersection == null) {
-          intersection = allowed;
-        } else {
-          intersection.retainAll(allowed);
-        }
-      }
-      // The first tier with a victim function decides, even when it allows none: a refusal there (the
-      // conformance plugin sparing kube-system, say) is a veto, not a hand-over to a later tier.
-      return List.copyOf(intersection);
+  private List<TaskState> victims(Kind kind, TaskState preemptor, List<TaskState> candidates) {
+    PluginEntry[] functions = byKind[kind.ordinal()];
+    if (functions.length == 0) {
+      return List.of();
     }
-    return List.of();
+    // The first tier with a victim function decides, even when it allows none: a refusal there (the
+    // conformance plugin sparing kube-system, say) is a veto, not a hand-over to a later tier.
+    int decidingTier = functions[0].tier();
+    Set<TaskState> intersection = null;
+    for (PluginEntry entry : functions) {
+      if (entry.tier() != decidingTier) {
+        break;
+      }
+      Set<TaskState> allowed = new LinkedHashSet<>(((VictimsFn) entry.fn()).allowed(preemptor, candidates));
+      if (intersection == null) {
+        intersection = allowed;
+      } else {
+        intersection.retainAll(allowed);
+      }
+    }
+    return List.copyOf(intersection);
   }
 
   /** All registered functions must agree; with none registered, a job is ready once its leader is placed. */
   public boolean isJobReady(JobState job) {
-    boolean anyRegistered = false;
-    for (Tier tier : tiers) {
-      for (JobReadyFn fn : tier.jobReady) {
-        anyRegistered = true;
-        if (!fn.isReady(job)) {
-          return false;
-        }
+    PluginEntry[] functions = byKind[Kind.JOB_READY.ordinal()];
+    for (PluginEntry entry : functions) {
+      if (!((JobReadyFn) entry.fn()).isReady(job)) {
+        return false;
       }
     }
-    return anyRegistered || job.isLeaderPlaced();
+    return functions.length > 0 || job.isLeaderPlaced();
   }
 
   /** All registered functions must agree; with none registered, partial placements are discarded. */
   public boolean mayKeepPartialPlacements(JobState job) {
-    boolean anyRegistered = false;
-    for (Tier tier : tiers) {
-      for (JobPipelinedFn fn : tier.jobPipelined) {
-        anyRegistered = true;
-        if (!fn.mayKeepPartialPlacements(job)) {
-          return false;
-        }
+    PluginEntry[] functions = byKind[Kind.JOB_PIPELINED.ordinal()];
+    for (PluginEntry entry : functions) {
+      if (!((JobPipelinedFn) entry.fn()).mayKeepPartialPlacements(job)) {
+        return false;
       }
     }
-    return anyRegistered;
+    return functions.length > 0;
   }
 
   public Optional<String> invalidReason(JobState job) {
-    for (Tier tier : tiers) {
-      for (JobValidFn fn : tier.jobValid) {
-        Optional<String> reason = fn.invalidReason(job);
-        if (reason.isPresent()) {
-          return reason;
-        }
+    for (PluginEntry entry : byKind[Kind.JOB_VALID.ordinal()]) {
+      Optional<String> reason = ((JobValidFn) entry.fn()).invalidReason(job);
+      if (reason.isPresent()) {
+        return reason;
       }
     }
     return Optional.empty();
   }
 
   public boolean isOverused(QueueState queue) {
-    for (Tier tier : tiers) {
-      for (OverusedFn fn : tier.overused) {
-        if (fn.isOverused(queue)) {
-          return true;
-        }
+    for (PluginEntry entry : byKind[Kind.OVERUSED.ordinal()]) {
+      if (((OverusedFn) entry.fn()).isOverused(queue)) {
+        return true;
       }
     }
     return false;
   }
 
   public Optional<String> enqueueRefusal(JobState job) {
-    for (Tier tier : tiers) {
-      for (JobEnqueueableFn fn : tier.jobEnqueueable) {
-        Optional<String> refusal = fn.refusal(job);
-        if (refusal.isPresent()) {
-          return refusal;
-        }
+    for (PluginEntry entry : byKind[Kind.JOB_ENQUEUEABLE.ordinal()]) {
+      Optional<String> refusal = ((JobEnqueueableFn) entry.fn()).refusal(job);
+      if (refusal.isPresent()) {
+        return refusal;
       }
     }
     return Optional.empty();

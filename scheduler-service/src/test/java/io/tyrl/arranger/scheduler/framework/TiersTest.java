@@ -4,6 +4,7 @@ import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.Snapshot;
@@ -108,5 +109,21 @@ class TiersTest {
     assertThat(session.isJobReady(session.job("default/a").orElseThrow())).isTrue();
     assertThat(session.isJobReady(session.job("default/b").orElseThrow())).isFalse();
     assertThat(session.tiers().isOverused(session.queue("default").orElseThrow())).isTrue();
+  }
+
+  @Test
+  void aFunctionRegisteredAfterTheSessionOpenedIsRefusedNamingThePlugin() {
+    PluginHooks[] kept = new PluginHooks[1];
+    Session session = open("""
+        tiers:
+          - plugins: [{name: late}]
+        """,
+        plugin("late", (s, hooks) -> kept[0] = hooks));
+
+    assertThatThrownBy(() -> kept[0].overused(queue -> true))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("late")
+        .hasMessageContaining("OVERUSED");
+    assertThat(session.tiers().isOverused(session.queue("default").orElseThrow())).isFalse();
   }
 }
