@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -124,35 +125,33 @@ class TYJobBoundsCrdTest {
     assertThat(longestLeaderPod).hasSize(MAX_POD_NAME_LENGTH);
   }
 
-  @SuppressWarnings("unchecked")
   private static void collectBounds(Map<String, Object> schema, String path, Map<String, Object> bounds) {
-    schema.forEach((keyword, value) -> {
+    eachNode(schema, path, (nodePath, node) -> node.forEach((keyword, value) -> {
       if (BOUND_KEYWORDS.contains(keyword)) {
-        bounds.put(path + " " + keyword, value);
+        bounds.put(nodePath + " " + keyword, value);
       }
-    });
-    Map<String, Map<String, Object>> properties = (Map<String, Map<String, Object>>) schema.get("properties");
-    if (properties != null) {
-      properties.forEach((name, child) -> collectBounds(child, path + "." + name, bounds));
-    }
-    Map<String, Object> items = (Map<String, Object>) schema.get("items");
-    if (items != null) {
-      collectBounds(items, path + "[]", bounds);
-    }
+    }));
   }
 
-  @SuppressWarnings("unchecked")
   private static void collectDefaults(Map<String, Object> schema, String path, Map<String, Object> defaults) {
-    if (schema.containsKey("default")) {
-      defaults.put(path, schema.get("default"));
-    }
+    eachNode(schema, path, (nodePath, node) -> {
+      if (node.containsKey("default")) {
+        defaults.put(nodePath, node.get("default"));
+      }
+    });
+  }
+
+  /** Visits a schema node and every node below it (properties and array items), each with its path. */
+  @SuppressWarnings("unchecked")
+  private static void eachNode(Map<String, Object> schema, String path, BiConsumer<String, Map<String, Object>> visit) {
+    visit.accept(path, schema);
     Map<String, Map<String, Object>> properties = (Map<String, Map<String, Object>>) schema.get("properties");
     if (properties != null) {
-      properties.forEach((name, child) -> collectDefaults(child, path + "." + name, defaults));
+      properties.forEach((name, child) -> eachNode(child, path + "." + name, visit));
     }
     Map<String, Object> items = (Map<String, Object>) schema.get("items");
     if (items != null) {
-      collectDefaults(items, path + "[]", defaults);
+      eachNode(items, path + "[]", visit);
     }
   }
 
