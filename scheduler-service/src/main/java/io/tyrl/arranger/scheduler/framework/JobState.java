@@ -17,6 +17,8 @@ public final class JobState {
   private static final int[] NO_NODES = new int[0];
 
   private final JobInfo info;
+  /** Made once: job order falls back to it, so sorting would otherwise build two strings per comparison. */
+  private final String key;
   private final QueueState queue;
   private final JobQueuePolicy jobQueuePolicy;
   private final List<TaskState> tasks = new ArrayList<>();
@@ -33,6 +35,7 @@ public final class JobState {
 
   JobState(JobInfo info, QueueState queue, int dimensions) {
     this.info = info;
+    this.key = info.key();
     this.queue = queue;
     this.jobQueuePolicy = info.jobQueuePolicyIfSet()
         .orElse(queue == null ? JobQueuePolicy.PRIORITY : queue.info().jobQueuePolicy());
@@ -52,7 +55,7 @@ public final class JobState {
   }
 
   public String key() {
-    return info.key();
+    return key;
   }
 
   /** The job's queue, or null when the job names a queue that does not exist. */
@@ -243,6 +246,6 @@ public final class JobState {
 
   @Override
   public String toString() {
-    return info.key();
+    return key;
   }
 }

@@ -17,10 +17,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -33,9 +35,9 @@ public final class Session {
   private final Instant now;
   private final ResourceDimensions dimensions;
   private final NodeState[] nodes;
-  private final Map<String, NodeState> nodesByName = new HashMap<>();
+  private final Map<String, NodeState> nodesByName;
   private final List<JobState> jobs = new ArrayList<>();
-  private final Map<String, JobState> jobsByKey = new HashMap<>();
+  private final Map<String, JobState> jobsByKey;
   private final Map<String, QueueState> queues = new LinkedHashMap<>();
   private final long[] clusterAllocatable;
   private final long[] clusterInqueue;
@@ -58,7 +60,8 @@ public final class Session {
    */
   public Session(Snapshot snapshot, Instant now, JobQueuePolicy defaultJobQueuePolicy) {
     this.now = now;
-    List<Resource> amounts = new ArrayList<>();
+    // By identity: the tasks of one worker set share their request, so each distinct amount is read once.
+    Set<Resource> amounts = Collections.newSetFromMap(new IdentityHashMap<>());
     for (NodeInfo node : snapshot.nodes()) {
       amounts.add(node.allocatable());
       amounts.add(node.used());
@@ -74,6 +77,8 @@ public final class Session {
     }
     this.dimensions = ResourceDimensions.covering(amounts);
     this.nodes = new NodeState[snapshot.nodes().size()];
+    this.nodesByName = new HashMap<>(nodes.length * 4 / 3 + 1);
+    this.jobsByKey = new HashMap<>(snapshot.jobs().size() * 4 / 3 + 1);
     this.clusterAllocatable = new long[dimensions.size()];
     this.clusterInqueue = new long[dimensions.size()];
     for (int i = 0; i < nodes.length; i++) {
@@ -91,10 +96,17 @@ public final class Session {
     }
     queues.computeIfAbsent(TYJobDefaults.QUEUE,
         name -> new QueueState(QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
+    Map<Resource, long[]> requestVectors = new IdentityHashMap<>();
     for (JobInfo info : snapshot.jobs()) {
-      addJob(info);
+      addJob(info, requestVectors);
     }
     this.nodeSearch = new NodeSearch(this, smallestRequest());
+  }
+
+  private long[] podRequest(Resource request) {
+    long[] vector = dimensions.vector(request);
+    vector[ResourceDimensions.PODS] = 1;
+    return vector;
   }
 
   /** Per resource, the least any task asks: a node with less idle than that in some resource fits no task. */
@@ -114,14 +126,14 @@ public final class Session {
     return smallest == null ? new long[dimensions.size()] : smallest;
   }
 
-  private void addJob(JobInfo info) {
+  /** @param requestVectors each distinct request's vector, shared by the tasks asking for it (never modified) */
+  private void addJob(JobInfo info, Map<Resource, long[]> requestVectors) {
     QueueState queue = queues.get(info.queue());
     JobState job = new JobState(info, queue, dimensions.size());
     jobs.add(job);
-    jobsByKey.put(info.key(), job);
+    jobsByKey.put(job.key(), job);
     for (TaskInfo taskInfo : info.tasks()) {
-      long[] request = dimensions.vector(taskInfo.request());
-      request[ResourceDimensions.PODS] = 1;
+      long[] request = requestVectors.computeIfAbsent(taskInfo.request(), this::podRequest);
       TaskState task = new TaskState(taskInfo, job, request);
       job.addTask(task);
       if (queue != null) {
