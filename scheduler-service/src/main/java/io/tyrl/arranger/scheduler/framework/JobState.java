@@ -22,6 +22,7 @@ public final class JobState {
   private final QueueState queue;
   private final JobQueuePolicy jobQueuePolicy;
   private final List<TaskState> tasks = new ArrayList<>();
+  private final List<TaskState> tasksView = Collections.unmodifiableList(tasks);
   private final long[] allocated;
   private final NodeCounter podsPerNode = new NodeCounter();
   private long[] minimumRequest;
@@ -69,7 +70,7 @@ public final class JobState {
   }
 
   public List<TaskState> tasks() {
-    return Collections.unmodifiableList(tasks);
+    return tasksView;
   }
 
   public TaskState leader() {

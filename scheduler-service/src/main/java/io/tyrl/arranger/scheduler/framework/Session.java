@@ -14,6 +14,7 @@ import io.tyrl.arranger.scheduler.api.Victim;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
@@ -43,6 +44,7 @@ public final class Session {
   private final long[] clusterInqueue;
   private final Tiers tiers = new Tiers();
   private final NodeSearch nodeSearch;
+  private final long[] smallestRequest;
   /** Statements not yet committed or discarded, oldest first (see {@link #forOneJob}). */
   private final Deque<Statement> openStatements = new ArrayDeque<>();
   private long releaseGeneration;
@@ -61,7 +63,7 @@ public final class Session {
   public Session(Snapshot snapshot, Instant now, JobQueuePolicy defaultJobQueuePolicy) {
     this.now = now;
     // By identity: the tasks of one worker set share their request, so each distinct amount is read once.
-    Set<Resource> amounts = Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<Resource> amounts = Collections.newSetFromMap(new IdentityHashMap<>(3 * snapshot.nodes().size() + snapshot.jobs().size()));
     for (NodeInfo node : snapshot.nodes()) {
       amounts.add(node.allocatable());
       amounts.add(node.used());
@@ -96,10 +98,11 @@ public final class Session {
     }
     queues.computeIfAbsent(TYJobDefaults.QUEUE,
         name -> new QueueState(QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
-    Map<Resource, long[]> requestVectors = new IdentityHashMap<>();
+    Map<Resource, long[]> requestVectors = new IdentityHashMap<>(snapshot.jobs().size());
     for (JobInfo info : snapshot.jobs()) {
       addJob(info, requestVectors);
     }
+    this.smallestRequest = smallestRequest(requestVectors.values());
     this.nodeSearch = new NodeSearch(this, smallestRequest());
   }
 
@@ -111,15 +114,20 @@ public final class Session {
 
   /** Per resource, the least any task asks: a node with less idle than that in some resource fits no task. */
   long[] smallestRequest() {
+    return smallestRequest.clone();
+  }
+
+  /**
+   * @param requests every distinct request vector of the session's tasks
+   */
+  private long[] smallestRequest(Collection<long[]> requests) {
     long[] smallest = null;
-    for (JobState job : jobs) {
-      for (TaskState task : job.tasks()) {
-        if (smallest == null) {
-          smallest = task.request().clone();
-        } else {
-          for (int d = 0; d < smallest.length; d++) {
-            smallest[d] = Math.min(smallest[d], task.request(d));
-          }
+    for (long[] request : requests) {
+      if (smallest == null) {
+        smallest = request.clone();
+      } else {
+        for (int d = 0; d < smallest.length; d++) {
+          smallest[d] = Math.min(smallest[d], request[d]);
         }
       }
     }
