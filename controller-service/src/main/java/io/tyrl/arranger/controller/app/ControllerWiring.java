@@ -149,10 +149,10 @@ class ControllerWiring {
   }
 
   @Bean
-  TYJobReconciler tyJobReconciler(InformerCache cache, PlanExecutor executor, ControllerMetrics metrics,
-      Clock controllerClock) {
+  TYJobReconciler tyJobReconciler(InformerCache cache, PlanExecutor executor, StatusPatcher statusPatcher,
+      ControllerMetrics metrics, Clock controllerClock) {
     return new TYJobReconciler(cache, new JobViewMapper(), new PodViewMapper(), new LifecyclePlanner(), executor,
-        new VictimEvictor(cache, executor), metrics, controllerClock);
+        new VictimEvictor(cache, executor, statusPatcher), metrics, controllerClock);
   }
 
   @Bean

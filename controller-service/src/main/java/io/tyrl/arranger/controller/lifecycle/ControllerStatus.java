@@ -11,6 +11,9 @@ import java.util.Optional;
  *
  * <p>Restart counters live here rather than in the controller's memory so that a plan depends only
  * on what is stored: a restarted controller plans exactly what the previous one would have.
+ *
+ * @param eviction pods of the job being evicted for another job ({@code status.eviction}); kept until
+ *     the job has been rescheduled or none of those pods is left
  */
 public record ControllerStatus(
     Stage stage,
@@ -20,7 +23,8 @@ public record ControllerStatus(
     int readyWorkers,
     Optional<Instant> startTime,
     Optional<Instant> completionTime,
-    long observedGeneration) {
+    long observedGeneration,
+    Optional<EvictionNotice> eviction) {
 
   public ControllerStatus {
     stage = Objects.requireNonNullElse(stage, Stage.PENDING);
@@ -29,6 +33,13 @@ public record ControllerStatus(
     workerSets = workerSets == null ? List.of() : List.copyOf(workerSets);
     startTime = startTime == null ? Optional.empty() : startTime;
     completionTime = completionTime == null ? Optional.empty() : completionTime;
+    eviction = eviction == null ? Optional.empty() : eviction;
+  }
+
+  /** A status with no eviction under way. */
+  public ControllerStatus(Stage stage, List<Condition> conditions, LeaderSummary leader, List<WorkerSetSummary> workerSets,
+      int readyWorkers, Optional<Instant> startTime, Optional<Instant> completionTime, long observedGeneration) {
+    this(stage, conditions, leader, workerSets, readyWorkers, startTime, completionTime, observedGeneration, Optional.empty());
   }
 
   /** The status of a job the controller has never written: Pending, nothing counted. */

@@ -3,7 +3,8 @@ package io.tyrl.arranger.controller.lifecycle;
 /**
  * Watches the leader of a started job (Starting or Running): recreates it if its create was lost,
  * ends the job when it completes, and reschedules the whole job when it is lost, unless the leader
- * has then been restarted more than {@code restartLimit} times.
+ * has then been restarted more than {@code restartLimit} times. A leader evicted for another job
+ * (preempted, reclaimed) or refused by the kubelet is rescheduled without counting a restart.
  */
 final class LeaderSupervisor {
 
@@ -28,6 +29,10 @@ final class LeaderSupervisor {
     if (state instanceof LeaderState.Completed) {
       termination.succeed(observation, draft, "LeaderSucceeded",
           "leader pod \"%s\" succeeded".formatted(observation.leaderSlot().podName()));
+      return false;
+    }
+    if (state instanceof LeaderState.EvictedForAnotherJob evicted) {
+      reschedule(observation, draft, evicted.reason(), evicted.message(), false);
       return false;
     }
     if (state instanceof LeaderState.Lost lost) {

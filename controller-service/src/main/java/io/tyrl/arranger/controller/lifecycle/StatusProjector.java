@@ -26,7 +26,15 @@ final class StatusProjector {
         workerSets.stream().mapToInt(WorkerSetSummary::ready).sum(),
         current.startTime().or(() -> draft.stage() == Stage.RUNNING ? now : Optional.empty()),
         current.completionTime().or(() -> draft.stage().isTerminal() ? now : Optional.empty()),
-        observation.job().generation());
+        observation.job().generation(),
+        remainingEviction(observation, draft));
+  }
+
+  /** The eviction note stays until the job is rescheduled or none of the pods it names is left. */
+  private static Optional<EvictionNotice> remainingEviction(JobObservation observation, PlanDraft draft) {
+    return observation.status().eviction()
+        .filter(notice -> draft.stage() != Stage.RESCHEDULING && !draft.stage().isTerminal())
+        .filter(notice -> notice.pods().stream().anyMatch(pod -> observation.pod(pod).isPresent()));
   }
 
   private LeaderSummary leaderSummary(JobObservation observation, PlanDraft draft) {

@@ -7,6 +7,7 @@ import com.google.gson.JsonParser;
 import io.tyrl.arranger.controller.lifecycle.Condition;
 import io.tyrl.arranger.controller.lifecycle.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.ControllerStatus;
+import io.tyrl.arranger.controller.lifecycle.EvictionNotice;
 import io.tyrl.arranger.controller.lifecycle.LeaderSummary;
 import io.tyrl.arranger.controller.lifecycle.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.Stage;
@@ -37,8 +38,9 @@ class StatusPatchDocumentTest {
     JsonObject written = parse(StatusPatchDocument.of("7", List.of(), Optional.of(status))).getAsJsonObject("status");
 
     assertThat(written.keySet()).containsExactlyInAnyOrder("stage", "conditions", "leader", "workerSets",
-        "readyWorkers", "startTime", "completionTime", "observedGeneration");
+        "readyWorkers", "startTime", "completionTime", "observedGeneration", "eviction");
     assertThat(written.get("stage").getAsString()).isEqualTo("Rescheduling");
+    assertThat(written.get("eviction").isJsonNull()).as("an eviction note the plan no longer keeps is cleared").isTrue();
     assertThat(written.get("completionTime").isJsonNull()).isTrue();
     assertThat(written.get("startTime").getAsString()).isEqualTo("2026-11-22T10:00:00Z");
     JsonObject leader = written.getAsJsonObject("leader");
@@ -48,6 +50,18 @@ class StatusPatchDocumentTest {
     JsonObject condition = written.getAsJsonArray("conditions").get(0).getAsJsonObject();
     assertThat(condition.has("lastTransitionTime")).as("no null inside arrays, which are replaced whole").isFalse();
     assertThat(written.has("allocations")).isFalse();
+  }
+
+  @Test
+  void anEvictionNoteIsWrittenWithItsReasonMessageAndPods() {
+    JsonObject note = StatusPatchDocument.eviction(
+        new EvictionNotice("Reclaimed", "reclaimed by queue q for rl/b", List.of("a-learner", "a-actor-0")));
+
+    assertThat(note.get("reason").getAsString()).isEqualTo("Reclaimed");
+    assertThat(note.get("message").getAsString()).isEqualTo("reclaimed by queue q for rl/b");
+    assertThat(note.getAsJsonArray("pods")).hasSize(2);
+    assertThat(JobViewMapper.eviction(note)).contains(
+        new EvictionNotice("Reclaimed", "reclaimed by queue q for rl/b", List.of("a-learner", "a-actor-0")));
   }
 
   @Test

@@ -36,6 +36,7 @@ final class JobFixture {
   private Optional<PodPhase> leaderObserved = Optional.empty();
   private Optional<Instant> startTime = Optional.empty();
   private Optional<Instant> completionTime = Optional.empty();
+  private Optional<EvictionNotice> eviction = Optional.empty();
 
   static JobFixture job() {
     return new JobFixture();
@@ -150,6 +151,12 @@ final class JobFixture {
     return this;
   }
 
+  /** {@code status.eviction}: these pods are being evicted for another job. */
+  JobFixture evicted(String reason, String message, String... pods) {
+    this.eviction = Optional.of(new EvictionNotice(reason, message, List.of(pods)));
+    return this;
+  }
+
   JobFixture completed(Instant value) {
     this.completionTime = Optional.of(value);
     return this;
@@ -169,7 +176,8 @@ final class JobFixture {
         0,
         startTime,
         completionTime,
-        generation);
+        generation,
+        eviction);
     return new JobView("ns", name, generation, spec,
         new SchedulerStatusView(scheduleState, allocations, schedulingReason, schedulingMessage), status);
   }
