@@ -9,6 +9,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tyrl.arranger.controller.kube.ControllerMetrics;
+import io.tyrl.arranger.controller.kube.ForeignPods;
 import io.tyrl.arranger.controller.kube.InformerCache;
 import io.tyrl.arranger.controller.kube.InformersSynced;
 import io.tyrl.arranger.controller.kube.JobEventRouter;
@@ -142,17 +143,22 @@ class ControllerWiring {
   }
 
   @Bean
+  ForeignPods foreignPods(KubernetesClients clients) {
+    return new ForeignPods(new CoreV1Api(clients.requests()));
+  }
+
+  @Bean
   PlanExecutor planExecutor(KubernetesClients clients, StatusPatcher statusPatcher, JobEvents jobEvents,
-      ControllerMetrics metrics, LeaderElection leaderElection) {
+      ControllerMetrics metrics, LeaderElection leaderElection, ForeignPods foreignPods) {
     return new PlanExecutor(new CoreV1Api(clients.requests()), statusPatcher, new PodFactory(), jobEvents, metrics,
-        leaderElection);
+        leaderElection, foreignPods);
   }
 
   @Bean
   TYJobReconciler tyJobReconciler(InformerCache cache, PlanExecutor executor, StatusPatcher statusPatcher,
-      ControllerMetrics metrics, Clock controllerClock) {
+      ForeignPods foreignPods, ControllerMetrics metrics, Clock controllerClock) {
     return new TYJobReconciler(cache, new JobViewMapper(), new PodViewMapper(), new LifecyclePlanner(), executor,
-        new VictimEvictor(cache, executor, statusPatcher), metrics, controllerClock);
+        new VictimEvictor(cache, executor, statusPatcher), foreignPods, metrics, controllerClock);
   }
 
   @Bean

@@ -6,6 +6,7 @@ import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Preconditions;
 import io.tyrl.arranger.controller.lifecycle.EventType;
+import io.tyrl.arranger.controller.lifecycle.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.Plan;
 import io.tyrl.arranger.controller.lifecycle.PlannedAction;
 import io.tyrl.arranger.crd.ArrangerResources;
@@ -64,10 +65,12 @@ public final class PlanExecutor {
   private final JobEvents events;
   private final ControllerMetrics metrics;
   private final LeadershipFence fence;
+  private final ForeignPods foreignPods;
 
   public PlanExecutor(CoreV1Api core, StatusPatcher statusPatcher, PodFactory podFactory, JobEvents events,
-      ControllerMetrics metrics, LeadershipFence fence) {
+      ControllerMetrics metrics, LeadershipFence fence, ForeignPods foreignPods) {
     this.fence = fence;
+    this.foreignPods = foreignPods;
     this.core = core;
     this.statusPatcher = statusPatcher;
     this.podFactory = podFactory;
@@ -164,8 +167,15 @@ public final class PlanExecutor {
       log.debug("created pod {}/{} on node {}", job.namespace(), create.podName(), create.nodeName());
     } catch (ApiException e) {
       if (e.getCode() == 409) {
-        log.debug("pod {}/{} already exists", job.namespace(), create.podName());
-        return;
+        // Ours (a create that got through before, its answer lost) is done; another owner's is never
+        // adopted: the next plan reports it and leaves the name alone until it is free.
+        Optional<ForeignPod> foreign = foreignPods.check(job, create.podName());
+        if (foreign.isEmpty()) {
+          log.debug("pod {}/{} already exists and is the job's own", job.namespace(), create.podName());
+          return;
+        }
+        throw new PlanApplyException("pod " + job.namespace() + "/" + create.podName() + " exists and is not TYJob "
+            + job.key() + "'s (" + foreign.get().owner() + "); not adopted", e);
       }
       if (e.getCode() == 422 || e.getCode() == 400) {
         // The API server refuses the pod as built from the job's template: tell the user where it shows.

@@ -19,6 +19,7 @@ final class PlanDraft {
   private Stage stage;
   private Optional<Transition> transition = Optional.empty();
   private Optional<Condition> validation = Optional.empty();
+  private Optional<Condition> nameConflict = Optional.empty();
   private Optional<PlannedAction.ReportRefusal> refusal = Optional.empty();
   private int leaderRestarts;
   private final Map<String, Integer> workerSetRestarts = new LinkedHashMap<>();
@@ -54,6 +55,14 @@ final class PlanDraft {
 
   void recordValidation(Condition condition) {
     validation = Optional.of(condition);
+  }
+
+  Optional<Condition> nameConflict() {
+    return nameConflict;
+  }
+
+  void recordNameConflict(Condition condition) {
+    nameConflict = Optional.of(condition);
   }
 
   /** The job is refused: its reason and message are shown as the scheduling reason, with the same words as its Event. */

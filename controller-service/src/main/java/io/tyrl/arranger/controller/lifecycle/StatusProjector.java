@@ -90,6 +90,9 @@ final class StatusProjector {
     if (draft.validation().isPresent()) {
       conditions = ConditionLedger.record(conditions, draft.validation().get(), observation.now());
     }
+    if (draft.nameConflict().isPresent()) {
+      conditions = ConditionLedger.record(conditions, draft.nameConflict().get(), observation.now());
+    }
     if (draft.transition().isPresent()) {
       Transition transition = draft.transition().get();
       ConditionStatus running = transition.to() == Stage.RUNNING ? ConditionStatus.TRUE : ConditionStatus.FALSE;
