@@ -156,8 +156,9 @@ class ControllerWiring {
 
   @Bean
   TYJobReconciler tyJobReconciler(InformerCache cache, PlanExecutor executor, StatusPatcher statusPatcher,
-      ForeignPods foreignPods, ControllerMetrics metrics, Clock controllerClock) {
-    return new TYJobReconciler(cache, new JobViewMapper(), new PodViewMapper(), new LifecyclePlanner(), executor,
+      ForeignPods foreignPods, ControllerMetrics metrics, Clock controllerClock, ControllerProperties properties) {
+    return new TYJobReconciler(cache, new JobViewMapper(), new PodViewMapper(), new LifecyclePlanner(properties.lifecycle()),
+        executor,
         new VictimEvictor(cache, executor, statusPatcher), foreignPods, metrics, controllerClock);
   }
 

@@ -8,6 +8,7 @@ import io.kubernetes.client.openapi.models.V1Volume;
 import io.tyrl.arranger.controller.lifecycle.Condition;
 import io.tyrl.arranger.controller.lifecycle.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.ContainerView;
+import io.tyrl.arranger.controller.lifecycle.AvoidedNode;
 import io.tyrl.arranger.controller.lifecycle.ControllerStatus;
 import io.tyrl.arranger.controller.lifecycle.EvictionNotice;
 import io.tyrl.arranger.controller.lifecycle.JobSpecView;
@@ -223,7 +224,21 @@ public final class JobViewMapper {
         RawJson.string(status, "startTime").flatMap(JobViewMapper::instant),
         RawJson.string(status, "completionTime").flatMap(JobViewMapper::instant),
         RawJson.number(status, "observedGeneration").orElse(0L),
-        RawJson.object(status, "eviction").flatMap(JobViewMapper::eviction));
+        RawJson.object(status, "eviction").flatMap(JobViewMapper::eviction),
+        RawJson.intOr(status, "allocatedNodes", 0),
+        avoidedNodes(status));
+  }
+
+  private static List<AvoidedNode> avoidedNodes(JsonObject status) {
+    List<AvoidedNode> avoided = new ArrayList<>();
+    for (JsonObject entry : RawJson.objects(status, "avoidNodes")) {
+      Optional<String> node = RawJson.string(entry, "node");
+      Optional<Instant> until = RawJson.string(entry, "until").flatMap(JobViewMapper::instant);
+      if (node.isPresent() && until.isPresent()) {
+        avoided.add(new AvoidedNode(node.get(), RawJson.string(entry, "reason").orElse(""), until.get()));
+      }
+    }
+    return avoided;
   }
 
   /** {@code status.eviction} as stored; empty when it has no reason. */

@@ -72,6 +72,17 @@ public final class StatusPatchDocument {
     status.workerSets().forEach(summary -> workerSets.add(workerSet(summary)));
     json.add("workerSets", workerSets);
     json.addProperty("readyWorkers", status.readyWorkers());
+    json.addProperty("workers", status.workersReadyOfDesired());
+    json.addProperty("allocatedNodes", status.allocatedNodes());
+    JsonArray avoidNodes = new JsonArray();
+    status.avoidNodes().forEach(avoided -> {
+      JsonObject entry = new JsonObject();
+      entry.addProperty("node", avoided.node());
+      entry.addProperty("reason", avoided.reason());
+      entry.addProperty("until", avoided.until().toString());
+      avoidNodes.add(entry);
+    });
+    json.add("avoidNodes", avoidNodes);
     putOrNull(json, "startTime", status.startTime().map(Instant::toString));
     putOrNull(json, "completionTime", status.completionTime().map(Instant::toString));
     json.addProperty("observedGeneration", status.observedGeneration());

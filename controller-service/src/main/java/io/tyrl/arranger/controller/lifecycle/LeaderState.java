@@ -21,7 +21,7 @@ sealed interface LeaderState {
   record EvictedForAnotherJob(String reason, String message) implements LeaderState {}
 
   /** Refused by the kubelet after binding; rescheduled without counting a restart. */
-  record Rejected(String reason, String message) implements LeaderState {}
+  record Rejected(String reason, String message, Optional<String> node, String kubeletReason) implements LeaderState {}
 
   static LeaderState of(JobObservation observation) {
     Optional<PodView> found = observation.leaderPod();
@@ -43,7 +43,7 @@ sealed interface LeaderState {
       case ACTIVE, UNREACHABLE -> new Alive(pod);
       case SUCCEEDED -> new Completed(pod);
       case REJECTED -> new Rejected("LeaderRejected",
-          "the kubelet on node %s refused leader pod \"%s\": %s".formatted(node, podName, reason));
+          "the kubelet on node %s refused leader pod \"%s\": %s".formatted(node, podName, reason), pod.nodeName(), reason);
       case FAILED -> new Lost(pod.statusReason().filter("Evicted"::equals).isPresent() ? "LeaderEvicted" : "LeaderFailed",
           "leader pod \"%s\" failed on node %s: %s".formatted(podName, node, reason));
       case DELETING -> new Lost("LeaderDeleted", "leader pod \"%s\" is being deleted from node %s".formatted(podName, node));

@@ -1,5 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import java.time.Duration;
+
 /**
  * Watches the leader of a started job (Starting or Running): recreates it if its create was lost,
  * ends the job when it completes, and reschedules the whole job when it is lost, unless the leader
@@ -10,10 +12,12 @@ final class LeaderSupervisor {
 
   private final PodLauncher launcher;
   private final JobTermination termination;
+  private final Duration refusingNodeAvoidance;
 
-  LeaderSupervisor(PodLauncher launcher, JobTermination termination) {
+  LeaderSupervisor(PodLauncher launcher, JobTermination termination, Duration refusingNodeAvoidance) {
     this.launcher = launcher;
     this.termination = termination;
+    this.refusingNodeAvoidance = refusingNodeAvoidance;
   }
 
   /** Whether the job goes on in its stage; false once this plan has moved it elsewhere. */
@@ -40,7 +44,13 @@ final class LeaderSupervisor {
       return false;
     }
     LeaderState.Rejected rejected = (LeaderState.Rejected) state;
-    reschedule(observation, draft, rejected.reason(), rejected.message(), false);
+    String message = rejected.message();
+    if (rejected.node().isPresent()) {
+      draft.avoid(rejected.node().get(), rejected.kubeletReason());
+      message += "; node %s is avoided for this job until %s".formatted(rejected.node().get(),
+          observation.now().plus(refusingNodeAvoidance));
+    }
+    reschedule(observation, draft, rejected.reason(), message, false);
     return false;
   }
 

@@ -29,14 +29,19 @@ public final class LifecyclePlanner {
 
   private final JobValidator validator = new JobValidator();
   private final JobTermination termination = new JobTermination();
-  private final StatusProjector statusProjector = new StatusProjector();
+  private final StatusProjector statusProjector;
   private final PodNameConflicts nameConflicts = new PodNameConflicts();
   private final Map<Stage, StagePlanner> stagePlanners = new EnumMap<>(Stage.class);
 
   public LifecyclePlanner() {
+    this(LifecycleSettings.DEFAULTS);
+  }
+
+  public LifecyclePlanner(LifecycleSettings settings) {
+    statusProjector = new StatusProjector(settings.refusingNodeAvoidance());
     PodLauncher launcher = new PodLauncher();
-    LeaderSupervisor leaderSupervisor = new LeaderSupervisor(launcher, termination);
-    WorkerSupervisor workerSupervisor = new WorkerSupervisor(termination);
+    LeaderSupervisor leaderSupervisor = new LeaderSupervisor(launcher, termination, settings.refusingNodeAvoidance());
+    WorkerSupervisor workerSupervisor = new WorkerSupervisor(termination, settings.refusingNodeAvoidance());
     FinishedStagePlanner finished = new FinishedStagePlanner();
     stagePlanners.put(Stage.PENDING, new PendingStagePlanner(launcher, termination));
     stagePlanners.put(Stage.STARTING, new StartingStagePlanner(leaderSupervisor, workerSupervisor, launcher));

@@ -27,6 +27,8 @@ final class PlanDraft {
   private final Map<String, PlannedAction.DeletePod> deletes = new LinkedHashMap<>();
   private final Map<String, PlannedAction.CreatePod> creates = new LinkedHashMap<>();
   private final List<PlannedAction.EmitEvent> events = new ArrayList<>();
+  /** Node → the kubelet's reason, for nodes that refused a pod of the job in this plan. */
+  private final Map<String, String> refusingNodes = new LinkedHashMap<>();
 
   PlanDraft(ControllerStatus current) {
     this.initialStage = current.stage();
@@ -100,6 +102,15 @@ final class PlanDraft {
 
   boolean isReleased(String podName) {
     return releases.contains(podName);
+  }
+
+  /** The kubelet on {@code node} refused a pod of the job: the scheduler is to avoid it for a while. */
+  void avoid(String node, String kubeletReason) {
+    refusingNodes.put(node, kubeletReason);
+  }
+
+  Map<String, String> refusingNodes() {
+    return refusingNodes;
   }
 
   void event(EventType type, String reason, String message) {

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -15,9 +16,11 @@ import java.util.Optional;
 final class WorkerSupervisor {
 
   private final JobTermination termination;
+  private final Duration refusingNodeAvoidance;
 
-  WorkerSupervisor(JobTermination termination) {
+  WorkerSupervisor(JobTermination termination, Duration refusingNodeAvoidance) {
     this.termination = termination;
+    this.refusingNodeAvoidance = refusingNodeAvoidance;
   }
 
   /** Whether the job goes on in its stage; false once a WorkerSet exceeded its restart limit. */
@@ -75,9 +78,12 @@ final class WorkerSupervisor {
       return;
     }
     if (!countsAsRestart) {
+      pod.nodeName().ifPresent(refusing -> draft.avoid(refusing, reason));
+      String avoided = pod.nodeName().isPresent()
+          ? "; node %s is avoided for this job until %s".formatted(node, observation.now().plus(refusingNodeAvoidance)) : "";
       draft.event(EventType.WARNING, "WorkerRejected",
-          "the kubelet on node %s refused worker pod \"%s\": %s; given back for rescheduling, not counted as a restart"
-              .formatted(node, pod.name(), reason));
+          "the kubelet on node %s refused worker pod \"%s\": %s; given back for rescheduling, not counted as a restart%s"
+              .formatted(node, pod.name(), reason, avoided));
       return;
     }
     int restarts = draft.countWorkerSetRestart(slot.workerSet());

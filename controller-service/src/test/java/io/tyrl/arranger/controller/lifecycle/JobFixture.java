@@ -37,6 +37,7 @@ final class JobFixture {
   private Optional<Instant> startTime = Optional.empty();
   private Optional<Instant> completionTime = Optional.empty();
   private Optional<EvictionNotice> eviction = Optional.empty();
+  private List<AvoidedNode> avoidNodes = List.of();
 
   static JobFixture job() {
     return new JobFixture();
@@ -157,6 +158,12 @@ final class JobFixture {
     return this;
   }
 
+  /** {@code status.avoidNodes} as last written. */
+  JobFixture avoiding(AvoidedNode... nodes) {
+    this.avoidNodes = List.of(nodes);
+    return this;
+  }
+
   JobFixture completed(Instant value) {
     this.completionTime = Optional.of(value);
     return this;
@@ -177,7 +184,9 @@ final class JobFixture {
         startTime,
         completionTime,
         generation,
-        eviction);
+        eviction,
+        0,
+        avoidNodes);
     return new JobView("ns", name, generation, spec,
         new SchedulerStatusView(scheduleState, allocations, schedulingReason, schedulingMessage), status);
   }
