@@ -95,7 +95,7 @@ public final class PlanExecutor {
     try {
       for (PlannedAction.DeletePod delete : plan.deletes()) {
         if (!deletePod(job.namespace(), delete.podName(), Optional.ofNullable(pods.get(delete.podName())),
-            delete.why().name())) {
+            delete.why().name(), delete.force())) {
           return Result.of(Outcome.FENCED);
         }
       }
@@ -138,6 +138,11 @@ public final class PlanExecutor {
    * @return false when nothing was sent because this replica may no longer write as leader
    */
   public boolean deletePod(String namespace, String name, Optional<V1Pod> seen, String reason) {
+    return deletePod(namespace, name, seen, reason, false);
+  }
+
+  /** @param force with {@code gracePeriodSeconds: 0}: gone at once, without waiting for its kubelet */
+  public boolean deletePod(String namespace, String name, Optional<V1Pod> seen, String reason, boolean force) {
     if (!fence.mayWrite()) {
       log.debug("pod {}/{} not deleted: this replica may no longer write as leader", namespace, name);
       return false;
@@ -145,10 +150,13 @@ public final class PlanExecutor {
     V1DeleteOptions options = new V1DeleteOptions();
     seen.map(pod -> pod.getMetadata().getUid())
         .ifPresent(uid -> options.setPreconditions(new V1Preconditions().uid(uid)));
+    if (force) {
+      options.setGracePeriodSeconds(0L);
+    }
     try {
       core.deleteNamespacedPod(name, namespace).body(options).execute();
       metrics.podDeleted(reason);
-      log.info("deleted pod {}/{} ({})", namespace, name, reason);
+      log.info("{} pod {}/{} ({})", force ? "force-deleted" : "deleted", namespace, name, reason);
       return true;
     } catch (ApiException e) {
       if (e.getCode() == 404 || e.getCode() == 409) {

@@ -109,7 +109,7 @@ public final class TYJobReconciler {
       foreign.add(holdingLeaderName.get());
       plan = planner.plan(job.view(), podViews, foreign, now);
     }
-    ReconcileResult done = foreign.isEmpty() ? ReconcileResult.SUCCESS : ReconcileResult.WAITING;
+    ReconcileResult done = foreign.isEmpty() && !plan.lookAgainLater() ? ReconcileResult.SUCCESS : ReconcileResult.WAITING;
     if (plan.isEmpty()) {
       return done;
     }

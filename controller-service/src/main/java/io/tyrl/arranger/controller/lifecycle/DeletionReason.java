@@ -8,6 +8,7 @@ public enum DeletionReason {
   STALE_PLACEMENT("the pod runs on a node other than its current allocation"),
   NOT_IN_SPEC("the job's spec no longer has a slot for this pod"),
   LEADER_LOST("the leader was lost, so the whole job is rescheduled"),
+  NODE_UNREACHABLE("the pod's node has not been Ready for longer than its grace, so its kubelet cannot confirm a delete"),
   JOB_FINISHED("the job has ended and its cleanPodPolicy removes this pod");
 
   private final String description;

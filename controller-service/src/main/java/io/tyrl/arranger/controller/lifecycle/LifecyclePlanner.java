@@ -46,7 +46,8 @@ public final class LifecyclePlanner {
     stagePlanners.put(Stage.PENDING, new PendingStagePlanner(launcher, termination));
     stagePlanners.put(Stage.STARTING, new StartingStagePlanner(leaderSupervisor, workerSupervisor, launcher));
     stagePlanners.put(Stage.RUNNING, new RunningStagePlanner(leaderSupervisor, workerSupervisor, launcher));
-    stagePlanners.put(Stage.RESCHEDULING, new ReschedulingStagePlanner(launcher, termination));
+    stagePlanners.put(Stage.RESCHEDULING, new ReschedulingStagePlanner(launcher, termination,
+        new UnreachableNodeRelease(settings.unreachableNodeGrace())));
     stagePlanners.put(Stage.SUCCEEDED, finished);
     stagePlanners.put(Stage.FAILED, finished);
   }

@@ -29,6 +29,7 @@ final class PlanDraft {
   private final List<PlannedAction.EmitEvent> events = new ArrayList<>();
   /** Node → the kubelet's reason, for nodes that refused a pod of the job in this plan. */
   private final Map<String, String> refusingNodes = new LinkedHashMap<>();
+  private boolean lookAgainLater;
 
   PlanDraft(ControllerStatus current) {
     this.initialStage = current.stage();
@@ -96,6 +97,16 @@ final class PlanDraft {
     deletes.putIfAbsent(podName, new PlannedAction.DeletePod(podName, why));
   }
 
+  /** Deletes at once, replacing a graceful delete of the same pod planned earlier in this plan. */
+  void forceDelete(String podName, DeletionReason why) {
+    deletes.put(podName, new PlannedAction.DeletePod(podName, why, true));
+  }
+
+  /** The plan waits for time to pass (a node's grace): the job is to be looked at again without an event. */
+  void lookAgainLater() {
+    lookAgainLater = true;
+  }
+
   void release(String podName) {
     releases.add(podName);
   }
@@ -128,6 +139,6 @@ final class PlanDraft {
     actions.addAll(deletes.values());
     actions.addAll(creates.values());
     actions.addAll(events);
-    return new Plan(stage, actions);
+    return new Plan(stage, actions, lookAgainLater);
   }
 }

@@ -49,7 +49,8 @@ class PodNameConflictIT {
     String job = "taken";
     V1Pod foreign = cluster.core.createNamespacedPod(cluster.namespace, new V1Pod()
         .metadata(new V1ObjectMeta().name(job + "-learner"))
-        .spec(new V1PodSpec().containers(List.of(new V1Container().name("web").image("nginx"))))).execute();
+        // client-java starts overhead as an empty map, which the 1.20 API server refuses.
+        .spec(new V1PodSpec().containers(List.of(new V1Container().name("web").image("nginx"))).overhead(null))).execute();
     cluster.createJob(TYJobBody.named(job).workerSet("actor", 1));
     cluster.scheduleAll(job, "actor", 1);
 
