@@ -179,7 +179,7 @@ class ControllerWiring {
   TYJobReconciler tyJobReconciler(InformerCache cache, PlanExecutor executor, StatusPatcher statusPatcher,
       ForeignPods foreignPods, ControllerMetrics metrics, Clock controllerClock, ControllerProperties properties,
       NodeReadiness nodeReadiness) {
-    return new TYJobReconciler(cache, new JobViewMapper(), new PodViewMapper(nodeReadiness::notReadySince),
+    return new TYJobReconciler(cache, new JobViewMapper(), new PodViewMapper(nodeReadiness::notReady),
         new LifecyclePlanner(properties.lifecycle()),
         executor,
         new VictimEvictor(cache, executor, statusPatcher), foreignPods, metrics, controllerClock);

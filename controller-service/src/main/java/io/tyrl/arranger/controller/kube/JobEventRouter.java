@@ -78,7 +78,7 @@ public final class JobEventRouter {
 
       @Override
       public void onUpdate(V1Node before, V1Node after) {
-        if (!NodeReadiness.notReadySince(before).equals(NodeReadiness.notReadySince(after))) {
+        if (!NodeReadiness.notReady(before).equals(NodeReadiness.notReady(after))) {
           jobsOnNode.apply(after.getMetadata().getName()).forEach(JobEventRouter.this::route);
         }
       }

@@ -14,6 +14,18 @@ import java.util.Optional;
  */
 public final class NodeReadiness {
 
+  /** Taint the node lifecycle puts on a node whose Ready condition is False. */
+  public static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
+  /** Taint the node lifecycle puts on a node whose Ready condition is Unknown (it stopped reporting). */
+  public static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
+
+  /**
+   * A node that is not Ready.
+   *
+   * @param taint the NoExecute taint such a node gets, whose {@code tolerationSeconds} are a pod's grace there
+   */
+  public record NotReady(Instant since, String taint) {}
+
   private final SharedIndexInformer<V1Node> nodes;
 
   public NodeReadiness(SharedIndexInformer<V1Node> nodes) {
@@ -24,11 +36,11 @@ public final class NodeReadiness {
     return nodes.hasSynced();
   }
 
-  public Optional<Instant> notReadySince(String nodeName) {
-    return Optional.ofNullable(nodes.getIndexer().getByKey(nodeName)).flatMap(NodeReadiness::notReadySince);
+  public Optional<NotReady> notReady(String nodeName) {
+    return Optional.ofNullable(nodes.getIndexer().getByKey(nodeName)).flatMap(NodeReadiness::notReady);
   }
 
-  static Optional<Instant> notReadySince(V1Node node) {
+  static Optional<NotReady> notReady(V1Node node) {
     List<V1NodeCondition> conditions = node.getStatus() == null || node.getStatus().getConditions() == null
         ? List.of() : node.getStatus().getConditions();
     Optional<V1NodeCondition> ready = conditions.stream().filter(condition -> "Ready".equals(condition.getType())).findFirst();
@@ -36,10 +48,11 @@ public final class NodeReadiness {
       return Optional.empty();
     }
     V1NodeCondition condition = ready.get();
+    String taint = "False".equals(condition.getStatus()) ? NOT_READY_TAINT : UNREACHABLE_TAINT;
     // Without a transition time the node counts as not Ready since its last heartbeat, or its creation.
     return Optional.ofNullable(condition.getLastTransitionTime())
         .or(() -> Optional.ofNullable(condition.getLastHeartbeatTime()))
         .or(() -> Optional.ofNullable(node.getMetadata().getCreationTimestamp()))
-        .map(time -> time.toInstant());
+        .map(time -> new NotReady(time.toInstant(), taint));
   }
 }

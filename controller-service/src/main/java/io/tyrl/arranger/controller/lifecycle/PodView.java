@@ -20,8 +20,9 @@ import java.util.Optional;
  *     such as {@code OutOfcpu}, {@code OutOfmemory}, {@code NodeAffinity}
  * @param nodeNotReadySince since when the pod's node has not been Ready; empty while it is Ready (or
  *     unknown to the controller)
- * @param nodeLossToleration the pod's shortest {@code tolerationSeconds} for the NoExecute taints
- *     {@code node.kubernetes.io/unreachable} and {@code not-ready}; empty when it has none
+ * @param nodeLossToleration while its node is not Ready: the pod's {@code tolerationSeconds} for the
+ *     NoExecute taint such a node gets ({@code node.kubernetes.io/not-ready} when Ready is False,
+ *     {@code unreachable} when Unknown); empty when it has none
  */
 public record PodView(
     String name,

@@ -54,7 +54,8 @@ class PodNameConflictIT {
     cluster.createJob(TYJobBody.named(job).workerSet("actor", 1));
     cluster.scheduleAll(job, "actor", 1);
 
-    await("the conflict is reported").atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+    await("the conflict is reported").atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+        .untilAsserted(() -> {
       JsonObject conflict = cluster.condition(job, "PodNameConflict");
       assertThat(conflict.get("status").getAsString()).isEqualTo("True");
       assertThat(conflict.get("message").getAsString())
@@ -76,7 +77,7 @@ class PodNameConflictIT {
     String jobUid = cluster.job(job).getAsJsonObject("metadata").get("uid").getAsString();
     assertThat(leader.getMetadata().getOwnerReferences()).extracting(V1OwnerReference::getUid).containsExactly(jobUid);
     cluster.awaitStage(job, "Starting");
-    await().atMost(TIMEOUT).untilAsserted(() ->
+    await().atMost(TIMEOUT).ignoreExceptions().untilAsserted(() ->
         assertThat(cluster.condition(job, "PodNameConflict").get("status").getAsString()).isEqualTo("False"));
   }
 }

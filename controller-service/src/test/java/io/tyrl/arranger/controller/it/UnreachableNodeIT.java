@@ -21,7 +21,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * A job being rescheduled whose leader sits on a node that stopped reporting: nobody confirms the
  * leader's graceful delete, so without the controller it would hold the job forever. After the grace
- * (2 s here) the controller force-deletes it, says so in a Warning Event, and the job is placed again.
+ * — the leader's own tolerationSeconds for the node's taint, 2 s here (the API server's admission
+ * gives every pod without one 300 s) — the controller force-deletes it, says so in a Warning Event,
+ * and the job is placed again.
  */
 @ExtendWith(KubeApiServerExtension.class)
 class UnreachableNodeIT {
@@ -34,8 +36,7 @@ class UnreachableNodeIT {
   @BeforeAll
   static void startController(ControlPlane controlPlane) throws Exception {
     cluster = ClusterHarness.inNewNamespace(controlPlane, "unreachable");
-    controller = cluster.startController("unreachable-it",
-        Map.of("arranger.controller.unreachable-node-grace", GRACE.toMillis() + "ms"));
+    controller = cluster.startController("unreachable-it");
   }
 
   @AfterAll
@@ -48,7 +49,7 @@ class UnreachableNodeIT {
   @Test
   void aLeaderStuckOnANodeThatIsNotReadyIsForceDeletedAfterTheGraceAndTheJobIsPlacedAgain() throws Exception {
     String job = "stranded";
-    cluster.createJob(TYJobBody.named(job).workerSet("actor", 1));
+    cluster.createJob(TYJobBody.named(job).workerSet("actor", 1).leaderToleratingNodeLossFor(GRACE.toSeconds()));
     cluster.scheduleAll(job, "actor", 1);
     String stuckUid = cluster.awaitPod(job + "-learner").getMetadata().getUid();
     cluster.run(job + "-learner");
