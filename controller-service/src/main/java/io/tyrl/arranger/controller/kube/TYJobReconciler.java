@@ -109,7 +109,12 @@ public final class TYJobReconciler {
       foreign.add(holdingLeaderName.get());
       plan = planner.plan(job.view(), podViews, foreign, now);
     }
-    ReconcileResult done = foreign.isEmpty() && !plan.lookAgainLater() ? ReconcileResult.SUCCESS : ReconcileResult.WAITING;
+    // An ended job waits for nothing: a name held by another pod no longer matters to it.
+    boolean waits = !plan.stage().isTerminal() && (!foreign.isEmpty() || plan.lookAgainLater());
+    if (plan.stage().isTerminal()) {
+      foreignPods.forget(key);
+    }
+    ReconcileResult done = waits ? ReconcileResult.WAITING : ReconcileResult.SUCCESS;
     if (plan.isEmpty()) {
       return done;
     }
