@@ -78,6 +78,12 @@ final class E2eServices {
    *     when that window is not longer than the retry period, so short leases need short requests.
    */
   ReplicaSet replicas(String service, Duration leaseDuration, Duration retryPeriod, Duration requestTimeout) {
+    return replicas(service, leaseDuration, retryPeriod, requestTimeout, Map.of());
+  }
+
+  /** @param extra further Spring properties of the service, e.g. the scheduler's configuration */
+  ReplicaSet replicas(String service, Duration leaseDuration, Duration retryPeriod, Duration requestTimeout,
+      Map<String, String> extra) {
     String user = "arranger-" + service;
     Path kubeconfig = controlPlane.writeKubeconfig(work.resolve(service + ".kubeconfig"), user);
     Map<String, String> properties = new LinkedHashMap<>();
@@ -93,6 +99,7 @@ final class E2eServices {
     }
     properties.put("arranger.scheduler.config-map.namespace", systemNamespace);
     properties.put("arranger.scheduler.period", "500ms");
+    properties.putAll(extra);
     return new ReplicaSet(service, Path.of(System.getProperty("arranger." + service + "Jar")), work, properties,
         JVM_OPTIONS, admin, systemNamespace, "arranger-" + service);
   }

@@ -10,6 +10,7 @@ import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.tyrl.arranger.crd.contract.PodLabels;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -29,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 public final class SimulatedNodeAgent implements AutoCloseable {
 
   public static final String SIMULATED_LABEL = "arranger.tyrl.io/simulated";
-  public static final String ROLE_LABEL = "arranger.tyrl.io/role";
+  public static final String ROLE_LABEL = PodLabels.ROLE;
 
   /** How long pods take: to start, and for a leader, to finish. */
   public record Timing(Duration startDelay, Duration leaderRunTime) {}
@@ -127,7 +128,7 @@ public final class SimulatedNodeAgent implements AutoCloseable {
 
   private static boolean isLeader(V1Pod pod) {
     Map<String, String> labels = pod.getMetadata().getLabels();
-    return labels != null && "leader".equals(labels.get(ROLE_LABEL));
+    return labels != null && PodLabels.LEADER.equals(labels.get(ROLE_LABEL));
   }
 
   private void run(String namespace, String name, boolean leader) {

@@ -21,6 +21,7 @@ public final class TYJobBuilder {
   private final List<Map<String, Object>> workerSets = new ArrayList<>();
   private final Map<String, Object> spec = new LinkedHashMap<>();
   private final Map<String, String> nodeSelector = new LinkedHashMap<>();
+  private Long nodeLossToleration;
 
   private TYJobBuilder(String name) {
     this.name = name;
@@ -71,6 +72,15 @@ public final class TYJobBuilder {
     return this;
   }
 
+  /**
+   * Every pod of the job tolerates a node that is not Ready or unreachable (NoExecute) for that long,
+   * instead of the 300 s the API server's admission gives a pod without such tolerations.
+   */
+  public TYJobBuilder tolerateNodeLossFor(long seconds) {
+    this.nodeLossToleration = seconds;
+    return this;
+  }
+
   /** Any spec field, by its JSON name, e.g. {@code set("priority", 7)}. */
   public TYJobBuilder set(String field, Object value) {
     spec.put(field, value);
@@ -114,6 +124,13 @@ public final class TYJobBuilder {
         "resources", resources)));
     if (!nodeSelector.isEmpty()) {
       podSpec.put("nodeSelector", nodeSelector);
+    }
+    if (nodeLossToleration != null) {
+      podSpec.put("tolerations", List.of(
+          Map.of("key", "node.kubernetes.io/not-ready", "operator", "Exists", "effect", "NoExecute",
+              "tolerationSeconds", nodeLossToleration),
+          Map.of("key", "node.kubernetes.io/unreachable", "operator", "Exists", "effect", "NoExecute",
+              "tolerationSeconds", nodeLossToleration)));
     }
     return Map.of("spec", podSpec);
   }

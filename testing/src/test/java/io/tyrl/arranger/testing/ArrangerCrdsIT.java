@@ -28,7 +28,7 @@ class ArrangerCrdsIT {
     assertThat(version.getName()).isEqualTo("v1alpha1");
     assertThat(version.getSubresources().getStatus()).isNotNull();
     assertThat(version.getAdditionalPrinterColumns()).extracting(V1CustomResourceColumnDefinition::getName)
-        .contains("Stage", "Schedule", "Ready-Workers", "Age");
+        .contains("Stage", "Queue", "Workers", "Schedule", "Reason", "Nodes", "Age");
   }
 
   @Test

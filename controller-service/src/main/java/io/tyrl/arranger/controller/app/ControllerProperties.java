@@ -1,5 +1,6 @@
 package io.tyrl.arranger.controller.app;
 
+import io.tyrl.arranger.controller.lifecycle.LifecycleSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -11,12 +12,19 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param workers reconcile workers; jobs are reconciled in parallel, one job by one worker at a time
  * @param resyncPeriod how often every cached job is reconciled again even without events; 0 turns it off
  * @param retry backoff for a job whose reconcile failed, per job, doubling from the initial delay
+ * @param refusingNodeAvoidance how long the scheduler avoids, for a job, a node whose kubelet refused one
+ *     of its pods after binding
+ * @param unreachableNodeGrace how long the pods of a job being rescheduled may sit on a node that is not
+ *     Ready before the controller force-deletes them, for pods without a {@code tolerationSeconds} for
+ *     {@code node.kubernetes.io/unreachable} or {@code not-ready}
  */
 @ConfigurationProperties("arranger.controller")
 record ControllerProperties(
     @DefaultValue("16") int workers,
     @DefaultValue("10m") Duration resyncPeriod,
-    @DefaultValue Retry retry) {
+    @DefaultValue Retry retry,
+    @DefaultValue("5m") Duration refusingNodeAvoidance,
+    @DefaultValue("5m") Duration unreachableNodeGrace) {
 
   static final int MAX_WORKERS = 64;
   /** client-java refuses resync periods below one second. */
@@ -33,6 +41,20 @@ record ControllerProperties(
           "arranger.controller.resync-period must be 0 (off) or at least 1s, got " + resyncPeriod);
     }
     retry = retry == null ? new Retry(null, null) : retry;
+    refusingNodeAvoidance = refusingNodeAvoidance == null ? Duration.ofMinutes(5) : refusingNodeAvoidance;
+    unreachableNodeGrace = unreachableNodeGrace == null ? Duration.ofMinutes(5) : unreachableNodeGrace;
+    if (refusingNodeAvoidance.isNegative()) {
+      throw new IllegalArgumentException(
+          "arranger.controller.refusing-node-avoidance must not be negative, got " + refusingNodeAvoidance);
+    }
+    if (unreachableNodeGrace.isNegative()) {
+      throw new IllegalArgumentException(
+          "arranger.controller.unreachable-node-grace must not be negative, got " + unreachableNodeGrace);
+    }
+  }
+
+  LifecycleSettings lifecycle() {
+    return new LifecycleSettings(refusingNodeAvoidance, unreachableNodeGrace);
   }
 
   /**

@@ -1,14 +1,19 @@
 package io.tyrl.arranger.controller.app;
 
+import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tyrl.arranger.controller.kube.ControllerMetrics;
+import io.tyrl.arranger.controller.kube.ForeignPods;
 import io.tyrl.arranger.controller.kube.InformerCache;
+import io.tyrl.arranger.controller.kube.NodeReadiness;
 import io.tyrl.arranger.controller.kube.InformersSynced;
 import io.tyrl.arranger.controller.kube.JobEventRouter;
 import io.tyrl.arranger.controller.kube.JobEvents;
@@ -99,6 +104,23 @@ class ControllerWiring {
     return informer;
   }
 
+  /**
+   * Nodes, cluster-wide, for their readiness only: a job being rescheduled whose pods sit on a node
+   * that is not Ready has them force-deleted after a grace.
+   */
+  @Bean
+  NodeReadiness nodeReadiness(SharedInformerFactory factory, KubernetesClients clients, ControllerProperties properties,
+      JobEventRouter router, InformerCache cache) {
+    CoreV1Api core = new CoreV1Api(clients.informers());
+    SharedIndexInformer<V1Node> informer = factory.sharedIndexInformerFor(
+        params -> core.listNode().resourceVersion(params.resourceVersion).watch(params.watch)
+            .timeoutSeconds(params.timeoutSeconds).buildCall(null),
+        V1Node.class, V1NodeList.class, properties.resyncPeriod().toMillis(),
+        (type, error) -> log.warn("node informer: list/watch failed, retrying: {}", error.toString()));
+    informer.addEventHandler(router.nodeEvents(cache::jobsOnNode));
+    return new NodeReadiness(informer);
+  }
+
   @Bean
   InformerCache informerCache(ScopedInformer<DynamicKubernetesObject> tyJobInformer,
       ScopedInformer<V1Pod> arrangerPodInformer) {
@@ -142,17 +164,25 @@ class ControllerWiring {
   }
 
   @Bean
-  PlanExecutor planExecutor(KubernetesClients clients, StatusPatcher statusPatcher, JobEvents jobEvents,
-      ControllerMetrics metrics, LeaderElection leaderElection) {
-    return new PlanExecutor(new CoreV1Api(clients.requests()), statusPatcher, new PodFactory(), jobEvents, metrics,
-        leaderElection);
+  ForeignPods foreignPods(KubernetesClients clients) {
+    return new ForeignPods(new CoreV1Api(clients.requests()));
   }
 
   @Bean
-  TYJobReconciler tyJobReconciler(InformerCache cache, PlanExecutor executor, ControllerMetrics metrics,
-      Clock controllerClock) {
-    return new TYJobReconciler(cache, new JobViewMapper(), new PodViewMapper(), new LifecyclePlanner(), executor,
-        new VictimEvictor(cache, executor), metrics, controllerClock);
+  PlanExecutor planExecutor(KubernetesClients clients, StatusPatcher statusPatcher, JobEvents jobEvents,
+      ControllerMetrics metrics, LeaderElection leaderElection, ForeignPods foreignPods) {
+    return new PlanExecutor(new CoreV1Api(clients.requests()), statusPatcher, new PodFactory(), jobEvents, metrics,
+        leaderElection, foreignPods);
+  }
+
+  @Bean
+  TYJobReconciler tyJobReconciler(InformerCache cache, PlanExecutor executor, StatusPatcher statusPatcher,
+      ForeignPods foreignPods, ControllerMetrics metrics, Clock controllerClock, ControllerProperties properties,
+      NodeReadiness nodeReadiness) {
+    return new TYJobReconciler(cache, new JobViewMapper(), new PodViewMapper(nodeReadiness::notReady),
+        new LifecyclePlanner(properties.lifecycle()),
+        executor,
+        new VictimEvictor(cache, executor, statusPatcher), foreignPods, metrics, controllerClock);
   }
 
   @Bean

@@ -37,6 +37,11 @@ public final class ControllerMetrics {
     GONE("gone"),
     /** Something failed; retried with backoff. */
     ERROR("error"),
+    /**
+     * The plan was applied, but the job waits for something no event announces — a pod of another
+     * owner to free a name, a node's grace to run out; looked at again with backoff.
+     */
+    WAITING("waiting"),
     /** This replica may not write as leader right now; retried with backoff while this term lasts. */
     FENCED("fenced");
 

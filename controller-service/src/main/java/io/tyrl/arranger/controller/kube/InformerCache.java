@@ -19,6 +19,8 @@ public final class InformerCache {
 
   /** Index of pods by the key ({@code namespace/name}) of the job their label names. */
   public static final String BY_JOB = "arranger-job";
+  /** Index of pods by the node they are bound to. */
+  public static final String BY_NODE = "arranger-node";
 
   private final ScopedInformer<DynamicKubernetesObject> jobs;
   private final ScopedInformer<V1Pod> pods;
@@ -30,7 +32,15 @@ public final class InformerCache {
 
   /** Adds the job index to the pod informer; must run before the informer starts. */
   public static void indexPodsByJob(ScopedInformer<V1Pod> pods) {
-    pods.addIndexers(Map.of(BY_JOB, pod -> jobKeyOf(pod).map(List::of).orElse(List.of())));
+    pods.addIndexers(Map.of(
+        BY_JOB, pod -> jobKeyOf(pod).map(List::of).orElse(List.of()),
+        BY_NODE, pod -> pod.getSpec() == null || pod.getSpec().getNodeName() == null
+            ? List.of() : List.of(pod.getSpec().getNodeName())));
+  }
+
+  /** Keys of the jobs with a pod bound to that node. */
+  public List<String> jobsOnNode(String nodeName) {
+    return pods.byIndex(BY_NODE, nodeName).stream().map(InformerCache::jobKeyOf).flatMap(Optional::stream).distinct().toList();
   }
 
   /** {@code namespace/job} from the pod's job-name label. */

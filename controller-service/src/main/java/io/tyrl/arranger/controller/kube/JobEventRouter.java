@@ -1,9 +1,12 @@
 package io.tyrl.arranger.controller.kube;
 
 import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Turns informer events into job keys for the work queue of the current leadership term. The
@@ -57,6 +60,32 @@ public final class JobEventRouter {
       @Override
       public void onDelete(V1Pod pod, boolean finalStateUnknown) {
         InformerCache.jobKeyOf(pod).ifPresent(JobEventRouter.this::route);
+      }
+    };
+  }
+
+  /**
+   * A node that turns Ready or not concerns the jobs with pods on it (their pods may be stuck there).
+   *
+   * @param jobsOnNode node name → keys of the jobs with a pod bound to it
+   */
+  public ResourceEventHandler<V1Node> nodeEvents(Function<String, List<String>> jobsOnNode) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(V1Node node) {
+        // A node seen for the first time changes no job's view of it.
+      }
+
+      @Override
+      public void onUpdate(V1Node before, V1Node after) {
+        if (!NodeReadiness.notReady(before).equals(NodeReadiness.notReady(after))) {
+          jobsOnNode.apply(after.getMetadata().getName()).forEach(JobEventRouter.this::route);
+        }
+      }
+
+      @Override
+      public void onDelete(V1Node node, boolean finalStateUnknown) {
+        jobsOnNode.apply(node.getMetadata().getName()).forEach(JobEventRouter.this::route);
       }
     };
   }

@@ -8,7 +8,9 @@ import io.kubernetes.client.openapi.models.V1Volume;
 import io.tyrl.arranger.controller.lifecycle.Condition;
 import io.tyrl.arranger.controller.lifecycle.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.ContainerView;
+import io.tyrl.arranger.controller.lifecycle.AvoidedNode;
 import io.tyrl.arranger.controller.lifecycle.ControllerStatus;
+import io.tyrl.arranger.controller.lifecycle.EvictionNotice;
 import io.tyrl.arranger.controller.lifecycle.JobSpecView;
 import io.tyrl.arranger.controller.lifecycle.JobView;
 import io.tyrl.arranger.controller.lifecycle.LeaderSpecView;
@@ -222,7 +224,29 @@ public final class JobViewMapper {
         RawJson.intOr(status, "readyWorkers", 0),
         RawJson.string(status, "startTime").flatMap(JobViewMapper::instant),
         RawJson.string(status, "completionTime").flatMap(JobViewMapper::instant),
-        RawJson.number(status, "observedGeneration").orElse(0L));
+        RawJson.number(status, "observedGeneration").orElse(0L),
+        RawJson.object(status, "eviction").flatMap(JobViewMapper::eviction),
+        RawJson.intOr(status, "allocatedNodes", 0),
+        avoidedNodes(status));
+  }
+
+  private static List<AvoidedNode> avoidedNodes(JsonObject status) {
+    List<AvoidedNode> avoided = new ArrayList<>();
+    for (JsonObject entry : RawJson.objects(status, "avoidNodes")) {
+      Optional<String> node = RawJson.string(entry, "node");
+      Optional<Instant> until = RawJson.string(entry, "until").flatMap(JobViewMapper::instant);
+      if (node.isPresent() && until.isPresent()) {
+        avoided.add(new AvoidedNode(node.get(), RawJson.string(entry, "reason").orElse(""), until.get()));
+      }
+    }
+    return avoided;
+  }
+
+  /** {@code status.eviction} as stored; empty when it has no reason. */
+  static Optional<EvictionNotice> eviction(JsonObject eviction) {
+    return RawJson.string(eviction, "reason")
+        .map(reason -> new EvictionNotice(reason, RawJson.string(eviction, "message").orElse(""),
+            RawJson.strings(eviction, "pods")));
   }
 
   private static List<JobSnapshot.Victims> victims(JsonObject status) {
@@ -232,7 +256,8 @@ public final class JobViewMapper {
             RawJson.string(victim, "job").orElse(""),
             RawJson.strings(victim, "pods"),
             RawJson.strings(victim, "podUIDs"),
-            RawJson.string(victim, "reason").orElse("")))
+            RawJson.string(victim, "reason").orElse(""),
+            RawJson.string(victim, "cause").orElse("")))
         .toList();
   }
 

@@ -6,6 +6,7 @@ import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Preconditions;
 import io.tyrl.arranger.controller.lifecycle.EventType;
+import io.tyrl.arranger.controller.lifecycle.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.Plan;
 import io.tyrl.arranger.controller.lifecycle.PlannedAction;
 import io.tyrl.arranger.crd.ArrangerResources;
@@ -64,10 +65,12 @@ public final class PlanExecutor {
   private final JobEvents events;
   private final ControllerMetrics metrics;
   private final LeadershipFence fence;
+  private final ForeignPods foreignPods;
 
   public PlanExecutor(CoreV1Api core, StatusPatcher statusPatcher, PodFactory podFactory, JobEvents events,
-      ControllerMetrics metrics, LeadershipFence fence) {
+      ControllerMetrics metrics, LeadershipFence fence, ForeignPods foreignPods) {
     this.fence = fence;
+    this.foreignPods = foreignPods;
     this.core = core;
     this.statusPatcher = statusPatcher;
     this.podFactory = podFactory;
@@ -92,7 +95,7 @@ public final class PlanExecutor {
     try {
       for (PlannedAction.DeletePod delete : plan.deletes()) {
         if (!deletePod(job.namespace(), delete.podName(), Optional.ofNullable(pods.get(delete.podName())),
-            delete.why().name())) {
+            delete.why().name(), delete.force())) {
           return Result.of(Outcome.FENCED);
         }
       }
@@ -135,6 +138,11 @@ public final class PlanExecutor {
    * @return false when nothing was sent because this replica may no longer write as leader
    */
   public boolean deletePod(String namespace, String name, Optional<V1Pod> seen, String reason) {
+    return deletePod(namespace, name, seen, reason, false);
+  }
+
+  /** @param force with {@code gracePeriodSeconds: 0}: gone at once, without waiting for its kubelet */
+  public boolean deletePod(String namespace, String name, Optional<V1Pod> seen, String reason, boolean force) {
     if (!fence.mayWrite()) {
       log.debug("pod {}/{} not deleted: this replica may no longer write as leader", namespace, name);
       return false;
@@ -142,10 +150,13 @@ public final class PlanExecutor {
     V1DeleteOptions options = new V1DeleteOptions();
     seen.map(pod -> pod.getMetadata().getUid())
         .ifPresent(uid -> options.setPreconditions(new V1Preconditions().uid(uid)));
+    if (force) {
+      options.setGracePeriodSeconds(0L);
+    }
     try {
       core.deleteNamespacedPod(name, namespace).body(options).execute();
       metrics.podDeleted(reason);
-      log.info("deleted pod {}/{} ({})", namespace, name, reason);
+      log.info("{} pod {}/{} ({})", force ? "force-deleted" : "deleted", namespace, name, reason);
       return true;
     } catch (ApiException e) {
       if (e.getCode() == 404 || e.getCode() == 409) {
@@ -164,8 +175,15 @@ public final class PlanExecutor {
       log.debug("created pod {}/{} on node {}", job.namespace(), create.podName(), create.nodeName());
     } catch (ApiException e) {
       if (e.getCode() == 409) {
-        log.debug("pod {}/{} already exists", job.namespace(), create.podName());
-        return;
+        // Ours (a create that got through before, its answer lost) is done; another owner's is never
+        // adopted: the next plan reports it and leaves the name alone until it is free.
+        Optional<ForeignPod> foreign = foreignPods.check(job, create.podName());
+        if (foreign.isEmpty()) {
+          log.debug("pod {}/{} already exists and is the job's own", job.namespace(), create.podName());
+          return;
+        }
+        throw new PlanApplyException("pod " + job.namespace() + "/" + create.podName() + " exists and is not TYJob "
+            + job.key() + "'s (" + foreign.get().owner() + "); not adopted", e);
       }
       if (e.getCode() == 422 || e.getCode() == 400) {
         // The API server refuses the pod as built from the job's template: tell the user where it shows.

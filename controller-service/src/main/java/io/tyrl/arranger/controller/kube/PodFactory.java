@@ -61,14 +61,9 @@ public final class PodFactory {
   }
 
   static Map<String, String> labelsFor(JobSnapshot job, PodSlot slot) {
-    Map<String, String> labels = new LinkedHashMap<>();
-    labels.put(PodLabels.JOB_NAME, job.name());
-    labels.put(PodLabels.ROLE, slot.role().wireName());
-    if (slot instanceof PodSlot.Worker worker) {
-      labels.put(PodLabels.WORKER_SET, worker.workerSet());
-      labels.put(PodLabels.WORKER_INDEX, Integer.toString(worker.index()));
-    }
-    return labels;
+    return slot instanceof PodSlot.Worker worker
+        ? PodLabels.ofWorker(job.name(), worker.workerSet(), worker.index())
+        : PodLabels.ofLeader(job.name());
   }
 
   private static V1PodTemplateSpec templateFor(JobSnapshot job, PodSlot slot) {

@@ -158,7 +158,7 @@ public final class ReconcileWorkers {
       }
       // Fenced: the lease is late to renew, or lost. Lost ends this term and its queue; late must not
       // drop the job, or it would wait for its next change.
-      case CONFLICT, ERROR, FENCED -> queue.addRateLimited(key);
+      case CONFLICT, ERROR, FENCED, WAITING -> queue.addRateLimited(key);
     }
   }
 

@@ -1,10 +1,12 @@
 package io.tyrl.arranger.controller.kube;
 
 import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import io.tyrl.arranger.controller.lifecycle.Condition;
 import io.tyrl.arranger.controller.lifecycle.ControllerStatus;
+import io.tyrl.arranger.controller.lifecycle.EvictionNotice;
 import io.tyrl.arranger.controller.lifecycle.LeaderSummary;
 import io.tyrl.arranger.controller.lifecycle.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.WorkerSetSummary;
@@ -70,9 +72,32 @@ public final class StatusPatchDocument {
     status.workerSets().forEach(summary -> workerSets.add(workerSet(summary)));
     json.add("workerSets", workerSets);
     json.addProperty("readyWorkers", status.readyWorkers());
+    json.addProperty("workers", status.workersReadyOfDesired());
+    json.addProperty("allocatedNodes", status.allocatedNodes());
+    JsonArray avoidNodes = new JsonArray();
+    status.avoidNodes().forEach(avoided -> {
+      JsonObject entry = new JsonObject();
+      entry.addProperty("node", avoided.node());
+      entry.addProperty("reason", avoided.reason());
+      entry.addProperty("until", avoided.until().toString());
+      avoidNodes.add(entry);
+    });
+    json.add("avoidNodes", avoidNodes);
     putOrNull(json, "startTime", status.startTime().map(Instant::toString));
     putOrNull(json, "completionTime", status.completionTime().map(Instant::toString));
     json.addProperty("observedGeneration", status.observedGeneration());
+    json.add("eviction", status.eviction().<JsonElement>map(StatusPatchDocument::eviction).orElse(JsonNull.INSTANCE));
+  }
+
+  /** {@code status.eviction}, as the plan keeps it or as the victim evictor writes it. */
+  public static JsonObject eviction(EvictionNotice notice) {
+    JsonObject json = new JsonObject();
+    json.addProperty("reason", notice.reason());
+    json.addProperty("message", notice.message());
+    JsonArray pods = new JsonArray();
+    notice.pods().forEach(pods::add);
+    json.add("pods", pods);
+    return json;
   }
 
   private static JsonObject condition(Condition condition) {

@@ -4,17 +4,22 @@ import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.controller.kube.ControllerMetrics.ReconcileResult;
+import io.tyrl.arranger.controller.lifecycle.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.controller.lifecycle.Plan;
+import io.tyrl.arranger.controller.lifecycle.PlannedAction;
+import io.tyrl.arranger.controller.lifecycle.PodSlot;
 import io.tyrl.arranger.controller.lifecycle.PodView;
 import io.tyrl.arranger.controller.lifecycle.Stage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +43,7 @@ public final class TYJobReconciler {
   private final LifecyclePlanner planner;
   private final PlanExecutor executor;
   private final VictimEvictor victimEvictor;
+  private final ForeignPods foreignPods;
   private final ControllerMetrics metrics;
   private final Clock clock;
   /**
@@ -47,7 +53,8 @@ public final class TYJobReconciler {
   private final Map<String, String> supersededVersions = new ConcurrentHashMap<>();
 
   public TYJobReconciler(InformerCache cache, JobViewMapper jobMapper, PodViewMapper podMapper, LifecyclePlanner planner,
-      PlanExecutor executor, VictimEvictor victimEvictor, ControllerMetrics metrics, Clock clock) {
+      PlanExecutor executor, VictimEvictor victimEvictor, ForeignPods foreignPods, ControllerMetrics metrics, Clock clock) {
+    this.foreignPods = foreignPods;
     this.cache = cache;
     this.jobMapper = jobMapper;
     this.podMapper = podMapper;
@@ -78,6 +85,7 @@ public final class TYJobReconciler {
     DynamicKubernetesObject raw = cache.job(key).orElse(null);
     if (raw == null) {
       supersededVersions.remove(key);
+      foreignPods.forget(key);
       return ReconcileResult.GONE;
     }
     String resourceVersion = raw.getMetadata().getResourceVersion();
@@ -93,9 +101,22 @@ public final class TYJobReconciler {
     Map<String, V1Pod> pods = ownedPods(job);
     List<PodView> podViews = pods.values().stream().map(podMapper::map).toList();
     Instant now = clock.instant();
-    Plan plan = planner.plan(job.view(), podViews, now);
+    List<ForeignPod> foreign = new ArrayList<>(foreignPods.recheck(job));
+    Plan plan = planner.plan(job.view(), podViews, foreign, now);
+    Optional<ForeignPod> holdingLeaderName = leaderCreate(plan).flatMap(name -> foreignPods.check(job, name));
+    if (holdingLeaderName.isPresent()) {
+      // Checked before the leader is created, so that the job does not announce a leader it cannot have.
+      foreign.add(holdingLeaderName.get());
+      plan = planner.plan(job.view(), podViews, foreign, now);
+    }
+    // An ended job waits for nothing: a name held by another pod no longer matters to it.
+    boolean waits = !plan.stage().isTerminal() && (!foreign.isEmpty() || plan.lookAgainLater());
+    if (plan.stage().isTerminal()) {
+      foreignPods.forget(key);
+    }
+    ReconcileResult done = waits ? ReconcileResult.WAITING : ReconcileResult.SUCCESS;
     if (plan.isEmpty()) {
-      return ReconcileResult.SUCCESS;
+      return done;
     }
     log.debug("TYJob {}: {} → {} with {}", key, job.view().status().stage(), plan.stage(), plan.actions());
     PlanExecutor.Result applied = executor.apply(job, pods, plan);
@@ -110,9 +131,14 @@ public final class TYJobReconciler {
             .filter(written -> !written.equals(resourceVersion))
             .ifPresent(written -> supersededVersions.put(key, resourceVersion));
         recordTransition(job, plan, now);
-        yield ReconcileResult.SUCCESS;
+        yield done;
       }
     };
+  }
+
+  private static Optional<String> leaderCreate(Plan plan) {
+    return plan.creates().stream().filter(create -> create.slot() instanceof PodSlot.Leader)
+        .map(PlannedAction.CreatePod::podName).findFirst();
   }
 
   /**

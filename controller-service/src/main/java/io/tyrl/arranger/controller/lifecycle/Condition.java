@@ -18,6 +18,8 @@ public record Condition(
   public static final String RUNNING = "Running";
   /** True once the job has ended; its reason tells how (e.g. LeaderSucceeded, RestartLimitExceeded). */
   public static final String FINISHED = "Finished";
+  /** True while a pod of another owner holds a name the job needs. */
+  public static final String POD_NAME_CONFLICT = "PodNameConflict";
 
   public Condition {
     Objects.requireNonNull(type, "type");

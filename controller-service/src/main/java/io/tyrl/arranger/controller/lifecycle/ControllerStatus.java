@@ -11,6 +11,12 @@ import java.util.Optional;
  *
  * <p>Restart counters live here rather than in the controller's memory so that a plan depends only
  * on what is stored: a restarted controller plans exactly what the previous one would have.
+ *
+ * @param eviction pods of the job being evicted for another job ({@code status.eviction}); kept until
+ *     the job has been rescheduled or none of those pods is left
+ * @param allocatedNodes distinct nodes of the scheduler's allocations, for {@code kubectl get tyj -o wide}
+ * @param avoidNodes nodes whose kubelet refused a pod of the job, avoided by the scheduler for a while;
+ *     at most {@link #MAX_AVOIDED_NODES}, the latest kept
  */
 public record ControllerStatus(
     Stage stage,
@@ -20,7 +26,10 @@ public record ControllerStatus(
     int readyWorkers,
     Optional<Instant> startTime,
     Optional<Instant> completionTime,
-    long observedGeneration) {
+    long observedGeneration,
+    Optional<EvictionNotice> eviction,
+    int allocatedNodes,
+    List<AvoidedNode> avoidNodes) {
 
   public ControllerStatus {
     stage = Objects.requireNonNullElse(stage, Stage.PENDING);
@@ -29,6 +38,17 @@ public record ControllerStatus(
     workerSets = workerSets == null ? List.of() : List.copyOf(workerSets);
     startTime = startTime == null ? Optional.empty() : startTime;
     completionTime = completionTime == null ? Optional.empty() : completionTime;
+    eviction = eviction == null ? Optional.empty() : eviction;
+    avoidNodes = avoidNodes == null ? List.of() : List.copyOf(avoidNodes);
+  }
+
+  public static final int MAX_AVOIDED_NODES = 16;
+
+  /** A status with no eviction under way, no allocation and no node avoided. */
+  public ControllerStatus(Stage stage, List<Condition> conditions, LeaderSummary leader, List<WorkerSetSummary> workerSets,
+      int readyWorkers, Optional<Instant> startTime, Optional<Instant> completionTime, long observedGeneration) {
+    this(stage, conditions, leader, workerSets, readyWorkers, startTime, completionTime, observedGeneration, Optional.empty(),
+        0, List.of());
   }
 
   /** The status of a job the controller has never written: Pending, nothing counted. */
@@ -39,6 +59,12 @@ public record ControllerStatus(
 
   public Optional<Condition> condition(String type) {
     return conditions.stream().filter(condition -> condition.type().equals(type)).findFirst();
+  }
+
+  /** {@code ready/desired} over every WorkerSet: the WORKERS column. */
+  public String workersReadyOfDesired() {
+    long desired = workerSets.stream().mapToLong(WorkerSetSummary::desired).sum();
+    return readyWorkers + "/" + desired;
   }
 
   /** Restarts counted so far for the named WorkerSet; 0 for a set not yet in the status. */

@@ -14,6 +14,7 @@ import java.util.Set;
  * Everything one plan is made from: the job, its pods keyed by name, the slots its spec asks for,
  * and the time. Built once per plan so every stage reads the same facts.
  *
+ * @param foreignPods pods of other owners that hold names of this job's pods, by name
  * @param workerSlots empty for a job that failed validation or whose spec is outside the bounds:
  *     its counts may be anything, and such a job needs no worker slots, only cleanup
  */
@@ -22,16 +23,26 @@ record JobObservation(
     Map<String, PodView> podsByName,
     PodSlot.Leader leaderSlot,
     List<PodSlot.Worker> workerSlots,
+    Map<String, ForeignPod> foreignPods,
     Instant now) {
 
-  static JobObservation of(JobView job, List<PodView> pods, Instant now, boolean slotsMayBeMade) {
+  static JobObservation of(JobView job, List<PodView> pods, List<ForeignPod> foreign, Instant now, boolean slotsMayBeMade) {
     Map<String, PodView> podsByName = new LinkedHashMap<>();
     for (PodView pod : pods) {
       podsByName.putIfAbsent(pod.name(), pod);
     }
     List<PodSlot.Worker> workerSlots = slotsMayBeMade ? PodNaming.workerSlots(job.name(), job.spec()) : List.of();
-    return new JobObservation(
-        job, Collections.unmodifiableMap(podsByName), PodNaming.leaderSlot(job.name(), job.spec()), workerSlots, now);
+    Map<String, ForeignPod> foreignByName = new LinkedHashMap<>();
+    for (ForeignPod pod : foreign) {
+      foreignByName.putIfAbsent(pod.name(), pod);
+    }
+    return new JobObservation(job, Collections.unmodifiableMap(podsByName), PodNaming.leaderSlot(job.name(), job.spec()),
+        workerSlots, Collections.unmodifiableMap(foreignByName), now);
+  }
+
+  /** A pod of another owner under this name, which keeps the job's own pod of that name from being created. */
+  Optional<ForeignPod> foreignPod(String name) {
+    return Optional.ofNullable(foreignPods.get(name));
   }
 
   String jobName() {

@@ -14,15 +14,23 @@ sealed interface LeaderState {
   /** The leader ran to completion: the job's work is done. */
   record Completed(PodView pod) implements LeaderState {}
 
-  /** Gone in a way that counts as a restart: deleted, evicted, preempted, node gone, failed. */
+  /** Gone in a way that counts as a restart: deleted, evicted by the kubelet, node gone, failed. */
   record Lost(String reason, String message) implements LeaderState {}
 
+  /** Evicted for another job (preemption or reclaim): not the job's fault, so no restart is counted. */
+  record EvictedForAnotherJob(String reason, String message) implements LeaderState {}
+
   /** Refused by the kubelet after binding; rescheduled without counting a restart. */
-  record Rejected(String reason, String message) implements LeaderState {}
+  record Rejected(String reason, String message, Optional<String> node, String kubeletReason) implements LeaderState {}
 
   static LeaderState of(JobObservation observation) {
     Optional<PodView> found = observation.leaderPod();
     String podName = observation.leaderSlot().podName();
+    Optional<EvictionNotice> eviction = observation.status().eviction().filter(notice -> notice.names(podName));
+    if (eviction.isPresent() && (found.isEmpty() ? observation.status().leader().wasObserved() : isGoing(found.get()))) {
+      return new EvictedForAnotherJob(eviction.get().reason(),
+          "leader pod \"%s\" evicted: %s".formatted(podName, eviction.get().message()));
+    }
     if (found.isEmpty()) {
       return observation.status().leader().wasObserved()
           ? new Lost("LeaderDeleted", "leader pod \"%s\" disappeared".formatted(podName))
@@ -35,10 +43,15 @@ sealed interface LeaderState {
       case ACTIVE, UNREACHABLE -> new Alive(pod);
       case SUCCEEDED -> new Completed(pod);
       case REJECTED -> new Rejected("LeaderRejected",
-          "the kubelet on node %s refused leader pod \"%s\": %s".formatted(node, podName, reason));
+          "the kubelet on node %s refused leader pod \"%s\": %s".formatted(node, podName, reason), pod.nodeName(), reason);
       case FAILED -> new Lost(pod.statusReason().filter("Evicted"::equals).isPresent() ? "LeaderEvicted" : "LeaderFailed",
           "leader pod \"%s\" failed on node %s: %s".formatted(podName, node, reason));
       case DELETING -> new Lost("LeaderDeleted", "leader pod \"%s\" is being deleted from node %s".formatted(podName, node));
     };
+  }
+
+  private static boolean isGoing(PodView pod) {
+    PodStanding standing = PodStanding.of(pod);
+    return standing == PodStanding.DELETING || standing == PodStanding.FAILED;
   }
 }

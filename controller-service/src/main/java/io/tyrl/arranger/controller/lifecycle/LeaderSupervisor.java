@@ -1,18 +1,23 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import java.time.Duration;
+
 /**
  * Watches the leader of a started job (Starting or Running): recreates it if its create was lost,
  * ends the job when it completes, and reschedules the whole job when it is lost, unless the leader
- * has then been restarted more than {@code restartLimit} times.
+ * has then been restarted more than {@code restartLimit} times. A leader evicted for another job
+ * (preempted, reclaimed) or refused by the kubelet is rescheduled without counting a restart.
  */
 final class LeaderSupervisor {
 
   private final PodLauncher launcher;
   private final JobTermination termination;
+  private final Duration refusingNodeAvoidance;
 
-  LeaderSupervisor(PodLauncher launcher, JobTermination termination) {
+  LeaderSupervisor(PodLauncher launcher, JobTermination termination, Duration refusingNodeAvoidance) {
     this.launcher = launcher;
     this.termination = termination;
+    this.refusingNodeAvoidance = refusingNodeAvoidance;
   }
 
   /** Whether the job goes on in its stage; false once this plan has moved it elsewhere. */
@@ -30,12 +35,22 @@ final class LeaderSupervisor {
           "leader pod \"%s\" succeeded".formatted(observation.leaderSlot().podName()));
       return false;
     }
+    if (state instanceof LeaderState.EvictedForAnotherJob evicted) {
+      reschedule(observation, draft, evicted.reason(), evicted.message(), false);
+      return false;
+    }
     if (state instanceof LeaderState.Lost lost) {
       reschedule(observation, draft, lost.reason(), lost.message(), true);
       return false;
     }
     LeaderState.Rejected rejected = (LeaderState.Rejected) state;
-    reschedule(observation, draft, rejected.reason(), rejected.message(), false);
+    String message = rejected.message();
+    if (rejected.node().isPresent()) {
+      draft.avoid(rejected.node().get(), rejected.kubeletReason());
+      message += "; node %s is avoided for this job until %s".formatted(rejected.node().get(),
+          observation.now().plus(refusingNodeAvoidance));
+    }
+    reschedule(observation, draft, rejected.reason(), message, false);
     return false;
   }
 

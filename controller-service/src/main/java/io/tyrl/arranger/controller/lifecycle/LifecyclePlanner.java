@@ -29,18 +29,25 @@ public final class LifecyclePlanner {
 
   private final JobValidator validator = new JobValidator();
   private final JobTermination termination = new JobTermination();
-  private final StatusProjector statusProjector = new StatusProjector();
+  private final StatusProjector statusProjector;
+  private final PodNameConflicts nameConflicts = new PodNameConflicts();
   private final Map<Stage, StagePlanner> stagePlanners = new EnumMap<>(Stage.class);
 
   public LifecyclePlanner() {
+    this(LifecycleSettings.DEFAULTS);
+  }
+
+  public LifecyclePlanner(LifecycleSettings settings) {
+    statusProjector = new StatusProjector(settings.refusingNodeAvoidance());
     PodLauncher launcher = new PodLauncher();
-    LeaderSupervisor leaderSupervisor = new LeaderSupervisor(launcher, termination);
-    WorkerSupervisor workerSupervisor = new WorkerSupervisor(termination);
+    LeaderSupervisor leaderSupervisor = new LeaderSupervisor(launcher, termination, settings.refusingNodeAvoidance());
+    WorkerSupervisor workerSupervisor = new WorkerSupervisor(termination, settings.refusingNodeAvoidance());
     FinishedStagePlanner finished = new FinishedStagePlanner();
     stagePlanners.put(Stage.PENDING, new PendingStagePlanner(launcher, termination));
     stagePlanners.put(Stage.STARTING, new StartingStagePlanner(leaderSupervisor, workerSupervisor, launcher));
     stagePlanners.put(Stage.RUNNING, new RunningStagePlanner(leaderSupervisor, workerSupervisor, launcher));
-    stagePlanners.put(Stage.RESCHEDULING, new ReschedulingStagePlanner(launcher, termination));
+    stagePlanners.put(Stage.RESCHEDULING, new ReschedulingStagePlanner(launcher, termination,
+        new UnreachableNodeRelease(settings.unreachableNodeGrace())));
     stagePlanners.put(Stage.SUCCEEDED, finished);
     stagePlanners.put(Stage.FAILED, finished);
   }
@@ -53,13 +60,21 @@ public final class LifecyclePlanner {
    *     keep in the API, so that re-planning an unchanged job yields an equal status
    */
   public Plan plan(JobView job, List<PodView> pods, Instant now) {
+    return plan(job, pods, List.of(), now);
+  }
+
+  /**
+   * @param foreign pods of other owners that hold names of this job's pods: never adopted; the job
+   *     reports the conflict and its pods of those names wait
+   */
+  public Plan plan(JobView job, List<PodView> pods, List<ForeignPod> foreign, Instant now) {
     Instant at = now.truncatedTo(ChronoUnit.SECONDS);
     Stage stage = job.status().stage();
     List<ValidationProblem> problems = stage.isTerminal() ? List.of() : validator.validate(job);
     // Worker slots are made only from a spec within the bounds. A finished job is not validated
     // again, but its spec may have been edited since; the bounds are checked for it all the same.
     boolean slotsMayBeMade = stage.isTerminal() ? validator.isWithinBounds(job) : problems.isEmpty();
-    JobObservation observation = JobObservation.of(job, pods, at, slotsMayBeMade);
+    JobObservation observation = JobObservation.of(job, pods, foreign, at, slotsMayBeMade);
     PlanDraft draft = new PlanDraft(job.status());
     if (stage.isTerminal()) {
       stagePlanners.get(stage).plan(observation, draft);
@@ -77,6 +92,7 @@ public final class LifecyclePlanner {
         termination.succeed(observation, draft, "Terminated", "spec.terminating is true: the job was stopped by request");
       } else {
         stagePlanners.get(stage).plan(observation, draft);
+        nameConflicts.report(observation, draft);
       }
     }
     return draft.toPlan(job.status(), statusProjector.project(observation, draft));

@@ -7,12 +7,19 @@ import java.util.Optional;
 /**
  * The outcome of planning one TYJob: the stage it is in after the plan is applied, and the actions
  * that get it there, in the order they must be applied (see {@link PlannedAction}).
+ *
+ * @param lookAgainLater the job waits for time to pass (the grace of a node that is not Ready), so it
+ *     is to be looked at again even if nothing about it changes
  */
-public record Plan(Stage stage, List<PlannedAction> actions) {
+public record Plan(Stage stage, List<PlannedAction> actions, boolean lookAgainLater) {
 
   public Plan {
     Objects.requireNonNull(stage, "stage");
     actions = List.copyOf(actions);
+  }
+
+  public Plan(Stage stage, List<PlannedAction> actions) {
+    this(stage, actions, false);
   }
 
   public boolean isEmpty() {

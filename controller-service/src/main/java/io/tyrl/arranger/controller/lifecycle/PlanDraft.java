@@ -19,6 +19,7 @@ final class PlanDraft {
   private Stage stage;
   private Optional<Transition> transition = Optional.empty();
   private Optional<Condition> validation = Optional.empty();
+  private Optional<Condition> nameConflict = Optional.empty();
   private Optional<PlannedAction.ReportRefusal> refusal = Optional.empty();
   private int leaderRestarts;
   private final Map<String, Integer> workerSetRestarts = new LinkedHashMap<>();
@@ -26,6 +27,9 @@ final class PlanDraft {
   private final Map<String, PlannedAction.DeletePod> deletes = new LinkedHashMap<>();
   private final Map<String, PlannedAction.CreatePod> creates = new LinkedHashMap<>();
   private final List<PlannedAction.EmitEvent> events = new ArrayList<>();
+  /** Node → the kubelet's reason, for nodes that refused a pod of the job in this plan. */
+  private final Map<String, String> refusingNodes = new LinkedHashMap<>();
+  private boolean lookAgainLater;
 
   PlanDraft(ControllerStatus current) {
     this.initialStage = current.stage();
@@ -54,6 +58,14 @@ final class PlanDraft {
 
   void recordValidation(Condition condition) {
     validation = Optional.of(condition);
+  }
+
+  Optional<Condition> nameConflict() {
+    return nameConflict;
+  }
+
+  void recordNameConflict(Condition condition) {
+    nameConflict = Optional.of(condition);
   }
 
   /** The job is refused: its reason and message are shown as the scheduling reason, with the same words as its Event. */
@@ -85,12 +97,31 @@ final class PlanDraft {
     deletes.putIfAbsent(podName, new PlannedAction.DeletePod(podName, why));
   }
 
+  /** Deletes at once, replacing a graceful delete of the same pod planned earlier in this plan. */
+  void forceDelete(String podName, DeletionReason why) {
+    deletes.put(podName, new PlannedAction.DeletePod(podName, why, true));
+  }
+
+  /** The plan waits for time to pass (a node's grace): the job is to be looked at again without an event. */
+  void lookAgainLater() {
+    lookAgainLater = true;
+  }
+
   void release(String podName) {
     releases.add(podName);
   }
 
   boolean isReleased(String podName) {
     return releases.contains(podName);
+  }
+
+  /** The kubelet on {@code node} refused a pod of the job: the scheduler is to avoid it for a while. */
+  void avoid(String node, String kubeletReason) {
+    refusingNodes.put(node, kubeletReason);
+  }
+
+  Map<String, String> refusingNodes() {
+    return refusingNodes;
   }
 
   void event(EventType type, String reason, String message) {
@@ -108,6 +139,6 @@ final class PlanDraft {
     actions.addAll(deletes.values());
     actions.addAll(creates.values());
     actions.addAll(events);
-    return new Plan(stage, actions);
+    return new Plan(stage, actions, lookAgainLater);
   }
 }

@@ -40,10 +40,18 @@ public sealed interface PlannedAction {
   }
 
   /** Delete the pod (NotFound means it is already gone: done). */
-  record DeletePod(String podName, DeletionReason why) implements PlannedAction {
+  /**
+   * @param force delete at once ({@code gracePeriodSeconds: 0}): for a pod whose kubelet cannot confirm
+   *     a graceful delete because its node is unreachable
+   */
+  record DeletePod(String podName, DeletionReason why, boolean force) implements PlannedAction {
     public DeletePod {
       Objects.requireNonNull(podName, "podName");
       Objects.requireNonNull(why, "why");
+    }
+
+    public DeletePod(String podName, DeletionReason why) {
+      this(podName, why, false);
     }
   }
 

@@ -1,9 +1,11 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.crd.contract.PodLabels;
+
 /** Whether a pod is the job's leader (Learner) or one of its workers (Actors). */
 public enum PodRole {
-  LEADER("leader"),
-  WORKER("worker");
+  LEADER(PodLabels.LEADER),
+  WORKER(PodLabels.WORKER);
 
   private final String wireName;
 

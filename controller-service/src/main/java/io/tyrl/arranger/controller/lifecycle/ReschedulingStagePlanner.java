@@ -6,16 +6,19 @@ import java.util.Optional;
 /**
  * Rescheduling: the leader was lost and everything was given back. Old pods are deleted; once all
  * are gone (their names are needed again) and the scheduler has placed the leader anew, it is
- * created and the job is Starting once more.
+ * created and the job is Starting once more. Pods stuck on a node that is not Ready are force-deleted
+ * after a grace ({@link UnreachableNodeRelease}).
  */
 final class ReschedulingStagePlanner implements StagePlanner {
 
   private final PodLauncher launcher;
   private final JobTermination termination;
+  private final UnreachableNodeRelease unreachableNodeRelease;
 
-  ReschedulingStagePlanner(PodLauncher launcher, JobTermination termination) {
+  ReschedulingStagePlanner(PodLauncher launcher, JobTermination termination, UnreachableNodeRelease unreachableNodeRelease) {
     this.launcher = launcher;
     this.termination = termination;
+    this.unreachableNodeRelease = unreachableNodeRelease;
   }
 
   @Override
@@ -29,6 +32,7 @@ final class ReschedulingStagePlanner implements StagePlanner {
         draft.delete(pod.name(), DeletionReason.LEADER_LOST);
       }
     }
+    unreachableNodeRelease.release(observation, draft);
     if (!observation.pods().isEmpty() || !observation.scheduler().scheduleState().isPlaced()) {
       return;
     }

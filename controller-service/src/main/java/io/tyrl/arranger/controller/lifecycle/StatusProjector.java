@@ -1,10 +1,13 @@
 package io.tyrl.arranger.controller.lifecycle;
 
 import io.tyrl.arranger.crd.bounds.TYJobBounds;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -13,6 +16,13 @@ import java.util.Set;
  * summaries of the pods as observed, conditions and times.
  */
 final class StatusProjector {
+
+  private final Duration refusingNodeAvoidance;
+
+  /** @param refusingNodeAvoidance how long a node whose kubelet refused a pod of the job is avoided */
+  StatusProjector(Duration refusingNodeAvoidance) {
+    this.refusingNodeAvoidance = refusingNodeAvoidance;
+  }
 
   ControllerStatus project(JobObservation observation, PlanDraft draft) {
     ControllerStatus current = observation.status();
@@ -26,7 +36,42 @@ final class StatusProjector {
         workerSets.stream().mapToInt(WorkerSetSummary::ready).sum(),
         current.startTime().or(() -> draft.stage() == Stage.RUNNING ? now : Optional.empty()),
         current.completionTime().or(() -> draft.stage().isTerminal() ? now : Optional.empty()),
-        observation.job().generation());
+        observation.job().generation(),
+        remainingEviction(observation, draft),
+        allocatedNodes(observation, draft),
+        avoidedNodes(observation, draft));
+  }
+
+  private static int allocatedNodes(JobObservation observation, PlanDraft draft) {
+    return (int) observation.scheduler().allocations().entrySet().stream()
+        .filter(allocation -> !draft.isReleased(allocation.getKey()))
+        .map(Map.Entry::getValue)
+        .distinct()
+        .count();
+  }
+
+  /** The nodes still avoided, and those that refused a pod in this plan (the latest kept within the bound). */
+  private List<AvoidedNode> avoidedNodes(JobObservation observation, PlanDraft draft) {
+    Map<String, AvoidedNode> byNode = new LinkedHashMap<>();
+    for (AvoidedNode avoided : observation.status().avoidNodes()) {
+      if (avoided.until().isAfter(observation.now())) {
+        byNode.put(avoided.node(), avoided);
+      }
+    }
+    Instant until = observation.now().plus(refusingNodeAvoidance);
+    draft.refusingNodes().forEach((node, reason) -> {
+      byNode.remove(node);
+      byNode.put(node, new AvoidedNode(node, reason, until));
+    });
+    List<AvoidedNode> avoided = new ArrayList<>(byNode.values());
+    return List.copyOf(avoided.subList(Math.max(0, avoided.size() - ControllerStatus.MAX_AVOIDED_NODES), avoided.size()));
+  }
+
+  /** The eviction note stays until the job is rescheduled or none of the pods it names is left. */
+  private static Optional<EvictionNotice> remainingEviction(JobObservation observation, PlanDraft draft) {
+    return observation.status().eviction()
+        .filter(notice -> draft.stage() != Stage.RESCHEDULING && !draft.stage().isTerminal())
+        .filter(notice -> notice.pods().stream().anyMatch(pod -> observation.pod(pod).isPresent()));
   }
 
   private LeaderSummary leaderSummary(JobObservation observation, PlanDraft draft) {
@@ -81,6 +126,9 @@ final class StatusProjector {
     List<Condition> conditions = current;
     if (draft.validation().isPresent()) {
       conditions = ConditionLedger.record(conditions, draft.validation().get(), observation.now());
+    }
+    if (draft.nameConflict().isPresent()) {
+      conditions = ConditionLedger.record(conditions, draft.nameConflict().get(), observation.now());
     }
     if (draft.transition().isPresent()) {
       Transition transition = draft.transition().get();

@@ -1,11 +1,13 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
  * Watches the workers of a started job. A worker that failed or was lost is deleted, its slot given
  * back to the scheduler, and the loss counted against its WorkerSet's {@code restartLimit}; one the
- * kubelet refused is given back without counting. Pods the spec has no slot for are removed.
+ * kubelet refused, or that was evicted for another job ({@link EvictionNotice}), is given back without
+ * counting. Pods the spec has no slot for are removed.
  *
  * <p>A loss is counted only while the pod's allocation still stands: counting and giving the
  * allocation back are written in one status patch, so a pod whose allocation is already gone has
@@ -14,9 +16,11 @@ import java.util.Optional;
 final class WorkerSupervisor {
 
   private final JobTermination termination;
+  private final Duration refusingNodeAvoidance;
 
-  WorkerSupervisor(JobTermination termination) {
+  WorkerSupervisor(JobTermination termination, Duration refusingNodeAvoidance) {
     this.termination = termination;
+    this.refusingNodeAvoidance = refusingNodeAvoidance;
   }
 
   /** Whether the job goes on in its stage; false once a WorkerSet exceeded its restart limit. */
@@ -43,7 +47,11 @@ final class WorkerSupervisor {
     switch (standing) {
       case ACTIVE, UNREACHABLE, SUCCEEDED -> { }
       case REJECTED -> giveBack(observation, draft, slot, pod, false, DeletionReason.REJECTED_BY_KUBELET);
-      case FAILED, DELETING -> giveBack(observation, draft, slot, pod, true, DeletionReason.WORKER_FAILED);
+      case FAILED, DELETING -> {
+        boolean evictedForAnotherJob = observation.status().eviction().filter(notice -> notice.names(pod.name())).isPresent();
+        giveBack(observation, draft, slot, pod, !evictedForAnotherJob,
+            evictedForAnotherJob ? DeletionReason.EVICTED_FOR_ANOTHER_JOB : DeletionReason.WORKER_FAILED);
+      }
     }
   }
 
@@ -62,10 +70,20 @@ final class WorkerSupervisor {
     }
     String node = pod.nodeName().orElse("(none)");
     String reason = pod.statusReason().orElse(pod.deleting() ? "deleted" : "no reason given");
+    Optional<EvictionNotice> eviction = observation.status().eviction().filter(notice -> notice.names(pod.name()));
+    if (eviction.isPresent()) {
+      draft.event(EventType.WARNING, eviction.get().reason(),
+          "worker pod \"%s\" of workerSet \"%s\" evicted: %s; given back for rescheduling, not counted as a restart"
+              .formatted(pod.name(), slot.workerSet(), eviction.get().message()));
+      return;
+    }
     if (!countsAsRestart) {
+      pod.nodeName().ifPresent(refusing -> draft.avoid(refusing, reason));
+      String avoided = pod.nodeName().isPresent()
+          ? "; node %s is avoided for this job until %s".formatted(node, observation.now().plus(refusingNodeAvoidance)) : "";
       draft.event(EventType.WARNING, "WorkerRejected",
-          "the kubelet on node %s refused worker pod \"%s\": %s; given back for rescheduling, not counted as a restart"
-              .formatted(node, pod.name(), reason));
+          "the kubelet on node %s refused worker pod \"%s\": %s; given back for rescheduling, not counted as a restart%s"
+              .formatted(node, pod.name(), reason, avoided));
       return;
     }
     int restarts = draft.countWorkerSetRestart(slot.workerSet());

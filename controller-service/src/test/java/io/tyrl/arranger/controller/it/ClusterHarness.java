@@ -54,6 +54,8 @@ final class ClusterHarness {
   final String namespace;
   final String nodeA;
   final String nodeB;
+  private final SimulatedNodes nodes;
+  private final NodeSpec nodeASpec;
   private final Path kubeconfig;
 
   private ClusterHarness(ControlPlane controlPlane, ApiClient admin, String namespace) {
@@ -68,10 +70,11 @@ final class ClusterHarness {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    SimulatedNodes nodes = new SimulatedNodes(admin);
+    this.nodes = new SimulatedNodes(admin);
     this.nodeA = namespace + "-node-a";
     this.nodeB = namespace + "-node-b";
-    nodes.register(NodeSpec.named(nodeA).cpu("16").memory("64Gi").gpus(8).build());
+    this.nodeASpec = NodeSpec.named(nodeA).cpu("16").memory("64Gi").gpus(8).build();
+    nodes.register(nodeASpec);
     nodes.register(NodeSpec.named(nodeB).cpu("16").memory("64Gi").build());
   }
 
@@ -94,6 +97,16 @@ final class ClusterHarness {
 
   V1Pod fail(String pod) {
     return kubelet.fail(namespace, pod);
+  }
+
+  /** As the kubelet refusing the bound pod at admission, e.g. {@code OutOfcpu}. */
+  V1Pod reject(String pod, String reason) {
+    return kubelet.reject(namespace, pod, reason);
+  }
+
+  /** Node A's kubelet stops reporting: its Ready condition turns False from now. */
+  void markNodeANotReady() {
+    nodes.markNotReady(nodeASpec);
   }
 
   Path kubeconfig() {
@@ -122,7 +135,14 @@ final class ClusterHarness {
 
   /** Properties go in as command-line arguments: they must override application.yaml, not merely default it. */
   ConfigurableApplicationContext startController(String identity) {
-    String[] arguments = controllerProperties(identity).entrySet().stream()
+    return startController(identity, Map.of());
+  }
+
+  /** @param overrides further properties, or other values for the test's defaults */
+  ConfigurableApplicationContext startController(String identity, Map<String, Object> overrides) {
+    Map<String, Object> properties = controllerProperties(identity);
+    properties.putAll(overrides);
+    String[] arguments = properties.entrySet().stream()
         .map(property -> "--" + property.getKey() + "=" + property.getValue())
         .toArray(String[]::new);
     return new SpringApplicationBuilder(ControllerApplication.class).run(arguments);

@@ -6,10 +6,13 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.tyrl.arranger.controller.lifecycle.Condition;
 import io.tyrl.arranger.controller.lifecycle.ConditionStatus;
+import io.tyrl.arranger.controller.lifecycle.AvoidedNode;
 import io.tyrl.arranger.controller.lifecycle.ControllerStatus;
+import io.tyrl.arranger.controller.lifecycle.EvictionNotice;
 import io.tyrl.arranger.controller.lifecycle.LeaderSummary;
 import io.tyrl.arranger.controller.lifecycle.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.WorkerSetSummary;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -37,8 +40,10 @@ class StatusPatchDocumentTest {
     JsonObject written = parse(StatusPatchDocument.of("7", List.of(), Optional.of(status))).getAsJsonObject("status");
 
     assertThat(written.keySet()).containsExactlyInAnyOrder("stage", "conditions", "leader", "workerSets",
-        "readyWorkers", "startTime", "completionTime", "observedGeneration");
+        "readyWorkers", "startTime", "completionTime", "observedGeneration", "eviction", "workers", "allocatedNodes",
+        "avoidNodes");
     assertThat(written.get("stage").getAsString()).isEqualTo("Rescheduling");
+    assertThat(written.get("eviction").isJsonNull()).as("an eviction note the plan no longer keeps is cleared").isTrue();
     assertThat(written.get("completionTime").isJsonNull()).isTrue();
     assertThat(written.get("startTime").getAsString()).isEqualTo("2026-11-22T10:00:00Z");
     JsonObject leader = written.getAsJsonObject("leader");
@@ -48,6 +53,35 @@ class StatusPatchDocumentTest {
     JsonObject condition = written.getAsJsonArray("conditions").get(0).getAsJsonObject();
     assertThat(condition.has("lastTransitionTime")).as("no null inside arrays, which are replaced whole").isFalse();
     assertThat(written.has("allocations")).isFalse();
+  }
+
+  @Test
+  void writesWorkersReadyOfDesiredAllocatedNodesAndAvoidedNodesForKubectl() {
+    ControllerStatus status = new ControllerStatus(Stage.RUNNING, List.of(), LeaderSummary.none(),
+        List.of(new WorkerSetSummary("actor", 3, 3, 2, 0), new WorkerSetSummary("critic", 1, 1, 1, 0)), 3,
+        Optional.empty(), Optional.empty(), 1, Optional.empty(), 2,
+        List.of(new AvoidedNode("node-7", "OutOfcpu", Instant.parse("2026-11-25T12:05:00Z"))));
+
+    JsonObject written = parse(StatusPatchDocument.of("7", List.of(), Optional.of(status))).getAsJsonObject("status");
+
+    assertThat(written.get("workers").getAsString()).isEqualTo("3/4");
+    assertThat(written.get("allocatedNodes").getAsInt()).isEqualTo(2);
+    JsonObject avoided = written.getAsJsonArray("avoidNodes").get(0).getAsJsonObject();
+    assertThat(avoided.get("node").getAsString()).isEqualTo("node-7");
+    assertThat(avoided.get("reason").getAsString()).isEqualTo("OutOfcpu");
+    assertThat(avoided.get("until").getAsString()).isEqualTo("2026-11-25T12:05:00Z");
+  }
+
+  @Test
+  void anEvictionNoteIsWrittenWithItsReasonMessageAndPods() {
+    JsonObject note = StatusPatchDocument.eviction(
+        new EvictionNotice("Reclaimed", "reclaimed by queue q for rl/b", List.of("a-learner", "a-actor-0")));
+
+    assertThat(note.get("reason").getAsString()).isEqualTo("Reclaimed");
+    assertThat(note.get("message").getAsString()).isEqualTo("reclaimed by queue q for rl/b");
+    assertThat(note.getAsJsonArray("pods")).hasSize(2);
+    assertThat(JobViewMapper.eviction(note)).contains(
+        new EvictionNotice("Reclaimed", "reclaimed by queue q for rl/b", List.of("a-learner", "a-actor-0")));
   }
 
   @Test

@@ -38,6 +38,8 @@ final class JobFixture {
   private Optional<PodPhase> leaderObserved = Optional.empty();
   private Optional<Instant> startTime = Optional.empty();
   private Optional<Instant> completionTime = Optional.empty();
+  private Optional<EvictionNotice> eviction = Optional.empty();
+  private List<AvoidedNode> avoidNodes = List.of();
 
   static JobFixture job() {
     return new JobFixture();
@@ -152,6 +154,18 @@ final class JobFixture {
     return this;
   }
 
+  /** {@code status.eviction}: these pods are being evicted for another job. */
+  JobFixture evicted(String reason, String message, String... pods) {
+    this.eviction = Optional.of(new EvictionNotice(reason, message, List.of(pods)));
+    return this;
+  }
+
+  /** {@code status.avoidNodes} as last written. */
+  JobFixture avoiding(AvoidedNode... nodes) {
+    this.avoidNodes = List.of(nodes);
+    return this;
+  }
+
   JobFixture completed(Instant value) {
     this.completionTime = Optional.of(value);
     return this;
@@ -171,7 +185,10 @@ final class JobFixture {
         0,
         startTime,
         completionTime,
-        generation);
+        generation,
+        eviction,
+        0,
+        avoidNodes);
     return new JobView("ns", name, generation, spec,
         new SchedulerStatusView(scheduleState, allocations, schedulingReason, schedulingMessage), status);
   }

@@ -21,6 +21,7 @@ final class PlanExpectation {
   private List<String> events = List.of();
   private Optional<Integer> leaderRestarts = Optional.empty();
   private final Map<String, Integer> workerSetRestarts = new LinkedHashMap<>();
+  private Optional<Boolean> evictionKept = Optional.empty();
 
   private PlanExpectation(Stage stage) {
     this.stage = stage;
@@ -60,6 +61,12 @@ final class PlanExpectation {
     return this;
   }
 
+  /** Whether {@code status.eviction} is still there after the plan. */
+  PlanExpectation evictionKept(boolean value) {
+    this.evictionKept = Optional.of(value);
+    return this;
+  }
+
   void verify(Plan plan, JobView job) {
     assertThat(plan.stage()).as("stage").isEqualTo(stage);
     assertThat(plan.creates()).extracting(PlannedAction.CreatePod::podName).as("creates")
@@ -75,5 +82,6 @@ final class PlanExpectation {
     leaderRestarts.ifPresent(expected -> assertThat(status.leader().restarts()).as("leader restarts").isEqualTo(expected));
     workerSetRestarts.forEach((set, expected) ->
         assertThat(status.workerSetRestarts(set)).as("restarts of workerSet " + set).isEqualTo(expected));
+    evictionKept.ifPresent(expected -> assertThat(status.eviction().isPresent()).as("status.eviction kept").isEqualTo(expected));
   }
 }

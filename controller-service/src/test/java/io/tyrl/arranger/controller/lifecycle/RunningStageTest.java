@@ -70,6 +70,31 @@ class RunningStageTest {
             running(), with(pod("train-learner").failed("NodeAffinity").on("node-a")),
             expect(Stage.RESCHEDULING).deletes("train-learner", "train-actor-0", "train-actor-1")
                 .releases("train-learner", "train-actor-0", "train-actor-1").events("LeaderRejected").leaderRestarts(0)),
+        row("leader evicted for another job, restartLimit 0 → Rescheduling as Preempted, not counted, note cleared",
+            running().restartLimit(0).evicted("Preempted", "preempted by ns/high (priority 8 > 5)",
+                "train-learner", "train-actor-0", "train-actor-1"),
+            List.of(serving("train-learner").deleting(), serving("train-actor-0").deleting(), serving("train-actor-1")),
+            expect(Stage.RESCHEDULING).deletes("train-actor-1")
+                .releases("train-learner", "train-actor-0", "train-actor-1").events("Preempted").leaderRestarts(0)
+                .evictionKept(false)),
+        row("leader evicted for another job and already gone → Rescheduling as Reclaimed, not counted",
+            running().evicted("Reclaimed", "reclaimed by queue q for ns/other", "train-learner"), workers(),
+            expect(Stage.RESCHEDULING).deletes("train-actor-0", "train-actor-1")
+                .releases("train-learner", "train-actor-0", "train-actor-1").events("Reclaimed").leaderRestarts(0)
+                .evictionKept(false)),
+        row("a note naming other pods does not excuse the leader's loss",
+            running().evicted("Preempted", "preempted by ns/high", "train-actor-1"), workers(),
+            expect(Stage.RESCHEDULING).deletes("train-actor-0", "train-actor-1")
+                .releases("train-learner", "train-actor-0", "train-actor-1").events("LeaderDeleted").leaderRestarts(1)),
+        row("an elastic worker evicted for another job is given back, not counted; the note stays while it is there",
+            running().evicted("Preempted", "preempted by ns/high", "train-actor-1"),
+            List.of(serving("train-learner"), serving("train-actor-0"), serving("train-actor-1").deleting()),
+            expect(Stage.RUNNING).releases("train-actor-1").events("Preempted").workerSetRestarts("actor", 0)
+                .evictionKept(true)),
+        row("once the evicted worker is gone the note is cleared",
+            running().evicted("Preempted", "preempted by ns/high", "train-actor-1"),
+            List.of(serving("train-learner"), serving("train-actor-0")),
+            expect(Stage.RUNNING).creates("train-actor-1").evictionKept(false)),
         row("leader's node unreachable (phase Unknown): waits for the node lifecycle to decide",
             running(), with(pod("train-learner").unknown().on("node-a").ip("10.0.0.1")),
             expect(Stage.RUNNING).leaderRestarts(0)));

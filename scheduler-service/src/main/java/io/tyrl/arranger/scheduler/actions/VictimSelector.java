@@ -506,7 +506,7 @@ final class VictimSelector {
       JobState victim = entry.getKey();
       boolean whole = attempt.wholeJobs.contains(victim);
       String why = rules.describe(preemptor, victim);
-      victims.add(new Victim(victim.info().namespace(), victim.info().name(), entry.getValue(), whole, why));
+      victims.add(new Victim(victim.info().namespace(), victim.info().name(), entry.getValue(), whole, why, reason));
       if (whole) {
         session.holdBack(victim, new JobNote(reason, "evicted whole, its gang minimum "
             + PlacementSummary.describeMinimum(victim) + " could not be kept: " + why));

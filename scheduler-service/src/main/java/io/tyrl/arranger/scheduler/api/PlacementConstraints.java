@@ -12,7 +12,7 @@ import java.util.TreeMap;
  */
 public record PlacementConstraints(Map<String, String> nodeSelector, List<NodeAffinityTerm> requiredAffinity,
     List<Toleration> tolerations, List<PreferredNodeAffinityTerm> preferredAffinity, List<HostPort> hostPorts,
-    PodAffinity podAffinity) {
+    PodAffinity podAffinity, Map<String, String> avoidedNodes) {
 
   public static final PlacementConstraints NONE = new PlacementConstraints(Map.of(), List.of(), List.of());
 
@@ -23,6 +23,14 @@ public record PlacementConstraints(Map<String, String> nodeSelector, List<NodeAf
     preferredAffinity = preferredAffinity == null ? List.of() : List.copyOf(preferredAffinity);
     hostPorts = hostPorts == null ? List.of() : List.copyOf(hostPorts);
     podAffinity = podAffinity == null ? PodAffinity.NONE : podAffinity;
+    avoidedNodes = avoidedNodes == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(avoidedNodes));
+  }
+
+  /** Constraints that avoid no node. */
+  public PlacementConstraints(Map<String, String> nodeSelector, List<NodeAffinityTerm> requiredAffinity,
+      List<Toleration> tolerations, List<PreferredNodeAffinityTerm> preferredAffinity, List<HostPort> hostPorts,
+      PodAffinity podAffinity) {
+    this(nodeSelector, requiredAffinity, tolerations, preferredAffinity, hostPorts, podAffinity, Map.of());
   }
 
   /** Node selector, required node affinity and tolerations only. */
@@ -32,27 +40,36 @@ public record PlacementConstraints(Map<String, String> nodeSelector, List<NodeAf
   }
 
   public PlacementConstraints withNodeSelector(Map<String, String> selector) {
-    return new PlacementConstraints(selector, requiredAffinity, tolerations, preferredAffinity, hostPorts, podAffinity);
+    return new PlacementConstraints(selector, requiredAffinity, tolerations, preferredAffinity, hostPorts, podAffinity, avoidedNodes);
   }
 
   public PlacementConstraints withRequiredAffinity(List<NodeAffinityTerm> terms) {
-    return new PlacementConstraints(nodeSelector, terms, tolerations, preferredAffinity, hostPorts, podAffinity);
+    return new PlacementConstraints(nodeSelector, terms, tolerations, preferredAffinity, hostPorts, podAffinity, avoidedNodes);
   }
 
   public PlacementConstraints withTolerations(List<Toleration> newTolerations) {
-    return new PlacementConstraints(nodeSelector, requiredAffinity, newTolerations, preferredAffinity, hostPorts, podAffinity);
+    return new PlacementConstraints(nodeSelector, requiredAffinity, newTolerations, preferredAffinity, hostPorts, podAffinity, avoidedNodes);
   }
 
   public PlacementConstraints withPreferredAffinity(List<PreferredNodeAffinityTerm> terms) {
-    return new PlacementConstraints(nodeSelector, requiredAffinity, tolerations, terms, hostPorts, podAffinity);
+    return new PlacementConstraints(nodeSelector, requiredAffinity, tolerations, terms, hostPorts, podAffinity, avoidedNodes);
   }
 
   public PlacementConstraints withHostPorts(List<HostPort> ports) {
-    return new PlacementConstraints(nodeSelector, requiredAffinity, tolerations, preferredAffinity, ports, podAffinity);
+    return new PlacementConstraints(nodeSelector, requiredAffinity, tolerations, preferredAffinity, ports, podAffinity, avoidedNodes);
   }
 
   public PlacementConstraints withPodAffinity(PodAffinity newPodAffinity) {
-    return new PlacementConstraints(nodeSelector, requiredAffinity, tolerations, preferredAffinity, hostPorts, newPodAffinity);
+    return new PlacementConstraints(nodeSelector, requiredAffinity, tolerations, preferredAffinity, hostPorts, newPodAffinity, avoidedNodes);
+  }
+
+  /**
+   * @param nodes node name → why the job's pods stay off it for now (a kubelet refused one of them
+   *     there), as the fit diagnosis reports it
+   */
+  public PlacementConstraints withAvoidedNodes(Map<String, String> nodes) {
+    return new PlacementConstraints(nodeSelector, requiredAffinity, tolerations, preferredAffinity, hostPorts, podAffinity,
+        nodes);
   }
 
   public boolean tolerates(Taint taint) {

@@ -11,8 +11,9 @@ import java.util.List;
  * @param wholeJob true when the victim's gang minimum could not be kept, so all its pods go and the job is
  *                 to be rescheduled; false when only elastic workers above its minimum go
  * @param reason   why, in words, e.g. {@code preempted by team-a/high (priority 8 > 5)}
+ * @param cause    {@link ReasonCode#PREEMPTED} or {@link ReasonCode#RECLAIMED}: the reason the victim job is given
  */
-public record Victim(String namespace, String job, List<String> pods, boolean wholeJob, String reason) {
+public record Victim(String namespace, String job, List<String> pods, boolean wholeJob, String reason, ReasonCode cause) {
 
   public Victim {
     if (namespace == null || namespace.isBlank() || job == null || job.isBlank()) {
@@ -20,6 +21,9 @@ public record Victim(String namespace, String job, List<String> pods, boolean wh
     }
     pods = List.copyOf(pods);
     reason = reason == null ? "" : reason;
+    if (cause != ReasonCode.PREEMPTED && cause != ReasonCode.RECLAIMED) {
+      throw new IllegalArgumentException("a victim is preempted or reclaimed, not " + cause);
+    }
   }
 
   /** {@code namespace/name} of the victim job, as decisions are keyed. */

@@ -9,6 +9,7 @@ import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobSpec;
 import io.tyrl.arranger.model.V1alpha1TYJobSpecWorkerSets;
 import io.tyrl.arranger.model.V1alpha1TYJobStatus;
+import io.tyrl.arranger.model.V1alpha1TYJobStatusAvoidNodes;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.GangSpec;
@@ -38,6 +39,11 @@ final class JobReader {
    *     bound to, and is releasing when its pod is on the way out (an evicted victim, say)
    */
   static JobInfo job(V1alpha1TYJob tyJob, LivePods livePods) {
+    return job(tyJob, livePods, Instant.now());
+  }
+
+  /** @param now entries of {@code status.avoidNodes} that end by then are no longer avoided */
+  static JobInfo job(V1alpha1TYJob tyJob, LivePods livePods, Instant now) {
     String namespace = tyJob.getMetadata().getNamespace();
     V1alpha1TYJobSpec spec = tyJob.getSpec();
     String name = tyJob.getMetadata().getName();
@@ -45,13 +51,14 @@ final class JobReader {
         ? Map.of() : tyJob.getStatus().getAllocations();
     List<TaskInfo> tasks = new ArrayList<>();
     String leaderName = spec.getLeader().getName();
+    Map<String, String> avoided = avoidedNodes(tyJob.getStatus(), now);
     tasks.add(task(namespace, name, PodNames.leader(name, leaderName), TaskRole.LEADER, leaderName, 0,
-        spec.getLeader().getTemplate(), TemplateRequirements.of(spec.getLeader().getTemplate()), allocations,
+        spec.getLeader().getTemplate(), TemplateRequirements.of(spec.getLeader().getTemplate(), avoided), allocations,
         livePods));
     for (V1alpha1TYJobSpecWorkerSets set : spec.getWorkerSets()) {
       int counts = set.getCounts() == null ? TYJobDefaults.WORKER_SET_COUNTS : set.getCounts();
       // Read once per set: every worker of a set shares its template.
-      TemplateRequirements requirements = TemplateRequirements.of(set.getTemplate());
+      TemplateRequirements requirements = TemplateRequirements.of(set.getTemplate(), avoided);
       for (int index = 0; index < counts; index++) {
         tasks.add(task(namespace, name, PodNames.worker(name, set.getName(), index), TaskRole.WORKER, set.getName(),
             index, set.getTemplate(), requirements, allocations, livePods));
@@ -100,10 +107,31 @@ final class JobReader {
 
   /** What every pod made from one template asks for. */
   record TemplateRequirements(Resource request, PlacementConstraints constraints) {
-    static TemplateRequirements of(V1PodTemplateSpec template) {
+    static TemplateRequirements of(V1PodTemplateSpec template, Map<String, String> avoidedNodes) {
       V1PodSpec podSpec = template == null ? null : template.getSpec();
-      return new TemplateRequirements(PodRequests.of(podSpec), PlacementConstraintsReader.constraints(podSpec));
+      return new TemplateRequirements(PodRequests.of(podSpec),
+          PlacementConstraintsReader.constraints(podSpec).withAvoidedNodes(avoidedNodes));
     }
+  }
+
+  /**
+   * The nodes the controller recorded in {@code status.avoidNodes} (a kubelet there refused one of the
+   * job's pods), while their time lasts: node → what the fit diagnosis says about it.
+   */
+  static Map<String, String> avoidedNodes(V1alpha1TYJobStatus status, Instant now) {
+    if (status == null || status.getAvoidNodes() == null) {
+      return Map.of();
+    }
+    Map<String, String> avoided = new java.util.TreeMap<>();
+    for (V1alpha1TYJobStatusAvoidNodes entry : status.getAvoidNodes()) {
+      if (entry.getNode() == null || entry.getUntil() == null || !entry.getUntil().toInstant().isAfter(now)) {
+        continue;
+      }
+      avoided.put(entry.getNode(), "node(s) where the kubelet refused this job's pod (%s: %s), avoided until %s"
+          .formatted(entry.getNode(), entry.getReason() == null ? "refused" : entry.getReason(),
+              entry.getUntil().toInstant()));
+    }
+    return avoided;
   }
 
   /**

@@ -12,6 +12,7 @@ import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PreferredSchedulingTerm;
 import io.kubernetes.client.openapi.models.V1TopologySpreadConstraint;
 import io.kubernetes.client.openapi.models.V1WeightedPodAffinityTerm;
+import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.scheduler.api.HostPort;
 import io.tyrl.arranger.scheduler.api.LabelSelector;
 import io.tyrl.arranger.scheduler.api.NodeAffinityTerm;
@@ -46,8 +47,6 @@ import java.util.function.Function;
  */
 final class PlacementConstraintsReader {
 
-  private static final String LABEL_PREFIX = "arranger.tyrl.io/";
-
   private PlacementConstraintsReader() {}
 
   static PlacementConstraints constraints(V1PodSpec spec) {
@@ -78,7 +77,7 @@ final class PlacementConstraintsReader {
 
   /**
    * The labels the pod will carry: its template's, and those the controller adds to every pod it
-   * creates (kept in step with the controller's {@code PodLabels}), so that affinity and spread terms
+   * creates ({@link PodLabels}, the contract both services share), so that affinity and spread terms
    * selecting on either see the pod before it exists.
    */
   static Map<String, String> podLabels(V1PodTemplateSpec template, String jobName, TaskRole role, String workerSet, int index) {
@@ -86,12 +85,7 @@ final class PlacementConstraintsReader {
     if (template != null && template.getMetadata() != null && template.getMetadata().getLabels() != null) {
       labels.putAll(template.getMetadata().getLabels());
     }
-    labels.put(LABEL_PREFIX + "job-name", jobName);
-    labels.put(LABEL_PREFIX + "role", role == TaskRole.LEADER ? "leader" : "worker");
-    if (role == TaskRole.WORKER) {
-      labels.put(LABEL_PREFIX + "worker-set", workerSet);
-      labels.put(LABEL_PREFIX + "worker-index", Integer.toString(index));
-    }
+    labels.putAll(role == TaskRole.LEADER ? PodLabels.ofLeader(jobName) : PodLabels.ofWorker(jobName, workerSet, index));
     return labels;
   }
 

@@ -8,6 +8,7 @@ import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import io.tyrl.arranger.model.V1alpha1TYJobStatusScheduling;
 import io.tyrl.arranger.model.V1alpha1TYJobStatusVictims;
 import io.tyrl.arranger.scheduler.api.JobDecision;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Victim;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -126,9 +127,17 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     for (V1alpha1TYJobStatusVictims victim : status.getVictims()) {
       victims.add(new Victim(victim.getNamespace(), victim.getJob(),
           victim.getPods() == null ? List.of() : victim.getPods(), Boolean.TRUE.equals(victim.getWholeJob()),
-          victim.getReason()));
+          victim.getReason(), causeOf(victim)));
     }
     return victims;
+  }
+
+  /** A victim entry written before the cause was recorded was preempted or reclaimed as its text says. */
+  private static ReasonCode causeOf(V1alpha1TYJobStatusVictims victim) {
+    if (victim.getCause() != null) {
+      return victim.getCause() == V1alpha1TYJobStatusVictims.CauseEnum.RECLAIMED ? ReasonCode.RECLAIMED : ReasonCode.PREEMPTED;
+    }
+    return victim.getReason() != null && victim.getReason().startsWith("reclaimed") ? ReasonCode.RECLAIMED : ReasonCode.PREEMPTED;
   }
 
   private static JsonArray victimsJson(List<Victim> victims, PodUids podUids) {
@@ -147,6 +156,7 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
       item.add("podUIDs", uids);
       item.addProperty("wholeJob", victim.wholeJob());
       item.addProperty("reason", victim.reason());
+      item.addProperty("cause", victim.cause().statusValue());
       array.add(item);
     }
     return array;

@@ -163,6 +163,11 @@ public final class PredicatesPlugin implements Plugin {
     if (info.unschedulable()) {
       return UNSCHEDULABLE;
     }
+    String avoided = constraints.avoidedNodes().get(info.name());
+    if (avoided != null) {
+      // Transient: the node is avoided for a while, not for good, so it never makes the job NeverFits.
+      return PredicateResult.rejectedTransiently(avoided);
+    }
     if (!matchesSelector(constraints.nodeSelector(), info.labels())) {
       return SELECTOR_MISMATCH;
     }

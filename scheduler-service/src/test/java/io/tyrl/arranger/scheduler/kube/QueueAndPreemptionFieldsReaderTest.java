@@ -45,6 +45,20 @@ class QueueAndPreemptionFieldsReaderTest {
   }
 
   @Test
+  void avoidedNodesStillRunningReachEveryTaskAndOnesThatEndedDoNot() {
+    V1alpha1TYJob job = job("");
+    job.setStatus(JSON.deserialize("""
+        {"avoidNodes": [{"node": "n1", "reason": "OutOfcpu", "until": "2026-11-25T12:05:00Z"},
+                        {"node": "n2", "reason": "OutOfmemory", "until": "2026-11-25T11:59:00Z"}]}""",
+        io.tyrl.arranger.model.V1alpha1TYJobStatus.class));
+
+    var read = JobReader.job(job, LivePods.of(List.of(), List.of()), java.time.Instant.parse("2026-11-25T12:00:00Z"));
+
+    assertThat(read.tasks()).allSatisfy(task -> assertThat(task.constraints().avoidedNodes()).containsExactly(
+        java.util.Map.entry("n1", "node(s) where the kubelet refused this job's pod (n1: OutOfcpu), avoided until 2026-11-25T12:05:00Z")));
+  }
+
+  @Test
   void preemptionPolicyNeverIsReadAndItsAbsenceMeansPreemptLowerPriority() {
     assertThat(JobReader.job(job("\"preemptionPolicy\": \"Never\","), LivePods.of(List.of(), List.of())).preemptionPolicy()).isEqualTo(PreemptionPolicy.NEVER);
     assertThat(JobReader.job(job("\"preemptionPolicy\": \"Never\","), LivePods.of(List.of(), List.of())).mayPreempt()).isFalse();

@@ -71,7 +71,8 @@ class ScheduleStatusChangeTest {
 
   @Test
   void victimsAreRecordedWhenChosenAndClearedOnceThePreemptorNoLongerWaits() {
-    Victim victim = new Victim("rl", "low", List.of("low-actor-3"), false, "preempted by rl/high (priority 8 > 2)");
+    Victim victim = new Victim("rl", "low", List.of("low-actor-3"), false, "preempted by rl/high (priority 8 > 2)",
+        ReasonCode.PREEMPTED);
     JobDecision waiting = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.WAITING_FOR_VICTIMS,
         "waiting for 1 pod", null);
 
@@ -81,6 +82,8 @@ class ScheduleStatusChangeTest {
     assertThat(written.getAsJsonArray("victims")).hasSize(1);
     assertThat(written.getAsJsonArray("victims").get(0).getAsJsonObject().get("pods").getAsJsonArray().get(0)
         .getAsString()).isEqualTo("low-actor-3");
+    assertThat(written.getAsJsonArray("victims").get(0).getAsJsonObject().get("cause").getAsString())
+        .as("the victim job is told whether it was preempted or reclaimed").isEqualTo("Preempted");
 
     V1alpha1TYJobStatus recorded = status("""
         {"scheduleState": "Unscheduled", "scheduling": {"reason": "WaitingForVictims", "message": "waiting for 1 pod"},
@@ -93,6 +96,17 @@ class ScheduleStatusChangeTest {
     JsonObject cleared = JsonParser.parseString(ScheduleStatusChange.between(recorded, placed, List.of(), "5", NOW)
         .orElseThrow().patch()).getAsJsonObject().getAsJsonObject("status");
     assertThat(cleared.get("victims").isJsonNull()).isTrue();
+  }
+
+  @Test
+  void aRecordedVictimKeepsItsCauseAndOneWithoutACauseIsReadFromItsText() {
+    V1alpha1TYJobStatus recorded = status("""
+        {"victims": [{"namespace": "rl", "job": "a", "pods": ["a-learner"], "reason": "reclaimed by queue q", "cause": "Reclaimed"},
+                     {"namespace": "rl", "job": "b", "pods": ["b-learner"], "reason": "reclaimed by queue q"},
+                     {"namespace": "rl", "job": "c", "pods": ["c-learner"], "reason": "preempted by rl/high"}]}""");
+
+    assertThat(ScheduleStatusChange.recorded(recorded)).extracting(Victim::cause)
+        .containsExactly(ReasonCode.RECLAIMED, ReasonCode.RECLAIMED, ReasonCode.PREEMPTED);
   }
 
   private static V1alpha1TYJobStatus status(String json) {

@@ -147,7 +147,7 @@ class ScheduleStatusWriterTest {
     apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(patched("8")));
     JobDecision waiting = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(),
         io.tyrl.arranger.scheduler.api.ReasonCode.WAITING_FOR_VICTIMS, "waiting", null);
-    Victim victim = new Victim("rl", "low", List.of("low-actor-0", "low-actor-1"), false, "preempted");
+    Victim victim = new Victim("rl", "low", List.of("low-actor-0", "low-actor-1"), false, "preempted", ReasonCode.PREEMPTED);
 
     writer.write(Map.of(KEY, job("7")), Map.of(KEY, waiting), Map.of(KEY, List.of(victim)),
         (namespace, pod) -> pod.equals("low-actor-0") ? Optional.of("uid-a0") : Optional.empty(), NOW);

@@ -12,8 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps {@code docs/what-you-see.md} true: every reason the status can hold is explained there, the
- * scheduler's reasons are exactly the shared vocabulary, and the page names the lifecycle entries
- * still to be written.
+ * scheduler's reasons are exactly the shared vocabulary, and the lifecycle section explains each case.
  */
 class WhatYouSeeDocTest {
 
@@ -43,8 +42,14 @@ class WhatYouSeeDocTest {
   }
 
   @Test
-  void theLifecycleEntriesStillToComeAreNamed() throws IOException {
+  void theLifecycleSectionExplainsEachCaseWithItsReasonAndSetting() throws IOException {
     String page = page();
-    assertThat(page).contains("Preempted", "Reclaimed", "NodeUnreachable", "kubelet", "foreign pod");
+    String lifecycle = page.substring(page.indexOf("## Lifecycle"));
+    assertThat(lifecycle).as("the placeholder is gone").doesNotContain("To be completed");
+    assertThat(lifecycle).contains("`Preempted`", "`Reclaimed`", "status.eviction", "counts no restart",
+        "`NodeUnreachable`", "arranger.controller.unreachable-node-grace", "tolerationSeconds",
+        "status.avoidNodes", "arranger.controller.refusing-node-avoidance", "`PodNameConflict`", "not adopted");
+    assertThat(page).as("a preempted job's loss is not counted as a restart")
+        .doesNotContain("`LeaderDeleted`, `LeaderEvicted`, `LeaderFailed` (controller, Warning; counted as a leader restart, `restart n of restartLimit`)");
   }
 }

@@ -102,6 +102,25 @@ class PredicatesPluginTest {
   }
 
   @Test
+  void aNodeTheJobAvoidsIsNotChosenIsExplainedAndDoesNotMakeTheJobFail() {
+    List<NodeInfo> cluster = List.of(node("refused").cpu("8").memory("32Gi").build(),
+        node("other").cpu("8").memory("32Gi").used("cpu", "8").build());
+    String why = "node(s) where the kubelet refused this job's pod (refused: OutOfcpu), avoided until 2026-11-25T12:05:00Z";
+    var job = job("j").minWorkers(0).leader("cpu", "1").avoid("refused", why).build();
+    var other = job("k").minWorkers(0).leader("cpu", "1").build();
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(cluster, List.of(job, other), List.of()),
+        Fixtures.defaultConfiguration(), T0);
+
+    JobDecision decision = result.decision("default/j");
+    assertThat(decision.state()).isEqualTo(ScheduleState.UNSCHEDULED);
+    assertThat(decision.reason()).as("avoided for a while, not for good").isEqualTo(ReasonCode.UNSCHEDULABLE);
+    assertThat(decision.message()).contains("0/2 nodes fit learner: 1 Insufficient cpu, 1 " + why);
+    assertThat(result.decision("default/k").allocations()).as("other jobs still use the node")
+        .containsEntry("k-learner", "refused");
+  }
+
+  @Test
   void notReadyAndCordonedNodesAreExplainedAndDoNotMakeAJobFail() {
     var job = job("j").minWorkers(0).leader("cpu", "1").requiredAffinity(term(NodeSelectorRequirement.of("gpu", DOES_NOT_EXIST))).build();
 

@@ -279,6 +279,14 @@ public final class Fixtures {
       return this;
     }
 
+    /** The job's pods stay off {@code node} for now; {@code why} is what the fit diagnosis says. */
+    public JobBuilder avoid(String node, String why) {
+      Map<String, String> avoided = new HashMap<>(constraints.avoidedNodes());
+      avoided.put(node, why);
+      constraints = constraints.withAvoidedNodes(avoided);
+      return this;
+    }
+
     public JobBuilder tolerate(Toleration toleration) {
       List<Toleration> tolerations = new ArrayList<>(constraints.tolerations());
       tolerations.add(toleration);

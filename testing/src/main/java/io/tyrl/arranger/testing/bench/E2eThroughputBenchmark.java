@@ -3,6 +3,7 @@ package io.tyrl.arranger.testing.bench;
 import com.google.gson.Gson;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.testing.ControlPlane;
 import io.tyrl.arranger.testing.ControlPlaneBinaries;
@@ -41,8 +42,7 @@ public final class E2eThroughputBenchmark {
   private static final int WORKERS_PER_JOB = 7;
   private static final String GRACE_ZERO = "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"gracePeriodSeconds\":0}";
   private static final long START = System.nanoTime();
-  /** The controller's role label (controller-service's PodLabels.ROLE). */
-  static final String LEADER_ROLE_LABEL = "arranger.tyrl.io/role";
+  static final String LEADER_ROLE_LABEL = PodLabels.ROLE;
 
   /** One run of one phase. */
   record Run(String phase, int pods, double seconds, double createSeconds, Map<String, Double> writes,

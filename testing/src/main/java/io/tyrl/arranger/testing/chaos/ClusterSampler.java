@@ -19,6 +19,7 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.testing.chaos.ClusterSnapshot.JobState;
 import io.tyrl.arranger.testing.chaos.ClusterSnapshot.NodeCapacity;
 import io.tyrl.arranger.testing.chaos.ClusterSnapshot.PodState;
@@ -45,7 +46,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ClusterSampler implements AutoCloseable {
 
-  private static final String JOB_NAME_LABEL = "arranger.tyrl.io/job-name";
+  private static final String JOB_NAME_LABEL = PodLabels.JOB_NAME;
 
   private final ClusterInvariants invariants;
   private final CoreV1Api core;

@@ -148,7 +148,7 @@ class HelmChartIT {
     Map<String, Long> kinds = objects.stream().collect(Collectors.groupingBy(Manifests::kind, TreeMap::new,
         Collectors.counting()));
     assertThat(kinds).containsExactlyEntriesOf(new TreeMap<>(Map.of(
-        "ClusterRole", 4L, "ClusterRoleBinding", 2L, "ConfigMap", 1L, "Deployment", 2L,
+        "ClusterRole", 5L, "ClusterRoleBinding", 3L, "ConfigMap", 1L, "Deployment", 2L,
         "PodDisruptionBudget", 2L, "Role", 2L, "RoleBinding", 2L, "Service", 2L, "ServiceAccount", 2L)));
     for (String component : COMPONENTS) {
       String name = RELEASE + "-" + component;
@@ -278,7 +278,11 @@ class HelmChartIT {
           .containsExactly("team-a", "team-b");
     }
     assertThat(ofKind(objects, "ClusterRole")).extracting(Manifests::name)
-        .as("the controller has no cluster-wide rights at all").doesNotContain(RELEASE + "-controller");
+        .as("cluster-wide the controller only reads nodes").doesNotContain(RELEASE + "-controller")
+        .contains(RELEASE + "-controller-nodes");
+    JsonObject controllerNodes = single(objects, "ClusterRole", RELEASE + "-controller-nodes");
+    assertThat(verbsOn(controllerNodes, "nodes")).containsExactlyInAnyOrder("get", "list", "watch");
+    assertThat(controllerNodes.toString()).doesNotContain("tyjobs", "pods", "events");
     JsonObject schedulerRole = single(objects, "ClusterRole", RELEASE + "-scheduler");
     assertThat(schedulerRole.toString()).as("cluster-wide the scheduler reads nodes, pods and Queues only")
         .contains("\"nodes\"", "\"pods\"", "\"queues\"").doesNotContain("tyjobs", "events");
@@ -501,8 +505,11 @@ class HelmChartIT {
         .filter(object -> component.equals(string(object, "metadata", "labels", "app.kubernetes.io/component")))
         .sorted((a, b) -> Boolean.compare(kind(a).endsWith("Binding"), kind(b).endsWith("Binding")))
         .toList();
-    assertThat(rbac).extracting(Manifests::kind)
-        .containsExactlyInAnyOrder("ClusterRole", "Role", "ClusterRoleBinding", "RoleBinding");
+    // The controller's read of nodes is a ClusterRole of its own, kept in the namespaced mode too.
+    List<String> expectedKinds = component.equals("controller")
+        ? List.of("ClusterRole", "ClusterRole", "Role", "ClusterRoleBinding", "ClusterRoleBinding", "RoleBinding")
+        : List.of("ClusterRole", "Role", "ClusterRoleBinding", "RoleBinding");
+    assertThat(rbac).extracting(Manifests::kind).containsExactlyInAnyOrderElementsOf(expectedKinds);
     for (JsonObject object : rbac) {
       if (kind(object).endsWith("Binding")) {
         assertThat(at(object, "subjects").getAsJsonArray()).as("subjects of %s", Manifests.describe(object))

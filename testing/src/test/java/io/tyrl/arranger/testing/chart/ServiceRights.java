@@ -105,6 +105,7 @@ final class ServiceRights {
         Access.to("list", "", "pods"), Access.to("watch", "", "pods"), Access.to("get", "", "pods").in(JOBS),
         Access.to("create", "", "pods").in(JOBS), Access.to("delete", "", "pods").in(JOBS),
         Access.to("create", "", "events").in(JOBS), Access.to("patch", "", "events").in(JOBS),
+        Access.to("list", "", "nodes"), Access.to("watch", "", "nodes"), Access.to("get", "", "nodes").named("node-1"),
         Access.to("create", "coordination.k8s.io", "leases").in(ownNamespace),
         Access.to("get", "coordination.k8s.io", "leases").in(ownNamespace).named(leaseName),
         Access.to("update", "coordination.k8s.io", "leases").in(ownNamespace).named(leaseName));
@@ -112,7 +113,7 @@ final class ServiceRights {
 
   static List<Access> controllerMustNot(String ownNamespace, String otherLeaseName) {
     return List.of(
-        Access.to("patch", "", "nodes").named("node-1"), Access.to("list", "", "nodes"),
+        Access.to("patch", "", "nodes").named("node-1"), Access.to("delete", "", "nodes").named("node-1"),
         Access.to("create", GROUP, "queues"), Access.to("list", GROUP, "queues"),
         Access.to("patch", GROUP, "queues").subresource("status").named("default"),
         Access.to("get", "", "secrets").in(ownNamespace), Access.to("get", "", "secrets").in(JOBS),
