@@ -167,36 +167,24 @@ final class JobPlacer {
   }
 
   /**
-   * Tries each pending pod that {@code which} accepts, leader first (backfill's pass). Stops early only
-   * when the job's minimum can never be met: the leader, or more workers than the minimum can spare,
-   * can never fit.
+   * Tries each pending pod that {@code which} accepts, leader first (backfill's pass, over pods that ask
+   * for nothing). Never ends in NeverFits: a pod that asks for nothing but its slot fits every node
+   * that admits it, and a node that admits none today may tomorrow (labels and taints change).
    */
   Outcome placePending(JobState job, Statement statement, Predicate<TaskState> which) {
     NodeSearch search = session.nodeSearch();
     TaskState firstUnplaced = null;
     FitDiagnosis diagnosis = null;
-    int workersNeverFitting = 0;
-    int spareWorkers = job.workerCount() - Math.min(job.minimumWorkers(), job.workerCount());
-    List<TaskState> pending = job.pendingTasks();
-    for (TaskState task : pending) {
+    for (TaskState task : job.pendingTasks()) {
       if (!which.test(task)) {
         continue;
       }
       NodeSearch.Result result = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
       if (result.found()) {
         statement.allocate(task, result.node());
-        continue;
-      }
-      if (firstUnplaced == null) {
+      } else if (firstUnplaced == null) {
         firstUnplaced = task;
         diagnosis = result.diagnosis();
-      }
-      if (isReady(job)) {
-        continue;
-      }
-      Optional<String> never = search.neverFitsReason(task);
-      if (never.isPresent() && (task.isLeader() || ++workersNeverFitting > spareWorkers)) {
-        return new Outcome(task, result.diagnosis(), never.get(), null);
       }
     }
     return new Outcome(firstUnplaced, diagnosis, null, null);
