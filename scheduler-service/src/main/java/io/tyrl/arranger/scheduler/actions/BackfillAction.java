@@ -48,11 +48,10 @@ public final class BackfillAction implements Action {
       session.forOneJob(job, "backfilling", () -> {
         boolean ready = job.placedTasks() > 0 && session.isJobReady(job);
         boolean onlyBestEffortLeft = job.pendingTasks().stream().allMatch(TaskState::isBestEffortTask);
-        if (!ready && !onlyBestEffortLeft) {
-          return false;
+        if (ready || onlyBestEffortLeft) {
+          Statement statement = session.newStatement();
+          placer.settle(job, statement, placer.placePending(job, statement, TaskState::isBestEffortTask));
         }
-        Statement statement = session.newStatement();
-        return placer.settle(job, statement, placer.placePending(job, statement, TaskState::isBestEffortTask));
       });
     }
   }

@@ -46,15 +46,14 @@ public final class EnqueueAction implements Action {
           Optional<JobPlacer.NeverFits> never = JobPlacer.minimumNeverFits(session, job);
           if (never.isPresent()) {
             session.failJob(job, ReasonCode.NEVER_FITS, never.get().reason());
-            return false;
+            return;
           }
           Optional<String> refusal = session.tiers().enqueueRefusal(job);
           if (refusal.isPresent()) {
             session.refuseEnqueue(job, refusal.get());
-            return false;
+          } else {
+            session.recordEnqueued(job);
           }
-          session.recordEnqueued(job);
-          return true;
         });
       }
     }

@@ -62,9 +62,7 @@ public final class PreemptAction implements Action {
           if (VictimSelector.isStarving(session, preemptor)
               && selector.makeRoom(preemptor) == VictimSelector.Outcome.NO_ROOM && hasLowerPriorityPods(preemptor, running)) {
             explainNoRoom(preemptor);
-            return false;
           }
-          return true;
         });
       }
     }

@@ -65,8 +65,11 @@ public final class ReclaimAction implements Action {
         if (!rules.mayReclaim(queue)) {
           break;
         }
-        session.forOneJob(reclaimer, "reclaiming for", () ->
-            !VictimSelector.isStarving(session, reclaimer) || selector.makeRoom(reclaimer) != VictimSelector.Outcome.NO_ROOM);
+        session.forOneJob(reclaimer, "reclaiming for", () -> {
+          if (VictimSelector.isStarving(session, reclaimer)) {
+            selector.makeRoom(reclaimer);
+          }
+        });
       }
     }
   }

@@ -286,6 +286,19 @@ public final class Session {
    * nothing it half did stays placed.
    *
    * @param step what was being done, as in "{step} the job failed: …" ("scheduling", "preempting for")
+   */
+  public void forOneJob(JobState job, String step, Runnable work) {
+    int openBefore = openStatements.size();
+    try {
+      work.run();
+    } catch (RuntimeException e) {
+      failStep(job, step, openBefore, e);
+    }
+  }
+
+  /**
+   * {@link #forOneJob(JobState, String, Runnable)} for a step with an answer.
+   *
    * @return what {@code work} returned, or false when it failed
    */
   public boolean forOneJob(JobState job, String step, BooleanSupplier work) {
@@ -293,12 +306,16 @@ public final class Session {
     try {
       return work.getAsBoolean();
     } catch (RuntimeException e) {
-      while (openStatements.size() > openBefore) {
-        openStatements.peekLast().discard();
-      }
-      failJob(job, ReasonCode.INVALID_JOB, step + " the job failed: " + e);
+      failStep(job, step, openBefore, e);
       return false;
     }
+  }
+
+  private void failStep(JobState job, String step, int openBefore, RuntimeException e) {
+    while (openStatements.size() > openBefore) {
+      openStatements.peekLast().discard();
+    }
+    failJob(job, ReasonCode.INVALID_JOB, step + " the job failed: " + e);
   }
 
   /**
