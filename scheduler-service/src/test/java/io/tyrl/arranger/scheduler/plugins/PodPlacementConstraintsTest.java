@@ -153,6 +153,16 @@ class PodPlacementConstraintsTest {
             List.of(node("unlabelled").cpu("8").memory("32Gi").used("cpu", "6").build(), fullAndEmpty(n -> n, n -> n).get(1)),
             single(affinity(PodAffinity.NONE.withSpread(List.of(
                 new TopologySpreadConstraint(1, ZONE, true, LabelSelector.matchLabels("app", "x"))))), "app", "x"), "empty"),
+        // Only z1 is eligible (the node in z2 fails the selector), so the emptiest domain holds 1 and a second pod in z1 is skew 1.
+        Arguments.of("spread counts only the zones of nodes passing the pod's node selector",
+            List.of(withPods(fullAndEmpty(n -> n.label("pool", "a"), n -> n).get(0), pod("default", "app", "x")), fullAndEmpty(n -> n, n -> n).get(1)),
+            single(affinity(PodAffinity.NONE.withSpread(List.of(new TopologySpreadConstraint(1, ZONE, true, LabelSelector.matchLabels("app", "x")))))
+                .withNodeSelector(Map.of("pool", "a")), "app", "x"), "full"),
+        Arguments.of("and of nodes passing its required node affinity",
+            List.of(withPods(fullAndEmpty(n -> n.label("pool", "a"), n -> n).get(0), pod("default", "app", "x")), fullAndEmpty(n -> n, n -> n).get(1)),
+            single(affinity(PodAffinity.NONE.withSpread(List.of(new TopologySpreadConstraint(1, ZONE, true, LabelSelector.matchLabels("app", "x")))))
+                .withRequiredAffinity(List.of(NodeAffinityTerm.of(NodeSelectorRequirement.of("pool", NodeSelectorOperator.IN, "a")))), "app", "x"),
+            "full"),
         // Spread score 100 × maxSkew / (maxSkew + pods in the domain − emptiest domain):
         // full: BinPack 100 × 7/8 = 87.5 + 2 × 100 × 1/(1 + 1 − 0) = 100 → 187.5; empty: 12.5 + 2 × 100 = 212.5.
         Arguments.of("spread ScheduleAnyway scores the emptier zone higher",
@@ -163,6 +173,11 @@ class PodPlacementConstraintsTest {
         Arguments.of("preferred pod affinity scores the partner's zone",
             List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), db), fullAndEmpty(n -> n, n -> n).get(1)),
             single(affinity(PodAffinity.NONE.withPreferred(List.of(new WeightedPodAffinityTerm(10, term(ZONE, "app", "db")))))), "full"),
+        // full: 87.5; empty, matching 1 of the 4 preferred weight: 12.5 + 2 × 100 × 1/4 = 62.5.
+        Arguments.of("preferred pod affinity counts as the share of the preferred weight it matches",
+            List.of(fullAndEmpty(n -> n, n -> n).get(0), withPods(fullAndEmpty(n -> n, n -> n).get(1), db)),
+            single(affinity(PodAffinity.NONE.withPreferred(List.of(new WeightedPodAffinityTerm(1, term(ZONE, "app", "db")),
+                new WeightedPodAffinityTerm(3, term(ZONE, "app", "cache")))))), "full"),
         // full: 87.5 − 2 × 100 = −112.5; empty: 12.5.
         Arguments.of("preferred pod anti-affinity scores away from it",
             List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), db), fullAndEmpty(n -> n, n -> n).get(1)),
@@ -171,6 +186,11 @@ class PodPlacementConstraintsTest {
         Arguments.of("preferred node affinity outweighs BinPack", fullAndEmpty(n -> n, n -> n.label("disk", "ssd")),
             single(PlacementConstraints.NONE.withPreferredAffinity(List.of(new PreferredNodeAffinityTerm(3,
                 NodeAffinityTerm.of(NodeSelectorRequirement.of("disk", NodeSelectorOperator.IN, "ssd")))))), "empty"),
+        // full: 87.5; empty, matching 1 of the 4 preferred weight: 12.5 + 2 × 100 × 1/4 = 62.5.
+        Arguments.of("preferred node affinity counts as the share of the preferred weight it matches", fullAndEmpty(n -> n, n -> n.label("disk", "ssd")),
+            single(PlacementConstraints.NONE.withPreferredAffinity(List.of(
+                new PreferredNodeAffinityTerm(1, NodeAffinityTerm.of(NodeSelectorRequirement.of("disk", NodeSelectorOperator.IN, "ssd"))),
+                new PreferredNodeAffinityTerm(3, NodeAffinityTerm.of(NodeSelectorRequirement.of("disk", NodeSelectorOperator.IN, "nvme")))))), "full"),
         // full: 87.5 + 3 × 100/2 = 237.5; empty: 12.5 + 3 × 100 = 312.5.
         Arguments.of("a PreferNoSchedule taint scores a node down",
             fullAndEmpty(n -> n.taint("spot", "true", TaintEffect.PREFER_NO_SCHEDULE), n -> n), single(PlacementConstraints.NONE), "empty"),
@@ -223,6 +243,66 @@ class PodPlacementConstraintsTest {
     assertThat(decision.allocations()).hasSize(3);
     assertThat(Set.copyOf(decision.allocations().values())).containsExactlyInAnyOrder("n1", "n2", "n3");
     assertThat(decision.message()).contains("0/3 nodes fit w: 3 node(s) didn't satisfy existing pods anti-affinity rules");
+  }
+
+  /**
+   * A pod refused because of its own labels says nothing about a pod with the same request and
+   * constraints but other labels: the node search must not reuse the first one's "fits nowhere".
+   * The web job goes first (higher priority) and is kept off the only node by an existing pod's
+   * anti-affinity; the batch job, identical but for its labels, still lands there.
+   */
+  @Test
+  void aPodRefusedForItsLabelsDoesNotRefuseAnIdenticalPodWithOtherLabels() {
+    List<NodeInfo> nodes = List.of(withPods(node("n1").cpu("8").memory("32Gi").label(HOSTNAME, "n1").build(),
+        new ExistingPod("default", Map.of(), List.of(), List.of(term(HOSTNAME, "app", "web")))));
+    JobInfo web = shaped(job("web").priority(9).minWorkers(0).leader("cpu", "1").build(), PlacementConstraints.NONE, Map.of("app", "web"));
+    JobInfo batch = shaped(job("batch").priority(1).minWorkers(0).leader("cpu", "1").build(), PlacementConstraints.NONE, Map.of("app", "batch"));
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(web, batch), List.of()), CONFIGURATION, T0);
+
+    assertThat(result.decision(web.key()).allocations()).isEmpty();
+    assertThat(result.decision(batch.key()).allocations()).containsExactlyEntriesOf(Map.of("batch-learner", "n1"));
+  }
+
+  /**
+   * Spread DoNotSchedule, maxSkew 1, over two zones, for three pods of one Strict gang placed in one
+   * cycle: the emptiest zone's count must follow each placement (0, then 0, then 1), or the third pod
+   * sees skew 2 everywhere and the gang fails.
+   */
+  @Test
+  void podsSpreadOverZonesSeeTheEmptiestZoneRiseAsTheyArePlaced() {
+    List<NodeInfo> nodes = List.of(node("a").cpu("8").memory("32Gi").label(ZONE, "z1").build(),
+        node("b").cpu("8").memory("32Gi").label(ZONE, "z2").build());
+    JobInfo spread = shaped(job("j").minWorkers(2).leader("cpu", "1").workers("w", 2, "cpu", "1").build(),
+        affinity(PodAffinity.NONE.withSpread(List.of(new TopologySpreadConstraint(1, ZONE, true, LabelSelector.matchLabels("app", "x"))))),
+        Map.of("app", "x"));
+
+    Map<String, String> allocations = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(spread), List.of()), CONFIGURATION, T0)
+        .decision(spread.key()).allocations();
+
+    assertThat(allocations).hasSize(3);
+    assertThat(allocations.values().stream().filter("a"::equals).count()).isBetween(1L, 2L);
+  }
+
+  /**
+   * ScheduleAnyway spread scores every node against the same emptiest zone. z2 ("full", scored first)
+   * holds 2 matching pods, z1 ("empty") 1, so the emptiest holds 1: full 87.5 + 2 × 100 × 1/(1 + 1) =
+   * 187.5; empty 12.5 + 2 × 100 × 1/1 = 212.5. Scored against an emptiest zone of 0, empty would get
+   * only 112.5.
+   */
+  @Test
+  void softSpreadScoresEveryNodeAgainstTheSameEmptiestZone() {
+    List<NodeInfo> nodes = List.of(
+        withPods(node("full").cpu("8").memory("32Gi").used("cpu", "6").label(ZONE, "z2").build(), pod("default", "app", "x"),
+            pod("default", "app", "x")),
+        withPods(node("empty").cpu("8").memory("32Gi").label(ZONE, "z1").build(), pod("default", "app", "x")));
+    JobInfo job = single(affinity(PodAffinity.NONE.withSpread(List.of(
+        new TopologySpreadConstraint(1, ZONE, false, LabelSelector.matchLabels("app", "x"))))), "app", "x");
+
+    Map<String, String> allocations = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(job), List.of()), CONFIGURATION, T0)
+        .decision(job.key()).allocations();
+
+    assertThat(allocations).containsExactlyEntriesOf(Map.of("j-learner", "empty"));
   }
 
   /** Two pods of one job binding the same host port cannot share a node, even placed in one cycle. */
