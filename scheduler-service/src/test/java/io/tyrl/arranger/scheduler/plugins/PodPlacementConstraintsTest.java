@@ -169,6 +169,19 @@ class PodPlacementConstraintsTest {
             List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), pod("default", "app", "x")), fullAndEmpty(n -> n, n -> n).get(1)),
             single(affinity(PodAffinity.NONE.withSpread(List.of(
                 new TopologySpreadConstraint(1, ZONE, false, LabelSelector.matchLabels("app", "x"))))), "app", "x"), "empty"),
+        // Two soft constraints of maxSkew 2, by zone and by hostname; full holds 2 matching pods, empty none. Each on full:
+        // 100 × 2 / (2 + 2) = 50, on empty 100: full 87.5 + 2 × 50 = 187.5; empty 12.5 + 2 × 100 = 212.5.
+        Arguments.of("spread ScheduleAnyway scales the excess by maxSkew",
+            List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), pod("default", "app", "x"), pod("default", "app", "x")),
+                fullAndEmpty(n -> n, n -> n).get(1)),
+            single(affinity(PodAffinity.NONE.withSpread(List.of(new TopologySpreadConstraint(2, ZONE, false, LabelSelector.matchLabels("app", "x")),
+                new TopologySpreadConstraint(2, HOSTNAME, false, LabelSelector.matchLabels("app", "x"))))), "app", "x"), "empty"),
+        // The same with 1 matching pod on full: 100 × 2 / (2 + 1) = 66.7 each, averaged (not summed) over the two constraints:
+        // full 87.5 + 2 × 66.7 = 220.8; empty 12.5 + 2 × 100 = 212.5.
+        Arguments.of("spread ScheduleAnyway averages its soft constraints",
+            List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), pod("default", "app", "x")), fullAndEmpty(n -> n, n -> n).get(1)),
+            single(affinity(PodAffinity.NONE.withSpread(List.of(new TopologySpreadConstraint(2, ZONE, false, LabelSelector.matchLabels("app", "x")),
+                new TopologySpreadConstraint(2, HOSTNAME, false, LabelSelector.matchLabels("app", "x"))))), "app", "x"), "full"),
         // full: 87.5 + 2 × 100 = 287.5; empty: 12.5 + 0.
         Arguments.of("preferred pod affinity scores the partner's zone",
             List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), db), fullAndEmpty(n -> n, n -> n).get(1)),
@@ -194,6 +207,11 @@ class PodPlacementConstraintsTest {
         // full: 87.5 + 3 × 100/2 = 237.5; empty: 12.5 + 3 × 100 = 312.5.
         Arguments.of("a PreferNoSchedule taint scores a node down",
             fullAndEmpty(n -> n.taint("spot", "true", TaintEffect.PREFER_NO_SCHEDULE), n -> n), single(PlacementConstraints.NONE), "empty"),
+        // BinPack averages over the resources it weighs, so it stays in 0..100 for a cpu and memory request (1 cpu, 2Gi):
+        // full (7 cpu used) 100 × (8/8 + 2/32) / 2 = 53.1 + 3 × 100/2 = 203.1; empty 100 × (1/8 + 2/32) / 2 = 9.4 + 300 = 309.4.
+        Arguments.of("a PreferNoSchedule taint outweighs BinPack over cpu and memory",
+            fullAndEmpty(n -> n.used("cpu", "7").taint("spot", "true", TaintEffect.PREFER_NO_SCHEDULE), n -> n),
+            shaped(job("j").minWorkers(0).leader("cpu", "1", "memory", "2Gi").build(), PlacementConstraints.NONE, Map.of()), "empty"),
         // full: 87.5 + 300; empty: 12.5 + 300.
         Arguments.of("tolerated, it does not",
             fullAndEmpty(n -> n.taint("spot", "true", TaintEffect.PREFER_NO_SCHEDULE), n -> n),
@@ -316,6 +334,40 @@ class PodPlacementConstraintsTest {
         .decision(ports.key()).allocations();
 
     assertThat(Set.copyOf(allocations.values())).containsExactlyInAnyOrder("n1", "n2");
+  }
+
+  /** Where some pods bind host ports, a pod binding none is not held back by them. */
+  @Test
+  void aPodWithoutHostPortsIgnoresTakenPorts() {
+    List<NodeInfo> nodes = List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), new ExistingPod("default", Map.of(), List.of(HostPort.tcp(8080)), List.of())),
+        fullAndEmpty(n -> n, n -> n).get(1));
+    JobInfo ports = shaped(job("ports").priority(9).minWorkers(0).leader("cpu", "1").build(),
+        PlacementConstraints.NONE.withHostPorts(List.of(HostPort.tcp(8080))), Map.of());
+    JobInfo plain = shaped(job("plain").priority(1).minWorkers(0).leader("cpu", "1").build(), PlacementConstraints.NONE, Map.of());
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(ports, plain), List.of()), CONFIGURATION, T0);
+
+    assertThat(result.decision(ports.key()).allocations()).containsEntry("ports-learner", "empty");
+    assertThat(result.decision(plain.key()).allocations()).containsEntry("plain-learner", "full");
+  }
+
+  /**
+   * A discarded Strict gang takes its pods out of the neighbourhood counts: the gang (together by
+   * hostname, 3 pods, 2 cpu of room) leaves 2 pods on n1 before it is discarded; the next job, which
+   * must avoid those pods, then fits there.
+   */
+  @Test
+  void aDiscardedGangLeavesNoNeighboursBehind() {
+    List<NodeInfo> nodes = List.of(node("n1").cpu("2").memory("8Gi").label(HOSTNAME, "n1").build());
+    JobInfo together = shaped(job("a-together").priority(9).minWorkers(2).leader("cpu", "1").workers("w", 2, "cpu", "1").build(),
+        affinity(PodAffinity.NONE.withRequired(List.of(term(HOSTNAME, "app", "web")))), Map.of("app", "web"));
+    JobInfo avoiding = shaped(job("b-avoiding").priority(1).minWorkers(0).leader("cpu", "1").build(),
+        affinity(PodAffinity.NONE.withRequiredAnti(List.of(term(HOSTNAME, "app", "web")))), Map.of());
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(together, avoiding), List.of()), CONFIGURATION, T0);
+
+    assertThat(result.decision(together.key()).allocations()).isEmpty();
+    assertThat(result.decision(avoiding.key()).allocations()).containsEntry("b-avoiding-learner", "n1");
   }
 
   /** A discarded Strict gang gives its host ports back: the next job may bind them. */
