@@ -96,6 +96,33 @@ class GangAdmissionTest {
     assertThat(decision.reason()).isEqualTo(reason);
   }
 
+  /**
+   * Gang timeouts are for jobs still short of their minimum: a job holding its minimum (leader and 3
+   * workers of a minimum of 3) that has not run yet is never timed out, however long ago its wait began.
+   */
+  @Test
+  void aStartingJobHoldingItsMinimumIsNotTimedOut() {
+    JobInfo starting = gangOfFive(GangMode.STRICT).minWorkers(3).stage(JobStage.STARTING).waitingSince(T0).placed("gang-learner", "n")
+        .placed("gang-worker-0", "n").placed("gang-worker-1", "n").placed("gang-worker-2", "n").build();
+
+    JobDecision decision = decide(starting, 6, AN_HOUR_LATER);
+
+    assertThat(decision.allocations()).hasSize(4);
+    assertThat(decision.reason()).isNotEqualTo(ReasonCode.GANG_TIMEOUT);
+  }
+
+  /** A NonStrict job past its reservation timeout that holds nothing has no reservation to release, and says none. */
+  @Test
+  void aNonStrictJobPastItsReservationTimeoutHoldingNothingReleasesNothing() {
+    JobInfo waiting = gangOfFive(GangMode.NON_STRICT).build();
+
+    JobDecision decision = decide(waiting, 0, T0.plus(Duration.ofMinutes(5)));
+
+    assertThat(decision.state()).isEqualTo(ScheduleState.SCHEDULED_SUCCEED);
+    assertThat(decision.reason()).isNull();
+    assertThat(decision.message()).doesNotContain("reservation");
+  }
+
   @Test
   void aRunningJobCarriesNoWaitingSince() {
     assertThat(decide(lostWorker3(GangMode.STRICT, JobStage.RUNNING), 6, AN_HOUR_LATER).waitingSince()).isNull();

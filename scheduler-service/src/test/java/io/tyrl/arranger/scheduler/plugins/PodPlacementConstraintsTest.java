@@ -352,15 +352,16 @@ class PodPlacementConstraintsTest {
   }
 
   /**
-   * A discarded Strict gang takes its pods out of the neighbourhood counts: the gang (together by
-   * hostname, 3 pods, 2 cpu of room) leaves 2 pods on n1 before it is discarded; the next job, which
-   * must avoid those pods, then fits there.
+   * A discarded Strict gang takes its pods out of the neighbourhood counts. The gang's pods want to be
+   * together by hostname but each binds host port 9000, so its leader lands on n1 and its first worker
+   * fits nowhere: the gang is discarded. The next job, which must avoid the gang's pods, then fits on n1.
    */
   @Test
   void aDiscardedGangLeavesNoNeighboursBehind() {
-    List<NodeInfo> nodes = List.of(node("n1").cpu("2").memory("8Gi").label(HOSTNAME, "n1").build());
+    List<NodeInfo> nodes = List.of(node("n1").cpu("8").memory("32Gi").label(HOSTNAME, "n1").build());
     JobInfo together = shaped(job("a-together").priority(9).minWorkers(2).leader("cpu", "1").workers("w", 2, "cpu", "1").build(),
-        affinity(PodAffinity.NONE.withRequired(List.of(term(HOSTNAME, "app", "web")))), Map.of("app", "web"));
+        affinity(PodAffinity.NONE.withRequired(List.of(term(HOSTNAME, "app", "web")))).withHostPorts(List.of(HostPort.tcp(9000))),
+        Map.of("app", "web"));
     JobInfo avoiding = shaped(job("b-avoiding").priority(1).minWorkers(0).leader("cpu", "1").build(),
         affinity(PodAffinity.NONE.withRequiredAnti(List.of(term(HOSTNAME, "app", "web")))), Map.of());
 

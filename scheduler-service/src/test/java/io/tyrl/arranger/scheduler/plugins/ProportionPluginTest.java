@@ -12,6 +12,7 @@ import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.ScheduleState;
 import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.util.List;
@@ -99,6 +100,49 @@ class ProportionPluginTest {
     Session session = openWithGpuQueues(12, List.of(queue("a").build(), queue("b").build(), queue("c").build()), 1, 5, 10);
 
     assertThat(gpusDeserved(session, "a", "b", "c")).containsExactly(1L, 5L, 6L);
+  }
+
+  /** Reclaim with proportion as the only plugin offering victims, so its rule alone decides which pods may go. */
+  private static final SchedulerConfiguration PROPORTION_DECIDES_VICTIMS = Fixtures.configuration("""
+      actions: "enqueue, reclaim, allocate"
+      tiers:
+        - plugins:
+            - name: priority
+            - name: predicates
+            - name: proportion
+            - name: nodeorder
+      """);
+
+  /**
+   * 3 cpu between two equal queues: over asks 3 and under 1, so over deserves 2 and under 1. over
+   * holds all 3; giving one 1-cpu pod back leaves it at its share, exactly: allowed; a second would
+   * take it below: refused. under's pod reclaims one, not two.
+   */
+  @Test
+  void aQueueGivesBackPodsOnlyDownToItsShare() {
+    Snapshot snapshot = new Snapshot(List.of(node("n1").cpu("3").memory("64Gi").build()),
+        List.of(job("big").queue("over").minWorkers(0).leader("cpu", "1").workers("w", 2, "cpu", "1").running("n1", 2).build(),
+            job("r").queue("under").minWorkers(0).leader("cpu", "1").build()),
+        List.of(queue("over").build(), queue("under").build()));
+
+    CycleResult result = Fixtures.scheduler().runCycle(snapshot, PROPORTION_DECIDES_VICTIMS, T0.plusSeconds(2000));
+
+    assertThat(result.victims()).containsOnlyKeys("default/r");
+    assertThat(result.victims().get("default/r")).singleElement()
+        .satisfies(victim -> assertThat(victim.pods()).containsExactly("big-w-1"));
+  }
+
+  /** The same over a reclaimer needing 2 cpu: over may give only 1 without going below its share, so nothing is reclaimed. */
+  @Test
+  void aQueueGivesNothingBackWhenTheReclaimerNeedsMoreThanItCanSpare() {
+    Snapshot snapshot = new Snapshot(List.of(node("n1").cpu("3").memory("64Gi").build()),
+        List.of(job("big").queue("over").minWorkers(0).leader("cpu", "1").workers("w", 2, "cpu", "1").running("n1", 2).build(),
+            job("r").queue("under").minWorkers(0).leader("cpu", "2").build()),
+        List.of(queue("over").build(), queue("under").build()));
+
+    CycleResult result = Fixtures.scheduler().runCycle(snapshot, PROPORTION_DECIDES_VICTIMS, T0.plusSeconds(2000));
+
+    assertThat(result.victims()).isEmpty();
   }
 
   /** One node of {@code gpus} GPUs; one job per queue asking for the given GPUs (in queue order). */
