@@ -266,19 +266,25 @@ class PodPlacementConstraintsTest {
   /**
    * A pod refused because of its own labels says nothing about a pod with the same request and
    * constraints but other labels: the node search must not reuse the first one's "fits nowhere".
-   * The web job goes first (higher priority) and is kept off the only node by an existing pod's
-   * anti-affinity; the batch job, identical but for its labels, still lands there.
+   * On the only node, an existing pod keeps app=web pods away. The mixed job (first, by priority)
+   * places its leader there and keeps its app=web worker's refusal (its statement commits); the batch
+   * job, identical but for its labels, must still land there.
    */
   @Test
   void aPodRefusedForItsLabelsDoesNotRefuseAnIdenticalPodWithOtherLabels() {
     List<NodeInfo> nodes = List.of(withPods(node("n1").cpu("8").memory("32Gi").label(HOSTNAME, "n1").build(),
         new ExistingPod("default", Map.of(), List.of(), List.of(term(HOSTNAME, "app", "web")))));
-    JobInfo web = shaped(job("web").priority(9).minWorkers(0).leader("cpu", "1").build(), PlacementConstraints.NONE, Map.of("app", "web"));
+    JobInfo mixedTemplate = job("mixed").priority(9).minWorkers(0).leader("cpu", "1").workers("w", 1, "cpu", "1").build();
+    JobInfo mixed = new JobInfo(mixedTemplate.namespace(), mixedTemplate.name(), mixedTemplate.uid(), mixedTemplate.queue(),
+        mixedTemplate.priority(), mixedTemplate.creationTime(), mixedTemplate.minWorkersNum(), mixedTemplate.basicPolicy(),
+        mixedTemplate.jobQueuePolicy(), mixedTemplate.gang(), mixedTemplate.waitingSince(),
+        mixedTemplate.tasks().stream().map(task -> task.withLabels(Map.of("app", task.isLeader() ? "other" : "web"))).toList(),
+        mixedTemplate.preemptable(), mixedTemplate.awaitingVictims(), mixedTemplate.stage());
     JobInfo batch = shaped(job("batch").priority(1).minWorkers(0).leader("cpu", "1").build(), PlacementConstraints.NONE, Map.of("app", "batch"));
 
-    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(web, batch), List.of()), CONFIGURATION, T0);
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(mixed, batch), List.of()), CONFIGURATION, T0);
 
-    assertThat(result.decision(web.key()).allocations()).isEmpty();
+    assertThat(result.decision(mixed.key()).allocations()).containsExactlyEntriesOf(Map.of("mixed-learner", "n1"));
     assertThat(result.decision(batch.key()).allocations()).containsExactlyEntriesOf(Map.of("batch-learner", "n1"));
   }
 
