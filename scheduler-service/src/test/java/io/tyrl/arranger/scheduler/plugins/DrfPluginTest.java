@@ -34,4 +34,18 @@ class DrfPluginTest {
     assertThat(result.decision("default/z-cpu").allocations()).containsEntry("z-cpu-w-0", "n1");
     assertThat(result.decision("default/a-gpu").allocations()).doesNotContainKey("a-gpu-w-0");
   }
+
+  /** Equal dominant shares (both hold nothing): the older job goes first, though its name comes second. */
+  @Test
+  void equalSharesFallToTheOlderJob() {
+    var young = job("a-young").queue("q").created(T0.plusSeconds(1)).minWorkers(0).leader("cpu", "1").build();
+    var old = job("b-old").queue("q").created(T0).minWorkers(0).leader("cpu", "1").build();
+    Snapshot snapshot = new Snapshot(List.of(node("n1").cpu("1").memory("64Gi").build()), List.of(young, old),
+        List.of(queue("q").policy(JobQueuePolicy.DRF).build()));
+
+    CycleResult result = Fixtures.scheduler().runCycle(snapshot, Fixtures.defaultConfiguration(), T0.plusSeconds(10));
+
+    assertThat(result.decision("default/b-old").allocations()).containsEntry("b-old-learner", "n1");
+    assertThat(result.decision("default/a-young").allocations()).isEmpty();
+  }
 }

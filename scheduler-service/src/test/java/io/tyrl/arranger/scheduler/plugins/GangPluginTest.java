@@ -29,6 +29,39 @@ class GangPluginTest {
             - name: nodeorder
       """);
 
+  /** Gang alone in the first tier, conformance (which spares kube-system from reclaim) in the second. */
+  private static final SchedulerConfiguration GANG_BEFORE_CONFORMANCE = Fixtures.configuration("""
+      actions: "enqueue, reclaim, allocate"
+      tiers:
+        - plugins:
+            - name: priority
+            - name: gang
+        - plugins:
+            - name: conformance
+            - name: predicates
+            - name: proportion
+            - name: nodeorder
+      """);
+
+  /**
+   * Gang offers a victim function for reclaim too, so its tier decides there as well: on 3 cpu, the
+   * kube-system job big holds all 3 in a queue deserving 2; the other queue's 1-cpu job takes an
+   * elastic worker back, though the later tier's conformance would have spared it.
+   */
+  @Test
+  void gangsTierDecidesReclaimVictimsBeforeALaterTiersConformance() {
+    var big = job("big").namespace("kube-system").queue("over").minWorkers(0).leader("cpu", "1").workers("w", 2, "cpu", "1")
+        .running("n1", 2).build();
+    var reclaimer = job("r").queue("under").minWorkers(0).leader("cpu", "1").build();
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(List.of(node("n1").cpu("3").memory("16Gi").build()),
+        List.of(big, reclaimer), List.of(Fixtures.queue("over").build(), Fixtures.queue("under").build())), GANG_BEFORE_CONFORMANCE,
+        T0.plusSeconds(2000));
+
+    assertThat(result.victims()).containsOnlyKeys("default/r");
+    assertThat(result.victims().get("default/r")).extracting(Victim::pods).containsExactly(List.of("big-w-1"));
+  }
+
   /**
    * The first tier offering victim functions decides which pods may go, and gang offers one for
    * preemption. On 4 cpu, low (priority 1) holds 3 with two elastic workers; high (priority 9) needs

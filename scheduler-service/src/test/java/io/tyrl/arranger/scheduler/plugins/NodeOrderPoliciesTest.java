@@ -87,14 +87,14 @@ class NodeOrderPoliciesTest {
   }
 
   /**
-   * A pod requesting nothing is judged by the current use of every weighted resource each node has:
-   * b (cpu 3/8, memory 12/32) 0.375; a (cpu 6/8, memory 4/32) 0.4375; g (cpu 4/8, memory 8/32, GPU
-   * 2/8) 1/3. Only g has GPUs, so the GPU counts on g alone.
+   * A pod requesting nothing is judged by the current use of every weighted resource each node has,
+   * averaged: b (cpu 3/8, memory 12/32) 0.375; a (cpu 7/8, memory 8/32) 0.5625; g (cpu 2/8, memory
+   * 8/32, GPU 8/8) 0.5. Only g has GPUs, so the GPU counts on g alone, and once.
    */
   private static List<NodeInfo> bestEffortNodes() {
     return List.of(node("b").cpu("8").memory("32Gi").used("cpu", "3").used("memory", "12Gi").build(),
-        node("a").cpu("8").memory("32Gi").used("cpu", "6").used("memory", "4Gi").build(),
-        node("g").cpu("8").memory("32Gi").gpu(8).used("cpu", "4").used("memory", "8Gi").used("nvidia.com/gpu", "2").build());
+        node("a").cpu("8").memory("32Gi").used("cpu", "7").used("memory", "8Gi").build(),
+        node("g").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").used("memory", "8Gi").used("nvidia.com/gpu", "8").build());
   }
 
   /**
