@@ -15,8 +15,8 @@ import java.util.List;
 /**
  * JobQueuePolicy {@code DRF}: the job with the lowest dominant share goes first, where a job's
  * dominant share is {@code max over resources r of allocated(r) / cluster allocatable(r)} (pods not
- * counted). Ties fall to the older job, then namespace/name, so the order is total. Shares are read
- * live from the session, so a job that just got pods moves back.
+ * counted). Ties fall to the older job; the session breaks the remaining ones by namespace/name.
+ * Shares are read live from the session, so a job that just got pods moves back.
  *
  * <p>As a preemption policy it lets a preemptor take a victim's pod only while the preemptor's share
  * after the move stays below the victim job's share after it.
@@ -46,8 +46,7 @@ public final class DrfPlugin implements Plugin {
     if (byShare != 0) {
       return byShare;
     }
-    int byAge = first.info().creationTime().compareTo(second.info().creationTime());
-    return byAge != 0 ? byAge : first.key().compareTo(second.key());
+    return first.info().creationTime().compareTo(second.info().creationTime());
   }
 
   /** The job's dominant share, with {@code sign × task}'s request added (sign 0 = as it is). */

@@ -78,7 +78,7 @@ public final class GangPlugin implements Plugin {
   public void onSessionOpen(Session session, PluginHooks hooks) {
     Instant now = session.now();
     for (JobState job : session.jobs()) {
-      if (job.isFailed() || job.info().minimumHasRun() || (job.placedTasks() > 0 && isReady(job))) {
+      if (job.isFailed() || job.info().minimumHasRun() || isReady(job)) {
         continue;
       }
       Instant waitStart = job.info().waitStart(now);

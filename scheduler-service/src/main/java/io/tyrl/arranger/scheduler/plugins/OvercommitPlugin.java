@@ -12,7 +12,6 @@ import io.tyrl.arranger.scheduler.framework.PluginDescriptor;
 import io.tyrl.arranger.scheduler.framework.PluginHooks;
 import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
-import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.Optional;
 
 /**
@@ -25,9 +24,10 @@ import java.util.Optional;
  * enqueued minimums lets smaller jobs in. A refused job is not enqueued, so it neither reclaims nor
  * preempts: configurations that evict leave this plugin out ({@code config/scheduler/preempt-reclaim.yaml}).
  *
- * <p>Two kinds of jobs pass unchecked: NonStrict gangs, whose reservation is meant to grow as room
- * frees (the gang plugin bounds the deadlock this risks), and jobs with a pod that fits no node even
- * empty — allocate fails those with {@code NeverFits}, a clearer verdict than waiting for room.
+ * <p>NonStrict gangs pass unchecked: their reservation is meant to grow as room frees (the gang plugin
+ * bounds the deadlock this risks). A job whose minimum fits no node even empty never reaches this
+ * check: enqueue fails it with {@code NeverFits} first. A pod outside the minimum that can never fit
+ * excuses nothing: the minimum must still fit the room.
  */
 public final class OvercommitPlugin implements Plugin {
 
@@ -79,18 +79,9 @@ public final class OvercommitPlugin implements Plugin {
             .append(Resource.formatQuantity(name, minimum[d])).append(" > ").append(Resource.formatQuantity(name, Math.max(0, free)));
       }
     }
-    if (missing.length() == 0 || hasPodThatNeverFits(job)) {
+    if (missing.length() == 0) {
       return Optional.empty();
     }
     return Optional.of("the cluster's free room cannot hold the job's minimum (" + missing + ")");
-  }
-
-  private boolean hasPodThatNeverFits(JobState job) {
-    for (TaskState task : job.tasks()) {
-      if (task.isPending() && session.nodeSearch().neverFitsReason(task).isPresent()) {
-        return true;
-      }
-    }
-    return false;
   }
 }

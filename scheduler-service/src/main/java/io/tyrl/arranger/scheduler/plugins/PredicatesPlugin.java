@@ -214,7 +214,8 @@ public final class PredicatesPlugin implements Plugin {
       return PredicateResult.FITS;
     }
     long missing = node.insufficientDimensions(task);
-    if (missing < insufficientByMask.length) {
+    // Dimension 63 is the sign bit: a negative mask cast to int would land in the slot of its low bits.
+    if (missing >= 0 && missing < insufficientByMask.length) {
       PredicateResult cached = insufficientByMask[(int) missing];
       if (cached == null) {
         cached = insufficientReason(missing);

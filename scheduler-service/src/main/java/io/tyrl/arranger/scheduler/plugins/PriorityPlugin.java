@@ -9,9 +9,8 @@ import io.tyrl.arranger.scheduler.framework.Plugin;
 import io.tyrl.arranger.scheduler.framework.Session;
 
 /**
- * JobQueuePolicy {@code Priority}: higher {@code spec.priority} first, then the older job, then
- * namespace/name — a total order on jobs of queues using this policy. It has no opinion on jobs
- * ordered by another policy.
+ * JobQueuePolicy {@code Priority}: higher {@code spec.priority} first, then the older job; the session
+ * breaks the remaining ties by namespace/name. It has no opinion on jobs ordered by another policy.
  */
 public final class PriorityPlugin implements Plugin {
 
@@ -34,7 +33,6 @@ public final class PriorityPlugin implements Plugin {
     if (byPriority != 0) {
       return byPriority;
     }
-    int byAge = first.info().creationTime().compareTo(second.info().creationTime());
-    return byAge != 0 ? byAge : first.key().compareTo(second.key());
+    return first.info().creationTime().compareTo(second.info().creationTime());
   }
 }

@@ -96,6 +96,45 @@ class GangAdmissionTest {
     assertThat(decision.reason()).isEqualTo(reason);
   }
 
+  /**
+   * Gang timeouts are for jobs still short of their minimum: a job holding its minimum (leader and 3
+   * workers of a minimum of 3) that has not run yet is never timed out, however long ago its wait began.
+   */
+  @Test
+  void aStartingJobHoldingItsMinimumIsNotTimedOut() {
+    JobInfo starting = gangOfFive(GangMode.STRICT).minWorkers(3).stage(JobStage.STARTING).waitingSince(T0).placed("gang-learner", "n")
+        .placed("gang-worker-0", "n").placed("gang-worker-1", "n").placed("gang-worker-2", "n").build();
+
+    JobDecision decision = decide(starting, 6, AN_HOUR_LATER);
+
+    assertThat(decision.allocations()).hasSize(4);
+    assertThat(decision.reason()).isNotEqualTo(ReasonCode.GANG_TIMEOUT);
+  }
+
+  /**
+   * A NonStrict job past its reservation timeout that holds nothing has no reservation to release,
+   * and says none. Allocate would replace any note with its own verdict, so the cycle here only
+   * enqueues: the job's decision shows what the session opening left.
+   */
+  @Test
+  void aNonStrictJobPastItsReservationTimeoutHoldingNothingReleasesNothing() {
+    SchedulerConfiguration enqueueOnly = Fixtures.configuration("""
+        actions: "enqueue"
+        tiers:
+          - plugins:
+              - name: priority
+              - name: gang
+                arguments: {nonStrictReservationTimeout: 1m}
+        """);
+    JobInfo waiting = gangOfFive(GangMode.NON_STRICT).build();
+
+    JobDecision decision = Fixtures.scheduler().runCycle(new Snapshot(List.of(tenCpu(0)), List.of(waiting), List.of()), enqueueOnly,
+        T0.plus(Duration.ofMinutes(5))).decision(waiting.key());
+
+    assertThat(decision.reason()).isNotEqualTo(ReasonCode.GANG_RESERVATION_RELEASED);
+    assertThat(decision.message()).doesNotContain("reservation");
+  }
+
   @Test
   void aRunningJobCarriesNoWaitingSince() {
     assertThat(decide(lostWorker3(GangMode.STRICT, JobStage.RUNNING), 6, AN_HOUR_LATER).waitingSince()).isNull();

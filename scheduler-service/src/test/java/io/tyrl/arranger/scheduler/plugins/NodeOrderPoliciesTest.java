@@ -77,6 +77,43 @@ class NodeOrderPoliciesTest {
         node("busy").cpu("8").memory("32Gi").used("cpu", "5").used("memory", "20Gi").build());
   }
 
+  /**
+   * Request 8 cpu. Before placing, big (40 of 64 cpu used) is the fuller; after, small (8 + 8 of 16)
+   * is full and big at 48/64: BinPack counts the pod in.
+   */
+  private static List<NodeInfo> sizedNodes() {
+    return List.of(node("big").cpu("64").memory("32Gi").used("cpu", "40").build(),
+        node("small").cpu("16").memory("32Gi").used("cpu", "8").build());
+  }
+
+  /**
+   * A pod requesting nothing is judged by the current use of every weighted resource each node has,
+   * averaged: b (cpu 3/8, memory 12/32) 0.375; a (cpu 7/8, memory 8/32) 0.5625; g (cpu 2/8, memory
+   * 8/32, GPU 8/8) 0.5. Only g has GPUs, so the GPU counts on g alone, and once.
+   */
+  private static List<NodeInfo> bestEffortNodes() {
+    return List.of(node("b").cpu("8").memory("32Gi").used("cpu", "3").used("memory", "12Gi").build(),
+        node("a").cpu("8").memory("32Gi").used("cpu", "7").used("memory", "8Gi").build(),
+        node("g").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").used("memory", "8Gi").used("nvidia.com/gpu", "8").build());
+  }
+
+  /**
+   * Request 2 cpu. uneven (cpu 4/8, memory 4/32) ends at cpu 6/8, memory 1/8 → (1 − 0.625) × 75 = 28.1;
+   * even (cpu 2/8, memory 8/32) at cpu 4/8, memory 2/8 → (1 − 0.25) × 50 = 37.5: the balance after placing.
+   */
+  private static List<NodeInfo> balanceNodes() {
+    return List.of(node("uneven").cpu("8").memory("32Gi").used("cpu", "4").used("memory", "4Gi").build(),
+        node("even").cpu("8").memory("32Gi").used("cpu", "2").used("memory", "8Gi").build());
+  }
+
+  /**
+   * Request 1 cpu. A node without memory counts its memory use as 0: no-memory (cpu 5/8) → (1 − 0.625)
+   * × 62.5 = 23.4; normal (cpu 2/8, memory 0/32) → 0.75 × 25 = 18.75.
+   */
+  private static List<NodeInfo> memorylessNodes() {
+    return List.of(node("normal").cpu("8").memory("32Gi").used("cpu", "1").build(), node("no-memory").cpu("8").used("cpu", "4").build());
+  }
+
   private static List<NodeInfo> emptyNodes() {
     return List.of(node("x").cpu("8").memory("32Gi").build(), node("y").cpu("8").memory("32Gi").build(),
         node("z").cpu("8").memory("32Gi").build());
@@ -111,6 +148,18 @@ class NodeOrderPoliciesTest {
         Arguments.of("JobAffinity packs the job on one node", emptyNodes(),
             job("j").basicPolicy(BasicPolicy.JOB_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
             Map.of("j-learner", "x", "j-actor-0", "x", "j-actor-1", "x")),
+        Arguments.of("BinPack judges utilization with the pod placed", sizedNodes(), single(BasicPolicy.BIN_PACK, "cpu", "8"),
+            Map.of("j-learner", "small")),
+        Arguments.of("BinPack judges a pod requesting nothing by current use", bestEffortNodes(), single(BasicPolicy.BIN_PACK),
+            Map.of("j-learner", "a")),
+        Arguments.of("MinFragment judges the balance with the pod placed", balanceNodes(), single(BasicPolicy.MIN_FRAGMENT, "cpu", "2"),
+            Map.of("j-learner", "even")),
+        Arguments.of("MinFragment counts a resource the node lacks as unused", memorylessNodes(),
+            single(BasicPolicy.MIN_FRAGMENT, "cpu", "1"), Map.of("j-learner", "no-memory")),
+        Arguments.of("JobAffinity starts the job on the fullest node", List.of(node("x").cpu("8").memory("32Gi").build(),
+                node("y").cpu("8").memory("32Gi").used("cpu", "4").build()),
+            job("j").basicPolicy(BasicPolicy.JOB_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
+            Map.of("j-learner", "y", "j-actor-0", "y", "j-actor-1", "y")),
         Arguments.of("JobAntiAffinity spreads the job", emptyNodes(),
             job("j").basicPolicy(BasicPolicy.JOB_ANTI_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
             Map.of("j-learner", "x", "j-actor-0", "y", "j-actor-1", "z")));

@@ -14,6 +14,7 @@ import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.api.TaskStatus;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.util.List;
@@ -115,6 +116,52 @@ class OvercommitPluginTest {
 
     assertThat(decision.reason()).isNotEqualTo(ReasonCode.NOT_ENQUEUED);
     assertThat(decision.allocations()).hasSize(2);
+  }
+
+  /**
+   * Room a pod already pipelined onto is not free: 8 cpu, 6 used of which 4 releasing, and a pod of
+   * 4 cpu pipelined onto the releasing room leaves 8 − 6 + 4 − 4 = 2, less than the gang's 4.
+   */
+  @Test
+  void roomClaimedByAPipelinedPodIsNotFree() {
+    JobInfo waiting = job("waiting").minWorkers(0).leader("cpu", "4").build();
+    JobInfo pipelined = new JobInfo(waiting.namespace(), waiting.name(), waiting.uid(), waiting.queue(), waiting.priority(),
+        waiting.creationTime(), waiting.minWorkersNum(), waiting.basicPolicy(), waiting.jobQueuePolicy(), waiting.gang(),
+        waiting.waitingSince(), waiting.tasks().stream().map(task -> task.withStatus(TaskStatus.PIPELINED, "n")).toList(),
+        waiting.preemptable(), waiting.awaitingVictims(), waiting.stage());
+
+    JobDecision decision = run(Fixtures.defaultConfiguration(), eightCpuSixUsed("4"), pipelined, gangOfFour("big", GangMode.STRICT))
+        .decision("default/big");
+
+    assertThat(decision.reason()).isEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(decision.message()).isEqualTo("the cluster's free room cannot hold the job's minimum (cpu 4 > 2)");
+  }
+
+  /** A resource the job does not ask for cannot keep it out, even when other pods use more of it than the cluster has. */
+  @Test
+  void anOvercommittedResourceTheJobDoesNotAskForDoesNotKeepItOut() {
+    NodeInfo memoryOvercommitted = node("n").cpu("8").memory("32Gi").used("memory", "40Gi").build();
+
+    JobDecision decision = run(WITHOUT_PROPORTION, memoryOvercommitted, gangOfFour("cpu-only", GangMode.STRICT)).decision("default/cpu-only");
+
+    assertThat(decision.state()).isEqualTo(ScheduleState.SCHEDULED_SUCCEED);
+  }
+
+  /**
+   * A pod outside the minimum that can never fit does not excuse the minimum from the room check:
+   * giant's minimum (4 cpu) exceeds the 2 cpu free, so it waits outside, and the small job after it
+   * gets the room. (Let in, giant would only wait as Unschedulable while its minimum held the room.)
+   */
+  @Test
+  void anElasticPodThatCanNeverFitDoesNotLetAMinimumPastTheRoom() {
+    JobInfo giant = job("giant").priority(9).minWorkers(3).leader("cpu", "1").workers("w", 3, "cpu", "1")
+        .workers("huge", 1, "cpu", "16").build();
+    JobInfo small = job("small").priority(1).minWorkers(0).leader("cpu", "1").build();
+
+    CycleResult result = run(WITHOUT_PROPORTION, eightCpuSixUsed("0"), giant, small);
+
+    assertThat(result.decision("default/giant").reason()).isEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(result.decision("default/small").state()).isEqualTo(ScheduleState.SCHEDULED_SUCCEED);
   }
 
   /** A pod larger than any node is a NeverFits failure, not a wait for room. */

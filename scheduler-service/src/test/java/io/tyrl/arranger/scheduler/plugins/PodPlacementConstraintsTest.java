@@ -153,16 +153,44 @@ class PodPlacementConstraintsTest {
             List.of(node("unlabelled").cpu("8").memory("32Gi").used("cpu", "6").build(), fullAndEmpty(n -> n, n -> n).get(1)),
             single(affinity(PodAffinity.NONE.withSpread(List.of(
                 new TopologySpreadConstraint(1, ZONE, true, LabelSelector.matchLabels("app", "x"))))), "app", "x"), "empty"),
+        // Only z1 is eligible (the node in z2 fails the selector), so the emptiest domain holds 1 and a second pod in z1 is skew 1.
+        Arguments.of("spread counts only the zones of nodes passing the pod's node selector",
+            List.of(withPods(fullAndEmpty(n -> n.label("pool", "a"), n -> n).get(0), pod("default", "app", "x")), fullAndEmpty(n -> n, n -> n).get(1)),
+            single(affinity(PodAffinity.NONE.withSpread(List.of(new TopologySpreadConstraint(1, ZONE, true, LabelSelector.matchLabels("app", "x")))))
+                .withNodeSelector(Map.of("pool", "a")), "app", "x"), "full"),
+        Arguments.of("and of nodes passing its required node affinity",
+            List.of(withPods(fullAndEmpty(n -> n.label("pool", "a"), n -> n).get(0), pod("default", "app", "x")), fullAndEmpty(n -> n, n -> n).get(1)),
+            single(affinity(PodAffinity.NONE.withSpread(List.of(new TopologySpreadConstraint(1, ZONE, true, LabelSelector.matchLabels("app", "x")))))
+                .withRequiredAffinity(List.of(NodeAffinityTerm.of(NodeSelectorRequirement.of("pool", NodeSelectorOperator.IN, "a")))), "app", "x"),
+            "full"),
         // Spread score 100 × maxSkew / (maxSkew + pods in the domain − emptiest domain):
         // full: BinPack 100 × 7/8 = 87.5 + 2 × 100 × 1/(1 + 1 − 0) = 100 → 187.5; empty: 12.5 + 2 × 100 = 212.5.
         Arguments.of("spread ScheduleAnyway scores the emptier zone higher",
             List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), pod("default", "app", "x")), fullAndEmpty(n -> n, n -> n).get(1)),
             single(affinity(PodAffinity.NONE.withSpread(List.of(
                 new TopologySpreadConstraint(1, ZONE, false, LabelSelector.matchLabels("app", "x"))))), "app", "x"), "empty"),
+        // Two soft constraints of maxSkew 2, by zone and by hostname; full holds 2 matching pods, empty none. Each on full:
+        // 100 × 2 / (2 + 2) = 50, on empty 100: full 87.5 + 2 × 50 = 187.5; empty 12.5 + 2 × 100 = 212.5.
+        Arguments.of("spread ScheduleAnyway scales the excess by maxSkew",
+            List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), pod("default", "app", "x"), pod("default", "app", "x")),
+                fullAndEmpty(n -> n, n -> n).get(1)),
+            single(affinity(PodAffinity.NONE.withSpread(List.of(new TopologySpreadConstraint(2, ZONE, false, LabelSelector.matchLabels("app", "x")),
+                new TopologySpreadConstraint(2, HOSTNAME, false, LabelSelector.matchLabels("app", "x"))))), "app", "x"), "empty"),
+        // The same with 1 matching pod on full: 100 × 2 / (2 + 1) = 66.7 each, averaged (not summed) over the two constraints:
+        // full 87.5 + 2 × 66.7 = 220.8; empty 12.5 + 2 × 100 = 212.5.
+        Arguments.of("spread ScheduleAnyway averages its soft constraints",
+            List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), pod("default", "app", "x")), fullAndEmpty(n -> n, n -> n).get(1)),
+            single(affinity(PodAffinity.NONE.withSpread(List.of(new TopologySpreadConstraint(2, ZONE, false, LabelSelector.matchLabels("app", "x")),
+                new TopologySpreadConstraint(2, HOSTNAME, false, LabelSelector.matchLabels("app", "x"))))), "app", "x"), "full"),
         // full: 87.5 + 2 × 100 = 287.5; empty: 12.5 + 0.
         Arguments.of("preferred pod affinity scores the partner's zone",
             List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), db), fullAndEmpty(n -> n, n -> n).get(1)),
             single(affinity(PodAffinity.NONE.withPreferred(List.of(new WeightedPodAffinityTerm(10, term(ZONE, "app", "db")))))), "full"),
+        // full: 87.5; empty, matching 1 of the 4 preferred weight: 12.5 + 2 × 100 × 1/4 = 62.5.
+        Arguments.of("preferred pod affinity counts as the share of the preferred weight it matches",
+            List.of(fullAndEmpty(n -> n, n -> n).get(0), withPods(fullAndEmpty(n -> n, n -> n).get(1), db)),
+            single(affinity(PodAffinity.NONE.withPreferred(List.of(new WeightedPodAffinityTerm(1, term(ZONE, "app", "db")),
+                new WeightedPodAffinityTerm(3, term(ZONE, "app", "cache")))))), "full"),
         // full: 87.5 − 2 × 100 = −112.5; empty: 12.5.
         Arguments.of("preferred pod anti-affinity scores away from it",
             List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), db), fullAndEmpty(n -> n, n -> n).get(1)),
@@ -171,9 +199,19 @@ class PodPlacementConstraintsTest {
         Arguments.of("preferred node affinity outweighs BinPack", fullAndEmpty(n -> n, n -> n.label("disk", "ssd")),
             single(PlacementConstraints.NONE.withPreferredAffinity(List.of(new PreferredNodeAffinityTerm(3,
                 NodeAffinityTerm.of(NodeSelectorRequirement.of("disk", NodeSelectorOperator.IN, "ssd")))))), "empty"),
+        // full: 87.5; empty, matching 1 of the 4 preferred weight: 12.5 + 2 × 100 × 1/4 = 62.5.
+        Arguments.of("preferred node affinity counts as the share of the preferred weight it matches", fullAndEmpty(n -> n, n -> n.label("disk", "ssd")),
+            single(PlacementConstraints.NONE.withPreferredAffinity(List.of(
+                new PreferredNodeAffinityTerm(1, NodeAffinityTerm.of(NodeSelectorRequirement.of("disk", NodeSelectorOperator.IN, "ssd"))),
+                new PreferredNodeAffinityTerm(3, NodeAffinityTerm.of(NodeSelectorRequirement.of("disk", NodeSelectorOperator.IN, "nvme")))))), "full"),
         // full: 87.5 + 3 × 100/2 = 237.5; empty: 12.5 + 3 × 100 = 312.5.
         Arguments.of("a PreferNoSchedule taint scores a node down",
             fullAndEmpty(n -> n.taint("spot", "true", TaintEffect.PREFER_NO_SCHEDULE), n -> n), single(PlacementConstraints.NONE), "empty"),
+        // BinPack averages over the resources it weighs, so it stays in 0..100 for a cpu and memory request (1 cpu, 2Gi):
+        // full (7 cpu used) 100 × (8/8 + 2/32) / 2 = 53.1 + 3 × 100/2 = 203.1; empty 100 × (1/8 + 2/32) / 2 = 9.4 + 300 = 309.4.
+        Arguments.of("a PreferNoSchedule taint outweighs BinPack over cpu and memory",
+            fullAndEmpty(n -> n.used("cpu", "7").taint("spot", "true", TaintEffect.PREFER_NO_SCHEDULE), n -> n),
+            shaped(job("j").minWorkers(0).leader("cpu", "1", "memory", "2Gi").build(), PlacementConstraints.NONE, Map.of()), "empty"),
         // full: 87.5 + 300; empty: 12.5 + 300.
         Arguments.of("tolerated, it does not",
             fullAndEmpty(n -> n.taint("spot", "true", TaintEffect.PREFER_NO_SCHEDULE), n -> n),
@@ -225,6 +263,72 @@ class PodPlacementConstraintsTest {
     assertThat(decision.message()).contains("0/3 nodes fit w: 3 node(s) didn't satisfy existing pods anti-affinity rules");
   }
 
+  /**
+   * A pod refused because of its own labels says nothing about a pod with the same request and
+   * constraints but other labels: the node search must not reuse the first one's "fits nowhere".
+   * On the only node, an existing pod keeps app=web pods away. The mixed job (first, by priority)
+   * places its leader there and keeps its app=web worker's refusal (its statement commits); the batch
+   * job, identical but for its labels, must still land there.
+   */
+  @Test
+  void aPodRefusedForItsLabelsDoesNotRefuseAnIdenticalPodWithOtherLabels() {
+    List<NodeInfo> nodes = List.of(withPods(node("n1").cpu("8").memory("32Gi").label(HOSTNAME, "n1").build(),
+        new ExistingPod("default", Map.of(), List.of(), List.of(term(HOSTNAME, "app", "web")))));
+    JobInfo mixedTemplate = job("mixed").priority(9).minWorkers(0).leader("cpu", "1").workers("w", 1, "cpu", "1").build();
+    JobInfo mixed = new JobInfo(mixedTemplate.namespace(), mixedTemplate.name(), mixedTemplate.uid(), mixedTemplate.queue(),
+        mixedTemplate.priority(), mixedTemplate.creationTime(), mixedTemplate.minWorkersNum(), mixedTemplate.basicPolicy(),
+        mixedTemplate.jobQueuePolicy(), mixedTemplate.gang(), mixedTemplate.waitingSince(),
+        mixedTemplate.tasks().stream().map(task -> task.withLabels(Map.of("app", task.isLeader() ? "other" : "web"))).toList(),
+        mixedTemplate.preemptable(), mixedTemplate.awaitingVictims(), mixedTemplate.stage());
+    JobInfo batch = shaped(job("batch").priority(1).minWorkers(0).leader("cpu", "1").build(), PlacementConstraints.NONE, Map.of("app", "batch"));
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(mixed, batch), List.of()), CONFIGURATION, T0);
+
+    assertThat(result.decision(mixed.key()).allocations()).containsExactlyEntriesOf(Map.of("mixed-learner", "n1"));
+    assertThat(result.decision(batch.key()).allocations()).containsExactlyEntriesOf(Map.of("batch-learner", "n1"));
+  }
+
+  /**
+   * Spread DoNotSchedule, maxSkew 1, over two zones, for three pods of one Strict gang placed in one
+   * cycle: the emptiest zone's count must follow each placement (0, then 0, then 1), or the third pod
+   * sees skew 2 everywhere and the gang fails.
+   */
+  @Test
+  void podsSpreadOverZonesSeeTheEmptiestZoneRiseAsTheyArePlaced() {
+    List<NodeInfo> nodes = List.of(node("a").cpu("8").memory("32Gi").label(ZONE, "z1").build(),
+        node("b").cpu("8").memory("32Gi").label(ZONE, "z2").build());
+    JobInfo spread = shaped(job("j").minWorkers(2).leader("cpu", "1").workers("w", 2, "cpu", "1").build(),
+        affinity(PodAffinity.NONE.withSpread(List.of(new TopologySpreadConstraint(1, ZONE, true, LabelSelector.matchLabels("app", "x"))))),
+        Map.of("app", "x"));
+
+    Map<String, String> allocations = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(spread), List.of()), CONFIGURATION, T0)
+        .decision(spread.key()).allocations();
+
+    assertThat(allocations).hasSize(3);
+    assertThat(allocations.values().stream().filter("a"::equals).count()).isBetween(1L, 2L);
+  }
+
+  /**
+   * ScheduleAnyway spread scores every node against the same emptiest zone. z2 ("full", scored first)
+   * holds 2 matching pods, z1 ("empty") 1, so the emptiest holds 1: full 87.5 + 2 × 100 × 1/(1 + 1) =
+   * 187.5; empty 12.5 + 2 × 100 × 1/1 = 212.5. Scored against an emptiest zone of 0, empty would get
+   * only 112.5.
+   */
+  @Test
+  void softSpreadScoresEveryNodeAgainstTheSameEmptiestZone() {
+    List<NodeInfo> nodes = List.of(
+        withPods(node("full").cpu("8").memory("32Gi").used("cpu", "6").label(ZONE, "z2").build(), pod("default", "app", "x"),
+            pod("default", "app", "x")),
+        withPods(node("empty").cpu("8").memory("32Gi").label(ZONE, "z1").build(), pod("default", "app", "x")));
+    JobInfo job = single(affinity(PodAffinity.NONE.withSpread(List.of(
+        new TopologySpreadConstraint(1, ZONE, false, LabelSelector.matchLabels("app", "x"))))), "app", "x");
+
+    Map<String, String> allocations = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(job), List.of()), CONFIGURATION, T0)
+        .decision(job.key()).allocations();
+
+    assertThat(allocations).containsExactlyEntriesOf(Map.of("j-learner", "empty"));
+  }
+
   /** Two pods of one job binding the same host port cannot share a node, even placed in one cycle. */
   @Test
   void twoPodsOfOneCycleBindingOnePortGoToDifferentNodes() {
@@ -236,6 +340,41 @@ class PodPlacementConstraintsTest {
         .decision(ports.key()).allocations();
 
     assertThat(Set.copyOf(allocations.values())).containsExactlyInAnyOrder("n1", "n2");
+  }
+
+  /** Where some pods bind host ports, a pod binding none is not held back by them. */
+  @Test
+  void aPodWithoutHostPortsIgnoresTakenPorts() {
+    List<NodeInfo> nodes = List.of(withPods(fullAndEmpty(n -> n, n -> n).get(0), new ExistingPod("default", Map.of(), List.of(HostPort.tcp(8080)), List.of())),
+        fullAndEmpty(n -> n, n -> n).get(1));
+    JobInfo ports = shaped(job("ports").priority(9).minWorkers(0).leader("cpu", "1").build(),
+        PlacementConstraints.NONE.withHostPorts(List.of(HostPort.tcp(8080))), Map.of());
+    JobInfo plain = shaped(job("plain").priority(1).minWorkers(0).leader("cpu", "1").build(), PlacementConstraints.NONE, Map.of());
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(ports, plain), List.of()), CONFIGURATION, T0);
+
+    assertThat(result.decision(ports.key()).allocations()).containsEntry("ports-learner", "empty");
+    assertThat(result.decision(plain.key()).allocations()).containsEntry("plain-learner", "full");
+  }
+
+  /**
+   * A discarded Strict gang takes its pods out of the neighbourhood counts. The gang's pods want to be
+   * together by hostname but each binds host port 9000, so its leader lands on n1 and its first worker
+   * fits nowhere: the gang is discarded. The next job, which must avoid the gang's pods, then fits on n1.
+   */
+  @Test
+  void aDiscardedGangLeavesNoNeighboursBehind() {
+    List<NodeInfo> nodes = List.of(node("n1").cpu("8").memory("32Gi").label(HOSTNAME, "n1").build());
+    JobInfo together = shaped(job("a-together").priority(9).minWorkers(2).leader("cpu", "1").workers("w", 2, "cpu", "1").build(),
+        affinity(PodAffinity.NONE.withRequired(List.of(term(HOSTNAME, "app", "web")))).withHostPorts(List.of(HostPort.tcp(9000))),
+        Map.of("app", "web"));
+    JobInfo avoiding = shaped(job("b-avoiding").priority(1).minWorkers(0).leader("cpu", "1").build(),
+        affinity(PodAffinity.NONE.withRequiredAnti(List.of(term(HOSTNAME, "app", "web")))), Map.of());
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(together, avoiding), List.of()), CONFIGURATION, T0);
+
+    assertThat(result.decision(together.key()).allocations()).isEmpty();
+    assertThat(result.decision(avoiding.key()).allocations()).containsEntry("b-avoiding-learner", "n1");
   }
 
   /** A discarded Strict gang gives its host ports back: the next job may bind them. */

@@ -22,10 +22,13 @@ import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.Taint;
 import io.tyrl.arranger.scheduler.api.TaintEffect;
 import io.tyrl.arranger.scheduler.api.Toleration;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.sim.Fixtures.JobBuilder;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -189,6 +192,75 @@ class PredicatesPluginTest {
         .decision("default/j");
 
     assertThat(decision.message()).contains("0/2 nodes fit learner: 1 Insufficient cpu, too many pods, 1 untolerated taint dedicated=infer");
+  }
+
+  /** Allocate alone: enqueue would refuse, or fail as NeverFits, a job the node is short for before the predicates explain it. */
+  private static final SchedulerConfiguration ALLOCATE_ONLY = Fixtures.configuration("""
+      actions: "allocate"
+      tiers:
+        - plugins:
+            - name: priority
+            - name: gang
+        - plugins:
+            - name: predicates
+            - name: nodeorder
+      """);
+
+  /**
+   * A node with one unit of each of 61 extended resources besides the standard four: dimensions 4
+   * (example.com/r00) to 64 (example.com/r60); {@code usedUp} are taken by other pods.
+   */
+  private static NodeInfo wideNode(String name, List<String> usedUp) {
+    Fixtures.NodeBuilder builder = node(name).cpu("8").memory("32Gi");
+    for (int i = 0; i <= 60; i++) {
+      builder.allocatable(extended(i), "1");
+    }
+    for (String resource : usedUp) {
+      builder.used(resource, resource.equals("cpu") ? "8" : "1");
+    }
+    return builder.build();
+  }
+
+  private static String extended(int index) {
+    return String.format("example.com/r%02d", index);
+  }
+
+  /**
+   * Each node is described by the set of dimensions it lacks, a 64-bit mask, and reasons are cached
+   * per mask: masks below 256 in an array, the others in a map. Dimension 8 alone is the first mask
+   * past the array; dimension 63 is the sign bit, so its masks are negative and must not be taken for
+   * the array slot of their low bits (cpu alone, or nothing); dimension 64 is past the mask: refused,
+   * but not named.
+   */
+  static Stream<Arguments> shortages() {
+    return Stream.of(
+        Arguments.of("dimension 8 alone, the first mask past the array", List.of(List.of(extended(4))),
+            "1 Insufficient example.com/r04"),
+        Arguments.of("masks with dimension 63 are told apart from those sharing their low bits",
+            List.of(List.of("cpu"), List.of("cpu", extended(59)), List.of(extended(59)), List.of(extended(36), extended(59))),
+            "1 Insufficient cpu, 1 Insufficient cpu and example.com/r59, 1 Insufficient example.com/r36 and example.com/r59, "
+                + "1 Insufficient example.com/r59"),
+        Arguments.of("dimension 64 alone, past the mask", List.of(List.of(extended(60))), "1 Insufficient resources"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("shortages")
+  void eachNodeIsRefusedNamingExactlyTheResourcesItLacks(String description, List<List<String>> shortOfByNode, String reasons) {
+    List<NodeInfo> nodes = new ArrayList<>();
+    Set<String> requested = new TreeSet<>(List.of("cpu"));
+    for (List<String> shortOf : shortOfByNode) {
+      nodes.add(wideNode("wide-" + nodes.size(), shortOf));
+      requested.addAll(shortOf);
+    }
+    List<String> request = new ArrayList<>();
+    requested.forEach(resource -> request.addAll(List.of(resource, "1")));
+    var job = job("j").minWorkers(0).leader(request.toArray(String[]::new)).build();
+
+    JobDecision decision = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(job), List.of()), ALLOCATE_ONLY, T0)
+        .decision("default/j");
+
+    assertThat(decision.state()).isEqualTo(ScheduleState.UNSCHEDULED);
+    assertThat(decision.message()).endsWith(" nodes fit learner: " + reasons);
   }
 
   private static void add(List<NodeInfo> cluster, int count, String prefix, UnaryOperator<Fixtures.NodeBuilder> shape) {

@@ -8,13 +8,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ProportionPluginTest {
 
@@ -84,6 +90,61 @@ class ProportionPluginTest {
     assertThat(gpusDeserved(session, "a", "b", "c")).containsExactly(1L, 4L, 3L);
   }
 
+  /**
+   * Three rounds of water-filling, each queue's room counted from what it already got: 12 GPUs over
+   * three equal queues capped at 1, 5 and 10 give 4/4/4 offered, 1/4/4 taken; the 3 left give b 2
+   * offered but only 1 room left (cap 5 − 4): 1/5/5; the last unit goes to c: 1/5/6.
+   */
+  @Test
+  void aQueueNeverDeservesMoreThanItsCapAcrossRounds() {
+    Session session = openWithGpuQueues(12, List.of(queue("a").build(), queue("b").build(), queue("c").build()), 1, 5, 10);
+
+    assertThat(gpusDeserved(session, "a", "b", "c")).containsExactly(1L, 5L, 6L);
+  }
+
+  /** Reclaim with proportion as the only plugin offering victims, so its rule alone decides which pods may go. */
+  private static final SchedulerConfiguration PROPORTION_DECIDES_VICTIMS = Fixtures.configuration("""
+      actions: "enqueue, reclaim, allocate"
+      tiers:
+        - plugins:
+            - name: priority
+            - name: predicates
+            - name: proportion
+            - name: nodeorder
+      """);
+
+  /**
+   * 3 cpu between two equal queues: over asks 3 and under 1, so over deserves 2 and under 1. over
+   * holds all 3; giving one 1-cpu pod back leaves it at its share, exactly: allowed; a second would
+   * take it below: refused. under's pod reclaims one, not two.
+   */
+  @Test
+  void aQueueGivesBackPodsOnlyDownToItsShare() {
+    Snapshot snapshot = new Snapshot(List.of(node("n1").cpu("3").memory("64Gi").build()),
+        List.of(job("big").queue("over").minWorkers(0).leader("cpu", "1").workers("w", 2, "cpu", "1").running("n1", 2).build(),
+            job("r").queue("under").minWorkers(0).leader("cpu", "1").build()),
+        List.of(queue("over").build(), queue("under").build()));
+
+    CycleResult result = Fixtures.scheduler().runCycle(snapshot, PROPORTION_DECIDES_VICTIMS, T0.plusSeconds(2000));
+
+    assertThat(result.victims()).containsOnlyKeys("default/r");
+    assertThat(result.victims().get("default/r")).singleElement()
+        .satisfies(victim -> assertThat(victim.pods()).containsExactly("big-w-1"));
+  }
+
+  /** The same over a reclaimer needing 2 cpu: over may give only 1 without going below its share, so nothing is reclaimed. */
+  @Test
+  void aQueueGivesNothingBackWhenTheReclaimerNeedsMoreThanItCanSpare() {
+    Snapshot snapshot = new Snapshot(List.of(node("n1").cpu("3").memory("64Gi").build()),
+        List.of(job("big").queue("over").minWorkers(0).leader("cpu", "1").workers("w", 2, "cpu", "1").running("n1", 2).build(),
+            job("r").queue("under").minWorkers(0).leader("cpu", "2").build()),
+        List.of(queue("over").build(), queue("under").build()));
+
+    CycleResult result = Fixtures.scheduler().runCycle(snapshot, PROPORTION_DECIDES_VICTIMS, T0.plusSeconds(2000));
+
+    assertThat(result.victims()).isEmpty();
+  }
+
   /** One node of {@code gpus} GPUs; one job per queue asking for the given GPUs (in queue order). */
   private static Session openWithGpuQueues(int gpus, List<io.tyrl.arranger.scheduler.api.QueueInfo> queues, int... requests) {
     List<io.tyrl.arranger.scheduler.api.JobInfo> jobs = new java.util.ArrayList<>();
@@ -128,6 +189,62 @@ class ProportionPluginTest {
     assertThat(result.decision("default/too-big").state()).isEqualTo(ScheduleState.SCHEDULED_FAILED);
     assertThat(result.decision("default/too-big").reason()).isEqualTo(ReasonCode.NEVER_FITS);
     assertThat(result.decision("default/too-big").message()).contains("needs cpu 6 but queue capped is capped at 5");
+  }
+
+  /** The capability is a limit the minimum may reach: a minimum of exactly the capability is placed. */
+  @Test
+  void aMinimumEqualToTheCapabilityFits() {
+    Snapshot snapshot = new Snapshot(List.of(node("n").cpu("32").memory("64Gi").build()),
+        List.of(job("exact").queue("capped").minWorkers(1).leader("cpu", "2").workers("actor", 1, "cpu", "2").build()),
+        List.of(queue("capped").capability("cpu", "4").build()));
+
+    CycleResult result = Fixtures.scheduler().runCycle(snapshot, Fixtures.defaultConfiguration(), T0);
+
+    assertThat(result.decision("default/exact").state()).isEqualTo(ScheduleState.SCHEDULED_SUCCEED);
+  }
+
+  /**
+   * A capability lowered below the minimum of a job that runs does not fail it: what it holds it got
+   * within the old capability, and gang rules no longer apply to it. A job holding nothing is judged
+   * by its minimum even if it ran before: enqueue would refuse it for ever (its minimum cannot get into
+   * the queue), so NeverFits is the honest verdict.
+   */
+  static Stream<Arguments> runningJobsUnderALoweredCapability() {
+    return Stream.of(
+        Arguments.of("a running job holding its pods keeps them", true, ScheduleState.SCHEDULED_SUCCEED, null),
+        Arguments.of("a job that ran but lost every pod never fits", false, ScheduleState.SCHEDULED_FAILED,
+            ReasonCode.NEVER_FITS));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("runningJobsUnderALoweredCapability")
+  void aJobThatRanIsFailedForItsMinimumOnlyWhenItHoldsNothing(String description, boolean holdsItsPods, ScheduleState state,
+      ReasonCode reason) {
+    var builder = job("ran").queue("capped").stage(JobStage.RUNNING).minWorkers(2).leader("cpu", "2").workers("actor", 2, "cpu", "2");
+    if (holdsItsPods) {
+      builder.running("n", 2);
+    }
+    Snapshot snapshot = new Snapshot(List.of(node("n").cpu("32").memory("64Gi").build()), List.of(builder.build()),
+        List.of(queue("capped").capability("cpu", "4").build()));
+
+    CycleResult result = Fixtures.scheduler().runCycle(snapshot, Fixtures.defaultConfiguration(), T0);
+
+    assertThat(result.decision("default/ran").state()).isEqualTo(state);
+    assertThat(result.decision("default/ran").reason()).isEqualTo(reason);
+  }
+
+  /** Enqueue names the capability as the limit only when it is below the cluster's total; at the total, the cluster is the limit. */
+  @Test
+  void aCapabilityAtTheClusterTotalIsNotNamedAsTheLimit() {
+    Snapshot snapshot = new Snapshot(List.of(node("n").cpu("4").memory("64Gi").build()),
+        List.of(job("first").queue("q").created(T0).minWorkers(0).leader("cpu", "3").build(),
+            job("second").queue("q").created(T0.plusSeconds(1)).minWorkers(0).leader("cpu", "3").build()),
+        List.of(queue("q").capability("cpu", "4").build()));
+
+    CycleResult result = Fixtures.scheduler().runCycle(snapshot, Fixtures.defaultConfiguration(), T0);
+
+    assertThat(result.decision("default/second").reason()).isEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(result.decision("default/second").message()).contains("cannot hold the job's minimum (cpu 3) within the cluster's total 4");
   }
 
   @Test
