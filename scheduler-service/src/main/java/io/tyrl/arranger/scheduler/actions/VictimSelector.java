@@ -147,7 +147,9 @@ final class VictimSelector {
     });
     VictimSelector selector = new VictimSelector(session, options, NO_EVICTION, List.of());
     for (JobState job : waiting) {
-      selector.makeRoom(job, true);
+      session.forOneJob(job, "resuming", () -> {
+        selector.makeRoom(job, true);
+      });
     }
   }
 
@@ -190,54 +192,48 @@ final class VictimSelector {
     if (!placeIfFitsNow && candidates.isEmpty() && nodesWithReleasing.isEmpty()) {
       return Outcome.NO_ROOM;
     }
+    // Callers run this inside Session.forOneJob, which discards the statements of a step that fails.
     Statement statement = session.newStatement();
     Attempt attempt = new Attempt();
-    try {
-      for (TaskState task : preemptor.pendingTasks()) {
-        if (preemptor.placedTasks() > 0 && session.isJobReady(preemptor)) {
-          break;
-        }
-        NodeState node = nodeFor(task, candidates, statement, attempt);
-        if (node == null) {
-          statement.discard();
-          return Outcome.NO_ROOM;
-        }
-        statement.pipeline(task, node);
-        attempt.steps.add(Step.pipeline(task, node));
+    for (TaskState task : preemptor.pendingTasks()) {
+      if (preemptor.placedTasks() > 0 && session.isJobReady(preemptor)) {
+        break;
       }
-      if (!(preemptor.placedTasks() > 0 && session.isJobReady(preemptor))) {
+      NodeState node = nodeFor(task, candidates, statement, attempt);
+      if (node == null) {
         statement.discard();
         return Outcome.NO_ROOM;
       }
-      Set<Step> unneeded = unneededEvictions(preemptor, attempt);
-      if (!unneeded.isEmpty()) {
-        statement.discard();
-        statement = session.newStatement();
-        attempt = replay(attempt, unneeded, statement);
+      statement.pipeline(task, node);
+      attempt.steps.add(Step.pipeline(task, node));
+    }
+    if (!(preemptor.placedTasks() > 0 && session.isJobReady(preemptor))) {
+      statement.discard();
+      return Outcome.NO_ROOM;
+    }
+    Set<Step> unneeded = unneededEvictions(preemptor, attempt);
+    if (!unneeded.isEmpty()) {
+      statement.discard();
+      statement = session.newStatement();
+      attempt = replay(attempt, unneeded, statement);
+    }
+    if (!evictsAnything(attempt) && everyPipelinedPodFitsNow(preemptor)) {
+      statement.discard();
+      if (!placeIfFitsNow) {
+        return Outcome.FITS_WITHOUT_EVICTION;
       }
-      if (!evictsAnything(attempt) && everyPipelinedPodFitsNow(preemptor)) {
-        statement.discard();
-        if (!placeIfFitsNow) {
-          return Outcome.FITS_WITHOUT_EVICTION;
+      statement = session.newStatement();
+      for (Step step : attempt.steps) {
+        if (step.pipelined() != null) {
+          statement.allocate(step.pipelined(), step.node());
         }
-        statement = session.newStatement();
-        for (Step step : attempt.steps) {
-          if (step.pipelined() != null) {
-            statement.allocate(step.pipelined(), step.node());
-          }
-        }
-        statement.commit();
-        return Outcome.PLACED;
       }
-      if (exceedsCapability(preemptor.queue())) {
-        statement.discard();
-        return Outcome.NO_ROOM;
-      }
-    } catch (RuntimeException e) {
-      if (!statement.isClosed()) {
-        statement.discard();
-      }
-      throw e;
+      statement.commit();
+      return Outcome.PLACED;
+    }
+    if (exceedsCapability(preemptor.queue())) {
+      statement.discard();
+      return Outcome.NO_ROOM;
     }
     statement.commit();
     record(preemptor, attempt);

@@ -185,6 +185,7 @@ public final class Fixtures {
     private PlacementConstraints constraints = PlacementConstraints.NONE;
     private boolean preemptable = true;
     private PreemptionPolicy preemptionPolicy = PreemptionPolicy.PREEMPT_LOWER_PRIORITY;
+    private boolean awaitingVictims;
 
     JobBuilder(String name) {
       this.name = name;
@@ -305,6 +306,12 @@ public final class Fixtures {
       return this;
     }
 
+    /** The previous cycle left the job waiting for its victims to go (its status said so). */
+    public JobBuilder awaitingVictims() {
+      this.awaitingVictims = true;
+      return this;
+    }
+
     /** Marks a pod as being deleted on its node (an evicted victim not gone yet). */
     public JobBuilder releasing(String podName, String node) {
       releasing.put(podName, node);
@@ -339,7 +346,7 @@ public final class Fixtures {
             : node == null ? withConstraints : withConstraints.withStatus(TaskStatus.ALLOCATED, node));
       }
       return new JobInfo(namespace, name, null, queue, priority, created, minWorkers, basicPolicy, jobQueuePolicy,
-          new GangSpec(gangMode, waitTime, group), waitingSince, finished, preemptable, false, stage,
+          new GangSpec(gangMode, waitTime, group), waitingSince, finished, preemptable, awaitingVictims, stage,
           preemptionPolicy);
     }
   }
