@@ -110,7 +110,7 @@ public final class ClusterInformers implements ReadinessCheck {
       }
     }
     SnapshotAssembler.Assembly assembly = SnapshotAssembler.assembleDecoded(nodes.getIndexer().list(),
-        pods.getIndexer().list(), decodedJobs, readableQueues);
+        pods.getIndexer().list(), decodedJobs, readableQueues, now);
     if (!unreadableQueues.isEmpty()) {
       log.debug("unreadable queues left out of the snapshot: {}", unreadableQueues);
     }

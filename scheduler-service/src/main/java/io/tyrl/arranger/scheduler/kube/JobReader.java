@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /** Reads a TYJob into the core's {@link JobInfo}: one task per pod the spec asks for. */
 final class JobReader {
@@ -37,12 +38,8 @@ final class JobReader {
   /**
    * @param livePods the pods bound now: a placed task whose pod exists counts on the node the pod is
    *     bound to, and is releasing when its pod is on the way out (an evicted victim, say)
+   * @param now the cycle's time: entries of {@code status.avoidNodes} that end by then are no longer avoided
    */
-  static JobInfo job(V1alpha1TYJob tyJob, LivePods livePods) {
-    return job(tyJob, livePods, Instant.now());
-  }
-
-  /** @param now entries of {@code status.avoidNodes} that end by then are no longer avoided */
   static JobInfo job(V1alpha1TYJob tyJob, LivePods livePods, Instant now) {
     String namespace = tyJob.getMetadata().getNamespace();
     V1alpha1TYJobSpec spec = tyJob.getSpec();
@@ -122,7 +119,7 @@ final class JobReader {
     if (status == null || status.getAvoidNodes() == null) {
       return Map.of();
     }
-    Map<String, String> avoided = new java.util.TreeMap<>();
+    Map<String, String> avoided = new TreeMap<>();
     for (V1alpha1TYJobStatusAvoidNodes entry : status.getAvoidNodes()) {
       if (entry.getNode() == null || entry.getUntil() == null || !entry.getUntil().toInstant().isAfter(now)) {
         continue;

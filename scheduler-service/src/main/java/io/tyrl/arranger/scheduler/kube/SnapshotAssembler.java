@@ -17,6 +17,7 @@ import io.tyrl.arranger.scheduler.api.Taint;
 import io.tyrl.arranger.scheduler.api.TaintEffect;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -50,15 +51,16 @@ public final class SnapshotAssembler {
 
   private SnapshotAssembler() {}
 
-  /** For jobs that all decoded (tests, tools). */
+  /** For jobs that all decoded (tests, tools), at the wall clock's time. */
   public static Assembly assemble(List<V1Node> nodes, List<V1Pod> pods, List<V1alpha1TYJob> tyJobs,
       List<V1alpha1Queue> queues) {
     return assembleDecoded(nodes, pods,
-        tyJobs.stream().map(job -> new TYJobDecoder.Decoded(job, Optional.empty())).toList(), queues);
+        tyJobs.stream().map(job -> new TYJobDecoder.Decoded(job, Optional.empty())).toList(), queues, Instant.now());
   }
 
+  /** @param now the cycle's time, the one its decisions are made at */
   static Assembly assembleDecoded(List<V1Node> nodes, List<V1Pod> pods, List<TYJobDecoder.Decoded> tyJobs,
-      List<V1alpha1Queue> queues) {
+      List<V1alpha1Queue> queues, Instant now) {
     LivePods livePods = LivePods.of(pods, tyJobs.stream()
         .map(decoded -> decoded.job().getStatus())
         .filter(status -> status != null && status.getVictims() != null)
@@ -91,7 +93,7 @@ public final class SnapshotAssembler {
         continue;
       }
       try {
-        JobInfo job = JobReader.job(tyJob, livePods);
+        JobInfo job = JobReader.job(tyJob, livePods, now);
         jobs.add(job);
         for (TaskInfo task : job.tasks()) {
           if (task.status() != TaskStatus.PENDING) {

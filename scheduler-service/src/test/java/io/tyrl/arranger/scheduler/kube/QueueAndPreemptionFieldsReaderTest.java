@@ -7,11 +7,14 @@ import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.PreemptionPolicy;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Queue {@code state} and {@code priority}, and TYJob {@code preemptionPolicy}, as the core reads them. */
 class QueueAndPreemptionFieldsReaderTest {
+
+  private static final Instant NOW = Instant.parse("2026-11-25T12:00:00Z");
 
   private static final JSON JSON = new JSON();
 
@@ -52,7 +55,7 @@ class QueueAndPreemptionFieldsReaderTest {
                         {"node": "n2", "reason": "OutOfmemory", "until": "2026-11-25T11:59:00Z"}]}""",
         io.tyrl.arranger.model.V1alpha1TYJobStatus.class));
 
-    var read = JobReader.job(job, LivePods.of(List.of(), List.of()), java.time.Instant.parse("2026-11-25T12:00:00Z"));
+    var read = JobReader.job(job, LivePods.of(List.of(), List.of()), NOW);
 
     assertThat(read.tasks()).allSatisfy(task -> assertThat(task.constraints().avoidedNodes()).containsExactly(
         java.util.Map.entry("n1", "node(s) where the kubelet refused this job's pod (n1: OutOfcpu), avoided until 2026-11-25T12:05:00Z")));
@@ -60,8 +63,8 @@ class QueueAndPreemptionFieldsReaderTest {
 
   @Test
   void preemptionPolicyNeverIsReadAndItsAbsenceMeansPreemptLowerPriority() {
-    assertThat(JobReader.job(job("\"preemptionPolicy\": \"Never\","), LivePods.of(List.of(), List.of())).preemptionPolicy()).isEqualTo(PreemptionPolicy.NEVER);
-    assertThat(JobReader.job(job("\"preemptionPolicy\": \"Never\","), LivePods.of(List.of(), List.of())).mayPreempt()).isFalse();
-    assertThat(JobReader.job(job(""), LivePods.of(List.of(), List.of())).preemptionPolicy()).isEqualTo(PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
+    assertThat(JobReader.job(job("\"preemptionPolicy\": \"Never\","), LivePods.of(List.of(), List.of()), NOW).preemptionPolicy()).isEqualTo(PreemptionPolicy.NEVER);
+    assertThat(JobReader.job(job("\"preemptionPolicy\": \"Never\","), LivePods.of(List.of(), List.of()), NOW).mayPreempt()).isFalse();
+    assertThat(JobReader.job(job(""), LivePods.of(List.of(), List.of()), NOW).preemptionPolicy()).isEqualTo(PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
   }
 }

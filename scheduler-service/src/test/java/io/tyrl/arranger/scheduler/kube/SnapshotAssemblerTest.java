@@ -222,7 +222,7 @@ class SnapshotAssemblerTest {
 
     SnapshotAssembler.Assembly assembly = SnapshotAssembler.assembleDecoded(List.of(node("n1")), List.of(),
         List.of(decoder.decode(raw), new TYJobDecoder.Decoded(job("good", "\"status\": {}"), java.util.Optional.empty())),
-        List.of());
+        List.of(), java.time.Instant.parse("2026-11-25T12:00:00Z"));
 
     assertThat(assembly.snapshot().jobs()).extracting(JobInfo::name).containsExactly("good");
     assertThat(assembly.unreadable()).singleElement().satisfies(bad ->
