@@ -65,8 +65,10 @@ class PreemptionLifecycleEndToEndIT {
       V1alpha1TYJob low = job(admin, "low");
       assertThat(low.getStatus().getLeader().getRestarts()).as("no restart counted for the preemption").isZero();
       assertThat(low.getStatus().getEviction()).as("the eviction note is consumed").isNull();
-      assertThat(eventReasons(admin, "low")).contains("Preempted", "LeaderRecreated", "LeaderSucceeded")
-          .doesNotContain("RestartLimitExceeded", "LeaderDeleted");
+      // Events are recorded after the status write that causes them, so they are awaited.
+      await("low's events").atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(eventReasons(admin, "low"))
+          .contains("Preempted", "LeaderRecreated", "LeaderSucceeded"));
+      assertThat(eventReasons(admin, "low")).doesNotContain("RestartLimitExceeded", "LeaderDeleted");
       assertThat(controller.leader().orElseThrow().logTail()).doesNotContain("is forbidden");
     }
   }

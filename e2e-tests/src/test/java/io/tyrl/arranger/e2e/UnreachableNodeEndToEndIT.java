@@ -72,13 +72,16 @@ class UnreachableNodeEndToEndIT {
       V1alpha1TYJob done = ArrangerResources.tyJobs(admin).get(JOBS_NAMESPACE, "stranded").throwsApiException()
           .getObject();
       assertThat(done.getStatus().getLeader().getNode()).isEqualTo("unreachable-good");
-      List<CoreV1Event> released = new CoreV1Api(admin).listNamespacedEvent(JOBS_NAMESPACE)
-          .fieldSelector("involvedObject.name=stranded").execute().getItems().stream()
-          .filter(event -> "NodeUnreachable".equals(event.getReason())).toList();
-      assertThat(released).isNotEmpty().allSatisfy(event -> {
-        assertThat(event.getType()).isEqualTo("Warning");
-        assertThat(event.getMessage()).contains("node unreachable-lost has not been Ready since",
-            "longer than its grace of 2s");
+      // Events are recorded after the status write that causes them, so they are awaited.
+      await("the release's Warning").atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        List<CoreV1Event> released = new CoreV1Api(admin).listNamespacedEvent(JOBS_NAMESPACE)
+            .fieldSelector("involvedObject.name=stranded").execute().getItems().stream()
+            .filter(event -> "NodeUnreachable".equals(event.getReason())).toList();
+        assertThat(released).isNotEmpty().allSatisfy(event -> {
+          assertThat(event.getType()).isEqualTo("Warning");
+          assertThat(event.getMessage()).contains("node unreachable-lost has not been Ready since",
+              "longer than its grace of 2s");
+        });
       });
       assertThat(controller.leader().orElseThrow().logTail()).doesNotContain("is forbidden");
     }
