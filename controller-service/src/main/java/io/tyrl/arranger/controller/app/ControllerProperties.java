@@ -10,6 +10,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * message naming the property.
  *
  * @param workers reconcile workers; jobs are reconciled in parallel, one job by one worker at a time
+ * @param podCreators pod creates in flight at once, across all jobs: a job's pods are created concurrently
+ * @param statusBatchPeriod how long a status write that only reports on the pods (the leader's address
+ *     and phase, created and ready counts, allocated nodes) may be held back so that several pod
+ *     changes go out in one write; stage changes, restarts and conditions are written at once. 0 turns it off
  * @param resyncPeriod how often every cached job is reconciled again even without events; 0 turns it off
  * @param retry backoff for a job whose reconcile failed, per job, doubling from the initial delay
  * @param refusingNodeAvoidance how long the scheduler avoids, for a job, a node whose kubelet refused one
@@ -21,12 +25,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("arranger.controller")
 record ControllerProperties(
     @DefaultValue("16") int workers,
+    @DefaultValue("32") int podCreators,
+    @DefaultValue("10s") Duration statusBatchPeriod,
     @DefaultValue("10m") Duration resyncPeriod,
     @DefaultValue Retry retry,
     @DefaultValue("5m") Duration refusingNodeAvoidance,
     @DefaultValue("5m") Duration unreachableNodeGrace) {
 
   static final int MAX_WORKERS = 64;
+  static final int MAX_POD_CREATORS = 256;
   /** client-java refuses resync periods below one second. */
   private static final Duration MIN_RESYNC = Duration.ofSeconds(1);
 
@@ -35,10 +42,19 @@ record ControllerProperties(
       throw new IllegalArgumentException(
           "arranger.controller.workers must be between 1 and " + MAX_WORKERS + ", got " + workers);
     }
+    if (podCreators < 1 || podCreators > MAX_POD_CREATORS) {
+      throw new IllegalArgumentException(
+          "arranger.controller.pod-creators must be between 1 and " + MAX_POD_CREATORS + ", got " + podCreators);
+    }
     if (resyncPeriod == null || resyncPeriod.isNegative()
         || (!resyncPeriod.isZero() && resyncPeriod.compareTo(MIN_RESYNC) < 0)) {
       throw new IllegalArgumentException(
           "arranger.controller.resync-period must be 0 (off) or at least 1s, got " + resyncPeriod);
+    }
+    statusBatchPeriod = statusBatchPeriod == null ? Duration.ofSeconds(10) : statusBatchPeriod;
+    if (statusBatchPeriod.isNegative()) {
+      throw new IllegalArgumentException(
+          "arranger.controller.status-batch-period must not be negative, got " + statusBatchPeriod);
     }
     retry = retry == null ? new Retry(null, null) : retry;
     refusingNodeAvoidance = refusingNodeAvoidance == null ? Duration.ofMinutes(5) : refusingNodeAvoidance;

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tyrl.arranger.controller.kube.ControllerMetrics;
 import io.tyrl.arranger.controller.kube.ForeignPods;
 import io.tyrl.arranger.controller.kube.InformerCache;
+import io.tyrl.arranger.controller.kube.PodExpectations;
 import io.tyrl.arranger.controller.kube.NodeReadiness;
 import io.tyrl.arranger.controller.kube.InformersSynced;
 import io.tyrl.arranger.controller.kube.JobEventRouter;
@@ -38,6 +39,9 @@ import io.tyrl.arranger.kube.leader.LeaderElection;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -168,27 +172,44 @@ class ControllerWiring {
     return new ForeignPods(new CoreV1Api(clients.requests()));
   }
 
+  @Bean(destroyMethod = "shutdownNow")
+  ExecutorService podCreators(ControllerProperties properties) {
+    AtomicInteger threads = new AtomicInteger();
+    return Executors.newFixedThreadPool(properties.podCreators(), runnable -> {
+      Thread thread = new Thread(runnable, "pod-creator-" + threads.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  @Bean
+  PodExpectations podExpectations(Clock controllerClock) {
+    return new PodExpectations(PodExpectations.DEFAULT_TIME_TO_LIVE, controllerClock);
+  }
+
   @Bean
   PlanExecutor planExecutor(KubernetesClients clients, StatusPatcher statusPatcher, JobEvents jobEvents,
-      ControllerMetrics metrics, LeaderElection leaderElection, ForeignPods foreignPods) {
+      ControllerMetrics metrics, LeaderElection leaderElection, ForeignPods foreignPods, ExecutorService podCreators,
+      PodExpectations podExpectations) {
     return new PlanExecutor(new CoreV1Api(clients.requests()), statusPatcher, new PodFactory(), jobEvents, metrics,
-        leaderElection, foreignPods);
+        leaderElection, foreignPods, podCreators, podExpectations);
   }
 
   @Bean
   TYJobReconciler tyJobReconciler(InformerCache cache, PlanExecutor executor, StatusPatcher statusPatcher,
       ForeignPods foreignPods, ControllerMetrics metrics, Clock controllerClock, ControllerProperties properties,
-      NodeReadiness nodeReadiness) {
+      NodeReadiness nodeReadiness, PodExpectations podExpectations) {
     return new TYJobReconciler(cache, new JobViewMapper(), new PodViewMapper(nodeReadiness::notReady),
         new LifecyclePlanner(properties.lifecycle()),
         executor,
-        new VictimEvictor(cache, executor, statusPatcher), foreignPods, metrics, controllerClock);
+        new VictimEvictor(cache, executor, statusPatcher), foreignPods, metrics, controllerClock,
+        properties.statusBatchPeriod(), podExpectations);
   }
 
   @Bean
   LeaderOnlyController leaderOnlyController(InformerCache cache, JobEventRouter router, TYJobReconciler reconciler,
       ControllerProperties properties, ControllerMetrics metrics) {
     return new LeaderOnlyController(cache, router, () -> new ReconcileWorkers(reconciler::reconcile, properties.workers(),
-        properties.retry().initialDelay(), properties.retry().maxDelay(), metrics));
+        properties.retry().initialDelay(), properties.retry().maxDelay(), properties.statusBatchPeriod(), metrics));
   }
 }

@@ -43,7 +43,12 @@ public final class ControllerMetrics {
      */
     WAITING("waiting"),
     /** This replica may not write as leader right now; retried with backoff while this term lasts. */
-    FENCED("fenced");
+    FENCED("fenced"),
+    /**
+     * The plan was applied but for its status write, which only reported on the pods and was held
+     * back; looked at again after the status batch period, when the reports are written in one go.
+     */
+    BATCHED("batched");
 
     private final String tag;
 

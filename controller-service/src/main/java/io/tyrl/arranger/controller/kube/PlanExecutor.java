@@ -9,13 +9,18 @@ import io.tyrl.arranger.controller.lifecycle.EventType;
 import io.tyrl.arranger.controller.lifecycle.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.Plan;
 import io.tyrl.arranger.controller.lifecycle.PlannedAction;
+import io.tyrl.arranger.controller.lifecycle.PodRole;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.StatusPatchException;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.leader.LeadershipFence;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +28,15 @@ import org.slf4j.LoggerFactory;
  * Applies a {@link Plan} to the cluster in the order {@link PlannedAction} prescribes: one status
  * merge patch, then pod deletes, then pod creates, then events. It stops at the first failure and
  * throws, so the reconciler retries the job with backoff and plans it afresh.
+ *
+ * <p>One exception to the order ({@link Plan#createsLeaderFirst()}): the leader is created before the
+ * status that announces it is written. A name held by a pod of another owner is then found by the
+ * create's own 409, before the status says anything — without reading the pod on every leader
+ * create. Should the status write fail after the create, the next plan finds the leader in the cache
+ * and announces it then.
+ *
+ * <p>A plan's pods are created concurrently, at most {@code podCreators} across all jobs at once; the
+ * plan waits for all of them, and the first failure is thrown once they have all answered.
  *
  * <p>Events are recorded once the status write has succeeded, even if a later delete or create
  * fails: they describe the transition the status now holds, and the next plan, which starts from
@@ -66,9 +80,14 @@ public final class PlanExecutor {
   private final ControllerMetrics metrics;
   private final LeadershipFence fence;
   private final ForeignPods foreignPods;
+  private final ExecutorService podCreators;
+  private final PodExpectations expectations;
 
   public PlanExecutor(CoreV1Api core, StatusPatcher statusPatcher, PodFactory podFactory, JobEvents events,
-      ControllerMetrics metrics, LeadershipFence fence, ForeignPods foreignPods) {
+      ControllerMetrics metrics, LeadershipFence fence, ForeignPods foreignPods, ExecutorService podCreators,
+      PodExpectations expectations) {
+    this.podCreators = podCreators;
+    this.expectations = expectations;
     this.fence = fence;
     this.foreignPods = foreignPods;
     this.core = core;
@@ -84,6 +103,16 @@ public final class PlanExecutor {
    */
   public Result apply(JobSnapshot job, Map<String, V1Pod> pods, Plan plan) {
     List<String> releases = plan.releases().stream().map(PlannedAction.ReleaseAllocation::podName).toList();
+    Optional<PlannedAction.CreatePod> leaderFirst = plan.createsLeaderFirst()
+        ? plan.creates().stream().filter(create -> create.role() == PodRole.LEADER).findFirst() : Optional.empty();
+    List<PlannedAction.CreatePod> creates = plan.creates().stream()
+        .filter(create -> leaderFirst.map(leader -> leader != create).orElse(true)).toList();
+    if (leaderFirst.isPresent()) {
+      if (!fence.mayWrite()) {
+        return Result.of(Outcome.FENCED);
+      }
+      createPod(job, leaderFirst.get());
+    }
     Optional<String> newResourceVersion = Optional.empty();
     if (!releases.isEmpty() || plan.statusPatch().isPresent() || plan.refusal().isPresent()) {
       Result written = writeStatus(job, releases, plan);
@@ -99,11 +128,8 @@ public final class PlanExecutor {
           return Result.of(Outcome.FENCED);
         }
       }
-      for (PlannedAction.CreatePod create : plan.creates()) {
-        if (!fence.mayWrite()) {
-          return Result.of(Outcome.FENCED);
-        }
-        createPod(job, create);
+      if (!createAll(job, creates)) {
+        return Result.of(Outcome.FENCED);
       }
     } finally {
       for (PlannedAction.EmitEvent event : plan.events()) {
@@ -167,10 +193,59 @@ public final class PlanExecutor {
     }
   }
 
+  /**
+   * Creates the pods concurrently and waits for every answer.
+   *
+   * @return false when some were not sent because this replica may no longer write as leader
+   */
+  private boolean createAll(JobSnapshot job, List<PlannedAction.CreatePod> creates) {
+    if (creates.size() == 1) {
+      if (!fence.mayWrite()) {
+        return false;
+      }
+      createPod(job, creates.get(0));
+      return true;
+    }
+    List<Future<Boolean>> answers = new ArrayList<>(creates.size());
+    for (PlannedAction.CreatePod create : creates) {
+      answers.add(podCreators.submit(() -> {
+        if (!fence.mayWrite()) {
+          return false;
+        }
+        createPod(job, create);
+        return true;
+      }));
+    }
+    boolean allSent = true;
+    RuntimeException first = null;
+    for (Future<Boolean> answer : answers) {
+      try {
+        allSent &= answer.get();
+      } catch (ExecutionException e) {
+        RuntimeException failure = e.getCause() instanceof RuntimeException runtime ? runtime
+            : new PlanApplyException("creating a pod of TYJob " + job.key() + " failed: " + e.getCause(), e.getCause());
+        if (first == null) {
+          first = failure;
+        } else {
+          first.addSuppressed(failure);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        answers.forEach(pending -> pending.cancel(true));
+        throw new PlanApplyException("interrupted while creating the pods of TYJob " + job.key(), e);
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+    return allSent;
+  }
+
   private void createPod(JobSnapshot job, PlannedAction.CreatePod create) {
     V1Pod pod = podFactory.build(job, create);
     try {
       core.createNamespacedPod(job.namespace(), pod).execute();
+      expectations.created(job.key(), create.podName());
       metrics.podCreated(create.role());
       log.debug("created pod {}/{} on node {}", job.namespace(), create.podName(), create.nodeName());
     } catch (ApiException e) {
@@ -179,6 +254,7 @@ public final class PlanExecutor {
         // adopted: the next plan reports it and leaves the name alone until it is free.
         Optional<ForeignPod> foreign = foreignPods.check(job, create.podName());
         if (foreign.isEmpty()) {
+          expectations.created(job.key(), create.podName());
           log.debug("pod {}/{} already exists and is the job's own", job.namespace(), create.podName());
           return;
         }

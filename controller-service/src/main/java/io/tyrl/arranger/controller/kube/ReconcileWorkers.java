@@ -40,6 +40,7 @@ public final class ReconcileWorkers {
   private static final Logger log = LoggerFactory.getLogger(ReconcileWorkers.class);
 
   private final Function<String, ReconcileResult> reconciler;
+  private final Duration batchedRecheck;
   private final ControllerMetrics metrics;
   /** Job key → reconciles in a row that crashed; cleared by any reconcile that returns. */
   private final Map<String, Integer> consecutiveCrashes = new ConcurrentHashMap<>();
@@ -47,8 +48,10 @@ public final class ReconcileWorkers {
   private final ScheduledExecutorService queueClock;
   private final List<Thread> workers = new ArrayList<>();
 
+  /** @param batchedRecheck how soon a job whose status reports were held back is looked at again */
   public ReconcileWorkers(Function<String, ReconcileResult> reconciler, int workerCount, Duration retryInitialDelay,
-      Duration retryMaxDelay, ControllerMetrics metrics) {
+      Duration retryMaxDelay, Duration batchedRecheck, ControllerMetrics metrics) {
+    this.batchedRecheck = batchedRecheck;
     this.reconciler = reconciler;
     this.metrics = metrics;
     this.queueClock = Executors.newSingleThreadScheduledExecutor(daemon("arranger-controller-queue"));
@@ -155,6 +158,10 @@ public final class ReconcileWorkers {
       case STALE_CACHE -> {
         queue.forget(key);
         queue.addAfter(key, TYJobReconciler.CACHE_RECHECK);
+      }
+      case BATCHED -> {
+        queue.forget(key);
+        queue.addAfter(key, batchedRecheck);
       }
       // Fenced: the lease is late to renew, or lost. Lost ends this term and its queue; late must not
       // drop the job, or it would wait for its next change.

@@ -7,19 +7,15 @@ import io.tyrl.arranger.controller.kube.ControllerMetrics.ReconcileResult;
 import io.tyrl.arranger.controller.lifecycle.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.controller.lifecycle.Plan;
-import io.tyrl.arranger.controller.lifecycle.PlannedAction;
-import io.tyrl.arranger.controller.lifecycle.PodSlot;
 import io.tyrl.arranger.controller.lifecycle.PodView;
 import io.tyrl.arranger.controller.lifecycle.Stage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,9 +47,23 @@ public final class TYJobReconciler {
    * version, planning would only repeat the last plan and run into a 409.
    */
   private final Map<String, String> supersededVersions = new ConcurrentHashMap<>();
+  /** Job key → when its held-back status reports are to be written (see {@link #statusBatchPeriod}). */
+  private final Map<String, Instant> reportsDue = new ConcurrentHashMap<>();
+  private final Duration statusBatchPeriod;
+  private final PodExpectations expectations;
 
+  /**
+   * @param statusBatchPeriod how long a status write that only reports on the pods and the spec (the
+   *     leader's address and phase, created and ready counts, allocated nodes) may be held back, so that
+   *     the reports of several pod changes go out in one write, as kube's Job controller batches its
+   *     syncs; a lifecycle fact (a stage, a restart, a condition) is never held back and carries the
+   *     reports with it. Zero writes every report at once.
+   */
   public TYJobReconciler(InformerCache cache, JobViewMapper jobMapper, PodViewMapper podMapper, LifecyclePlanner planner,
-      PlanExecutor executor, VictimEvictor victimEvictor, ForeignPods foreignPods, ControllerMetrics metrics, Clock clock) {
+      PlanExecutor executor, VictimEvictor victimEvictor, ForeignPods foreignPods, ControllerMetrics metrics, Clock clock,
+      Duration statusBatchPeriod, PodExpectations expectations) {
+    this.statusBatchPeriod = statusBatchPeriod;
+    this.expectations = expectations;
     this.foreignPods = foreignPods;
     this.cache = cache;
     this.jobMapper = jobMapper;
@@ -85,6 +95,8 @@ public final class TYJobReconciler {
     DynamicKubernetesObject raw = cache.job(key).orElse(null);
     if (raw == null) {
       supersededVersions.remove(key);
+      reportsDue.remove(key);
+      expectations.forget(key);
       foreignPods.forget(key);
       return ReconcileResult.GONE;
     }
@@ -99,22 +111,34 @@ public final class TYJobReconciler {
       return ReconcileResult.FENCED;
     }
     Map<String, V1Pod> pods = ownedPods(job);
+    if (!expectations.satisfied(key, pods.keySet())) {
+      // Pods this controller created are not in the cache yet; their watch events bring the job back.
+      return ReconcileResult.STALE_CACHE;
+    }
     List<PodView> podViews = pods.values().stream().map(podMapper::map).toList();
     Instant now = clock.instant();
-    List<ForeignPod> foreign = new ArrayList<>(foreignPods.recheck(job));
+    List<ForeignPod> foreign = foreignPods.recheck(job);
+    // A name held by another owner is met by the create's 409 (the leader is created before the status
+    // that announces it, see PlanExecutor) and read again here on every reconcile until it is free.
     Plan plan = planner.plan(job.view(), podViews, foreign, now);
-    Optional<ForeignPod> holdingLeaderName = leaderCreate(plan).flatMap(name -> foreignPods.check(job, name));
-    if (holdingLeaderName.isPresent()) {
-      // Checked before the leader is created, so that the job does not announce a leader it cannot have.
-      foreign.add(holdingLeaderName.get());
-      plan = planner.plan(job.view(), podViews, foreign, now);
-    }
     // An ended job waits for nothing: a name held by another pod no longer matters to it.
     boolean waits = !plan.stage().isTerminal() && (!foreign.isEmpty() || plan.lookAgainLater());
     if (plan.stage().isTerminal()) {
       foreignPods.forget(key);
     }
-    ReconcileResult done = waits ? ReconcileResult.WAITING : ReconcileResult.SUCCESS;
+    boolean heldBack = false;
+    if (plan.statusPatch().isEmpty()) {
+      reportsDue.remove(key);
+    } else if (plan.statusWriteOnlyReports() && !statusBatchPeriod.isZero()) {
+      Instant due = reportsDue.computeIfAbsent(key, k -> now.plus(statusBatchPeriod));
+      if (now.isBefore(due)) {
+        plan = plan.withoutStatusWrite();
+        heldBack = true;
+      }
+    }
+    // Held-back reports are looked at again when due; that also covers waiting, with a shorter delay.
+    ReconcileResult done = heldBack ? ReconcileResult.BATCHED
+        : waits ? ReconcileResult.WAITING : ReconcileResult.SUCCESS;
     if (plan.isEmpty()) {
       return done;
     }
@@ -125,6 +149,9 @@ public final class TYJobReconciler {
       case JOB_GONE -> ReconcileResult.GONE;
       case FENCED -> ReconcileResult.FENCED;
       case APPLIED -> {
+        if (plan.statusPatch().isPresent()) {
+          reportsDue.remove(key);
+        }
         // Only a write that produced a new version supersedes the cached one: a patch that changed
         // nothing keeps the resourceVersion, and waiting for a newer one would wait forever.
         applied.newResourceVersion()
@@ -134,11 +161,6 @@ public final class TYJobReconciler {
         yield done;
       }
     };
-  }
-
-  private static Optional<String> leaderCreate(Plan plan) {
-    return plan.creates().stream().filter(create -> create.slot() instanceof PodSlot.Leader)
-        .map(PlannedAction.CreatePod::podName).findFirst();
   }
 
   /**

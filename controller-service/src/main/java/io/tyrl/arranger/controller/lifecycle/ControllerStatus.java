@@ -1,7 +1,9 @@
 package io.tyrl.arranger.controller.lifecycle;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -65,6 +67,33 @@ public record ControllerStatus(
   public String workersReadyOfDesired() {
     long desired = workerSets.stream().mapToLong(WorkerSetSummary::desired).sum();
     return readyWorkers + "/" + desired;
+  }
+
+  /**
+   * What of this status is a lifecycle fact — the stage, restart counters, the conditions (but
+   * {@code Validated}), times, the eviction note, avoided nodes, and whether the leader has been
+   * observed at all — as opposed to what only reports on the job's pods and spec: the leader's name,
+   * node, address and phase once observed, desired, created and ready counts, allocated nodes, the
+   * observed generation and the validation. A fact is written the moment it changes; a report may wait (the adapter batches it).
+   */
+  public record LifecycleFacts(Stage stage, List<Condition> conditions, boolean leaderObserved, int leaderRestarts,
+      Map<String, Integer> workerSetRestarts,
+      Optional<Instant> startTime, Optional<Instant> completionTime, Optional<EvictionNotice> eviction,
+      List<AvoidedNode> avoidNodes) {}
+
+  public LifecycleFacts lifecycleFacts() {
+    Map<String, Integer> restarts = new LinkedHashMap<>();
+    // A set with no restart counted is the same fact whether or not the status lists it yet.
+    workerSets.stream().filter(summary -> summary.restarts() != 0)
+        .forEach(summary -> restarts.put(summary.name(), summary.restarts()));
+    return new LifecycleFacts(stage,
+        conditions.stream().filter(condition -> !condition.type().equals(Condition.VALIDATED)).toList(),
+        leader.wasObserved(), leader.restarts(), restarts, startTime, completionTime, eviction, avoidNodes);
+  }
+
+  /** True when this status differs from {@code stored}, and only in what reports on the job's pods and spec. */
+  public boolean differsOnlyInReportsFrom(ControllerStatus stored) {
+    return !equals(stored) && lifecycleFacts().equals(stored.lifecycleFacts());
   }
 
   /** Restarts counted so far for the named WorkerSet; 0 for a set not yet in the status. */

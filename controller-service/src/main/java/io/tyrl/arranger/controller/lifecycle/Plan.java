@@ -51,6 +51,33 @@ public record Plan(Stage stage, List<PlannedAction> actions, boolean lookAgainLa
     return actionsOf(PlannedAction.ReportRefusal.class).stream().findFirst();
   }
 
+  /**
+   * True when the leader is created before the status is written ({@link PlannedAction}): the plan
+   * creates it, and neither deletes a pod nor gives a placement back.
+   */
+  public boolean createsLeaderFirst() {
+    return leaderGoesFirst(releases().isEmpty(), deletes().isEmpty(), creates());
+  }
+
+  static boolean leaderGoesFirst(boolean noReleases, boolean noDeletes, java.util.Collection<PlannedAction.CreatePod> creates) {
+    return noReleases && noDeletes && creates.stream().anyMatch(create -> create.role() == PodRole.LEADER);
+  }
+
+  /**
+   * True when the plan's status write only reports on the pods and the spec: no lifecycle fact
+   * changes, no placement is given back, no refusal is shown. The adapter may hold such a write back.
+   */
+  public boolean statusWriteOnlyReports() {
+    return releases().isEmpty() && refusal().isEmpty()
+        && actionsOf(PlannedAction.PatchStatus.class).stream().anyMatch(PlannedAction.PatchStatus::onlyReports);
+  }
+
+  /** This plan without its status write (held back by the adapter); its other actions unchanged. */
+  public Plan withoutStatusWrite() {
+    return new Plan(stage, actions.stream().filter(action -> !(action instanceof PlannedAction.PatchStatus)).toList(),
+        lookAgainLater);
+  }
+
   /** The new controller-owned status, if it differs from the one stored. */
   public Optional<ControllerStatus> statusPatch() {
     return actionsOf(PlannedAction.PatchStatus.class).stream().map(PlannedAction.PatchStatus::status).findFirst();

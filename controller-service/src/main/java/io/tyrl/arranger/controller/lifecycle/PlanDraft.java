@@ -102,6 +102,11 @@ final class PlanDraft {
     deletes.put(podName, new PlannedAction.DeletePod(podName, why, true));
   }
 
+  /** The leader is created before the status is written ({@link Plan#createsLeaderFirst()}). */
+  boolean createsLeaderFirst() {
+    return Plan.leaderGoesFirst(releases.isEmpty(), deletes.isEmpty(), creates.values());
+  }
+
   /** The plan waits for time to pass (a node's grace): the job is to be looked at again without an event. */
   void lookAgainLater() {
     lookAgainLater = true;
@@ -134,7 +139,7 @@ final class PlanDraft {
     releases.forEach(podName -> actions.add(new PlannedAction.ReleaseAllocation(podName)));
     refusal.ifPresent(actions::add);
     if (!next.equals(current)) {
-      actions.add(new PlannedAction.PatchStatus(next));
+      actions.add(new PlannedAction.PatchStatus(next, next.differsOnlyInReportsFrom(current)));
     }
     actions.addAll(deletes.values());
     actions.addAll(creates.values());

@@ -11,6 +11,11 @@ import java.util.Optional;
  * with the {@link PatchStatus}) comes first, then deletes, creates and events. Writing status first
  * matters because it records restart counts atomically with giving allocations back; if a later
  * delete fails, the next plan sees the allocation gone and does not count the same failure twice.
+ *
+ * <p>One exception ({@link Plan#createsLeaderFirst()}): a plan that creates the leader and neither
+ * deletes a pod nor gives a placement back creates the leader first, and its status — written only
+ * once that create has succeeded — holds the leader as observed ({@code phase: Pending}). A name held
+ * by a pod of another owner is then met by the create itself, before the status announces a leader.
  */
 public sealed interface PlannedAction {
 
@@ -76,9 +81,18 @@ public sealed interface PlannedAction {
    * guarded by the job's resourceVersion, in which every field of {@code status} is written and an
    * absent optional value is written as JSON {@code null}, so stale values are cleared.
    */
-  record PatchStatus(ControllerStatus status) implements PlannedAction {
+  /**
+   * @param onlyReports the new status differs from the stored one only in what reports on the pods and
+   *     the spec ({@link ControllerStatus#differsOnlyInReportsFrom}): the adapter may hold it back for a
+   *     while and send the reports of several changes in one write
+   */
+  record PatchStatus(ControllerStatus status, boolean onlyReports) implements PlannedAction {
     public PatchStatus {
       Objects.requireNonNull(status, "status");
+    }
+
+    public PatchStatus(ControllerStatus status) {
+      this(status, false);
     }
   }
 

@@ -81,7 +81,8 @@ final class StatusProjector {
         Optional.of(podName),
         pod.flatMap(PodView::nodeName).or(() -> observation.allocation(podName)),
         pod.flatMap(PodView::podIp),
-        pod.map(PodView::phase),
+        // A leader this plan creates before writing the status exists once the status is written.
+        pod.map(PodView::phase).or(() -> draft.createsLeaderFirst() ? Optional.of(PodPhase.PENDING) : Optional.empty()),
         draft.leaderRestarts());
   }
 

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class ReconcileWorkersTest {
 
+  private static final Duration BATCHED_RECHECK = Duration.ofMillis(300);
+
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final ControllerMetrics metrics = new ControllerMetrics(registry);
   private ReconcileWorkers workers;
@@ -35,7 +37,7 @@ class ReconcileWorkersTest {
     workers = new ReconcileWorkers(key -> {
       attempts.add(System.nanoTime());
       return attempts.size() < 4 ? ReconcileResult.ERROR : ReconcileResult.SUCCESS;
-    }, 2, Duration.ofMillis(50), Duration.ofSeconds(1), metrics);
+    }, 2, Duration.ofMillis(50), Duration.ofSeconds(1), BATCHED_RECHECK, metrics);
     workers.start();
 
     workers.enqueue("rl/train");
@@ -48,10 +50,26 @@ class ReconcileWorkersTest {
   }
 
   @Test
+  void aJobWhoseReportsWereHeldBackIsLookedAtAgainAfterTheBatchPeriodWithoutAnEvent() {
+    List<Long> attempts = new CopyOnWriteArrayList<>();
+    workers = new ReconcileWorkers(key -> {
+      attempts.add(System.nanoTime());
+      return attempts.size() < 2 ? ReconcileResult.BATCHED : ReconcileResult.SUCCESS;
+    }, 1, Duration.ofMillis(10), Duration.ofMillis(20), BATCHED_RECHECK, metrics);
+    workers.start();
+
+    workers.enqueue("rl/train");
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> attempts.size() == 2);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(attempts.get(1) - attempts.get(0)))
+        .as("after the batch period, not the retry backoff").isGreaterThanOrEqualTo(BATCHED_RECHECK.toMillis() - 10);
+  }
+
+  @Test
   void aJobFencedWhileTheLeaseIsLateToRenewIsRetriedNotDropped() {
     AtomicInteger attempts = new AtomicInteger();
     workers = new ReconcileWorkers(key -> attempts.incrementAndGet() < 3 ? ReconcileResult.FENCED
-        : ReconcileResult.SUCCESS, 1, Duration.ofMillis(10), Duration.ofMillis(100), metrics);
+        : ReconcileResult.SUCCESS, 1, Duration.ofMillis(10), Duration.ofMillis(100), BATCHED_RECHECK, metrics);
     workers.start();
 
     workers.enqueue("rl/train");
@@ -81,7 +99,7 @@ class ReconcileWorkersTest {
         inFlight.get(key).decrementAndGet();
       }
       return ReconcileResult.SUCCESS;
-    }, 4, Duration.ofMillis(50), Duration.ofSeconds(1), metrics);
+    }, 4, Duration.ofMillis(50), Duration.ofSeconds(1), BATCHED_RECHECK, metrics);
     workers.start();
 
     workers.enqueue("rl/slow");
@@ -104,7 +122,7 @@ class ReconcileWorkersTest {
     workers = new ReconcileWorkers(key -> {
       reconciles.incrementAndGet();
       return ReconcileResult.SUCCESS;
-    }, 1, Duration.ofMillis(50), Duration.ofSeconds(1), metrics);
+    }, 1, Duration.ofMillis(50), Duration.ofSeconds(1), BATCHED_RECHECK, metrics);
     workers.shutDown();
     workers.start();
 
@@ -127,7 +145,7 @@ class ReconcileWorkersTest {
           return ReconcileResult.SUCCESS;
         }
       }
-    }, 1, Duration.ofMillis(50), Duration.ofSeconds(1), metrics);
+    }, 1, Duration.ofMillis(50), Duration.ofSeconds(1), BATCHED_RECHECK, metrics);
     workers.start();
 
     workers.enqueue("rl/huge");
@@ -149,7 +167,7 @@ class ReconcileWorkersTest {
     workers = new ReconcileWorkers(key -> {
       attempts.add(System.nanoTime());
       throw new OutOfMemoryError("Java heap space");
-    }, 2, Duration.ofMillis(20), Duration.ofMillis(200), metrics);
+    }, 2, Duration.ofMillis(20), Duration.ofMillis(200), BATCHED_RECHECK, metrics);
     workers.start();
 
     workers.enqueue("rl/huge");
@@ -179,7 +197,7 @@ class ReconcileWorkersTest {
         return ReconcileResult.ERROR;
       }
       throw new StackOverflowError();
-    }, 1, Duration.ofMillis(10), Duration.ofMillis(40), metrics);
+    }, 1, Duration.ofMillis(10), Duration.ofMillis(40), BATCHED_RECHECK, metrics);
     workers.start();
 
     workers.enqueue("rl/deep");

@@ -54,17 +54,38 @@ class IdempotenceTest {
   }
 
   @Test
-  void aPlanWhosePodCallsFailedIsRepeatedWithoutDuplicates() {
+  void aPlanWhoseLeaderCreateFailedIsRepeatedWithoutDuplicates() {
     FakeCluster cluster = new FakeCluster(JobFixture.job().build());
     cluster.schedule(ScheduleState.SCHEDULED_SUCCEED, ALL_ON_NODE_A);
 
     Plan first = cluster.plan();
+    // The leader's create comes first: when it fails, nothing of the plan is applied.
+    assertThat(first.createsLeaderFirst()).isTrue();
+    Plan retry = cluster.step();
+
+    assertThat(retry.creates()).isEqualTo(first.creates());
+    assertThat(retry.events()).isEqualTo(first.events());
+    assertThat(retry.statusPatch().orElseThrow().stage()).isEqualTo(first.statusPatch().orElseThrow().stage());
+    assertThat(cluster.job().status().stage()).isEqualTo(Stage.STARTING);
+    assertThat(cluster.createdPods()).containsExactly("train-learner");
+    assertThat(cluster.step().creates()).isEmpty();
+  }
+
+  @Test
+  void aPlanWhoseWorkerCreatesFailedAfterItsStatusWriteIsRepeatedWithoutDuplicates() {
+    FakeCluster cluster = new FakeCluster(JobFixture.job().build());
+    cluster.schedule(ScheduleState.SCHEDULED_SUCCEED, ALL_ON_NODE_A);
+    cluster.step();
+    cluster.run("train-learner", "10.0.0.1");
+
+    Plan first = cluster.plan();
+    assertThat(first.createsLeaderFirst()).isFalse();
     cluster.applyStatus(first);
     Plan retry = cluster.step();
 
-    assertThat(cluster.job().status().stage()).isEqualTo(Stage.STARTING);
-    assertThat(retry.creates()).extracting(PlannedAction.CreatePod::podName).containsExactly("train-learner");
-    assertThat(cluster.createdPods()).containsExactly("train-learner");
+    assertThat(retry.creates()).extracting(PlannedAction.CreatePod::podName)
+        .containsExactly("train-actor-0", "train-actor-1");
+    assertThat(cluster.createdPods()).containsExactly("train-learner", "train-actor-0", "train-actor-1");
     assertThat(cluster.step().creates()).isEmpty();
   }
 

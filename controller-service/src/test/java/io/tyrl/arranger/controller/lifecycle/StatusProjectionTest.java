@@ -51,13 +51,27 @@ class StatusProjectionTest {
   }
 
   @Test
-  void aLeaderNotCreatedYetHasNoPhaseSoItIsNotMistakenForALostOne() {
+  void aLeaderCreatedBeforeTheStatusIsWrittenIsHeldAsPending() {
     JobView view = JobFixture.job().scheduled(ScheduleState.SCHEDULED_PARTLY).allocate("train-learner", "node-a").build();
 
-    ControllerStatus status = planner.plan(view, List.of(), PlanCase.NOW).statusPatch().orElseThrow();
+    Plan plan = planner.plan(view, List.of(), PlanCase.NOW);
+    ControllerStatus status = plan.statusPatch().orElseThrow();
 
-    assertThat(status.leader().phase()).isEmpty();
+    assertThat(plan.createsLeaderFirst()).isTrue();
+    assertThat(status.leader().phase()).contains(PodPhase.PENDING);
     assertThat(status.leader().node()).contains("node-a");
+  }
+
+  @Test
+  void aLeaderThatCannotBeCreatedYetHasNoPhaseSoItIsNotMistakenForALostOne() {
+    JobView view = JobFixture.job().scheduled(ScheduleState.SCHEDULED_PARTLY).allocate("train-learner", "node-a").build();
+
+    Plan plan = planner.plan(view, List.of(), List.of(new ForeignPod("train-learner", "owned by ReplicaSet/other")),
+        PlanCase.NOW);
+    ControllerStatus status = plan.statusPatch().orElseThrow();
+
+    assertThat(plan.creates()).isEmpty();
+    assertThat(status.leader().phase()).isEmpty();
   }
 
   @Test

@@ -15,6 +15,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     of config/scheduler/ are packaged there) or {@code file:/etc/arranger/scheduler.yaml}; not together
  *     with {@code configuration}
  * @param statusWriters how many TYJob status patches are sent at once
+ * @param statusWriteBacklog how many TYJob status writes may be in flight (handed over by cycles, not
+ *     yet answered); a changed job found when that many are is left for a later cycle
  * @param resync informer resync period
  * @param assumeTtl how long a written decision stands in for the informer's copy of a job before
  *     the informer has shown the write; forgotten after that (kube-scheduler's assumed-pod TTL)
@@ -28,6 +30,7 @@ public record SchedulerProperties(
     String configurationLocation,
     @DefaultValue ConfigMapSource configMap,
     @DefaultValue("32") int statusWriters,
+    @DefaultValue("2048") int statusWriteBacklog,
     @DefaultValue("10m") Duration resync,
     @DefaultValue("30s") Duration assumeTtl,
     @DefaultValue("5m") Duration eventRepeatInterval) {
@@ -47,6 +50,10 @@ public record SchedulerProperties(
         && configurationLocation != null && !configurationLocation.isBlank()) {
       throw new IllegalArgumentException("arranger.scheduler.configuration and arranger.scheduler.configuration-location"
           + " are both set (location " + configurationLocation + "); set one");
+    }
+    if (statusWriteBacklog < 1) {
+      throw new IllegalArgumentException("arranger.scheduler.status-write-backlog must be at least 1, got "
+          + statusWriteBacklog);
     }
     if (statusWriters < 1 || statusWriters > 256) {
       throw new IllegalArgumentException("arranger.scheduler.status-writers must be within 1..256, got " + statusWriters);

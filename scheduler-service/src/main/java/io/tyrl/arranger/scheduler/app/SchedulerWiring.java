@@ -139,14 +139,30 @@ class SchedulerWiring {
   @Bean
   ScheduleStatusWriter scheduleStatusWriter(StatusPatcher patcher, KubernetesClients clients,
       ExecutorService statusWriters, AssumedStatuses assumedStatuses, EventRecorder eventRecorder,
-      SchedulerProperties properties) {
-    return new ScheduleStatusWriter(patcher, clients.requests(), statusWriters, assumedStatuses, eventRecorder,
-        properties.eventRepeatInterval());
+      SchedulerProperties properties, SchedulerMetrics metrics) {
+    ScheduleStatusWriter writer = new ScheduleStatusWriter(patcher, clients.requests(), statusWriters, assumedStatuses,
+        eventRecorder, properties.eventRepeatInterval(), properties.statusWriteBacklog(), metrics::statusWriteFinished);
+    metrics.watchWriter(writer);
+    return writer;
+  }
+
+  /**
+   * Queue status writes have threads of their own: the cycle waits for them (a few, and only on a
+   * change), and they must not queue behind a burst of job writes.
+   */
+  @Bean(destroyMethod = "shutdownNow")
+  ExecutorService queueStatusWriters() {
+    AtomicInteger threads = new AtomicInteger();
+    return Executors.newFixedThreadPool(2, runnable -> {
+      Thread thread = new Thread(runnable, "queue-status-writer-" + threads.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
   }
 
   @Bean
-  QueueStatusWriter queueStatusWriter(StatusPatcher patcher, ExecutorService statusWriters) {
-    return new QueueStatusWriter(patcher, statusWriters);
+  QueueStatusWriter queueStatusWriter(StatusPatcher patcher, ExecutorService queueStatusWriters) {
+    return new QueueStatusWriter(patcher, queueStatusWriters);
   }
 
   /** The first cycle waits for every informer and, when a ConfigMap is followed, for its configuration. */

@@ -18,28 +18,33 @@ import io.tyrl.arranger.scheduler.api.Victim;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes each changed job's scheduler-owned status with a JSON merge patch on {@code /status}, a
- * few jobs at a time, and records Events through the service's {@link EventRecorder}: a waiting job's
- * reason with the very words its status gets (once written, whenever the reason or the message
- * changes, and again every repeat interval while it stays the same — counted on one Event), its
- * victims, and its placement.
+ * Sends each changed job's scheduler-owned status as a JSON merge patch on {@code /status}, in the
+ * background, and records Events through the service's {@link EventRecorder}: a waiting job's reason
+ * with the very words its status gets (once written, whenever the reason or the message changes, and
+ * again every repeat interval while it stays the same — counted on one Event), its victims, and its
+ * placement once it had waited.
  *
- * <p>A decision enters the {@link AssumedStatuses} before its write is sent, so the next snapshot
- * holds it whether or not the informer has caught up. Each patch is guarded by the resourceVersion
- * the decision was made from: on a conflict the decision is dropped and forgotten (it was made on
- * stale state; the next cycle decides afresh), as is one whose write fails or is fenced. A job whose
- * write fails never stops the others.
+ * <p>The cycle never waits for the API server. A decision enters the {@link AssumedStatuses} before
+ * its write is handed to the writer threads, so the next snapshot holds it whether or not the write
+ * has landed, and a job whose write is still in flight is not written again. Each patch is guarded by
+ * the resourceVersion the decision was made from: on a conflict the decision is dropped and forgotten
+ * (it was made on stale state; a later cycle decides afresh), as is one whose write fails or is fenced.
+ * A job whose write fails never stops the others.
+ *
+ * <p>Back-pressure: at most {@code backlog} writes are in flight. A change found when that many are
+ * is neither assumed nor sent — it is deferred, and the next cycle decides the job again on what the
+ * informer and the assumptions then show. How each write ended is told to the {@link Outcomes}.
  */
 public final class ScheduleStatusWriter {
 
@@ -47,29 +52,31 @@ public final class ScheduleStatusWriter {
   static final String COMPONENT = "arranger-scheduler";
 
   /**
-   * What one cycle's writes came to.
+   * What one cycle handed to the writer.
    *
-   * @param events Events recorded (handed to the recorder, which writes them later)
+   * @param submitted writes handed to the writer threads
+   * @param deferred changes left for a later cycle because the backlog was full
+   * @param repeatedEvents Events of unchanged waiting reasons recorded again in this cycle
    */
-  public record WriteReport(int written, int failed, int conflicts, int fenced, int events) {
+  public record Submission(int submitted, int deferred, int repeatedEvents) {}
 
-    static WriteReport of(List<Outcome> outcomes, int repeatedEvents) {
-      int events = repeatedEvents + outcomes.stream().mapToInt(Outcome::events).sum();
-      return new WriteReport(count(outcomes, Kind.WRITTEN), count(outcomes, Kind.FAILED),
-          count(outcomes, Kind.CONFLICT), count(outcomes, Kind.FENCED), events);
-    }
+  /** How a write ended. */
+  public enum Kind { WRITTEN, GONE, CONFLICT, FENCED, FAILED }
 
-    private static int count(List<Outcome> outcomes, Kind kind) {
-      return (int) outcomes.stream().filter(outcome -> outcome.kind() == kind).count();
-    }
+  /** Told how each write ended, from the writer thread that sent it. */
+  @FunctionalInterface
+  public interface Outcomes {
+    /** @param events Events recorded for the write (handed to the recorder, which sends them later) */
+    void finished(Kind kind, int events);
   }
-
-  enum Kind { WRITTEN, GONE, CONFLICT, FENCED, FAILED }
 
   record Outcome(Kind kind, int events) {}
 
   /** How often an unchanged pending reason is announced again when the service does not say. */
   public static final Duration DEFAULT_REPEAT_INTERVAL = Duration.ofMinutes(5);
+
+  /** Writes in flight at most when the service does not say. */
+  public static final int DEFAULT_BACKLOG = 2048;
 
   private final StatusPatcher patcher;
   private final Gson gson;
@@ -77,70 +84,135 @@ public final class ScheduleStatusWriter {
   private final AssumedStatuses assumed;
   private final EventRecorder events;
   private final PendingAnnouncements announcements;
+  private final Outcomes outcomes;
+  private final int backlog;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final Object idle = new Object();
 
   /**
    * @param repeatInterval how often the unchanged reason of a job that keeps waiting is recorded again
+   * @param backlog how many writes may be in flight at once before changes are deferred
    */
   public ScheduleStatusWriter(StatusPatcher patcher, ApiClient client, ExecutorService writers,
-      AssumedStatuses assumed, EventRecorder events, Duration repeatInterval) {
+      AssumedStatuses assumed, EventRecorder events, Duration repeatInterval, int backlog, Outcomes outcomes) {
+    if (backlog < 1) {
+      throw new IllegalArgumentException("backlog must be at least 1, got " + backlog);
+    }
     this.patcher = patcher;
     this.gson = client.getJSON().getGson();
     this.writers = writers;
     this.assumed = assumed;
     this.events = events;
     this.announcements = new PendingAnnouncements(repeatInterval);
+    this.backlog = backlog;
+    this.outcomes = outcomes;
   }
 
   /** With an Event recorder of its own (tests, tools). */
   public ScheduleStatusWriter(StatusPatcher patcher, ApiClient client, ExecutorService writers,
-      AssumedStatuses assumed, LeadershipFence fence) {
+      AssumedStatuses assumed, LeadershipFence fence, Outcomes outcomes) {
     this(patcher, client, writers, assumed, EventRecorder.standalone(client, COMPONENT, COMPONENT, fence,
-        Clock.systemUTC()), DEFAULT_REPEAT_INTERVAL);
+        Clock.systemUTC()), DEFAULT_REPEAT_INTERVAL, DEFAULT_BACKLOG, outcomes);
   }
 
   /**
-   * Writes the changed jobs.
+   * Hands the changed jobs' writes to the writer threads and returns at once.
    *
    * @param jobsByKey the jobs as the decisions saw them (the informer's, with assumed statuses)
    */
-  public WriteReport write(Map<String, V1alpha1TYJob> jobsByKey, Map<String, JobDecision> decisions,
+  public Submission write(Map<String, V1alpha1TYJob> jobsByKey, Map<String, JobDecision> decisions,
       Map<String, List<Victim>> victims, ScheduleStatusChange.PodUids podUids, Instant now) {
-    Map<String, Future<Outcome>> pending = new java.util.LinkedHashMap<>();
-    int[] repeated = {0};
-    decisions.forEach((key, decision) -> {
+    int submitted = 0;
+    int deferred = 0;
+    int repeated = 0;
+    for (Map.Entry<String, JobDecision> entry : decisions.entrySet()) {
+      String key = entry.getKey();
+      JobDecision decision = entry.getValue();
       V1alpha1TYJob job = jobsByKey.get(key);
       if (job == null || assumed.inFlight(key)) {
-        return;
+        continue;
       }
       List<Victim> jobVictims = victims.getOrDefault(key, List.of());
       String baseVersion = job.getMetadata().getResourceVersion();
       var change = ScheduleStatusChange.between(job.getStatus(), decision, jobVictims, podUids, baseVersion, now);
       if (change.isPresent()) {
+        // Only the cycle's thread adds to inFlight, so the check cannot be overtaken.
+        if (inFlight.get() >= backlog) {
+          deferred++;
+          continue;
+        }
         assumed.assume(key, baseVersion, statusAfter(job.getStatus(), change.get()), now);
-        pending.put(key, writers.submit(() -> apply(key, job, change.get(), jobVictims, now)));
+        submit(key, job, change.get(), jobVictims, now);
+        submitted++;
       } else if (decision.reason() == null) {
         announcements.forget(key);
       } else if (announcements.repeatDue(key, decision.reason().statusValue(), decision.message(), now)) {
         // The status already says this: the same words again, counted on the Event that carries them.
         record(job, EventType.WARNING, decision.reason().statusValue(), decision.message());
-        repeated[0]++;
-      }
-    });
-    announcements.retain(decisions.keySet());
-    List<Outcome> outcomes = new ArrayList<>();
-    for (Map.Entry<String, Future<Outcome>> write : pending.entrySet()) {
-      try {
-        outcomes.add(write.getValue().get());
-      } catch (ExecutionException e) {
-        assumed.forget(write.getKey());
-        outcomes.add(new Outcome(Kind.FAILED, 0));
-        log.error("status write of TYJob {} failed unexpectedly", write.getKey(), e.getCause());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+        repeated++;
       }
     }
-    return WriteReport.of(outcomes, repeated[0]);
+    announcements.retain(decisions.keySet());
+    if (deferred > 0) {
+      log.debug("{} status writes in flight: {} changed jobs deferred to a later cycle", backlog, deferred);
+    }
+    return new Submission(submitted, deferred, repeated);
+  }
+
+  /** Writes in flight now. */
+  public int inFlight() {
+    return inFlight.get();
+  }
+
+  /**
+   * Waits until no write is in flight (a graceful stop, tests).
+   *
+   * @return false if some were still in flight when the timeout passed
+   */
+  public boolean awaitIdle(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (idle) {
+      while (inFlight.get() > 0) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(idle, left);
+      }
+    }
+    return true;
+  }
+
+  private void submit(String key, V1alpha1TYJob job, ScheduleStatusChange change, List<Victim> victims, Instant now) {
+    inFlight.incrementAndGet();
+    try {
+      writers.execute(() -> {
+        try {
+          Outcome outcome = apply(key, job, change, victims, now);
+          outcomes.finished(outcome.kind(), outcome.events());
+        } catch (RuntimeException | Error e) {
+          assumed.forget(key);
+          outcomes.finished(Kind.FAILED, 0);
+          log.error("status write of TYJob {} failed unexpectedly", key, e);
+        } finally {
+          finishedOne();
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      // The service is stopping: the decision is forgotten like any write that did not land.
+      assumed.forget(key);
+      outcomes.finished(Kind.FAILED, 0);
+      finishedOne();
+      log.warn("status write of TYJob {} not sent: the writer threads are shut down", key);
+    }
+  }
+
+  private void finishedOne() {
+    if (inFlight.decrementAndGet() == 0) {
+      synchronized (idle) {
+        idle.notifyAll();
+      }
+    }
   }
 
   /** The job's status as it will be once the change's patch is applied. */
@@ -195,12 +267,18 @@ public final class ScheduleStatusWriter {
           .collect(Collectors.joining("; ")));
       recorded++;
     }
-    if (change.newlyPlaced()) {
-      record(job, EventType.NORMAL, "Scheduled", decision.state().wireName() + ": "
-          + decision.allocations().size() + " pods placed");
+    // A job placed at its first decision gets no Event of its own: the controller's Event of the stage
+    // change names its leader's node. One that had waited (with a Warning saying why) is told it no longer does.
+    if (change.newlyPlaced() && hadWaited(job.getStatus())) {
+      record(job, EventType.NORMAL, "Scheduled", decision.state().wireName() + " after waiting ("
+          + job.getStatus().getScheduling().getReason() + "): " + decision.allocations().size() + " pods placed");
       recorded++;
     }
     return recorded;
+  }
+
+  private static boolean hadWaited(V1alpha1TYJobStatus status) {
+    return status != null && status.getScheduling() != null && status.getScheduling().getReason() != null;
   }
 
   private void record(V1alpha1TYJob job, EventType type, String reason, String message) {

@@ -1,6 +1,7 @@
 package io.tyrl.arranger.scheduler.kube;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -48,6 +49,8 @@ public final class SchedulerMetrics implements CycleListener {
   private final Counter writeFailures;
   private final Counter writeConflicts;
   private final Counter writesFenced;
+  private final Counter writesToGoneJobs;
+  private final Counter writesDeferred;
   private final Counter queueWrites;
   private final Counter queueWriteFailures;
   private final Counter queueWriteConflicts;
@@ -80,6 +83,11 @@ public final class SchedulerMetrics implements CycleListener {
         .description("Decisions dropped because the job changed since they were made").register(registry);
     writesFenced = Counter.builder("arranger.scheduler.status.writes").tag("result", "fenced")
         .description("Writes not sent because this replica may no longer write as leader").register(registry);
+    writesToGoneJobs = Counter.builder("arranger.scheduler.status.writes").tag("result", "gone")
+        .description("Writes to jobs deleted since the decision").register(registry);
+    writesDeferred = Counter.builder("arranger.scheduler.status.writes.deferred")
+        .description("Changed jobs not written in a cycle because the writer's backlog was full; decided again next cycle")
+        .register(registry);
     queueWrites = Counter.builder("arranger.scheduler.queue.status.writes").tag("result", "written")
         .description("Queue status patches, sent only when a queue's status changed").register(registry);
     queueWriteFailures = Counter.builder("arranger.scheduler.queue.status.writes").tag("result", "failed")
@@ -228,12 +236,27 @@ public final class SchedulerMetrics implements CycleListener {
     unreadable.increment(count);
   }
 
-  void cycleFinished(Duration elapsed, ScheduleStatusWriter.WriteReport report) {
+  void cycleFinished(Duration elapsed, ScheduleStatusWriter.Submission submission) {
     e2e.record(elapsed);
-    writes.increment(report.written());
-    writeFailures.increment(report.failed());
-    writeConflicts.increment(report.conflicts());
-    writesFenced.increment(report.fenced());
+    writesDeferred.increment(submission.deferred());
+  }
+
+  /** How one status write ended; called from the writer thread that sent it. */
+  public void statusWriteFinished(ScheduleStatusWriter.Kind kind, int events) {
+    switch (kind) {
+      case WRITTEN -> writes.increment();
+      case FAILED -> writeFailures.increment();
+      case CONFLICT -> writeConflicts.increment();
+      case FENCED -> writesFenced.increment();
+      case GONE -> writesToGoneJobs.increment();
+    }
+  }
+
+  /** Reports the writes in flight (a gauge read at scrape time). */
+  public void watchWriter(ScheduleStatusWriter writer) {
+    Gauge.builder("arranger.scheduler.status.writes.in.flight", writer,
+        ScheduleStatusWriter::inFlight).description("TYJob status writes handed to the writer threads and not yet answered")
+        .register(registry);
   }
 
   void queueStatusWritten(QueueStatusWriter.Report report) {

@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The periodic cycle: snapshot the cache (with the assumed statuses of decisions not yet echoed) →
- * run the core → write the status of changed jobs, then of changed Queues. It runs only while this replica leads, and only
- * once every informer and the configuration are synced; losing the lease cancels it at once, and a
- * graceful stop lets the cycle in flight finish its writes first. No exception ends the loop: a
+ * run the core → hand the status writes of changed jobs to the writer (never waiting for them), then
+ * write changed Queues. It runs only while this replica leads, and only once every informer and the
+ * configuration are synced; losing the lease cancels it at once, and a graceful stop lets the cycle in
+ * flight and the writes it handed over finish first. No exception ends the loop: a
  * failed cycle is logged and counted, and the next one starts after the period.
  */
 public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
@@ -107,14 +108,18 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     if (current != null) {
       current.cancel(false);
     }
+    long deadline = System.nanoTime() + timeout.toNanos();
     try {
-      // The cycle in flight, if any, holds the lock until its writes have returned.
+      // The cycle in flight, if any, holds the lock until it has handed its writes over; then they are awaited.
       if (cycleInProgress.tryLock(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         cycleInProgress.unlock();
-        log.info("scheduling drained: the last cycle's writes finished before the lease is given up");
-      } else {
-        log.warn("scheduling did not drain within {}; giving the lease up anyway", timeout);
+        if (writer.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+          log.info("scheduling drained: the last cycle's writes finished before the lease is given up");
+          return;
+        }
       }
+      log.warn("scheduling did not drain within {} ({} status writes in flight); giving the lease up anyway", timeout,
+          writer.inFlight());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -165,15 +170,14 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     Map<String, List<Victim>> victims = victimsToRecord(result, decisions, jobs);
     metrics.victimsChosen(result);
     metrics.jobsPlaced(decisions, jobs, now);
-    ScheduleStatusWriter.WriteReport report = writer.write(jobs, decisions, victims, informers::podUid, now);
+    ScheduleStatusWriter.Submission submission = writer.write(jobs, decisions, victims, informers::podUid, now);
     if (leading) {
       metrics.queueStatusWritten(queueWriter.write(result.queues(), informers.observedQueues()));
     }
-    metrics.cycleFinished(Duration.ofNanos(System.nanoTime() - start), report);
-    if (report.written() > 0 || report.failed() > 0 || report.conflicts() > 0) {
-      log.debug("cycle: {} jobs, {} status writes, {} failed, {} dropped on conflict, {} fenced, core {} ms",
-          decisions.size(), report.written(), report.failed(), report.conflicts(), report.fenced(),
-          result.elapsed().toMillis());
+    metrics.cycleFinished(Duration.ofNanos(System.nanoTime() - start), submission);
+    if (submission.submitted() > 0 || submission.deferred() > 0) {
+      log.debug("cycle: {} jobs, {} status writes sent, {} deferred ({} in flight), core {} ms", decisions.size(),
+          submission.submitted(), submission.deferred(), writer.inFlight(), result.elapsed().toMillis());
     }
     return true;
   }

@@ -35,7 +35,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,6 +55,8 @@ class ScheduleStatusWriterTest {
   private final AtomicBoolean leading = new AtomicBoolean(true);
   private final AssumedStatuses assumed = new AssumedStatuses(Duration.ofSeconds(30));
   private final ExecutorService threads = Executors.newFixedThreadPool(2);
+  private final Map<ScheduleStatusWriter.Kind, Integer> outcomes = new ConcurrentHashMap<>();
+  private final AtomicInteger eventsRecorded = new AtomicInteger();
   private WireMockServer apiServer;
   private ApiClient client;
   private StatusPatcher patcher;
@@ -68,7 +72,26 @@ class ScheduleStatusWriterTest {
     client = new ClientBuilder().setBasePath(apiServer.baseUrl()).build();
     patcher = new StatusPatcher(client, new Backoff(Duration.ofMillis(5), Duration.ofMillis(20), 3),
         leading::get, Duration.ofSeconds(5));
-    writer = new ScheduleStatusWriter(patcher, client, threads, assumed, leading::get);
+    writer = new ScheduleStatusWriter(patcher, client, threads, assumed, leading::get, this::finished);
+  }
+
+  private void finished(ScheduleStatusWriter.Kind kind, int events) {
+    outcomes.merge(kind, 1, Integer::sum);
+    eventsRecorded.addAndGet(events);
+  }
+
+  private int outcomes(ScheduleStatusWriter.Kind kind) {
+    return outcomes.getOrDefault(kind, 0);
+  }
+
+  /** Hands the decisions over and waits until their writes have been answered. */
+  private ScheduleStatusWriter.Submission writeAndAwait(ScheduleStatusWriter statusWriter, V1alpha1TYJob job,
+      JobDecision decision, Map<String, List<Victim>> victims, ScheduleStatusChange.PodUids uids, Instant now)
+      throws InterruptedException {
+    ScheduleStatusWriter.Submission submission = statusWriter.write(Map.of(KEY, job), Map.of(KEY, decision), victims,
+        uids, now);
+    assertThat(statusWriter.awaitIdle(Duration.ofSeconds(10))).as("writes answered").isTrue();
+    return submission;
   }
 
   @AfterEach
@@ -78,15 +101,16 @@ class ScheduleStatusWriterTest {
   }
 
   @Test
-  void aWrittenDecisionIsAssumedSoTheNextCycleNeitherWritesItAgainNorLosesIt() {
+  void aWrittenDecisionIsAssumedSoTheNextCycleNeitherWritesItAgainNorLosesIt() throws Exception {
     apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(patched("8")));
     V1alpha1TYJob cached = job("7");
 
-    ScheduleStatusWriter.WriteReport first = writer.write(Map.of(KEY, cached), Map.of(KEY, PLACED), Map.of(),
+    ScheduleStatusWriter.Submission first = writeAndAwait(writer, cached, PLACED, Map.of(),
         (namespace, pod) -> Optional.empty(), NOW);
 
-    assertThat(first.written()).isEqualTo(1);
-    assertThat(first.events()).as("one Scheduled event").isEqualTo(1);
+    assertThat(first.submitted()).isEqualTo(1);
+    assertThat(outcomes(ScheduleStatusWriter.Kind.WRITTEN)).isEqualTo(1);
+    assertThat(eventsRecorded).as("placed at its first decision: no Event of the scheduler's").hasValue(0);
     apiServer.verify(1, patchRequestedFor(urlEqualTo(PATH))
         .withRequestBody(matchingJsonPath("$.metadata.resourceVersion", com.github.tomakehurst.wiremock.client.WireMock.equalTo("7")))
         .withRequestBody(matchingJsonPath("$.status.allocations.pong-actor-0", com.github.tomakehurst.wiremock.client.WireMock.equalTo("n2"))));
@@ -94,62 +118,60 @@ class ScheduleStatusWriterTest {
     // The informer has not caught up: the snapshot shows the decision, and the same decision writes nothing.
     V1alpha1TYJob seen = assumed.view(KEY, cached, NOW.plusSeconds(1));
     assertThat(seen.getStatus().getAllocations()).isEqualTo(PLACED.allocations());
-    ScheduleStatusWriter.WriteReport second = writer.write(Map.of(KEY, seen), Map.of(KEY, PLACED), Map.of(),
+    ScheduleStatusWriter.Submission second = writeAndAwait(writer, seen, PLACED, Map.of(),
         (namespace, pod) -> Optional.empty(), NOW.plusSeconds(1));
-    assertThat(second.written()).isZero();
+    assertThat(second.submitted()).isZero();
+    assertThat(outcomes(ScheduleStatusWriter.Kind.WRITTEN)).isEqualTo(1);
     apiServer.verify(1, patchRequestedFor(urlEqualTo(PATH)));
   }
 
   @Test
-  void aConflictDropsTheDecisionWithoutReadingOrRetrying() {
+  void aConflictDropsTheDecisionWithoutReadingOrRetrying() throws Exception {
     apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(aResponse().withStatus(409)
         .withBody("{\"message\":\"the object has been modified\"}")));
     V1alpha1TYJob cached = job("7");
 
-    ScheduleStatusWriter.WriteReport report = writer.write(Map.of(KEY, cached), Map.of(KEY, PLACED), Map.of(),
-        (namespace, pod) -> Optional.empty(), NOW);
+    writeAndAwait(writer, cached, PLACED, Map.of(), (namespace, pod) -> Optional.empty(), NOW);
 
-    assertThat(report.conflicts()).isEqualTo(1);
-    assertThat(report.written()).isZero();
+    assertThat(outcomes(ScheduleStatusWriter.Kind.CONFLICT)).isEqualTo(1);
+    assertThat(outcomes(ScheduleStatusWriter.Kind.WRITTEN)).isZero();
     assertThat(assumed.view(KEY, cached, NOW)).as("forgotten: the job is as the informer says").isSameAs(cached);
     assertThat(apiServer.findAll(anyRequestedFor(anyUrl()))).singleElement()
         .satisfies(request -> assertThat(request.getMethod().getName()).isEqualTo("PATCH"));
   }
 
   @Test
-  void aFailedWriteIsForgotten() {
+  void aFailedWriteIsForgotten() throws Exception {
     apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(aResponse().withStatus(503)));
     V1alpha1TYJob cached = job("7");
 
-    ScheduleStatusWriter.WriteReport report = writer.write(Map.of(KEY, cached), Map.of(KEY, PLACED), Map.of(),
-        (namespace, pod) -> Optional.empty(), NOW);
+    writeAndAwait(writer, cached, PLACED, Map.of(), (namespace, pod) -> Optional.empty(), NOW);
 
-    assertThat(report.failed()).isEqualTo(1);
+    assertThat(outcomes(ScheduleStatusWriter.Kind.FAILED)).isEqualTo(1);
     assertThat(assumed.size()).isZero();
     apiServer.verify(3, patchRequestedFor(urlEqualTo(PATH)));
   }
 
   @Test
-  void aFencedReplicaWritesNothingAndAssumesNothing() {
+  void aFencedReplicaWritesNothingAndAssumesNothing() throws Exception {
     apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(patched("8")));
     leading.set(false);
 
-    ScheduleStatusWriter.WriteReport report = writer.write(Map.of(KEY, job("7")), Map.of(KEY, PLACED), Map.of(),
-        (namespace, pod) -> Optional.empty(), NOW);
+    writeAndAwait(writer, job("7"), PLACED, Map.of(), (namespace, pod) -> Optional.empty(), NOW);
 
-    assertThat(report.fenced()).isEqualTo(1);
+    assertThat(outcomes(ScheduleStatusWriter.Kind.FENCED)).isEqualTo(1);
     assertThat(assumed.size()).isZero();
     assertThat(apiServer.findAll(anyRequestedFor(anyUrl()))).isEmpty();
   }
 
   @Test
-  void victimsAreRecordedWithTheUidsOfThePodsChosen() {
+  void victimsAreRecordedWithTheUidsOfThePodsChosen() throws Exception {
     apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(patched("8")));
     JobDecision waiting = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(),
         io.tyrl.arranger.scheduler.api.ReasonCode.WAITING_FOR_VICTIMS, "waiting", null);
     Victim victim = new Victim("rl", "low", List.of("low-actor-0", "low-actor-1"), false, "preempted", ReasonCode.PREEMPTED);
 
-    writer.write(Map.of(KEY, job("7")), Map.of(KEY, waiting), Map.of(KEY, List.of(victim)),
+    writeAndAwait(writer, job("7"), waiting, Map.of(KEY, List.of(victim)),
         (namespace, pod) -> pod.equals("low-actor-0") ? Optional.of("uid-a0") : Optional.empty(), NOW);
 
     apiServer.verify(patchRequestedFor(urlEqualTo(PATH))
@@ -164,7 +186,7 @@ class ScheduleStatusWriterTest {
    * counted on the same Event.
    */
   @Test
-  void aWaitingJobsEventCarriesItsStatusWordsAndRepeatsOnlyEveryInterval() {
+  void aWaitingJobsEventCarriesItsStatusWordsAndRepeatsOnlyEveryInterval() throws Exception {
     apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(patched("8")));
     apiServer.stubFor(patch(urlMatching("/api/v1/namespaces/rl/events/.*")).willReturn(aResponse().withStatus(200)
         .withHeader("Content-Type", "application/json").withBody("{\"metadata\": {\"name\": \"pong.1\"}}")));
@@ -187,11 +209,11 @@ class ScheduleStatusWriterTest {
           }
         });
     ScheduleStatusWriter repeating = new ScheduleStatusWriter(patcher, client, threads, assumed, recorder,
-        Duration.ofMinutes(1));
+        Duration.ofMinutes(1), ScheduleStatusWriter.DEFAULT_BACKLOG, this::finished);
     JobDecision waiting = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.UNSCHEDULABLE,
         "0/4 nodes fit learner: 4 Insufficient cpu", NOW);
     try {
-      repeating.write(Map.of(KEY, job("7")), Map.of(KEY, waiting), Map.of(), (namespace, pod) -> Optional.empty(), NOW);
+      writeAndAwait(repeating, job("7"), waiting, Map.of(), (namespace, pod) -> Optional.empty(), NOW);
       V1alpha1TYJob written = assumed.view(KEY, job("7"), NOW);
       for (int second = 1; second < 60; second += 10) {
         clock.set(NOW.plusSeconds(second));
@@ -199,11 +221,11 @@ class ScheduleStatusWriterTest {
             NOW.plusSeconds(second));
       }
       clock.set(NOW.plusSeconds(61));
-      ScheduleStatusWriter.WriteReport repeat = repeating.write(Map.of(KEY, written), Map.of(KEY, waiting), Map.of(),
+      ScheduleStatusWriter.Submission repeat = repeating.write(Map.of(KEY, written), Map.of(KEY, waiting), Map.of(),
           (namespace, pod) -> Optional.empty(), NOW.plusSeconds(61));
       assertThat(recorder.awaitIdle(Duration.ofSeconds(5))).isTrue();
 
-      assertThat(repeat.events()).isEqualTo(1);
+      assertThat(repeat.repeatedEvents()).isEqualTo(1);
       apiServer.verify(1, postRequestedFor(urlMatching("/api/v1/namespaces/rl/events"))
           .withRequestBody(matchingJsonPath("$.reason", equalTo("Unschedulable")))
           .withRequestBody(matchingJsonPath("$.message", equalTo(waiting.message()))));
@@ -214,8 +236,7 @@ class ScheduleStatusWriterTest {
       // New words in the status: an Event with the same words.
       JobDecision moved = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.UNSCHEDULABLE,
           "0/4 nodes fit learner: 3 Insufficient cpu, 1 untolerated taint gpu", NOW);
-      repeating.write(Map.of(KEY, job("8")), Map.of(KEY, moved), Map.of(), (namespace, pod) -> Optional.empty(),
-          NOW.plusSeconds(62));
+      writeAndAwait(repeating, job("8"), moved, Map.of(), (namespace, pod) -> Optional.empty(), NOW.plusSeconds(62));
       assertThat(recorder.awaitIdle(Duration.ofSeconds(5))).isTrue();
       apiServer.verify(1, patchRequestedFor(urlEqualTo(PATH))
           .withRequestBody(matchingJsonPath("$.status.scheduling.message", equalTo(moved.message()))));
@@ -230,6 +251,74 @@ class ScheduleStatusWriterTest {
     return aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody("""
         {"apiVersion":"arranger.tyrl.io/v1alpha1","kind":"TYJob",
          "metadata":{"name":"pong","namespace":"rl","resourceVersion":"%s"}}""".formatted(version));
+  }
+
+  @Test
+  void theCycleDoesNotWaitForTheApiServerAndAJobWhoseWriteIsInFlightIsNotWrittenAgain() throws Exception {
+    apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(patched("8").withFixedDelay(1500)));
+    V1alpha1TYJob cached = job("7");
+
+    long start = System.nanoTime();
+    ScheduleStatusWriter.Submission first = writer.write(Map.of(KEY, cached), Map.of(KEY, PLACED), Map.of(),
+        (namespace, pod) -> Optional.empty(), NOW);
+    long handedOverMillis = (System.nanoTime() - start) / 1_000_000;
+
+    assertThat(first.submitted()).isEqualTo(1);
+    assertThat(writer.inFlight()).as("still unanswered when write returned (%d ms)", handedOverMillis).isEqualTo(1);
+    assertThat(outcomes).as("nothing answered yet").isEmpty();
+    // The next cycle sees the decision, and even a different one for the job waits for the write in flight.
+    assertThat(assumed.view(KEY, cached, NOW).getStatus().getAllocations()).isEqualTo(PLACED.allocations());
+    JobDecision other = new JobDecision(ScheduleState.SCHEDULED_SUCCEED, Map.of("pong-learner", "n3", "pong-actor-0", "n3"),
+        null, "", null);
+    assertThat(writer.write(Map.of(KEY, cached), Map.of(KEY, other), Map.of(), (namespace, pod) -> Optional.empty(), NOW)
+        .submitted()).isZero();
+
+    assertThat(writer.awaitIdle(Duration.ofSeconds(10))).isTrue();
+    assertThat(outcomes(ScheduleStatusWriter.Kind.WRITTEN)).isEqualTo(1);
+    assertThat(writer.inFlight()).isZero();
+    apiServer.verify(1, patchRequestedFor(urlEqualTo(PATH)));
+  }
+
+  @Test
+  void aFullBacklogDefersTheRestOfTheCycleUnassumed() throws Exception {
+    apiServer.stubFor(patch(urlMatching("/apis/arranger.tyrl.io/v1alpha1/namespaces/rl/tyjobs/.*/status"))
+        .willReturn(patched("8").withFixedDelay(500)));
+    ScheduleStatusWriter narrow = new ScheduleStatusWriter(patcher, client, threads, assumed,
+        EventRecorder.standalone(client, "arranger-scheduler", "test", leading::get, java.time.Clock.systemUTC()),
+        Duration.ofMinutes(5), 1, this::finished);
+    V1alpha1TYJob other = job("9");
+    other.getMetadata().setName("ping");
+    JobDecision otherPlaced = new JobDecision(ScheduleState.SCHEDULED_SUCCEED,
+        Map.of("ping-learner", "n1", "ping-actor-0", "n2"), null, "", null);
+    Map<String, JobDecision> decisions = new java.util.LinkedHashMap<>();
+    decisions.put(KEY, PLACED);
+    decisions.put("rl/ping", otherPlaced);
+
+    ScheduleStatusWriter.Submission submission = narrow.write(Map.of(KEY, job("7"), "rl/ping", other), decisions,
+        Map.of(), (namespace, pod) -> Optional.empty(), NOW);
+
+    assertThat(submission.submitted()).isEqualTo(1);
+    assertThat(submission.deferred()).isEqualTo(1);
+    assertThat(assumed.size()).as("the deferred decision is not assumed").isEqualTo(1);
+    assertThat(narrow.awaitIdle(Duration.ofSeconds(10))).isTrue();
+    apiServer.verify(1, patchRequestedFor(urlMatching(".*/tyjobs/.*/status")));
+  }
+
+  @Test
+  void aJobPlacedAfterWaitingIsToldSoWithAScheduledEvent() throws Exception {
+    apiServer.stubFor(patch(urlEqualTo(PATH)).willReturn(patched("8")));
+    V1alpha1TYJob waited = job("7");
+    waited.getStatus().setScheduling(new io.tyrl.arranger.model.V1alpha1TYJobStatusScheduling().reason("Unschedulable")
+        .message("0/4 nodes fit learner"));
+
+    writeAndAwait(writer, waited, PLACED, Map.of(), (namespace, pod) -> Optional.empty(), NOW);
+
+    assertThat(eventsRecorded).hasValue(1);
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+        apiServer.verify(1, postRequestedFor(urlMatching("/api/v1/namespaces/rl/events"))
+            .withRequestBody(matchingJsonPath("$.reason", equalTo("Scheduled")))
+            .withRequestBody(matchingJsonPath("$.message",
+                equalTo("ScheduledSucceed after waiting (Unschedulable): 2 pods placed")))));
   }
 
   private static V1alpha1TYJob job(String resourceVersion) {
