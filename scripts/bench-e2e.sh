@@ -5,12 +5,17 @@
 #   2. kube-scheduler 1.20.2 (client qps/burst 5000, leader election off): M plain pods until all are bound;
 #   3. Arranger, both services from their jars: M/8 TYJobs of a leader + 7 workers until every pod
 #      exists with its node, with the API server's writes per pod (apiserver_request_total, before/after).
-# Each phase runs R times (median reported); prints progress, a table and, last,
-# "e2e nodes=<N> pods=<M> arranger=<pods/s> kube-scheduler=<pods/s> ceiling=<pods/s>".
+# Each phase runs R times (median reported); prints progress, a table and a summary line:
+# "e2e nodes=<N> pods=<M> arranger=<pods/s> kube-scheduler=<pods/s> ceiling=<pods/s>
+#  api-requests-per-pod=<n> tyjob-writes-per-job=<n> events-per-job=<n> cycle-p99-ms=<ms>".
+# Without --nodes or --pods it measures two sizes, each on a fresh control plane — 5000 nodes and
+# 10000 pods, then 100 nodes and 2000 pods (where kube-scheduler is at its best) — and prints their
+# two summary lines last, in that order.
 # Provisions the control-plane binaries first if they are missing (the first run builds them: minutes).
-# Usage: scripts/bench-e2e.sh [--nodes N] [--pods M] [--repeats R]        (defaults 5000, 10000, 3)
+# Usage: scripts/bench-e2e.sh [--nodes N] [--pods M] [--repeats R]        (defaults above, 3 repeats)
 #   more: [--phases ceiling,kube-scheduler,arranger] [--threads T] [--connections C]
 #         [--scheduler-property key=value]... [--controller-property key=value]... [--service-heap 1g]
+#         [--service-jvm-option OPTION]... (e.g. -XX:StartFlightRecording=filename=F.jfr,settings=profile)
 #         [--kube-scheduler-qps Q] [--timeout S] [--settle S] [--sample-ms MS] [--work-dir DIR]
 # A benchmark, not a test: nothing here runs during ./mvnw verify.
 set -euo pipefail
@@ -28,6 +33,25 @@ echo "[bench-e2e] building Arranger's jars (tests skipped)"
 
 # The benchmark's own JVM drives the creates and watches the pods: 2 GiB is plenty at 10,000 pods.
 # Each service runs with --service-heap (default 1g); kube-apiserver and etcd are not limited.
-exec java -Xmx2g -Darranger.projectRoot="$root" -Dlogback.configurationFile=local-cluster-logback.xml \
-  -cp "$root/testing/target/classes:$(cat "$classpath_file")" \
-  io.tyrl.arranger.testing.bench.E2eThroughputBenchmark --project-root "$root" --version "$version" "$@"
+bench() {
+  java -Xmx2g -Darranger.projectRoot="$root" -Dlogback.configurationFile=local-cluster-logback.xml \
+    -cp "$root/testing/target/classes:$(cat "$classpath_file")" \
+    io.tyrl.arranger.testing.bench.E2eThroughputBenchmark --project-root "$root" --version "$version" "$@"
+}
+
+sized=no
+for arg in "$@"; do
+  case "$arg" in --nodes|--pods) sized=yes ;; esac
+done
+if [ "$sized" = yes ]; then
+  bench "$@"
+  exit
+fi
+logs=$(mktemp -d)
+bench --nodes 5000 --pods 10000 "$@" | tee "$logs/large.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+bench --nodes 100 --pods 2000 "$@" | tee "$logs/small.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+echo
+grep '^e2e ' "$logs/large.log" | tail -n1
+grep '^e2e ' "$logs/small.log" | tail -n1

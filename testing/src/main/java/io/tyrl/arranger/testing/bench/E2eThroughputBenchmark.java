@@ -43,15 +43,37 @@ public final class E2eThroughputBenchmark {
   private static final String GRACE_ZERO = "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"gracePeriodSeconds\":0}";
   private static final long START = System.nanoTime();
   static final String LEADER_ROLE_LABEL = PodLabels.ROLE;
+  static final String TYJOBS = ArrangerResources.GROUP + "/" + ArrangerResources.TYJOBS;
 
   /** One run of one phase. */
   record Run(String phase, int pods, double seconds, double createSeconds, Map<String, Double> writes,
       double driverWrites, Map<String, Double> trailingWrites, Map<String, Double> cpuSeconds,
       List<Double> cycleSeconds, List<Double> coreSeconds, Map<String, Double> peaksMiB,
-      Map<String, Double> serviceQuantiles) {
+      Map<String, Double> serviceQuantiles, Map<String, Double> calls) {
 
     double podsPerSecond() {
       return pods / seconds;
+    }
+
+    /** Every API request but watches, by everyone, per pod, until the last pod had its node. */
+    double requestsPerPod() {
+      return calls.values().stream().mapToDouble(Double::doubleValue).sum() / pods;
+    }
+
+    /** Writes of TYJobs (their status above all) per job; the benchmark's creates are not counted. */
+    double tyJobWritesPerJob(boolean trailing) {
+      return sum(trailing ? trailingWrites : writes, key -> !key.startsWith("POST ")
+          && (key.endsWith(" " + TYJOBS) || key.endsWith(" " + TYJOBS + "/status"))) / (pods / 8.0);
+    }
+
+    /** Events created or counted again (core/v1 and events.k8s.io) per job. */
+    double eventsPerJob(boolean trailing) {
+      return sum(trailing ? trailingWrites : writes, key -> key.endsWith(" events") || key.endsWith("/events"))
+          / (pods / 8.0);
+    }
+
+    private static double sum(Map<String, Double> counts, java.util.function.Predicate<String> key) {
+      return counts.entrySet().stream().filter(e -> key.test(e.getKey())).mapToDouble(Map.Entry::getValue).sum();
     }
 
     double totalWrites() {
@@ -174,15 +196,17 @@ public final class E2eThroughputBenchmark {
     String namespace = createNamespace("bench-ceiling-" + repeat);
     int pods = options.pods();
     progress("[ceiling %d/%d] creating %d pods with spec.nodeName preset", repeat, options.repeats(), pods);
-    Map<String, Double> before = apiServerWrites();
+    PromText metricsBefore = apiServerMetrics();
     Map<Long, Double> cpuBefore = cpuNow(Map.of());
     long start = System.nanoTime();
     api.postAll(pods, i -> "/api/v1/namespaces/" + namespace + "/pods", i -> podJson(i, nodeNames.get(i % nodeNames.size())));
     long end = System.nanoTime();
     Map<Long, Double> cpuAfter = cpuNow(Map.of());
-    Map<String, Double> writes = PromText.diff(before, apiServerWrites());
+    PromText metricsAfter = apiServerMetrics();
+    Map<String, Double> writes = PromText.diff(metricsBefore.apiServerWrites(), metricsAfter.apiServerWrites());
     Run run = new Run(CEILING, pods, seconds(start, end), seconds(start, end), writes, pods, Map.of(),
-        cpuBreakdown(cpuBefore, cpuAfter, Map.of()), List.of(), List.of(), Map.of(), Map.of());
+        cpuBreakdown(cpuBefore, cpuAfter, Map.of()), List.of(), List.of(), Map.of(), Map.of(),
+        PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
     progress("[ceiling %d/%d] %d pods in %.2f s = %.0f pods/s; %s", repeat, options.repeats(), pods, run.seconds(),
         run.podsPerSecond(), describeCpu(run));
     deletePods(namespace, podNames(pods));
@@ -238,7 +262,7 @@ public final class E2eThroughputBenchmark {
       peaks.put("kube-scheduler RSS (VmHWM)", ProcStat.peakRssMiB(scheduler.pid()));
       run = new Run(KUBE_SCHEDULER, pods, seconds(start, end), seconds(start, created), writes, pods, trailing,
           cpuBreakdown(cpuBefore, cpuAfter, Map.of(KUBE_SCHEDULER, scheduler.pid())), List.of(), List.of(), peaks,
-          Map.of());
+          Map.of(), PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
       progress("[kube-scheduler %d/%d] %d pods bound in %.2f s = %.0f pods/s (creates took %.2f s); %.2f writes/pod"
           + " besides the creates: %s; %s", repeat, options.repeats(), pods, run.seconds(), run.podsPerSecond(),
           run.createSeconds(), run.serviceWritesPerPod(), describeWrites(writes), describeCpu(run));
@@ -253,7 +277,9 @@ public final class E2eThroughputBenchmark {
   private List<Run> arrangerRuns(List<AutoCloseable> toClose) {
     Path root = options.projectRoot();
     Path kubeconfig = controlPlane.writeKubeconfig(workDir.resolve("arranger.kubeconfig"), ControlPlane.ADMIN);
-    List<String> jvm = List.of("-Xmx" + options.serviceHeap());
+    List<String> jvm = new ArrayList<>(List.of("-Xmx" + options.serviceHeap()));
+    // e.g. -XX:StartFlightRecording=filename=/tmp/x.jfr,settings=profile to see where the time goes
+    jvm.addAll(options.serviceJvmOptions());
     Map<String, String> common = Map.of("arranger.kubernetes.kubeconfig", kubeconfig.toString());
     Map<String, String> schedulerProperties = new LinkedHashMap<>(common);
     schedulerProperties.putAll(options.schedulerProperties());
@@ -333,7 +359,8 @@ public final class E2eThroughputBenchmark {
       // The benchmark's own writes: the TYJob creates and one pods/status PATCH per leader (the kubelet's part).
       run = new Run(ARRANGER, pods, seconds(start, end), seconds(start, created), writes, jobs + leadersRun, trailing,
           cpuBreakdown(cpuBefore, cpuAfter, pids), sampler.observations("scheduler", e2e),
-          sampler.observations("scheduler", core), peaks, quantiles);
+          sampler.observations("scheduler", core), peaks, quantiles,
+          PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
       progress("[arranger %d/%d] %d pods exist with a node %.2f s after the first TYJob create = %.0f pods/s"
           + " (creates took %.2f s); %.2f writes/pod besides the benchmark's (TYJob creates, leaders' pods/status): %s; %d cycles in the phase"
           + " (p50 %.0f ms, max %.0f ms; core p50 %.0f ms); %s; heap peaks %s", repeat, options.repeats(), pods,
@@ -604,6 +631,13 @@ public final class E2eThroughputBenchmark {
         num(kube, r -> r.totalWrites() / r.pods(), 2), num(arranger, r -> r.totalWrites() / r.pods(), 2));
     table.row("API writes/pod by the scheduler(s)", "0 (nodeName preset)", num(kube, Run::serviceWritesPerPod, 2),
         num(arranger, Run::serviceWritesPerPod, 2));
+    table.row("API requests/pod (all but watches, until done)", num(ceiling, Run::requestsPerPod, 2),
+        num(kube, Run::requestsPerPod, 2), num(arranger, Run::requestsPerPod, 2));
+    table.row("TYJob writes/job until done / in the " + options.settleSeconds() + " s after", "", "",
+        num(arranger, r -> r.tyJobWritesPerJob(false), 2) + " / " + num(arranger, r -> r.tyJobWritesPerJob(true), 2));
+    table.row("Events/job until done / in the " + options.settleSeconds() + " s after", "",
+        num(kube, r -> r.eventsPerJob(false), 2) + " (8 pods)",
+        num(arranger, r -> r.eventsPerJob(false), 2) + " / " + num(arranger, r -> r.eventsPerJob(true), 2));
     table.row("scheduler cycle p50 / p99 ms (in phase)", "", "",
         Report.num(1000 * medianOf(arranger, r -> Report.quantile(r.cycleSeconds(), 0.5)), 0) + " / "
             + Report.num(1000 * medianOf(arranger, r -> Report.quantile(r.cycleSeconds(), 0.99)), 0));
@@ -644,7 +678,10 @@ public final class E2eThroughputBenchmark {
             + describeWrites(run.trailingWrites()));
       }
     }
-    System.out.println(Report.summaryLine(options.nodes(), options.pods(), arrangerRate, kubeRate, ceilingRate));
+    System.out.println(Report.summaryLine(options.nodes(), options.pods(), arrangerRate, kubeRate, ceilingRate,
+        new Report.Cost(medianOf(arranger, Run::requestsPerPod), medianOf(arranger, r -> r.tyJobWritesPerJob(false)),
+            medianOf(arranger, r -> r.eventsPerJob(false)),
+            1000 * medianOf(arranger, r -> Report.quantile(r.cycleSeconds(), 0.99)))));
   }
 
   private static List<Double> rates(List<Run> runs) {
@@ -684,7 +721,7 @@ public final class E2eThroughputBenchmark {
   record Options(int nodes, int pods, int repeats, int threads, int connections, Set<String> phases,
       Path projectRoot, String version, Path workDir, String serviceHeap, Map<String, String> schedulerProperties,
       Map<String, String> controllerProperties, int kubeSchedulerQps, Duration timeout, int settleSeconds,
-      int sampleMillis) {
+      int sampleMillis, List<String> serviceJvmOptions) {
 
     /** The module's runnable jar: scheduler-service's carries the classifier {@code exec} (docs/architecture.md). */
     Path jar(Path root, String module) {
@@ -694,7 +731,8 @@ public final class E2eThroughputBenchmark {
 
     static final String USAGE = "usage: bench-e2e [--nodes N] [--pods M] [--repeats R] [--threads T]"
         + " [--connections C] [--phases ceiling,kube-scheduler,arranger] [--scheduler-property key=value]..."
-        + " [--controller-property key=value]... [--service-heap 1g] [--kube-scheduler-qps Q] [--timeout SECONDS]"
+        + " [--controller-property key=value]... [--service-heap 1g] [--service-jvm-option OPTION]..."
+        + " [--kube-scheduler-qps Q] [--timeout SECONDS]"
         + " [--settle SECONDS] [--sample-ms MS] [--work-dir DIR] --project-root DIR --version V";
 
     static Options parse(String[] args) {
@@ -714,6 +752,7 @@ public final class E2eThroughputBenchmark {
       Duration timeout = null;
       int settle = 5;
       int sampleMillis = 250;
+      List<String> serviceJvmOptions = new ArrayList<>();
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--nodes" -> nodes = positive(args, ++i);
@@ -733,6 +772,7 @@ public final class E2eThroughputBenchmark {
           case "--version" -> version = value(args, ++i);
           case "--work-dir" -> workDir = Path.of(value(args, ++i));
           case "--service-heap" -> heap = value(args, ++i);
+          case "--service-jvm-option" -> serviceJvmOptions.add(value(args, ++i));
           case "--scheduler-property" -> property(schedulerProperties, value(args, ++i));
           case "--controller-property" -> property(controllerProperties, value(args, ++i));
           case "--kube-scheduler-qps" -> qps = positive(args, ++i);
@@ -756,7 +796,8 @@ public final class E2eThroughputBenchmark {
         timeout = Duration.ofSeconds(Math.max(300, pods / 10));
       }
       return new Options(nodes, pods, repeats, threads, connections, phases, root.toAbsolutePath(), version, workDir,
-          heap, schedulerProperties, controllerProperties, qps, timeout, settle, sampleMillis);
+          heap, schedulerProperties, controllerProperties, qps, timeout, settle, sampleMillis,
+          List.copyOf(serviceJvmOptions));
     }
 
     private static void property(Map<String, String> properties, String assignment) {

@@ -163,6 +163,15 @@ public final class PromText {
    * prefixed for non-core resources, e.g. {@code "PATCH arranger.tyrl.io/tyjobs/status"}).
    */
   public Map<String, Double> apiServerWrites() {
+    return apiServerRequests(WRITE_VERBS::contains);
+  }
+
+  /** Every request but watches ({@code apiserver_request_total} without WATCH), as "VERB group/resource[/sub]". */
+  public Map<String, Double> apiServerCalls() {
+    return apiServerRequests(verb -> !verb.equals("WATCH") && !verb.isEmpty());
+  }
+
+  private Map<String, Double> apiServerRequests(java.util.function.Predicate<String> verbs) {
     Map<String, Double> writes = new TreeMap<>();
     for (Sample sample : samples) {
       if (!sample.name().equals("apiserver_request_total")) {
@@ -170,7 +179,7 @@ public final class PromText {
       }
       Map<String, String> l = sample.labels();
       String verb = l.getOrDefault("verb", "");
-      if (!WRITE_VERBS.contains(verb)) {
+      if (!verbs.test(verb)) {
         continue;
       }
       String group = l.getOrDefault("group", "");

@@ -89,9 +89,21 @@ public final class Report {
     return values.stream().map(v -> num(v, decimals)).collect(Collectors.joining(" / "));
   }
 
+  /**
+   * What Arranger's placements cost the API server, medians over the runs.
+   *
+   * @param requestsPerPod every API request but watches, by everyone, per pod
+   * @param tyJobWritesPerJob TYJob writes (status above all) by the services, per job
+   * @param eventsPerJob Events written (created or counted again) per job
+   * @param cycleP99Millis the scheduler's cycle p99 during the burst
+   */
+  public record Cost(double requestsPerPod, double tyJobWritesPerJob, double eventsPerJob, double cycleP99Millis) {}
+
   /** The last line, the one scripts read. */
-  public static String summaryLine(int nodes, int pods, double arranger, double kubeScheduler, double ceiling) {
-    return "e2e nodes=%d pods=%d arranger=%s kube-scheduler=%s ceiling=%s".formatted(nodes, pods,
-        num(arranger, 0), num(kubeScheduler, 0), num(ceiling, 0));
+  public static String summaryLine(int nodes, int pods, double arranger, double kubeScheduler, double ceiling, Cost cost) {
+    return ("e2e nodes=%d pods=%d arranger=%s kube-scheduler=%s ceiling=%s api-requests-per-pod=%s"
+        + " tyjob-writes-per-job=%s events-per-job=%s cycle-p99-ms=%s").formatted(nodes, pods, num(arranger, 0),
+        num(kubeScheduler, 0), num(ceiling, 0), num(cost.requestsPerPod(), 2), num(cost.tyJobWritesPerJob(), 2),
+        num(cost.eventsPerJob(), 2), num(cost.cycleP99Millis(), 0));
   }
 }
