@@ -6,9 +6,12 @@ import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.kube.ScopedInformer;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Read access to what the informers hold: TYJobs (as raw objects, see {@link JobViewMapper}) and
@@ -24,6 +27,7 @@ public final class InformerCache {
 
   private final ScopedInformer<DynamicKubernetesObject> jobs;
   private final ScopedInformer<V1Pod> pods;
+  private final Map<String, StageAtVersion> stages = new ConcurrentHashMap<>();
 
   public InformerCache(ScopedInformer<DynamicKubernetesObject> jobs, ScopedInformer<V1Pod> pods) {
     this.jobs = jobs;
@@ -77,13 +81,28 @@ public final class InformerCache {
     return Optional.ofNullable(pods.getByKey(namespace + "/" + name));
   }
 
-  /** Cached jobs by {@code status.stage}; a job without a (known) stage counts as Pending. */
+  /**
+   * Cached jobs by {@code status.stage}; a job without a (known) stage counts as Pending. Each job's
+   * stage is read from its JSON once per resourceVersion: a scrape reads this once per stage.
+   */
   public Map<Stage, Long> jobsByStage() {
     Map<Stage, Long> counts = new EnumMap<>(Stage.class);
+    Set<String> present = new HashSet<>();
     for (DynamicKubernetesObject job : jobs.list()) {
-      String stage = RawJson.string(RawJson.objectOrEmpty(job.getRaw(), "status"), "stage").orElse(null);
-      counts.merge(Stage.fromWireNameOrPending(stage), 1L, Long::sum);
+      String key = keyOf(job);
+      String version = job.getMetadata() == null ? null : job.getMetadata().getResourceVersion();
+      present.add(key);
+      StageAtVersion known = stages.get(key);
+      if (known == null || version == null || !version.equals(known.resourceVersion())) {
+        String stage = RawJson.string(RawJson.objectOrEmpty(job.getRaw(), "status"), "stage").orElse(null);
+        known = new StageAtVersion(version, Stage.fromWireNameOrPending(stage));
+        stages.put(key, known);
+      }
+      counts.merge(known.stage(), 1L, Long::sum);
     }
+    stages.keySet().retainAll(present);
     return counts;
   }
+
+  private record StageAtVersion(String resourceVersion, Stage stage) {}
 }

@@ -244,7 +244,8 @@ public final class PlanExecutor {
   private void createPod(JobSnapshot job, PlannedAction.CreatePod create) {
     V1Pod pod = podFactory.build(job, create);
     try {
-      core.createNamespacedPod(job.namespace(), pod).execute();
+      // The created pod comes back through the informer: its answer is not decoded here.
+      core.getApiClient().execute(core.createNamespacedPod(job.namespace(), pod).buildCall(null));
       expectations.created(job.key(), create.podName());
       metrics.podCreated(create.role());
       log.debug("created pod {}/{} on node {}", job.namespace(), create.podName(), create.nodeName());

@@ -62,6 +62,8 @@ public final class ClusterInformers implements ReadinessCheck {
   private final SharedIndexInformer<DynamicKubernetesObject> queues;
   private final SharedInformerFactory queueFactory;
   private final TYJobDecoder jobDecoder;
+  private final VersionedMemo<TYJobDecoder.Decoded> decodeMemo = new VersionedMemo<>();
+  private final SnapshotAssembler.Memo snapshotMemo = new SnapshotAssembler.Memo();
   private final Gson gson;
 
   public ClusterInformers(SharedInformerFactory factory, ApiClient informerClient, Duration resync) {
@@ -88,17 +90,21 @@ public final class ClusterInformers implements ReadinessCheck {
     jobDecoder = new TYJobDecoder(gson);
   }
 
-  /** Each list is a consistent copy of its informer's store; each TYJob is seen through {@code assumed}. */
-  public Contents contents(AssumedStatuses assumed, Instant now) {
+  /**
+   * Each list is a consistent copy of its informer's store; each TYJob is seen through {@code assumed}.
+   * A TYJob, pod or node unchanged since the last call (same resourceVersion) is not decoded again.
+   */
+  public synchronized Contents contents(AssumedStatuses assumed, Instant now) {
     List<TYJobDecoder.Decoded> decodedJobs = new ArrayList<>();
     Set<String> keys = new HashSet<>();
     for (DynamicKubernetesObject raw : jobs.list()) {
-      TYJobDecoder.Decoded decoded = jobDecoder.decode(raw.getRaw());
+      TYJobDecoder.Decoded decoded = decoded(raw);
       String key = decoded.key();
       keys.add(key);
       decodedJobs.add(new TYJobDecoder.Decoded(assumed.view(key, decoded.job(), now), decoded.problem()));
     }
     assumed.retainOnly(keys);
+    decodeMemo.sweep();
     List<V1alpha1Queue> readableQueues = new ArrayList<>();
     List<UnreadableQueue> unreadableQueues = new ArrayList<>();
     for (DynamicKubernetesObject raw : queues.getIndexer().list()) {
@@ -110,11 +116,20 @@ public final class ClusterInformers implements ReadinessCheck {
       }
     }
     SnapshotAssembler.Assembly assembly = SnapshotAssembler.assembleDecoded(nodes.getIndexer().list(),
-        pods.getIndexer().list(), decodedJobs, readableQueues, now);
+        pods.getIndexer().list(), decodedJobs, readableQueues, now, snapshotMemo);
     if (!unreadableQueues.isEmpty()) {
       log.debug("unreadable queues left out of the snapshot: {}", unreadableQueues);
     }
     return new Contents(assembly, unreadableQueues);
+  }
+
+  private TYJobDecoder.Decoded decoded(DynamicKubernetesObject raw) {
+    var metadata = raw.getMetadata();
+    if (metadata == null) {
+      return jobDecoder.decode(raw.getRaw());
+    }
+    return decodeMemo.get(metadata.getNamespace() + "/" + metadata.getName(), metadata.getResourceVersion(),
+        () -> jobDecoder.decode(raw.getRaw()));
   }
 
   /** The factory of the Queues' informer, to be started and stopped with the service's. */

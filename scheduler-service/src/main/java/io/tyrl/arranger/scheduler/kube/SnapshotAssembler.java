@@ -58,9 +58,31 @@ public final class SnapshotAssembler {
         tyJobs.stream().map(job -> new TYJobDecoder.Decoded(job, Optional.empty())).toList(), queues, Instant.now());
   }
 
+  /**
+   * What cycles derive from pods and nodes that have not changed since: each pod's request (by UID),
+   * each node's allocatable (by name), both kept per resourceVersion.
+   */
+  record Memo(VersionedMemo<Resource> podRequests, VersionedMemo<Resource> nodeAllocatable) {
+
+    Memo() {
+      this(new VersionedMemo<>(), new VersionedMemo<>());
+    }
+
+    void sweep() {
+      podRequests.sweep();
+      nodeAllocatable.sweep();
+    }
+  }
+
   /** @param now the cycle's time, the one its decisions are made at */
   static Assembly assembleDecoded(List<V1Node> nodes, List<V1Pod> pods, List<TYJobDecoder.Decoded> tyJobs,
       List<V1alpha1Queue> queues, Instant now) {
+    return assembleDecoded(nodes, pods, tyJobs, queues, now, new Memo());
+  }
+
+  /** @param memo what earlier cycles derived from the same pods and nodes; swept once this cycle has asked */
+  static Assembly assembleDecoded(List<V1Node> nodes, List<V1Pod> pods, List<TYJobDecoder.Decoded> tyJobs,
+      List<V1alpha1Queue> queues, Instant now, Memo memo) {
     LivePods livePods = LivePods.of(pods, tyJobs.stream()
         .map(decoded -> decoded.job().getStatus())
         .filter(status -> status != null && status.getVictims() != null)
@@ -114,14 +136,16 @@ public final class SnapshotAssembler {
       }
       livePods.get(namespace, name).ifPresent(live -> {
         NodeUsage nodeUsage = usage.computeIfAbsent(live.node(), n -> new NodeUsage());
-        nodeUsage.add(PodRequests.of(pod.getSpec()), live.leaving());
+        nodeUsage.add(memo.podRequests().get(pod.getMetadata().getUid(), pod.getMetadata().getResourceVersion(),
+            () -> PodRequests.of(pod.getSpec())), live.leaving());
         nodeUsage.describe(pod);
       });
     }
     List<NodeInfo> nodeInfos = new ArrayList<>();
     for (V1Node node : nodes) {
-      nodeInfos.add(node(node, usage.getOrDefault(node.getMetadata().getName(), new NodeUsage())));
+      nodeInfos.add(node(node, usage.getOrDefault(node.getMetadata().getName(), new NodeUsage()), memo.nodeAllocatable()));
     }
+    memo.sweep();
     List<QueueInfo> queueInfos = queues.stream().map(QueueReader::queue).toList();
     return new Assembly(new Snapshot(nodeInfos, jobs, queueInfos), unreadable, jobsByKey);
   }
@@ -156,14 +180,15 @@ public final class SnapshotAssembler {
     return job.getSpec() != null && !Boolean.TRUE.equals(job.getSpec().getTerminating());
   }
 
-  private static NodeInfo node(V1Node node, NodeUsage usage) {
+  private static NodeInfo node(V1Node node, NodeUsage usage, VersionedMemo<Resource> allocatables) {
     String name = node.getMetadata().getName();
     List<Taint> taints = node.getSpec() == null || node.getSpec().getTaints() == null ? List.of()
         : node.getSpec().getTaints().stream()
             .map(t -> new Taint(t.getKey(), t.getValue(), TaintEffect.fromKubernetes(t.getEffect()))).toList();
-    Resource allocatable = node.getStatus() == null ? Resource.EMPTY
+    Resource allocatable = allocatables.get(name, node.getMetadata().getResourceVersion(), () -> node.getStatus() == null
+        ? Resource.EMPTY
         : PodRequests.quantities(node.getStatus().getAllocatable())
-            .plus(Resource.ofCanonical(Map.of(Resource.PODS, podCapacity(node))));
+            .plus(Resource.ofCanonical(Map.of(Resource.PODS, podCapacity(node)))));
     boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null
         && node.getStatus().getConditions().stream()
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
