@@ -14,6 +14,7 @@ import io.tyrl.arranger.controller.kube.ControllerMetrics;
 import io.tyrl.arranger.controller.kube.ForeignPods;
 import io.tyrl.arranger.controller.kube.InformerCache;
 import io.tyrl.arranger.controller.kube.PodExpectations;
+import io.tyrl.arranger.kube.DaemonThreads;
 import io.tyrl.arranger.controller.kube.NodeReadiness;
 import io.tyrl.arranger.controller.kube.InformersSynced;
 import io.tyrl.arranger.controller.kube.JobEventRouter;
@@ -40,8 +41,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -174,12 +173,7 @@ class ControllerWiring {
 
   @Bean(destroyMethod = "shutdownNow")
   ExecutorService podCreators(ControllerProperties properties) {
-    AtomicInteger threads = new AtomicInteger();
-    return Executors.newFixedThreadPool(properties.podCreators(), runnable -> {
-      Thread thread = new Thread(runnable, "pod-creator-" + threads.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+    return DaemonThreads.fixedPool("pod-creator", properties.podCreators());
   }
 
   @Bean

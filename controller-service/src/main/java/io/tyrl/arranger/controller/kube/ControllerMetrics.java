@@ -82,14 +82,40 @@ public final class ControllerMetrics {
 
   /** Registers one gauge per stage, read from {@code jobsByStage} at every scrape. */
   public void observeJobsByStage(Supplier<Map<Stage, Long>> jobsByStage) {
+    Supplier<Map<Stage, Long>> oncePerScrape = new CountedOncePerScrape(jobsByStage);
     for (Stage stage : Stage.values()) {
       // A strong reference: the supplier is a method reference nobody else holds, and a weakly held
       // gauge object would be collected and report NaN.
-      Gauge.builder("arranger.controller.jobs", jobsByStage, counts -> counts.get().getOrDefault(stage, 0L))
+      Gauge.builder("arranger.controller.jobs", oncePerScrape, counts -> counts.get().getOrDefault(stage, 0L))
           .strongReference(true)
           .description("TYJobs in the informer cache, by status.stage")
           .tag("stage", stage.wireName())
           .register(registry);
+    }
+  }
+
+  /**
+   * A scrape reads the gauge of every stage one after the other; the jobs are counted once for all
+   * of them (the counts are at most a second old), not once per stage.
+   */
+  private static final class CountedOncePerScrape implements Supplier<Map<Stage, Long>> {
+    private static final long FRESH_NANOS = 1_000_000_000L;
+    private final Supplier<Map<Stage, Long>> count;
+    private Map<Stage, Long> last;
+    private long countedAt;
+
+    CountedOncePerScrape(Supplier<Map<Stage, Long>> count) {
+      this.count = count;
+    }
+
+    @Override
+    public synchronized Map<Stage, Long> get() {
+      long now = System.nanoTime();
+      if (last == null || now - countedAt > FRESH_NANOS) {
+        last = count.get();
+        countedAt = now;
+      }
+      return last;
     }
   }
 

@@ -6,12 +6,9 @@ import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.kube.ScopedInformer;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Read access to what the informers hold: TYJobs (as raw objects, see {@link JobViewMapper}) and
@@ -27,7 +24,6 @@ public final class InformerCache {
 
   private final ScopedInformer<DynamicKubernetesObject> jobs;
   private final ScopedInformer<V1Pod> pods;
-  private final Map<String, StageAtVersion> stages = new ConcurrentHashMap<>();
 
   public InformerCache(ScopedInformer<DynamicKubernetesObject> jobs, ScopedInformer<V1Pod> pods) {
     this.jobs = jobs;
@@ -57,7 +53,15 @@ public final class InformerCache {
   }
 
   public static String keyOf(DynamicKubernetesObject job) {
-    return job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+    return metadata(job, "namespace").orElse("") + "/" + metadata(job, "name").orElse("");
+  }
+
+  /**
+   * A field of the job's metadata, read from its JSON: {@code getMetadata()} decodes the whole
+   * metadata on every call, and these are read on every event and reconcile.
+   */
+  public static Optional<String> metadata(DynamicKubernetesObject job, String field) {
+    return RawJson.string(RawJson.objectOrEmpty(job.getRaw(), "metadata"), field);
   }
 
   public boolean hasSynced() {
@@ -81,28 +85,13 @@ public final class InformerCache {
     return Optional.ofNullable(pods.getByKey(namespace + "/" + name));
   }
 
-  /**
-   * Cached jobs by {@code status.stage}; a job without a (known) stage counts as Pending. Each job's
-   * stage is read from its JSON once per resourceVersion: a scrape reads this once per stage.
-   */
+  /** Cached jobs by {@code status.stage}; a job without a (known) stage counts as Pending. */
   public Map<Stage, Long> jobsByStage() {
     Map<Stage, Long> counts = new EnumMap<>(Stage.class);
-    Set<String> present = new HashSet<>();
     for (DynamicKubernetesObject job : jobs.list()) {
-      String key = keyOf(job);
-      String version = job.getMetadata() == null ? null : job.getMetadata().getResourceVersion();
-      present.add(key);
-      StageAtVersion known = stages.get(key);
-      if (known == null || version == null || !version.equals(known.resourceVersion())) {
-        String stage = RawJson.string(RawJson.objectOrEmpty(job.getRaw(), "status"), "stage").orElse(null);
-        known = new StageAtVersion(version, Stage.fromWireNameOrPending(stage));
-        stages.put(key, known);
-      }
-      counts.merge(known.stage(), 1L, Long::sum);
+      String stage = RawJson.string(RawJson.objectOrEmpty(job.getRaw(), "status"), "stage").orElse(null);
+      counts.merge(Stage.fromWireNameOrPending(stage), 1L, Long::sum);
     }
-    stages.keySet().retainAll(present);
     return counts;
   }
-
-  private record StageAtVersion(String resourceVersion, Stage stage) {}
 }

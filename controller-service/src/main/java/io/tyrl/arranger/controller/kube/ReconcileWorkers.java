@@ -3,6 +3,7 @@ package io.tyrl.arranger.controller.kube;
 import io.kubernetes.client.extended.workqueue.RateLimitingQueue;
 import io.kubernetes.client.extended.workqueue.ratelimiter.ItemExponentialFailureRateLimiter;
 import io.tyrl.arranger.controller.kube.ControllerMetrics.ReconcileResult;
+import io.tyrl.arranger.kube.DaemonThreads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,10 +54,10 @@ public final class ReconcileWorkers {
     this.batchedRecheck = batchedRecheck;
     this.reconciler = reconciler;
     this.metrics = metrics;
-    this.queueClock = Executors.newSingleThreadScheduledExecutor(daemon("arranger-controller-queue"));
+    this.queueClock = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("arranger-controller-queue"));
     this.queue = metrics.workQueue().newQueue(queueClock,
         new ItemExponentialFailureRateLimiter<>(retryInitialDelay, retryMaxDelay));
-    ThreadFactory workerThreads = daemon("arranger-controller-worker");
+    ThreadFactory workerThreads = DaemonThreads.named("arranger-controller-worker");
     for (int i = 0; i < workerCount; i++) {
       workers.add(workerThreads.newThread(this::work));
     }
@@ -167,14 +167,5 @@ public final class ReconcileWorkers {
       // drop the job, or it would wait for its next change.
       case CONFLICT, ERROR, FENCED, WAITING -> queue.addRateLimited(key);
     }
-  }
-
-  private static ThreadFactory daemon(String prefix) {
-    AtomicInteger counter = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

@@ -100,20 +100,20 @@ public final class TYJobReconciler {
       foreignPods.forget(key);
       return ReconcileResult.GONE;
     }
-    String resourceVersion = raw.getMetadata().getResourceVersion();
+    String resourceVersion = InformerCache.metadata(raw, "resourceVersion").orElse(null);
     if (Objects.equals(supersededVersions.get(key), resourceVersion)) {
       return ReconcileResult.STALE_CACHE;
     }
     supersededVersions.remove(key);
+    Map<String, V1Pod> pods = ownedPods(key, InformerCache.metadata(raw, "uid").orElse(null));
+    if (!expectations.satisfied(key, pods.keySet())) {
+      // Pods this controller created are not in the cache yet; their watch events bring the job back.
+      return ReconcileResult.STALE_CACHE;
+    }
 
     JobSnapshot job = jobMapper.map(raw.getRaw());
     if (!victimEvictor.evict(job)) {
       return ReconcileResult.FENCED;
-    }
-    Map<String, V1Pod> pods = ownedPods(job);
-    if (!expectations.satisfied(key, pods.keySet())) {
-      // Pods this controller created are not in the cache yet; their watch events bring the job back.
-      return ReconcileResult.STALE_CACHE;
     }
     List<PodView> podViews = pods.values().stream().map(podMapper::map).toList();
     Instant now = clock.instant();
@@ -168,12 +168,12 @@ public final class TYJobReconciler {
    * left by an earlier job of the same name (its garbage collection still pending) is not this
    * job's, and must not be mistaken for its leader or a worker.
    */
-  private Map<String, V1Pod> ownedPods(JobSnapshot job) {
+  private Map<String, V1Pod> ownedPods(String jobKey, String jobUid) {
     Map<String, V1Pod> owned = new LinkedHashMap<>();
-    for (V1Pod pod : cache.podsOf(job.key())) {
+    for (V1Pod pod : cache.podsOf(jobKey)) {
       List<V1OwnerReference> owners = pod.getMetadata().getOwnerReferences();
       boolean controlledByJob = owners != null && owners.stream()
-          .anyMatch(owner -> Boolean.TRUE.equals(owner.getController()) && job.uid().equals(owner.getUid()));
+          .anyMatch(owner -> Boolean.TRUE.equals(owner.getController()) && Objects.equals(jobUid, owner.getUid()));
       if (controlledByJob) {
         owned.put(pod.getMetadata().getName(), pod);
       }

@@ -2,6 +2,7 @@ package io.tyrl.arranger.scheduler.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.kubernetes.client.informer.SharedInformerFactory;
+import io.tyrl.arranger.kube.DaemonThreads;
 import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.tyrl.arranger.kube.KubernetesClients;
 import io.tyrl.arranger.kube.ReadinessCheck;
@@ -30,8 +31,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -123,12 +122,7 @@ class SchedulerWiring {
 
   @Bean(destroyMethod = "shutdownNow")
   ExecutorService statusWriters(SchedulerProperties properties) {
-    AtomicInteger threads = new AtomicInteger();
-    return Executors.newFixedThreadPool(properties.statusWriters(), runnable -> {
-      Thread thread = new Thread(runnable, "status-writer-" + threads.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+    return DaemonThreads.fixedPool("status-writer", properties.statusWriters());
   }
 
   @Bean
@@ -152,12 +146,7 @@ class SchedulerWiring {
    */
   @Bean(destroyMethod = "shutdownNow")
   ExecutorService queueStatusWriters() {
-    AtomicInteger threads = new AtomicInteger();
-    return Executors.newFixedThreadPool(2, runnable -> {
-      Thread thread = new Thread(runnable, "queue-status-writer-" + threads.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+    return DaemonThreads.fixedPool("queue-status-writer", 2);
   }
 
   @Bean

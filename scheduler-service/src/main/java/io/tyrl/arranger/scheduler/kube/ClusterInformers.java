@@ -123,13 +123,22 @@ public final class ClusterInformers implements ReadinessCheck {
     return new Contents(assembly, unreadableQueues);
   }
 
+  /** Read from the raw JSON: {@code getMetadata()} would decode the whole metadata on every call. */
   private TYJobDecoder.Decoded decoded(DynamicKubernetesObject raw) {
-    var metadata = raw.getMetadata();
-    if (metadata == null) {
+    JsonElement metadata = raw.getRaw().get("metadata");
+    String namespace = metadata != null && metadata.isJsonObject() ? text(metadata.getAsJsonObject(), "namespace") : null;
+    String name = metadata != null && metadata.isJsonObject() ? text(metadata.getAsJsonObject(), "name") : null;
+    String version = metadata != null && metadata.isJsonObject()
+        ? text(metadata.getAsJsonObject(), "resourceVersion") : null;
+    if (name == null || version == null) {
       return jobDecoder.decode(raw.getRaw());
     }
-    return decodeMemo.get(metadata.getNamespace() + "/" + metadata.getName(), metadata.getResourceVersion(),
-        () -> jobDecoder.decode(raw.getRaw()));
+    return decodeMemo.get(namespace + "/" + name, version, () -> jobDecoder.decode(raw.getRaw()));
+  }
+
+  private static String text(JsonObject object, String field) {
+    JsonElement value = object.get(field);
+    return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
   }
 
   /** The factory of the Queues' informer, to be started and stopped with the service's. */
