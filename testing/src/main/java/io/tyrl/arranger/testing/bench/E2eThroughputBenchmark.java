@@ -294,7 +294,8 @@ public final class E2eThroughputBenchmark {
             controllerProperties, jvm)) {
       scheduler.awaitReady(Duration.ofSeconds(180));
       controller.awaitReady(Duration.ofSeconds(180));
-      int warmupJobs = Math.max(1, Math.min(32, options.pods() / 8 / 4));
+      // The JVMs are warmed with a quarter of the jobs (at most 256): a service in production is not cold.
+      int warmupJobs = Math.max(1, Math.min(256, options.pods() / 8 / 4));
       String warmupNamespace = createNamespace("bench-warmup-arranger");
       try (LeaderKubelet kubelet = new LeaderKubelet();
           BindingWatch watch = new BindingWatch(api, warmupNamespace, kubelet::onBound)) {
@@ -751,7 +752,7 @@ public final class E2eThroughputBenchmark {
       int qps = 5000;
       Duration timeout = null;
       int settle = 5;
-      int sampleMillis = 250;
+      int sampleMillis = 1000;
       List<String> serviceJvmOptions = new ArrayList<>();
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
