@@ -23,32 +23,39 @@ final class LivePods {
   /** A live pod: where it is bound, and whether its room is on its way back. */
   record LivePod(String uid, String node, boolean leaving) {}
 
-  private final Map<String, LivePod> byKey;
+  /**
+   * A pod's namespace and name as one key. A record, not {@code namespace + "/" + name}: its hash
+   * combines the hashes the informer's strings already hold, where a new string of thousands of pods
+   * would be hashed afresh every cycle.
+   */
+  record PodKey(String namespace, String name) {}
 
-  private LivePods(Map<String, LivePod> byKey) {
+  private final Map<PodKey, LivePod> byKey;
+
+  private LivePods(Map<PodKey, LivePod> byKey) {
     this.byKey = byKey;
   }
 
   static LivePods of(List<V1Pod> pods, Collection<List<V1alpha1TYJobStatusVictims>> victimLists) {
     Set<String> victimUids = new HashSet<>();
-    Set<String> victimNamesWithoutUids = new HashSet<>();
+    Set<PodKey> victimNamesWithoutUids = new HashSet<>();
     for (List<V1alpha1TYJobStatusVictims> victims : victimLists) {
       for (V1alpha1TYJobStatusVictims victim : victims) {
         if (victim.getPodUIDs() != null && !victim.getPodUIDs().isEmpty()) {
           victimUids.addAll(victim.getPodUIDs());
         } else if (victim.getPods() != null) {
           // Written before UIDs were recorded: the name is all there is.
-          victim.getPods().forEach(pod -> victimNamesWithoutUids.add(victim.getNamespace() + "/" + pod));
+          victim.getPods().forEach(pod -> victimNamesWithoutUids.add(new PodKey(victim.getNamespace(), pod)));
         }
       }
     }
-    Map<String, LivePod> live = new HashMap<>();
+    Map<PodKey, LivePod> live = new HashMap<>();
     for (V1Pod pod : pods) {
       String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
       if (node == null || ended(pod)) {
         continue;
       }
-      String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+      PodKey key = new PodKey(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
       String uid = pod.getMetadata().getUid();
       boolean leaving = pod.getMetadata().getDeletionTimestamp() != null
           || (uid != null && victimUids.contains(uid)) || victimNamesWithoutUids.contains(key);
@@ -58,7 +65,7 @@ final class LivePods {
   }
 
   Optional<LivePod> get(String namespace, String name) {
-    return Optional.ofNullable(byKey.get(namespace + "/" + name));
+    return Optional.ofNullable(byKey.get(new PodKey(namespace, name)));
   }
 
   private static boolean ended(V1Pod pod) {

@@ -91,7 +91,7 @@ public final class SnapshotAssembler {
     List<JobInfo> jobs = new ArrayList<>();
     List<UnreadableJob> unreadable = new ArrayList<>();
     Map<String, V1alpha1TYJob> jobsByKey = new HashMap<>();
-    Set<String> placedPods = new HashSet<>();
+    Set<LivePods.PodKey> placedPods = new HashSet<>();
     for (TYJobDecoder.Decoded decoded : tyJobs) {
       V1alpha1TYJob tyJob = decoded.job();
       if (ended(tyJob)) {
@@ -119,7 +119,7 @@ public final class SnapshotAssembler {
         jobs.add(job);
         for (TaskInfo task : job.tasks()) {
           if (task.status() != TaskStatus.PENDING) {
-            placedPods.add(namespace + "/" + task.podName());
+            placedPods.add(new LivePods.PodKey(namespace, task.podName()));
           }
         }
       } catch (RuntimeException e) {
@@ -131,7 +131,7 @@ public final class SnapshotAssembler {
     for (V1Pod pod : pods) {
       String namespace = pod.getMetadata().getNamespace();
       String name = pod.getMetadata().getName();
-      if (placedPods.contains(namespace + "/" + name)) {
+      if (placedPods.contains(new LivePods.PodKey(namespace, name))) {
         continue;
       }
       livePods.get(namespace, name).ifPresent(live -> {
