@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Mutation testing of the scheduler's pure core (api, framework, actions, plugins, conf) with PIT.
+# Mutation testing of a pure core with PIT: the scheduler's (api, framework, actions, plugins, conf) by
+# default, or the controller's lifecycle (module controller-service).
 # Runs the core's unit tests once, then PIT (profile "mutation" of scheduler-service), and prints
 #   mutation score=<percent> killed=<n> survived=<n>
 # where killed counts every detected mutant (killed, timed out, memory or run error) and survived
 # every undetected one (survived or not covered by any test), followed by the classes with the most
 # survivors. The full report is scheduler-service/target/pit-reports/index.html.
-# Usage: scripts/mutation.sh [threads] [classes]
+# Usage: scripts/mutation.sh [threads] [classes] [module]
 #   threads  default 1: the machine is shared; PIT is heavy
 #   classes  PIT's class globs, comma-separated (default: the whole core), e.g.
 #            io.tyrl.arranger.scheduler.framework.NodeSearch* to re-check one class after adding tests
+#   module   scheduler-service (default) or controller-service (its lifecycle package)
 # Not a test: nothing here runs during ./mvnw verify.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,10 +20,16 @@ classes=()
 if [[ -n "${2:-}" ]]; then
   classes=("-Dpit.targetClasses=$2")
 fi
-./mvnw -q -pl scheduler-service -am -Pmutation test -Dpit.threads="$threads" "${classes[@]}" \
-  -Dtest='io/tyrl/arranger/scheduler/**/*Test' -Dsurefire.failIfNoSpecifiedTests=false
+module="${3:-scheduler-service}"
+case "$module" in
+  scheduler-service) tests='io/tyrl/arranger/scheduler/**/*Test' ;;
+  controller-service) tests='io/tyrl/arranger/controller/lifecycle/**/*Test' ;;
+  *) echo "module must be scheduler-service or controller-service, got $module" >&2; exit 2 ;;
+esac
+./mvnw -q -pl "$module" -am -Pmutation test -Dpit.threads="$threads" "${classes[@]}" \
+  -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false
 
-report=scheduler-service/target/pit-reports/mutations.xml
+report=$module/target/pit-reports/mutations.xml
 if [[ ! -f "$report" ]]; then
   echo "no PIT report at $report" >&2
   exit 1
