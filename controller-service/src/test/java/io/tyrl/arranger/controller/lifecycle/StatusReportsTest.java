@@ -68,6 +68,29 @@ class StatusReportsTest {
   }
 
   @Test
+  void allocatedNodesCountDistinctNodesAndLeaveOutAPlacementGivenBackInThePlan() {
+    FakeCluster cluster = new FakeCluster(JobFixture.job().build());
+    cluster.schedule(ScheduleState.SCHEDULED_SUCCEED,
+        Map.of("train-learner", "node-a", "train-actor-0", "node-b", "train-actor-1", "node-c"));
+    Plan starting = cluster.step();
+    assertThat(starting.statusPatch().orElseThrow().allocatedNodes()).isEqualTo(3);
+    cluster.run("train-learner", "10.0.0.1");
+    cluster.step();
+    cluster.run("train-actor-0", "10.0.0.2");
+    cluster.run("train-actor-1", "10.0.0.3");
+    cluster.step();
+
+    cluster.fail("train-actor-1", "Error");
+    Plan loss = cluster.plan();
+
+    assertThat(loss.releases()).extracting(PlannedAction.ReleaseAllocation::podName).containsExactly("train-actor-1");
+    assertThat(loss.creates()).as("a worker given back is not created again in the same plan").isEmpty();
+    assertThat(loss.statusPatch().orElseThrow().allocatedNodes()).as("node-c held only the worker given back")
+        .isEqualTo(2);
+    assertThat(loss.isEmpty()).isFalse();
+  }
+
+  @Test
   void theLeaderFirstSeenIsAFactItsLaterPhasesAreReports() {
     ControllerStatus unseen = status(LeaderSummary.none(), List.of(), 0);
     ControllerStatus seen = status(leader(PodPhase.PENDING, Optional.empty()), List.of(), 0);
@@ -112,6 +135,7 @@ class StatusReportsTest {
 
     assertThat(next.differsOnlyInReportsFrom(stored)).isTrue();
     assertThat(reportOnly.statusWriteOnlyReports()).isTrue();
+    assertThat(reportOnly.isEmpty()).isFalse();
     assertThat(withRelease.statusWriteOnlyReports()).isFalse();
     assertThat(reportOnly.withoutStatusWrite().isEmpty()).isTrue();
     assertThat(withRelease.withoutStatusWrite().actions()).containsExactly(
