@@ -53,6 +53,39 @@ class PodNameConflictTest {
         .startsWith("pod \"train-actor-1\" exists and is not this job's (no owner)");
   }
 
+  @Test
+  void aPodOfAnotherOwnerUnderANameTheJobDoesNotUseIsNoConflict() {
+    JobView placed = job().scheduled(ScheduleState.SCHEDULED_SUCCEED).allocateAll("node-a").build();
+
+    Plan plan = planner.plan(placed, List.of(), List.of(new ForeignPod("train-actor-9", "owned by Job/x")), PlanCase.NOW);
+
+    assertThat(plan.creates()).extracting(PlannedAction.CreatePod::podName).containsExactly("train-learner");
+    assertThat(plan.statusPatch().orElseThrow().condition(Condition.POD_NAME_CONFLICT)).isEmpty();
+    assertThat(plan.events()).extracting(PlannedAction.EmitEvent::reason).doesNotContain("PodNameConflict");
+  }
+
+  @Test
+  void aConflictWhoseWordsChangeIsAnnouncedAgainAndOneClearedStaysSo() {
+    JobView placed = job().scheduled(ScheduleState.SCHEDULED_SUCCEED).allocateAll("node-a").build();
+    Plan first = planner.plan(placed, List.of(), List.of(new ForeignPod("train-learner", "owned by ReplicaSet/web-1")),
+        PlanCase.NOW);
+    JobView reported = withStatus(placed, first.statusPatch().orElseThrow());
+
+    Plan otherOwner = planner.plan(reported, List.of(), List.of(new ForeignPod("train-learner", "no owner")),
+        PlanCase.NOW.plusSeconds(30));
+    assertThat(otherOwner.events()).extracting(PlannedAction.EmitEvent::message)
+        .containsExactly(otherOwner.statusPatch().orElseThrow().condition(Condition.POD_NAME_CONFLICT).orElseThrow().message());
+
+    Plan freed = planner.plan(reported, List.of(), List.of(), PlanCase.NOW.plusSeconds(60));
+    JobView cleared = withStatus(reported, freed.statusPatch().orElseThrow());
+    Condition free = cleared.status().condition(Condition.POD_NAME_CONFLICT).orElseThrow();
+    assertThat(free.reason()).isEqualTo("NameFree");
+    Plan later = planner.plan(cleared, List.of(), List.of(), PlanCase.NOW.plusSeconds(90));
+    assertThat(later.statusPatch().map(status -> status.condition(Condition.POD_NAME_CONFLICT).orElseThrow()).orElse(free))
+        .as("a False condition is left as it is").isEqualTo(free);
+    assertThat(later.events()).extracting(PlannedAction.EmitEvent::reason).doesNotContain("PodNameConflict");
+  }
+
   private static JobView withStatus(JobView job, ControllerStatus status) {
     return new JobView(job.namespace(), job.name(), job.generation(), job.spec(), job.scheduler(), status);
   }
