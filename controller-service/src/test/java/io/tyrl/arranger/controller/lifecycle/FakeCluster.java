@@ -42,6 +42,22 @@ final class FakeCluster {
     return refusedCreates;
   }
 
+  /**
+   * A job of a leader and two workers on the given placements, stepped until it is Running: the leader
+   * created and run, then its workers created and run.
+   */
+  static FakeCluster running(Map<String, String> allocations) {
+    FakeCluster cluster = new FakeCluster(JobFixture.job().build());
+    cluster.schedule(ScheduleState.SCHEDULED_SUCCEED, allocations);
+    cluster.step();
+    cluster.run("train-learner", "10.0.0.1");
+    cluster.step();
+    cluster.run("train-actor-0", "10.0.0.2");
+    cluster.run("train-actor-1", "10.0.0.3");
+    cluster.step();
+    return cluster;
+  }
+
   Plan plan() {
     now = now.plusSeconds(1);
     return planner.plan(job, List.copyOf(pods.values()), now);

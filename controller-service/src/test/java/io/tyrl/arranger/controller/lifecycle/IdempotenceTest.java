@@ -17,14 +17,7 @@ class IdempotenceTest {
       "train-learner", "node-a", "train-actor-0", "node-a", "train-actor-1", "node-a");
 
   private static FakeCluster runningCluster() {
-    FakeCluster cluster = new FakeCluster(JobFixture.job().build());
-    cluster.schedule(ScheduleState.SCHEDULED_SUCCEED, ALL_ON_NODE_A);
-    cluster.step();
-    cluster.run("train-learner", "10.0.0.1");
-    cluster.step();
-    cluster.run("train-actor-0", "10.0.0.2");
-    cluster.run("train-actor-1", "10.0.0.3");
-    cluster.step();
+    FakeCluster cluster = FakeCluster.running(ALL_ON_NODE_A);
     assertThat(cluster.job().status().stage()).isEqualTo(Stage.RUNNING);
     return cluster;
   }

@@ -51,14 +51,7 @@ class StatusReportsTest {
 
   @Test
   void aLostWorkerIsAFactNotAReport() {
-    FakeCluster cluster = new FakeCluster(JobFixture.job().build());
-    cluster.schedule(ScheduleState.SCHEDULED_SUCCEED, ALL_ON_NODE_A);
-    cluster.step();
-    cluster.run("train-learner", "10.0.0.1");
-    cluster.step();
-    cluster.run("train-actor-0", "10.0.0.2");
-    cluster.run("train-actor-1", "10.0.0.3");
-    cluster.step();
+    FakeCluster cluster = FakeCluster.running(ALL_ON_NODE_A);
 
     cluster.fail("train-actor-0", "Error");
     Plan loss = cluster.plan();
@@ -69,16 +62,9 @@ class StatusReportsTest {
 
   @Test
   void allocatedNodesCountDistinctNodesAndLeaveOutAPlacementGivenBackInThePlan() {
-    FakeCluster cluster = new FakeCluster(JobFixture.job().build());
-    cluster.schedule(ScheduleState.SCHEDULED_SUCCEED,
+    FakeCluster cluster = FakeCluster.running(
         Map.of("train-learner", "node-a", "train-actor-0", "node-b", "train-actor-1", "node-c"));
-    Plan starting = cluster.step();
-    assertThat(starting.statusPatch().orElseThrow().allocatedNodes()).isEqualTo(3);
-    cluster.run("train-learner", "10.0.0.1");
-    cluster.step();
-    cluster.run("train-actor-0", "10.0.0.2");
-    cluster.run("train-actor-1", "10.0.0.3");
-    cluster.step();
+    assertThat(cluster.job().status().allocatedNodes()).isEqualTo(3);
 
     cluster.fail("train-actor-1", "Error");
     Plan loss = cluster.plan();
