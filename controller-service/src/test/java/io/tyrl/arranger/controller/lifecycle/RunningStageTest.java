@@ -54,6 +54,10 @@ class RunningStageTest {
             running(), workers(),
             expect(Stage.RESCHEDULING).deletes("train-actor-0", "train-actor-1")
                 .releases("train-learner", "train-actor-0", "train-actor-1").events("LeaderDeleted").leaderRestarts(1)),
+        row("the leader's restart that reaches restartLimit is still allowed → Rescheduling",
+            running().leaderRestarts(2), with(pod("train-learner").failed("Error").on("node-a")),
+            expect(Stage.RESCHEDULING).deletes("train-learner", "train-actor-0", "train-actor-1")
+                .releases("train-learner", "train-actor-0", "train-actor-1").events("LeaderFailed").leaderRestarts(3)),
         row("leader failed at restartLimit → Failed, nothing given back",
             running().leaderRestarts(3), with(pod("train-learner").failed("Error").on("node-a")),
             expect(Stage.FAILED).deletes("train-learner", "train-actor-0", "train-actor-1")

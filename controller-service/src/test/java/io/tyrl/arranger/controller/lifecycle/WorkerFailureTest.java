@@ -134,4 +134,18 @@ class WorkerFailureTest {
     assertThat(plan.deletes()).singleElement().extracting(PlannedAction.DeletePod::why)
         .isEqualTo(DeletionReason.REJECTED_BY_KUBELET);
   }
+
+  @Test
+  void aWorkerSetOverItsRestartLimitFailsAStartingJobEvenWithEnoughWorkersReady() {
+    JobView starting = JobFixture.job().restartLimit(0).minWorkers(1).stage(Stage.STARTING)
+        .scheduled(ScheduleState.SCHEDULED_SUCCEED).allocateAll("node-a").leaderObserved(PodPhase.RUNNING).build();
+
+    Plan plan = new LifecyclePlanner().plan(starting, List.of(serving("train-learner").build(),
+        pod("train-actor-0").failed("Error").on("node-a").build(), serving("train-actor-1").build()), PlanCase.NOW);
+
+    assertThat(plan.stage()).isEqualTo(Stage.FAILED);
+    assertThat(plan.events()).extracting(PlannedAction.EmitEvent::reason)
+        .contains("WorkerSetRestartLimitExceeded").doesNotContain("Started");
+    assertThat(plan.creates()).isEmpty();
+  }
 }
