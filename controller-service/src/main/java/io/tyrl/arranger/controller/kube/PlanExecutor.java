@@ -107,11 +107,8 @@ public final class PlanExecutor {
         ? plan.creates().stream().filter(create -> create.role() == PodRole.LEADER).findFirst() : Optional.empty();
     List<PlannedAction.CreatePod> creates = plan.creates().stream()
         .filter(create -> leaderFirst.map(leader -> leader != create).orElse(true)).toList();
-    if (leaderFirst.isPresent()) {
-      if (!fence.mayWrite()) {
-        return Result.of(Outcome.FENCED);
-      }
-      createPod(job, leaderFirst.get());
+    if (leaderFirst.isPresent() && !createIfLeading(job, leaderFirst.get())) {
+      return Result.of(Outcome.FENCED);
     }
     Optional<String> newResourceVersion = Optional.empty();
     if (!releases.isEmpty() || plan.statusPatch().isPresent() || plan.refusal().isPresent()) {
@@ -200,21 +197,11 @@ public final class PlanExecutor {
    */
   private boolean createAll(JobSnapshot job, List<PlannedAction.CreatePod> creates) {
     if (creates.size() == 1) {
-      if (!fence.mayWrite()) {
-        return false;
-      }
-      createPod(job, creates.get(0));
-      return true;
+      return createIfLeading(job, creates.get(0));
     }
     List<Future<Boolean>> answers = new ArrayList<>(creates.size());
     for (PlannedAction.CreatePod create : creates) {
-      answers.add(podCreators.submit(() -> {
-        if (!fence.mayWrite()) {
-          return false;
-        }
-        createPod(job, create);
-        return true;
-      }));
+      answers.add(podCreators.submit(() -> createIfLeading(job, create)));
     }
     boolean allSent = true;
     RuntimeException first = null;
@@ -239,6 +226,15 @@ public final class PlanExecutor {
       throw first;
     }
     return allSent;
+  }
+
+  /** @return false when nothing was sent because this replica may no longer write as leader */
+  private boolean createIfLeading(JobSnapshot job, PlannedAction.CreatePod create) {
+    if (!fence.mayWrite()) {
+      return false;
+    }
+    createPod(job, create);
+    return true;
   }
 
   private void createPod(JobSnapshot job, PlannedAction.CreatePod create) {

@@ -125,20 +125,14 @@ public final class ClusterInformers implements ReadinessCheck {
 
   /** Read from the raw JSON: {@code getMetadata()} would decode the whole metadata on every call. */
   private TYJobDecoder.Decoded decoded(DynamicKubernetesObject raw) {
-    JsonElement metadata = raw.getRaw().get("metadata");
-    String namespace = metadata != null && metadata.isJsonObject() ? text(metadata.getAsJsonObject(), "namespace") : null;
-    String name = metadata != null && metadata.isJsonObject() ? text(metadata.getAsJsonObject(), "name") : null;
-    String version = metadata != null && metadata.isJsonObject()
-        ? text(metadata.getAsJsonObject(), "resourceVersion") : null;
+    JsonObject metadata = TYJobDecoder.object(raw.getRaw(), "metadata");
+    String name = metadata == null ? null : TYJobDecoder.string(metadata, "name");
+    String version = metadata == null ? null : TYJobDecoder.string(metadata, "resourceVersion");
     if (name == null || version == null) {
       return jobDecoder.decode(raw.getRaw());
     }
-    return decodeMemo.get(namespace + "/" + name, version, () -> jobDecoder.decode(raw.getRaw()));
-  }
-
-  private static String text(JsonObject object, String field) {
-    JsonElement value = object.get(field);
-    return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
+    return decodeMemo.get(TYJobDecoder.string(metadata, "namespace") + "/" + name, version,
+        () -> jobDecoder.decode(raw.getRaw()));
   }
 
   /** The factory of the Queues' informer, to be started and stopped with the service's. */

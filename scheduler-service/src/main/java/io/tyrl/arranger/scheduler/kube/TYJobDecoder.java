@@ -150,12 +150,12 @@ final class TYJobDecoder {
     return problem.length() <= MAX_PROBLEM_LENGTH ? problem : problem.substring(0, MAX_PROBLEM_LENGTH - 3) + "...";
   }
 
-  private static JsonObject object(JsonObject parent, String member) {
+  static JsonObject object(JsonObject parent, String member) {
     JsonElement element = parent.get(member);
     return element != null && element.isJsonObject() ? element.getAsJsonObject() : null;
   }
 
-  private static String string(JsonObject parent, String member) {
+  static String string(JsonObject parent, String member) {
     JsonElement element = parent.get(member);
     return element != null && element.isJsonPrimitive() ? element.getAsString() : null;
   }
