@@ -47,13 +47,14 @@ class NodeOrderPoliciesTest {
   }
 
   /**
-   * Request 1 cpu / 1 GPU. After placing: quiet-cpu = cpu 1/8, gpu 5/8; busy-cpu = cpu 7/8, gpu 1/8.
-   * Plain least-used: 0.375 vs 0.5 → quiet-cpu. With the GPU weight ×3: (0.125+1.875)/4 = 0.5 vs
-   * (0.875+0.375)/4 = 0.3125 → busy-cpu, the node whose GPUs are free.
+   * Request 1 cpu / 1 GPU. After placing: quiet-cpu = cpu 1/8, gpu 5/8; busy-cpu = cpu 7/8, gpu 2/8.
+   * Plain least-used: 0.375 vs 0.5625 → quiet-cpu. With the GPU weight ×3: (0.125+1.875)/4 = 0.5 vs
+   * (0.875+0.75)/4 = 0.406 → busy-cpu, the node whose GPUs are least used. Neither is idle, so the
+   * idle-node reserve plays no part.
    */
   private static List<NodeInfo> leaderNodes() {
     return List.of(node("quiet-cpu").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build(),
-        node("busy-cpu").cpu("8").memory("32Gi").gpu(8).used("cpu", "6").build());
+        node("busy-cpu").cpu("8").memory("32Gi").gpu(8).used("cpu", "6").used("nvidia.com/gpu", "1").build());
   }
 
   /**
@@ -163,6 +164,76 @@ class NodeOrderPoliciesTest {
         Arguments.of("JobAntiAffinity spreads the job", emptyNodes(),
             job("j").basicPolicy(BasicPolicy.JOB_ANTI_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
             Map.of("j-learner", "x", "j-actor-0", "y", "j-actor-1", "z")));
+  }
+
+  private static SchedulerConfiguration withIdleNodeReserve(int percent) {
+    return Fixtures.configuration("""
+        actions: allocate
+        tiers:
+          - plugins:
+              - name: priority
+              - name: gang
+              - name: predicates
+              - name: nodeorder
+                arguments: {leaderFirst.idleNodeReserve: %d}
+        configurations:
+          - name: allocate
+            arguments: {percentageOfNodesToScore: 100}
+        """.formatted(percent));
+  }
+
+  private static JobInfo leaderFirst(String name, int priority, int gpus) {
+    return job(name).priority(priority).basicPolicy(BasicPolicy.LEADER_FIRST).minWorkers(0)
+        .leader("cpu", "1", "nvidia.com/gpu", String.valueOf(gpus)).build();
+  }
+
+  /**
+   * LeaderFirst leaders (1 cpu and some GPUs) on 8-GPU nodes: "idle" has no GPU in use, "used" 4 of 8,
+   * "full" 8 of 8; two GPU nodes make a 10 % reserve one node, three make 34 % two.
+   */
+  static Stream<Arguments> idleNodeReserveCases() {
+    List<NodeInfo> lastIdle = List.of(node("idle").cpu("8").memory("32Gi").gpu(8).build(),
+        node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build());
+    return Stream.of(
+        Arguments.of("down to the reserve, a leader needing part of a node takes the quietest used node", 10, lastIdle,
+            List.of(leaderFirst("j", 5, 1)), Map.of("j-learner", "used")),
+        Arguments.of("with no reserve the quietest node wins, the idle one (the seed's formula alone)", 0, lastIdle,
+            List.of(leaderFirst("j", 5, 1)), Map.of("j-learner", "idle")),
+        Arguments.of("a leader that no used node fits opens the idle node", 10,
+            List.of(node("idle").cpu("8").memory("32Gi").gpu(8).build(),
+                node("full").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "8").build()),
+            List.of(leaderFirst("j", 5, 2)), Map.of("j-learner", "idle")),
+        Arguments.of("a leader needing every GPU of a node takes the idle node", 10, lastIdle,
+            List.of(leaderFirst("j", 5, 8)), Map.of("j-learner", "idle")),
+        Arguments.of("the reserve is counted as placements are made: the first leader opens an idle node while two are, "
+                + "the second keeps the last one", 10,
+            List.of(node("idle-b").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").build(),
+                node("idle-a").cpu("8").memory("32Gi").gpu(8).build(),
+                node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build()),
+            List.of(leaderFirst("first", 9, 1), leaderFirst("second", 1, 1)),
+            Map.of("first-learner", "idle-a", "second-learner", "idle-a")),
+        Arguments.of("the same without a reserve: the second leader takes the other idle node", 0,
+            List.of(node("idle-b").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").build(),
+                node("idle-a").cpu("8").memory("32Gi").gpu(8).build(),
+                node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build()),
+            List.of(leaderFirst("first", 9, 1), leaderFirst("second", 1, 1)),
+            Map.of("first-learner", "idle-a", "second-learner", "idle-b")),
+        Arguments.of("a reserve of 34 % of three nodes is two: the first leader already keeps both idle nodes", 34,
+            List.of(node("idle-b").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").build(),
+                node("idle-a").cpu("8").memory("32Gi").gpu(8).build(),
+                node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build()),
+            List.of(leaderFirst("first", 9, 1)), Map.of("first-learner", "used")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("idleNodeReserveCases")
+  void leaderFirstKeepsIdleGpuNodesOnceTheyAreDownToTheReserve(String description, int reservePercent, List<NodeInfo> nodes,
+      List<JobInfo> jobs, Map<String, String> expected) {
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, jobs, List.of()), withIdleNodeReserve(reservePercent), T0);
+
+    Map<String, String> placed = new java.util.HashMap<>();
+    jobs.forEach(job -> placed.putAll(result.decision(job.key()).allocations()));
+    assertThat(placed).isEqualTo(expected);
   }
 
   @ParameterizedTest(name = "{0}")

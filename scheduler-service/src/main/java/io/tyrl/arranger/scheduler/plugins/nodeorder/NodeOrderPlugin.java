@@ -39,6 +39,8 @@ public final class NodeOrderPlugin implements Plugin {
   public static final ArgumentSpec<Integer> GPU_WEIGHT = ArgumentSpec.integer("gpu.weight", 1, 0, 100);
   public static final ArgumentSpec<Integer> LEADER_GPU_BOOST = ArgumentSpec.integer("leaderFirst.gpuBoost", 3, 1, 100);
   public static final ArgumentSpec<Integer> WORKER_CPU_BOOST = ArgumentSpec.integer("leaderFirst.cpuBoost", 3, 1, 100);
+  /** Percent of the GPU nodes LeaderFirst keeps idle for whole-node requests; 0 keeps none (the seed's formula alone). */
+  public static final ArgumentSpec<Integer> LEADER_IDLE_NODE_RESERVE = ArgumentSpec.integer("leaderFirst.idleNodeReserve", 10, 0, 100);
 
   private final Arguments arguments;
   private final Map<BasicPolicy, NodeOrderPolicy> policies = new EnumMap<>(BasicPolicy.class);
@@ -51,7 +53,7 @@ public final class NodeOrderPlugin implements Plugin {
 
   public static PluginDescriptor descriptor() {
     return new PluginDescriptor(NAME, ArgumentSchema.of(WEIGHT, DEFAULT_POLICY, GANG_POLICY, CPU_WEIGHT, MEMORY_WEIGHT,
-        GPU_WEIGHT, LEADER_GPU_BOOST, WORKER_CPU_BOOST), NodeOrderPlugin::new);
+        GPU_WEIGHT, LEADER_GPU_BOOST, WORKER_CPU_BOOST, LEADER_IDLE_NODE_RESERVE), NodeOrderPlugin::new);
   }
 
   @Override
@@ -60,7 +62,8 @@ public final class NodeOrderPlugin implements Plugin {
         arguments.get(MEMORY_WEIGHT), arguments.get(GPU_WEIGHT));
     BinPackPolicy binPack = new BinPackPolicy(weights);
     policies.put(BasicPolicy.BIN_PACK, binPack);
-    policies.put(BasicPolicy.LEADER_FIRST, LeaderFirstPolicy.of(weights, arguments.get(LEADER_GPU_BOOST), arguments.get(WORKER_CPU_BOOST)));
+    policies.put(BasicPolicy.LEADER_FIRST, LeaderFirstPolicy.of(weights, arguments.get(LEADER_GPU_BOOST), arguments.get(WORKER_CPU_BOOST),
+        idleGpuNodes(session, weights.gpuDimension())));
     policies.put(BasicPolicy.MIN_FRAGMENT, new MinFragmentPolicy(binPack));
     policies.put(BasicPolicy.JOB_AFFINITY, new JobAffinityPolicy(binPack));
     policies.put(BasicPolicy.JOB_ANTI_AFFINITY, new JobAntiAffinityPolicy(binPack));
@@ -68,6 +71,22 @@ public final class NodeOrderPlugin implements Plugin {
     defaultPolicy = policies.get(arguments.get(DEFAULT_POLICY));
     policies.forEach((policy, order) -> byOrdinal[policy.ordinal()] = order);
     hooks.nodeScore(this::score, arguments.get(WEIGHT));
+  }
+
+  /** The idle GPU nodes, followed through the session, when a reserve is kept and some job is ordered by LeaderFirst. */
+  private IdleGpuNodes idleGpuNodes(Session session, int gpuDimension) {
+    int reserve = arguments.get(LEADER_IDLE_NODE_RESERVE);
+    if (reserve == 0 || gpuDimension < 0 || session.jobs().stream().noneMatch(job -> orderedByLeaderFirst(job.info().basicPolicy()))) {
+      return null;
+    }
+    IdleGpuNodes idle = new IdleGpuNodes(session.nodes(), gpuDimension, reserve);
+    session.addPlacementListener(idle);
+    return idle;
+  }
+
+  private boolean orderedByLeaderFirst(BasicPolicy policy) {
+    BasicPolicy order = policy == null ? arguments.get(DEFAULT_POLICY) : policy == BasicPolicy.GANG ? arguments.get(GANG_POLICY) : policy;
+    return order == BasicPolicy.LEADER_FIRST;
   }
 
   private double score(TaskState task, NodeState node) {
