@@ -7,7 +7,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * The scheduler service's settings.
  *
- * @param period pause between two cycles
+ * @param period pause between two cycles when nothing new is seen
+ * @param cycleOnChange start a cycle soon after a change that may let a job be placed (a job submitted,
+ *     room freed, a node or Queue changed) instead of waiting for the period
+ * @param minCycleInterval the least pause after a cycle before one started by a change; a cycle also
+ *     waits at least as long as the last one lasted, so that changes keep the scheduler busy half the time at most
  * @param configuration scheduler configuration (actions, tiers, plugin arguments) as YAML; the
  *     built-in default when empty (and no location is given). The ConfigMap, when present, overrides it.
  * @param configurationLocation a Spring resource holding that YAML instead, e.g.
@@ -26,6 +30,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("arranger.scheduler")
 public record SchedulerProperties(
     @DefaultValue("1s") Duration period,
+    @DefaultValue("true") boolean cycleOnChange,
+    @DefaultValue("100ms") Duration minCycleInterval,
     String configuration,
     String configurationLocation,
     @DefaultValue ConfigMapSource configMap,
@@ -38,6 +44,9 @@ public record SchedulerProperties(
   public SchedulerProperties {
     if (period.compareTo(Duration.ofMillis(10)) < 0) {
       throw new IllegalArgumentException("arranger.scheduler.period must be at least 10ms, got " + period);
+    }
+    if (minCycleInterval.compareTo(Duration.ofMillis(10)) < 0) {
+      throw new IllegalArgumentException("arranger.scheduler.min-cycle-interval must be at least 10ms, got " + minCycleInterval);
     }
     if (assumeTtl.compareTo(Duration.ofSeconds(1)) < 0) {
       throw new IllegalArgumentException("arranger.scheduler.assume-ttl must be at least 1s, got " + assumeTtl);

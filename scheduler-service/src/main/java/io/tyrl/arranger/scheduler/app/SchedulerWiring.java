@@ -17,6 +17,7 @@ import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
 import io.tyrl.arranger.scheduler.kube.AssumedStatuses;
 import io.tyrl.arranger.scheduler.kube.ClusterInformers;
+import io.tyrl.arranger.scheduler.kube.CyclePacing;
 import io.tyrl.arranger.scheduler.kube.ConfigMapWatcher;
 import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
@@ -163,9 +164,11 @@ class SchedulerWiring {
     List<ReadinessCheck> syncedFirst = new ArrayList<>();
     syncedFirst.add(informers);
     configMapWatcher.ifAvailable(syncedFirst::add);
-    return new SchedulingLoop(informers, scheduler, source, writer, queueStatusWriter, assumedStatuses, syncedFirst,
-        leaderElection,
-        metrics, clients.requests(), properties.period(), Clock.systemUTC());
+    SchedulingLoop loop = new SchedulingLoop(informers, scheduler, source, writer, queueStatusWriter, assumedStatuses,
+        syncedFirst, leaderElection, metrics, clients.requests(),
+        new CyclePacing(properties.period(), properties.cycleOnChange(), properties.minCycleInterval()), Clock.systemUTC());
+    informers.onChangeThatMayPlace(loop::changeSeen);
+    return loop;
   }
 
   @Bean

@@ -135,6 +135,14 @@ public final class ClusterInformers implements ReadinessCheck {
         () -> jobDecoder.decode(raw.getRaw()));
   }
 
+  /** Calls {@code change} on every watched change that may let a job be placed ({@link CycleTriggers}). */
+  public void onChangeThatMayPlace(Runnable change) {
+    nodes.addEventHandler(CycleTriggers.handler(true, CycleTriggers::nodeRoomChanged, change));
+    pods.addEventHandler(CycleTriggers.handler(false, CycleTriggers::podFreesRoom, change));
+    jobs.addEventHandler(CycleTriggers.handler(true, CycleTriggers::jobChanged, change));
+    queues.addEventHandler(CycleTriggers.handler(true, CycleTriggers::queueSpecChanged, change));
+  }
+
   /** The factory of the Queues' informer, to be started and stopped with the service's. */
   public SharedInformerFactory queueFactory() {
     return queueFactory;

@@ -28,7 +28,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The periodic cycle: snapshot the cache (with the assumed statuses of decisions not yet echoed) →
+ * The scheduling cycle, every period and sooner on a change that may let a job be placed
+ * ({@link CyclePacing}): snapshot the cache (with the assumed statuses of decisions not yet echoed) →
  * run the core → hand the status writes of changed jobs to the writer (never waiting for them), then
  * write changed Queues. It runs only while this replica leads, and only once every informer and the
  * configuration are synced; losing the lease cancels it at once, and a graceful stop lets the cycle in
@@ -50,15 +51,24 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   private final ReentrantLock cycleInProgress = new ReentrantLock();
   private final SchedulerMetrics metrics;
   private final ApiClient client;
-  private final Duration period;
+  private final CyclePacing pacing;
   private final Clock clock;
   private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
     Thread thread = new Thread(runnable, "scheduling-loop");
     thread.setDaemon(true);
     return thread;
   });
-  private volatile ScheduledFuture<?> running;
   private volatile boolean leading;
+  // The pacing state below is guarded by this. Each scheduled cycle belongs to a chain; starting a new
+  // chain (a sooner cycle, leadership lost or drained) makes the cycle scheduled before it do nothing.
+  private ScheduledFuture<?> next;
+  private long chain;
+  private long nextDueNanos;
+  private boolean cycleRunning;
+  private boolean changeSeen;
+  private boolean draining;
+  private long lastEndNanos = System.nanoTime();
+  private long lastCycleNanos;
 
   /**
    * @param syncedFirst what must have synced before the first cycle (informers, the configuration)
@@ -66,7 +76,7 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   public SchedulingLoop(ClusterInformers informers, Scheduler scheduler, SchedulerConfigurationSource configuration,
       ScheduleStatusWriter writer, QueueStatusWriter queueWriter, AssumedStatuses assumed,
       List<ReadinessCheck> syncedFirst, LeadershipFence fence, SchedulerMetrics metrics, ApiClient client,
-      Duration period, Clock clock) {
+      CyclePacing pacing, Clock clock) {
     this.informers = informers;
     this.queueWriter = queueWriter;
     this.assumed = assumed;
@@ -77,36 +87,61 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     this.writer = writer;
     this.metrics = metrics;
     this.client = client;
-    this.period = period;
+    this.pacing = pacing;
     this.clock = clock;
   }
 
   @Override
   public synchronized void startedLeading() {
-    leading = true;
-    if (running == null || running.isDone()) {
-      running = executor.scheduleWithFixedDelay(this::cycleSafely, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+    if (leading && !draining) {
+      return;
     }
+    leading = true;
+    draining = false;
+    scheduleAt(System.nanoTime());
   }
 
   @Override
   public synchronized void stoppedLeading() {
     leading = false;
-    if (running != null) {
-      running.cancel(true);
-      running = null;
+    chain++;
+    if (next != null) {
+      next.cancel(true);
+      next = null;
     }
+  }
+
+  /**
+   * Called on a change that may let a job be placed: the next cycle starts as soon as the pacing allows
+   * instead of a period after the last one. A change seen during a cycle is for the one after it.
+   */
+  public synchronized void changeSeen() {
+    changeSeen = true;
+    if (!leading || draining || cycleRunning || !pacing.cycleOnChange()) {
+      return;
+    }
+    long due = lastEndNanos + pacing.delayNanos(lastCycleNanos, true);
+    if (next != null && due < nextDueNanos) {
+      next.cancel(false);
+      scheduleAt(due);
+    }
+  }
+
+  private synchronized void scheduleAt(long dueNanos) {
+    long ours = ++chain;
+    nextDueNanos = dueNanos;
+    next = executor.schedule(() -> cycleSafely(ours), Math.max(0, dueNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
   }
 
   @Override
   public void drain(Duration timeout) {
-    ScheduledFuture<?> current;
     synchronized (this) {
-      current = running;
-      running = null;
-    }
-    if (current != null) {
-      current.cancel(false);
+      draining = true;
+      chain++;
+      if (next != null) {
+        next.cancel(false);
+        next = null;
+      }
     }
     long deadline = System.nanoTime() + timeout.toNanos();
     try {
@@ -125,15 +160,34 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     }
   }
 
-  private void cycleSafely() {
+  private void cycleSafely(long ours) {
+    synchronized (this) {
+      if (ours != chain) {
+        return;
+      }
+      cycleRunning = true;
+      changeSeen = false;
+    }
+    long start = System.nanoTime();
+    boolean ran = false;
     cycleInProgress.lock();
     try {
-      cycle();
+      ran = cycle();
     } catch (RuntimeException | Error e) {
       metrics.cycleFailed();
-      log.error("scheduling cycle failed; the next one starts in {}", period, e);
+      log.error("scheduling cycle failed; the next one starts in {}", pacing.period(), e);
     } finally {
       cycleInProgress.unlock();
+      long end = System.nanoTime();
+      synchronized (this) {
+        cycleRunning = false;
+        lastEndNanos = end;
+        lastCycleNanos = end - start;
+        if (ours == chain && leading && !draining) {
+          // A cycle that could not run (caches not synced yet) is tried again as soon as one started by a change.
+          scheduleAt(end + pacing.delayNanos(lastCycleNanos, changeSeen || !ran));
+        }
+      }
     }
   }
 

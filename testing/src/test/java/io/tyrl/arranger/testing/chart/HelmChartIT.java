@@ -229,7 +229,8 @@ class HelmChartIT {
   @Test
   void environmentBindsToTheServicesSpringProperties() {
     List<JsonObject> objects = render(List.of("--set",
-        "scheduler.springProfilesActive=fair-share,scheduler.period=2s,controller.workers=8"));
+        "scheduler.springProfilesActive=fair-share,scheduler.period=2s,scheduler.minCycleInterval=250ms,"
+            + "scheduler.cycleOnChange=false,controller.workers=8"));
 
     Binder scheduler = binderFor(single(objects, "Deployment", RELEASE + "-scheduler"), "arranger-scheduler-7d9f-x2k4q");
     assertThat(bound(scheduler, "spring.profiles.active")).isEqualTo("fair-share");
@@ -241,6 +242,8 @@ class HelmChartIT {
     assertThat(bound(scheduler, "arranger.leader-election.renew-deadline")).isEqualTo("10s");
     assertThat(bound(scheduler, "arranger.leader-election.retry-period")).isEqualTo("2s");
     assertThat(bound(scheduler, "arranger.scheduler.period")).isEqualTo("2s");
+    assertThat(bound(scheduler, "arranger.scheduler.min-cycle-interval")).isEqualTo("250ms");
+    assertThat(bound(scheduler, "arranger.scheduler.cycle-on-change")).isEqualTo("false");
     assertThat(bound(scheduler, "arranger.scheduler.config-map.namespace")).isEqualTo(NAMESPACE);
     assertThat(bound(scheduler, "arranger.scheduler.config-map.name")).isEqualTo("arranger-scheduler-config");
     assertThat(bound(scheduler, "arranger.scheduler.config-map.key")).isEqualTo("scheduler.yaml");

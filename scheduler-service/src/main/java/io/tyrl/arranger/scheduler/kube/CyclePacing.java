@@ -1,0 +1,38 @@
+package io.tyrl.arranger.scheduler.kube;
+
+import java.time.Duration;
+
+/**
+ * When the next scheduling cycle starts. Every {@code period} after the last one ended, as Volcano's
+ * loop does; and, with {@code cycleOnChange}, sooner when a change that may let a job be placed was seen
+ * (a job submitted, room freed, a node or Queue changed) — but never sooner than {@code minInterval}
+ * after the last cycle ended, nor sooner than the last cycle lasted, so that a burst of changes cannot
+ * keep the scheduler busy more than half the time.
+ */
+public record CyclePacing(Duration period, boolean cycleOnChange, Duration minInterval) {
+
+  public CyclePacing {
+    requirePositive(period, "period");
+    requirePositive(minInterval, "minInterval");
+  }
+
+  /** Cycles every period only. */
+  public static CyclePacing periodic(Duration period) {
+    return new CyclePacing(period, false, period);
+  }
+
+  /** Nanoseconds from the end of a cycle that lasted {@code cycleNanos} to the start of the next. */
+  public long delayNanos(long cycleNanos, boolean changeSeen) {
+    long periodic = period.toNanos();
+    if (!cycleOnChange || !changeSeen) {
+      return periodic;
+    }
+    return Math.min(periodic, Math.max(minInterval.toNanos(), cycleNanos));
+  }
+
+  private static void requirePositive(Duration value, String name) {
+    if (value == null || value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive, was " + value);
+    }
+  }
+}
