@@ -8,17 +8,21 @@ import io.kubernetes.client.openapi.models.V1NodeCondition;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BiPredicate;
 
 /**
  * Which watched changes may let a job be placed, and so are worth a cycle before the period is up:
- * a TYJob submitted, deleted, its spec changed (generation) or its stage moved by the controller; a pod
+ * a TYJob submitted, deleted, its spec changed (generation) or moved by the controller to Rescheduling,
+ * Succeeded or Failed; a pod
  * gone, finished or terminating (room freed); a node added or its schedulable room changed (allocatable,
  * cordon, taints, labels, readiness); a Queue added, deleted or its spec changed. The scheduler's own
  * status writes change neither generation nor stage, so their echoes start no cycle; nor do the
  * controller's pod creates and the kubelets' heartbeats. A change missed here waits for the period.
  */
 public final class CycleTriggers {
+
+  private static final Set<String> STAGES_THAT_MOVE_ROOM = Set.of("Rescheduling", "Succeeded", "Failed");
 
   private CycleTriggers() {}
 
@@ -40,9 +44,15 @@ public final class CycleTriggers {
         || !Objects.equals(ready(before), ready(after));
   }
 
-  /** A TYJob's spec (its generation) or its controller-owned stage changed. */
+  /**
+   * A TYJob's spec changed (its generation), or the controller moved it to a stage that asks for room
+   * again (Rescheduling) or gives it back (Succeeded, Failed). Starting and Running change nothing the
+   * next periodic cycle could not place just as well.
+   */
   static boolean jobChanged(DynamicKubernetesObject before, DynamicKubernetesObject after) {
-    return !Objects.equals(generation(before), generation(after)) || !Objects.equals(stage(before), stage(after));
+    String stage = stage(after);
+    return !Objects.equals(generation(before), generation(after))
+        || (!Objects.equals(stage(before), stage) && STAGES_THAT_MOVE_ROOM.contains(stage));
   }
 
   static boolean queueSpecChanged(DynamicKubernetesObject before, DynamicKubernetesObject after) {

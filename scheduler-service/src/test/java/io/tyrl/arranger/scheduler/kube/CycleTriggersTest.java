@@ -83,7 +83,11 @@ class CycleTriggersTest {
   static Stream<Arguments> jobUpdates() {
     return Stream.of(
         Arguments.of("its spec changed", edit(JOB, json -> metadata(json).addProperty("generation", 2)), true),
-        Arguments.of("the controller moved its stage", edit(JOB, json -> status(json).addProperty("stage", "Rescheduling")), true),
+        Arguments.of("the controller asks for room again", edit(JOB, json -> status(json).addProperty("stage", "Rescheduling")), true),
+        Arguments.of("the job succeeded", edit(JOB, json -> status(json).addProperty("stage", "Succeeded")), true),
+        Arguments.of("the job failed", edit(JOB, json -> status(json).addProperty("stage", "Failed")), true),
+        Arguments.of("the controller started the placed job", edit(JOB, json -> status(json).addProperty("stage", "Starting")), false),
+        Arguments.of("the job runs", edit(JOB, json -> status(json).addProperty("stage", "Running")), false),
         Arguments.of("the scheduler's own status write echoed", edit(JOB, json -> {
           metadata(json).addProperty("resourceVersion", "2");
           status(json).addProperty("scheduleState", "ScheduledSucceed");

@@ -1,4 +1,4 @@
-package io.tyrl.arranger.scheduler.kube;
+package io.tyrl.arranger.scheduler.framework;
 
 import java.time.Duration;
 
@@ -7,7 +7,7 @@ import java.time.Duration;
  * loop does; and, with {@code cycleOnChange}, sooner when a change that may let a job be placed was seen
  * (a job submitted, room freed, a node or Queue changed) — but never sooner than {@code minInterval}
  * after the last cycle ended, nor sooner than the last cycle lasted, so that a burst of changes cannot
- * keep the scheduler busy more than half the time.
+ * keep the scheduler busy more than half the time. The service's loop and the simulator both follow it.
  */
 public record CyclePacing(Duration period, boolean cycleOnChange, Duration minInterval) {
 

@@ -1,4 +1,4 @@
-package io.tyrl.arranger.scheduler.kube;
+package io.tyrl.arranger.scheduler.framework;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
