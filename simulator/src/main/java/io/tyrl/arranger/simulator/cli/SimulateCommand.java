@@ -117,7 +117,11 @@ public final class SimulateCommand {
     parameters.put("cluster", options.nodes() + " nodes of " + ClusterShape.GPU_NODE);
     parameters.put("configurations", String.join(", ", variants.stream().map(Variant::name).toList()));
     SimulationSettings settings = options.settings();
-    parameters.put("simulation", "cycle period " + settings.period().toMillis() / 1000.0 + " s, pod startup "
+    parameters.put("simulation", "cycle period " + settings.period().toMillis() / 1000.0 + " s"
+        + (settings.cycleOnChange() ? ", Arranger's configurations also cycling on change (no sooner than "
+            + settings.minCycleInterval().toMillis() / 1000.0 + " s after the last cycle), the baseline every period only"
+            : ", every configuration cycling every period only")
+        + ", pod startup "
         + settings.podStartup().toMillis() / 1000.0 + " s, pod termination " + settings.podTermination().toMillis() / 1000.0
         + " s, deadlock threshold without waitTime " + settings.deadlockAfter().toSeconds() + " s");
     parameters.put("measurement window", String.format(Locale.ROOT, "%.1f – %.1f h (from %.0f %% of the submission period,"

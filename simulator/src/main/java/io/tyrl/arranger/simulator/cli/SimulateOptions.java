@@ -22,7 +22,7 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
       usage: simulate.sh [--trace FILE.csv | --jobs N --load L --seed S] [--nodes N]
                          [--config SCHEDULER.yaml]... [--no-baseline] [--out DIR] [--write-trace FILE.csv]
                          [--period S] [--pod-startup S] [--pod-termination S] [--deadlock-after S] [--drain S]
-                         [--warmup F] [--threads N]
+                         [--min-cycle-interval S] [--periodic-cycles] [--warmup F] [--threads N]
         --trace            replay a CSV of job submissions (columns: docs/simulator.md); without it, a trace is
                            generated: --jobs (10000) RL jobs at --load (0.9) offered load, seeded by --seed (1)
         --nodes            the cluster's nodes, each 8 GPUs, 128 cpu, 1Ti (1000)
@@ -30,6 +30,9 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
         --no-baseline      leave out the Volcano-default-like baseline
         --out              where the report (report.html) and its CSV go (simulation-report)
         --period           the scheduler's cycle period in seconds (1)
+        --min-cycle-interval  Arranger's configurations also cycle soon after each change, as the service does,
+                           no sooner than this many seconds after the last cycle (0.1); the baseline never does
+        --periodic-cycles  Arranger's configurations cycle every period only, like the baseline
         --pod-startup      seconds from a job's minimum placed to its pods running (5)
         --pod-termination  seconds an evicted pod keeps its room (5)
         --deadlock-after   seconds a job may hold part of its gang, when it has no waitTime, before it counts as a
@@ -59,6 +62,8 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
     Duration termination = defaults.podTermination();
     Duration deadlockAfter = defaults.deadlockAfter();
     Duration drain = defaults.drainLimit();
+    boolean cycleOnChange = defaults.cycleOnChange();
+    Duration minCycleInterval = defaults.minCycleInterval();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       switch (flag) {
@@ -78,6 +83,8 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
         case "--pod-termination" -> termination = seconds(args, ++i, flag);
         case "--deadlock-after" -> deadlockAfter = seconds(args, ++i, flag);
         case "--drain" -> drain = seconds(args, ++i, flag);
+        case "--min-cycle-interval" -> minCycleInterval = seconds(args, ++i, flag);
+        case "--periodic-cycles" -> cycleOnChange = false;
         default -> throw new IllegalArgumentException("unknown option " + flag);
       }
     }
@@ -91,7 +98,7 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
       throw new IllegalArgumentException("--jobs and --nodes must be >= 1");
     }
     return new SimulateOptions(trace, jobs, nodes, load, seed, List.copyOf(configs), baseline, out, writeTrace, threads, warmup,
-        new SimulationSettings(period, startup, termination, deadlockAfter, drain));
+        new SimulationSettings(period, startup, termination, deadlockAfter, drain, cycleOnChange, minCycleInterval));
   }
 
   private static String value(String[] args, int index, String flag) {

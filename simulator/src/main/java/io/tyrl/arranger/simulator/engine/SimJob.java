@@ -29,6 +29,8 @@ final class SimJob {
   final String key;
   final Instant created;
   private final TaskInfo[] pendingTasks;
+  private final long[] taskGpu;
+  private final long[] taskMilliCpu;
   private final Map<String, Integer> taskIndex = new HashMap<>();
   final String[] nodeOf;
   final boolean[] releasing;
@@ -55,19 +57,28 @@ final class SimJob {
 
   private JobInfo info;
 
-  SimJob(TraceJob spec, int queue, Instant created) {
+  /**
+   * @param sharedRequests one instance per distinct request across the run, so that the core, which
+   *     turns each distinct request object into a vector once per cycle, does so once per kind of pod
+   */
+  SimJob(TraceJob spec, int queue, Instant created, Map<Resource, Resource> sharedRequests) {
     this.spec = spec;
     this.queue = queue;
     this.key = NAMESPACE + "/" + spec.name();
     this.created = created;
     int tasks = 1 + spec.workers();
     pendingTasks = new TaskInfo[tasks];
-    pendingTasks[0] = TaskInfo.leader(spec.name(), "learner", spec.leader());
+    pendingTasks[0] = TaskInfo.leader(spec.name(), "learner", sharedRequests.computeIfAbsent(spec.leader(), request -> request));
+    Resource workerRequest = sharedRequests.computeIfAbsent(spec.worker(), request -> request);
     for (int i = 0; i < spec.workers(); i++) {
-      pendingTasks[1 + i] = TaskInfo.worker(spec.name(), "actor", i, spec.worker());
+      pendingTasks[1 + i] = TaskInfo.worker(spec.name(), "actor", i, workerRequest);
     }
+    taskGpu = new long[tasks];
+    taskMilliCpu = new long[tasks];
     for (int i = 0; i < tasks; i++) {
       taskIndex.put(pendingTasks[i].podName(), i);
+      taskGpu[i] = pendingTasks[i].request().get(Resource.GPU);
+      taskMilliCpu[i] = pendingTasks[i].request().milliCpu();
     }
     nodeOf = new String[tasks];
     releasing = new boolean[tasks];
@@ -124,9 +135,8 @@ final class SimJob {
     int pods = 0;
     for (int i = 0; i < nodeOf.length; i++) {
       if (nodeOf[i] != null) {
-        Resource request = pendingTasks[i].request();
-        gpu += request.get(Resource.GPU);
-        cpu += request.milliCpu();
+        gpu += taskGpu[i];
+        cpu += taskMilliCpu[i];
         if (!releasing[i]) {
           pods++;
         }

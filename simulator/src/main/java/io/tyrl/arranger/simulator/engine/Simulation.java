@@ -17,6 +17,7 @@ import io.tyrl.arranger.scheduler.conf.PluginConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.TierConfiguration;
 import io.tyrl.arranger.scheduler.framework.CycleListener;
+import io.tyrl.arranger.scheduler.framework.CyclePacing;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
 import io.tyrl.arranger.scheduler.plugins.GangPlugin;
@@ -43,7 +44,8 @@ import java.util.PriorityQueue;
 
 /**
  * Replays a trace through the scheduler's real core in simulated time. Around the core it plays what
- * the services and the cluster would do: the scheduler's cycle every {@code period}; the controller
+ * the services and the cluster would do: the scheduler's cycle every {@code period} and, for Arranger's
+ * configurations, soon after each change as its loop starts them ({@link CyclePacing}); the controller
  * moving a job to Starting when its minimum is placed and to Running {@code podStartup} later, its
  * run then lasting the job's duration; evicted pods holding their room for {@code podTermination};
  * a job evicted whole going back to Rescheduling and losing its progress (no checkpoint); a failed job
@@ -51,9 +53,10 @@ import java.util.PriorityQueue;
  *
  * <p>Cycles whose outcome is known are skipped: the core is a function of its snapshot and its clock,
  * and the clock matters only through gang deadlines (waitTime, the NonStrict reservation timeout). So
- * after a cycle that changed nothing, the next one runs at the first period boundary at or after the
- * next event (an arrival, a job starting to run or ending, a pod gone) or gang deadline; a cycle that
- * changed something is followed by one a period later, as in the real loop.
+ * after a cycle that changed nothing, the next one run is the first of the loop's periodic cycles at or
+ * after the next event (an arrival, a job starting to run or ending, a pod gone) or gang deadline — or,
+ * cycling on change, the one that event starts; a cycle that changed something is followed by one a
+ * period later, as in the real loop.
  * {@link #run(Trace, ClusterShape, Variant, SimulationSettings, boolean)} with {@code everyPeriod}
  * runs every cycle instead, which tests use to show that skipping changes nothing.
  */
@@ -69,6 +72,9 @@ public final class Simulation {
   private final Variant variant;
   private final SimulationSettings settings;
   private final boolean everyPeriod;
+  private final boolean onChange;
+  private final CyclePacing pacing;
+  private boolean evictedOrFailed;
   private final Scheduler scheduler = new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
   private final Duration reservationTimeout;
   private final List<NodeInfo> nodes;
@@ -99,6 +105,8 @@ public final class Simulation {
     this.variant = variant;
     this.settings = settings;
     this.everyPeriod = everyPeriod;
+    this.onChange = settings.cycleOnChange() && variant.cyclesOnChange();
+    this.pacing = new CyclePacing(settings.period(), onChange, settings.minCycleInterval());
     this.reservationTimeout = reservationTimeout(variant.configuration());
     this.nodes = cluster.nodeInfos();
     this.capacityGpu = cluster.capacity().get(Resource.GPU);
@@ -113,9 +121,10 @@ public final class Simulation {
     });
     queueHeld = new long[queueNames.size()];
     queueDemand = new long[queueNames.size()];
+    Map<Resource, Resource> sharedRequests = new HashMap<>();
     for (TraceJob original : trace.jobs()) {
       TraceJob job = variant.jobs().apply(original);
-      SimJob simJob = new SimJob(job, queueIndex.get(job.queue()), at(job.submitSeconds()));
+      SimJob simJob = new SimJob(job, queueIndex.get(job.queue()), at(job.submitSeconds()), sharedRequests);
       jobs.add(simJob);
       byKey.put(simJob.key, simJob);
       schedule(job.submitSeconds(), Kind.ARRIVE, simJob, 0, -1);
@@ -137,13 +146,24 @@ public final class Simulation {
     double period = settings.periodSeconds();
     double stopAt = windowEnd + settings.drainLimit().toSeconds();
     record(0);
-    double now = events.isEmpty() ? 0 : gridAtOrAfter(events.peek().time(), -1);
+    double now = events.isEmpty() ? 0 : onChange ? events.peek().time() : gridAtOrAfter(events.peek().time());
+    double lastCycle = Double.NEGATIVE_INFINITY;
     while (now <= stopAt) {
+      // Events before the cycle due: those the loop starts a cycle on bring it forward.
+      if (onChange && !events.isEmpty() && events.peek().time() < now) {
+        double change = events.peek().time();
+        if (processEventsUntil(change)) {
+          now = Math.min(now, cycleOnChangeAt(change, lastCycle));
+        }
+        continue;
+      }
       processEventsUntil(now);
       if (active.isEmpty() && events.isEmpty()) {
         break;
       }
+      evictedOrFailed = false;
       boolean changed = active.isEmpty() ? false : cycle(now);
+      lastCycle = now;
       double next;
       if (changed || everyPeriod) {
         next = now + period;
@@ -152,7 +172,10 @@ public final class Simulation {
         if (Double.isInfinite(wake)) {
           break;
         }
-        next = gridAtOrAfter(wake, now);
+        next = firstPeriodicAfter(wake, now);
+      }
+      if (onChange && evictedOrFailed) {
+        next = Math.min(next, now + pacing.delayNanos(0, true) / 1e9);
       }
       now = next;
     }
@@ -167,14 +190,56 @@ public final class Simulation {
         (THREADS.getCurrentThreadCpuTime() - startCpu) / 1_000_000);
   }
 
-  /** The first cycle time (a multiple of the period) at or after {@code time} and after {@code after}. */
-  private double gridAtOrAfter(double time, double after) {
-    double period = settings.periodSeconds();
-    double grid = Math.ceil(time / period - 1e-9) * period;
-    return grid > after ? grid : after + period;
+  /**
+   * When the service's loop starts a cycle for a change seen at {@code change}: no sooner than the pacing
+   * allows after the loop's last cycle — the last real one, or a periodic one skipped since.
+   */
+  private double cycleOnChangeAt(double change, double lastCycle) {
+    if (Double.isInfinite(lastCycle)) {
+      return change;
+    }
+    double last = lastPeriodicAtOrBefore(change, lastCycle);
+    return last == change ? change : Math.max(change, last + pacing.delayNanos(0, true) / 1e9);
   }
 
-  private void processEventsUntil(double now) {
+  /**
+   * The loop's cycles go on every period after the last one whether or not they change anything; a
+   * skipped cycle is one of these. Stepped one period at a time, as cycling every period would, so that
+   * both give the very same times.
+   */
+  private double lastPeriodicAtOrBefore(double time, double now) {
+    double period = settings.periodSeconds();
+    double cycle = now;
+    while (cycle + period <= time) {
+      cycle += period;
+    }
+    return cycle;
+  }
+
+  /** The first of the loop's periodic cycles after {@code now} at or after {@code time}. */
+  private double firstPeriodicAfter(double time, double now) {
+    double period = settings.periodSeconds();
+    double cycle = now + period;
+    while (cycle < time) {
+      cycle += period;
+    }
+    return cycle;
+  }
+
+  /** The first multiple of the period at or after {@code time}: when a periodic loop first sees it. */
+  private double gridAtOrAfter(double time) {
+    double period = settings.periodSeconds();
+    return Math.ceil(time / period - 1e-9) * period;
+  }
+
+
+  /**
+   * Applies the events up to {@code now}; true when one is a change the service's loop starts a cycle on
+   * (its {@code CycleTriggers}: a job submitted or ended, a pod gone). A job
+   * starting to run is not one.
+   */
+  private boolean processEventsUntil(double now) {
+    boolean cycleOnChange = false;
     while (!events.isEmpty() && events.peek().time() <= now) {
       Event event = events.poll();
       SimJob job = event.job();
@@ -182,6 +247,7 @@ public final class Simulation {
         case ARRIVE -> {
           job.phase = SimJob.Phase.WAITING;
           active.add(job);
+          cycleOnChange = true;
           queueDemand[job.queue] += job.spec.fullRequest().get(Resource.GPU);
         }
         case RUN -> {
@@ -198,6 +264,7 @@ public final class Simulation {
           }
           job.finished = event.time();
           end(job, event.time());
+          cycleOnChange = true;
         }
         case RELEASED -> {
           int task = event.task();
@@ -209,10 +276,12 @@ public final class Simulation {
           job.nodeOf[task] = null;
           account(job);
           job.changed();
+          cycleOnChange = true;
         }
       }
       record(event.time());
     }
+    return cycleOnChange;
   }
 
   /** Runs one cycle at {@code now} and applies it; true when the next snapshot differs from this one. */
@@ -260,6 +329,7 @@ public final class Simulation {
             schedule(now + settings.podTermination().toMillis() / 1000.0, Kind.RELEASED, job, job.releaseStamp[task], task);
           }
         }
+        evictedOrFailed = true;
         if (victim.wholeJob()) {
           job.generation++;
           if (job.isStarted()) {
@@ -278,26 +348,29 @@ public final class Simulation {
 
   private boolean apply(SimJob job, JobDecision decision, double now) {
     if (decision.state() == ScheduleState.SCHEDULED_FAILED) {
+      evictedOrFailed = true;
       job.failure = decision.reasonIfAny().map(ReasonCode::statusValue).orElse("Failed");
       end(job, now);
       return true;
     }
-    boolean changed = false;
     Map<String, String> allocations = decision.allocations();
-    unaccount(job);
+    boolean placementsMoved = false;
     for (int task = 0; task < job.tasks(); task++) {
       String node = allocations.get(job.podName(task));
-      if (node != null) {
-        if (job.releasing[task] || !node.equals(job.nodeOf[task])) {
-          job.nodeOf[task] = node;
-          job.releasing[task] = false;
-          changed = true;
-        }
-      } else if (job.nodeOf[task] != null && !job.releasing[task]) {
-        job.nodeOf[task] = null;
-        changed = true;
+      boolean moves = node != null ? job.releasing[task] || !node.equals(job.nodeOf[task])
+          : job.nodeOf[task] != null && !job.releasing[task];
+      if (!moves) {
+        continue;
       }
+      if (!placementsMoved) {
+        // The job's sums (account()) are those of its last change: taken off before its first move.
+        unaccount(job);
+        placementsMoved = true;
+      }
+      job.nodeOf[task] = node;
+      job.releasing[task] = false;
     }
+    boolean changed = placementsMoved;
     if (!Objects.equals(decision.waitingSince(), job.waitingSince)) {
       job.waitingSince = decision.waitingSince();
       changed = true;
@@ -309,6 +382,10 @@ public final class Simulation {
     }
     boolean placed = decision.state() == ScheduleState.SCHEDULED_PARTLY || decision.state() == ScheduleState.SCHEDULED_SUCCEED;
     if (placed && (job.stage == JobStage.PENDING || job.stage == JobStage.RESCHEDULING)) {
+      if (!placementsMoved) {
+        unaccount(job);
+        placementsMoved = true;
+      }
       job.stage = JobStage.STARTING;
       job.phase = SimJob.Phase.STARTED;
       if (!job.hasStartedBefore()) {
@@ -318,7 +395,9 @@ public final class Simulation {
       schedule(now + settings.podStartup().toMillis() / 1000.0, Kind.RUN, job, job.generation, -1);
       changed = true;
     }
-    account(job);
+    if (placementsMoved) {
+      account(job);
+    }
     if (changed) {
       job.changed();
     }

@@ -15,10 +15,13 @@ import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
- * One configuration to compare: a scheduler configuration and what it does to the jobs' own settings
- * before they reach the scheduler ({@code jobs}; the identity for Arranger's configurations).
+ * One configuration to compare: a scheduler configuration, what it does to the jobs' own settings
+ * before they reach the scheduler ({@code jobs}; the identity for Arranger's configurations), and
+ * whether its loop starts cycles on changes ({@code cyclesOnChange}: Arranger's does; Volcano's runs
+ * every period only).
  */
-public record Variant(String name, String yaml, SchedulerConfiguration configuration, UnaryOperator<TraceJob> jobs) {
+public record Variant(String name, String yaml, SchedulerConfiguration configuration, UnaryOperator<TraceJob> jobs,
+    boolean cyclesOnChange) {
 
   /** The baseline's configuration, on the classpath. */
   public static final String VOLCANO_LIKE_RESOURCE = "volcano-like.yaml";
@@ -28,6 +31,11 @@ public record Variant(String name, String yaml, SchedulerConfiguration configura
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(configuration, "configuration");
     Objects.requireNonNull(jobs, "jobs");
+  }
+
+  /** One of Arranger's configurations: its loop starts cycles on changes. */
+  public Variant(String name, String yaml, SchedulerConfiguration configuration, UnaryOperator<TraceJob> jobs) {
+    this(name, yaml, configuration, jobs, true);
   }
 
   /** A configuration file, named after it (without {@code .yaml}); the parser's error names the file. */
@@ -54,7 +62,8 @@ public record Variant(String name, String yaml, SchedulerConfiguration configura
   /**
    * The baseline that behaves like Volcano's default: its classic tiers, gangs all-or-nothing (a
    * NonStrict job is scheduled as Strict, since a Volcano PodGroup keeps no partial reservation), and
-   * no LeaderFirst (a job asking for it gets the default node order).
+   * no LeaderFirst (a job asking for it gets the default node order); and cycles every period only, as
+   * Volcano's {@code schedulePeriod} loop runs.
    */
   public static Variant volcanoLike(SchedulerConfigurationParser parser) {
     String yaml;
@@ -66,7 +75,7 @@ public record Variant(String name, String yaml, SchedulerConfiguration configura
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + VOLCANO_LIKE_RESOURCE, e);
     }
-    return new Variant(VOLCANO_LIKE_NAME, yaml, parser.parse(yaml), Variant::volcanoJob);
+    return new Variant(VOLCANO_LIKE_NAME, yaml, parser.parse(yaml), Variant::volcanoJob, false);
   }
 
   static TraceJob volcanoJob(TraceJob job) {

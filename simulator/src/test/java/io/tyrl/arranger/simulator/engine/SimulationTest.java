@@ -35,10 +35,35 @@ class SimulationTest {
   private static final ClusterShape ONE_NODE = ClusterShape.gpuNodes(1);
 
   @Test
-  void aJobIsPlacedAtTheNextCycleRunsAfterStartupAndEndsAfterItsDuration() {
+  void cyclingOnChangeAJobIsPlacedWhenSubmittedRunsAfterStartupAndEndsAfterItsDuration() {
     Trace trace = new Trace(List.of(job("a", 0.3, 1, 2, 2, 1, 100, GangMode.STRICT)));
 
     RunRecord run = Simulation.run(trace, ONE_NODE, DEFAULT, SimulationSettings.DEFAULTS);
+
+    JobOutcome a = run.jobs().get(0);
+    assertThat(a.started()).isEqualTo(0.3);
+    assertThat(a.finished()).isEqualTo(105.3);
+    assertThat(gpusStartedAt(run, 50)).isEqualTo(5);
+    assertThat(gpusStartedAt(run, 106)).isZero();
+  }
+
+  @Test
+  void changesAfterACycleWaitForTheLeastIntervalAndTheBaselineForItsPeriod() {
+    Trace trace = new Trace(List.of(job("a", 0, 1, 2, 2, 1, 100, GangMode.STRICT), job("b", 0.03, 1, 2, 2, 1, 100,
+        GangMode.STRICT)));
+
+    RunRecord arranger = Simulation.run(trace, ONE_NODE, DEFAULT, SimulationSettings.DEFAULTS);
+    RunRecord baseline = Simulation.run(trace, ONE_NODE, Variant.volcanoLike(PARSER), SimulationSettings.DEFAULTS);
+
+    assertThat(arranger.jobs().get(1).started()).as("0.03 s after a cycle at 0: 0.1 s after it").isEqualTo(0.1);
+    assertThat(baseline.jobs().get(1).started()).as("the next periodic cycle").isEqualTo(1.0);
+  }
+
+  @Test
+  void everyPeriodOnlyAJobIsPlacedAtTheNextCycleRunsAfterStartupAndEndsAfterItsDuration() {
+    Trace trace = new Trace(List.of(job("a", 0.3, 1, 2, 2, 1, 100, GangMode.STRICT)));
+
+    RunRecord run = Simulation.run(trace, ONE_NODE, DEFAULT, SimulationSettings.DEFAULTS.periodicOnly());
 
     JobOutcome a = run.jobs().get(0);
     assertThat(a.started()).isEqualTo(1.0);
@@ -90,7 +115,7 @@ class SimulationTest {
         job("x2", 0, 5, 0, 0, 0, 1000, GangMode.STRICT),
         job("c", 10, 2, 2, 2, 2, 100, GangMode.NON_STRICT)));
     SimulationSettings settings = new SimulationSettings(Duration.ofSeconds(1), Duration.ofSeconds(5),
-        Duration.ofSeconds(5), Duration.ofSeconds(120), Duration.ofHours(1));
+        Duration.ofSeconds(5), Duration.ofSeconds(120), Duration.ofHours(1), true, Duration.ofMillis(100));
 
     RunRecord arranger = Simulation.run(trace, ClusterShape.gpuNodes(2), DEFAULT, settings);
     RunRecord baseline = Simulation.run(trace, ClusterShape.gpuNodes(2), Variant.volcanoLike(PARSER), settings);
