@@ -12,8 +12,19 @@ public record Snapshot(List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo>
     jobs = List.copyOf(jobs);
     queues = List.copyOf(queues);
     requireUnique(nodes.stream().map(NodeInfo::name).toList(), "node");
-    requireUnique(jobs.stream().map(JobInfo::key).toList(), "job");
+    requireUniqueJobs(jobs);
     requireUnique(queues.stream().map(QueueInfo::name).toList(), "queue");
+  }
+
+  /** Keyed by namespace and name apart: their hashes are kept by the strings, a joined key's is not. */
+  private static void requireUniqueJobs(List<JobInfo> jobs) {
+    record JobName(String namespace, String name) {}
+    Set<JobName> seen = new HashSet<>(jobs.size() * 4 / 3 + 1);
+    for (JobInfo job : jobs) {
+      if (!seen.add(new JobName(job.namespace(), job.name()))) {
+        throw new IllegalArgumentException("snapshot has two jobs named " + job.key());
+      }
+    }
   }
 
   private static void requireUnique(List<String> names, String kind) {

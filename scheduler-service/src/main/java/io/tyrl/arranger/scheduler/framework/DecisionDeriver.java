@@ -6,7 +6,9 @@ import io.tyrl.arranger.scheduler.api.QueueSummary;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,16 +36,25 @@ final class DecisionDeriver {
     return decisions;
   }
 
+  /** Built immutable at once: JobDecision keeps it as it is instead of copying a mutable map. */
+  private static Map<String, String> allocations(JobState job) {
+    List<TaskState> tasks = job.tasks();
+    @SuppressWarnings("unchecked")
+    Map.Entry<String, String>[] entries = new Map.Entry[tasks.size()];
+    int allocated = 0;
+    for (TaskState task : tasks) {
+      if (task.status() == TaskStatus.ALLOCATED) {
+        entries[allocated++] = Map.entry(task.podName(), task.node().name());
+      }
+    }
+    return allocated == 0 ? Map.of() : Map.ofEntries(Arrays.copyOf(entries, allocated));
+  }
+
   static JobDecision decide(Session session, JobState job) {
     if (job.isFailed()) {
       return new JobDecision(ScheduleState.SCHEDULED_FAILED, Map.of(), job.failure().reason(), job.failure().message(), null);
     }
-    Map<String, String> allocations = new LinkedHashMap<>();
-    for (TaskState task : job.tasks()) {
-      if (task.status() == TaskStatus.ALLOCATED) {
-        allocations.put(task.podName(), task.node().name());
-      }
-    }
+    Map<String, String> allocations = allocations(job);
     if (job.isWaitingForVictims()) {
       JobNote note = job.note() != null ? job.note()
           : new JobNote(ReasonCode.WAITING_FOR_VICTIMS, PlacementSummary.describe(job, "pipelined") + " onto resources being released");

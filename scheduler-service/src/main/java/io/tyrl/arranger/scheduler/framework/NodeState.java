@@ -2,6 +2,7 @@ package io.tyrl.arranger.scheduler.framework;
 
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.Resource;
+import java.util.function.Function;
 
 /**
  * A node inside a session: its snapshot data and a running ledger of what is allocatable, used,
@@ -18,21 +19,22 @@ public final class NodeState {
   private final int size;
   private final long[] ledger;
 
-  NodeState(int index, NodeInfo info, ResourceDimensions dimensions) {
+  /**
+   * @param vectorOf a resource's vector in the session's dimensions; nodes alike share their amounts,
+   *     so the session converts each distinct one once (the vectors are read here, never changed)
+   */
+  NodeState(int index, NodeInfo info, ResourceDimensions dimensions, Function<Resource, long[]> vectorOf) {
     this.index = index;
     this.info = info;
     this.size = dimensions.size();
     this.ledger = new long[4 * size];
-    long[] allocatable = dimensions.vector(info.allocatable());
-    if (info.allocatable().get(Resource.PODS) == 0) {
-      allocatable[ResourceDimensions.PODS] = UNLIMITED;
+    System.arraycopy(vectorOf.apply(info.allocatable()), 0, ledger, 0, size);
+    System.arraycopy(vectorOf.apply(info.used()), 0, ledger, size, size);
+    System.arraycopy(vectorOf.apply(info.releasing()), 0, ledger, 2 * size, size);
+    if (ledger[ResourceDimensions.PODS] == 0) {
+      ledger[ResourceDimensions.PODS] = UNLIMITED;
     }
-    long[] used = dimensions.vector(info.used());
-    used[ResourceDimensions.PODS] = info.podCount();
-    long[] releasing = dimensions.vector(info.releasing());
-    System.arraycopy(allocatable, 0, ledger, 0, size);
-    System.arraycopy(used, 0, ledger, size, size);
-    System.arraycopy(releasing, 0, ledger, 2 * size, size);
+    ledger[size + ResourceDimensions.PODS] = info.podCount();
   }
 
   public int index() {

@@ -4,6 +4,7 @@ import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * One cycle's working copy of a snapshot: node, job and queue ledgers that statements change, and
@@ -50,6 +52,8 @@ public final class Session {
   private long releaseGeneration;
   private final Map<String, List<Victim>> victimsByPreemptor = new LinkedHashMap<>();
   private PlacementListener[] placementListeners = new PlacementListener[0];
+  private final Set<PlacementConstraints> taskConstraints = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<PlacementConstraints> pendingTaskConstraints = Collections.newSetFromMap(new IdentityHashMap<>());
 
   /** A session whose queues that name no job order use Priority. */
   public Session(Snapshot snapshot, Instant now) {
@@ -83,8 +87,10 @@ public final class Session {
     this.jobsByKey = new HashMap<>(snapshot.jobs().size() * 4 / 3 + 1);
     this.clusterAllocatable = new long[dimensions.size()];
     this.clusterInqueue = new long[dimensions.size()];
+    Map<Resource, long[]> nodeVectors = new IdentityHashMap<>();
+    Function<Resource, long[]> nodeVector = amount -> nodeVectors.computeIfAbsent(amount, dimensions::vector);
     for (int i = 0; i < nodes.length; i++) {
-      NodeState node = new NodeState(i, snapshot.nodes().get(i), dimensions);
+      NodeState node = new NodeState(i, snapshot.nodes().get(i), dimensions, nodeVector);
       nodes[i] = node;
       nodesByName.put(node.name(), node);
       for (int d = 0; d < dimensions.size(); d++) {
@@ -140,7 +146,19 @@ public final class Session {
     JobState job = new JobState(info, queue, dimensions.size());
     jobs.add(job);
     jobsByKey.put(job.key(), job);
+    // The tasks of a worker set share one constraints object: only a change is looked up.
+    PlacementConstraints lastSeen = null;
+    PlacementConstraints lastPending = null;
     for (TaskInfo taskInfo : info.tasks()) {
+      PlacementConstraints constraints = taskInfo.constraints();
+      if (constraints != lastSeen) {
+        lastSeen = constraints;
+        taskConstraints.add(constraints);
+      }
+      if (constraints != lastPending && taskInfo.status() == TaskStatus.PENDING) {
+        lastPending = constraints;
+        pendingTaskConstraints.add(constraints);
+      }
       long[] request = requestVectors.computeIfAbsent(taskInfo.request(), this::podRequest);
       TaskState task = new TaskState(taskInfo, job, request);
       job.addTask(task);
@@ -181,6 +199,14 @@ public final class Session {
         }
       }
     }
+    followPlacements(listener);
+  }
+
+  /**
+   * Tells {@code listener} of every placement and removal from now on only, for an index built from the
+   * nodes' ledgers, which already count every task placed so far.
+   */
+  public void followPlacements(PlacementListener listener) {
     placementListeners = java.util.Arrays.copyOf(placementListeners, placementListeners.length + 1);
     placementListeners[placementListeners.length - 1] = listener;
   }
@@ -230,6 +256,16 @@ public final class Session {
 
   public Optional<NodeState> node(String name) {
     return Optional.ofNullable(nodesByName.get(name));
+  }
+
+  /** Every distinct placement constraints object of the session's tasks (compared by identity). */
+  public Collection<PlacementConstraints> taskConstraints() {
+    return Collections.unmodifiableSet(taskConstraints);
+  }
+
+  /** The same, of the tasks pending when the session opened: what plugins look at to decide what they need. */
+  public Collection<PlacementConstraints> pendingTaskConstraints() {
+    return Collections.unmodifiableSet(pendingTaskConstraints);
   }
 
   public List<JobState> jobs() {

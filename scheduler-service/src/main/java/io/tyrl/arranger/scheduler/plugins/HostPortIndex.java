@@ -2,7 +2,6 @@ package io.tyrl.arranger.scheduler.plugins;
 
 import io.tyrl.arranger.scheduler.api.ExistingPod;
 import io.tyrl.arranger.scheduler.api.HostPort;
-import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.PlacementListener;
 import io.tyrl.arranger.scheduler.framework.PredicateResult;
@@ -34,14 +33,7 @@ final class HostPortIndex implements PlacementListener {
 
   /** True when some pending task of the session binds a host port. */
   static boolean needed(Session session) {
-    for (JobState job : session.jobs()) {
-      for (TaskState task : job.tasks()) {
-        if (task.isPending() && !task.info().constraints().hostPorts().isEmpty()) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return session.pendingTaskConstraints().stream().anyMatch(constraints -> !constraints.hostPorts().isEmpty());
   }
 
   PredicateResult check(TaskState task, NodeState node) {

@@ -6,7 +6,6 @@ import io.tyrl.arranger.scheduler.api.PodAffinity;
 import io.tyrl.arranger.scheduler.api.PodAffinityTerm;
 import io.tyrl.arranger.scheduler.api.TopologySpreadConstraint;
 import io.tyrl.arranger.scheduler.api.WeightedPodAffinityTerm;
-import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.PlacementListener;
 import io.tyrl.arranger.scheduler.framework.PredicateResult;
@@ -102,12 +101,8 @@ final class PodNeighbourhood implements PlacementListener {
 
   /** True when some task asks anything of its neighbours, or some pod keeps others away: only then is this built. */
   static boolean needed(Session session) {
-    for (JobState job : session.jobs()) {
-      for (TaskState task : job.tasks()) {
-        if (!task.info().constraints().podAffinity().isEmpty()) {
-          return true;
-        }
-      }
+    if (session.taskConstraints().stream().anyMatch(constraints -> !constraints.podAffinity().isEmpty())) {
+      return true;
     }
     for (NodeState node : session.nodes()) {
       for (ExistingPod pod : node.info().existingPods()) {

@@ -9,7 +9,6 @@ import io.tyrl.arranger.scheduler.api.TaintEffect;
 import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.conf.ArgumentSpec;
 import io.tyrl.arranger.scheduler.conf.Arguments;
-import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.Plugin;
 import io.tyrl.arranger.scheduler.framework.PluginDescriptor;
@@ -97,7 +96,7 @@ public final class PredicatesPlugin implements Plugin {
       hooks.nodeScore(neighbourhood::affinityScore, arguments.get(POD_AFFINITY_WEIGHT));
       hooks.nodeScore(neighbourhood::spreadScore, arguments.get(TOPOLOGY_SPREAD_WEIGHT));
     }
-    if (anyTask(session, constraints -> !constraints.preferredAffinity().isEmpty())) {
+    if (anyPendingTask(session, constraints -> !constraints.preferredAffinity().isEmpty())) {
       hooks.nodeScore(PredicatesPlugin::preferredNodeAffinityScore, arguments.get(NODE_AFFINITY_WEIGHT));
     }
     if (anyNodeTainted(session, TaintEffect.PREFER_NO_SCHEDULE)) {
@@ -105,15 +104,8 @@ public final class PredicatesPlugin implements Plugin {
     }
   }
 
-  private static boolean anyTask(Session session, Predicate<PlacementConstraints> uses) {
-    for (JobState job : session.jobs()) {
-      for (TaskState task : job.tasks()) {
-        if (task.isPending() && uses.test(task.info().constraints())) {
-          return true;
-        }
-      }
-    }
-    return false;
+  private static boolean anyPendingTask(Session session, Predicate<PlacementConstraints> uses) {
+    return session.pendingTaskConstraints().stream().anyMatch(uses);
   }
 
   private static boolean anyNodeTainted(Session session, TaintEffect effect) {

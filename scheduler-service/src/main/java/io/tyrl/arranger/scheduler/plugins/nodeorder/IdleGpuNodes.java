@@ -6,8 +6,8 @@ import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.List;
 
 /**
- * Which GPU nodes of a session have none of their GPUs used or promised, kept up to date as tasks are
- * placed and removed, against a reserve: the share of the GPU nodes that LeaderFirst keeps idle for
+ * Which GPU nodes of a session have none of their GPUs used or promised — read from the nodes' ledgers,
+ * then kept up to date as tasks are placed and removed — against a reserve: the share of the GPU nodes that LeaderFirst keeps idle for
  * requests that need a whole node (see {@link LeaderFirstPolicy}).
  */
 final class IdleGpuNodes implements PlacementListener {

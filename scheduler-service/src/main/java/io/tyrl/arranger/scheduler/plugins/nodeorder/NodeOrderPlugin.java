@@ -80,7 +80,7 @@ public final class NodeOrderPlugin implements Plugin {
       return null;
     }
     IdleGpuNodes idle = new IdleGpuNodes(session.nodes(), gpuDimension, reserve);
-    session.addPlacementListener(idle);
+    session.followPlacements(idle);
     return idle;
   }
 
