@@ -19,7 +19,7 @@ public record Snapshot(List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo>
   /** Keyed by namespace and name apart: their hashes are kept by the strings, a joined key's is not. */
   private static void requireUniqueJobs(List<JobInfo> jobs) {
     record JobName(String namespace, String name) {}
-    Set<JobName> seen = new HashSet<>(jobs.size() * 4 / 3 + 1);
+    Set<JobName> seen = new HashSet<>();
     for (JobInfo job : jobs) {
       if (!seen.add(new JobName(job.namespace(), job.name()))) {
         throw new IllegalArgumentException("snapshot has two jobs named " + job.key());

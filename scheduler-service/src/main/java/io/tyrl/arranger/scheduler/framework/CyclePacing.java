@@ -16,11 +16,6 @@ public record CyclePacing(Duration period, boolean cycleOnChange, Duration minIn
     requirePositive(minInterval, "minInterval");
   }
 
-  /** Cycles every period only. */
-  public static CyclePacing periodic(Duration period) {
-    return new CyclePacing(period, false, period);
-  }
-
   /** Nanoseconds from the end of a cycle that lasted {@code cycleNanos} to the start of the next. */
   public long delayNanos(long cycleNanos, boolean changeSeen) {
     long periodic = period.toNanos();

@@ -28,6 +28,12 @@ class SnapshotTest {
   }
 
   @Test
+  void twoQueuesOfOneNameAreRefused() {
+    assertThatThrownBy(() -> new Snapshot(List.of(), List.of(), List.of(QueueInfo.of("q", 1), QueueInfo.of("q", 2))))
+        .hasMessage("snapshot has two queues named q");
+  }
+
+  @Test
   void twoNodesOfOneNameAreRefused() {
     assertThatThrownBy(() -> new Snapshot(List.of(node("n").cpu("1").build(), node("n").cpu("2").build()), List.of(), List.of()))
         .hasMessage("snapshot has two nodes named n");

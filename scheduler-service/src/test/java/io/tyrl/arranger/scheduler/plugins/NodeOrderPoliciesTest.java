@@ -9,12 +9,16 @@ import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -222,7 +226,66 @@ class NodeOrderPoliciesTest {
             List.of(node("idle-b").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").build(),
                 node("idle-a").cpu("8").memory("32Gi").gpu(8).build(),
                 node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build()),
-            List.of(leaderFirst("first", 9, 1)), Map.of("first-learner", "used")));
+            List.of(leaderFirst("first", 9, 1)), Map.of("first-learner", "used")),
+        Arguments.of("a node without GPUs is never an idle GPU node: the last idle one is still kept", 10,
+            List.of(node("idle").cpu("8").memory("32Gi").gpu(8).build(),
+                node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build(),
+                node("cpu-only").cpu("8").memory("32Gi").build()),
+            List.of(leaderFirst("j", 5, 1)), Map.of("j-learner", "used")),
+        Arguments.of("a pod placed on a node without GPUs does not make it an idle GPU node", 10,
+            List.of(node("idle").cpu("8").memory("32Gi").gpu(8).build(),
+                node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build(),
+                node("cpu-only").cpu("8").memory("32Gi").label("kind", "cpu").build()),
+            List.of(job("cpu-job").priority(9).minWorkers(0).leader("cpu", "1").nodeSelector("kind", "cpu").build(),
+                leaderFirst("j", 5, 1)),
+            Map.of("cpu-job-learner", "cpu-only", "j-learner", "used")),
+        Arguments.of("nodes without GPUs do not count toward the reserve: 30 % of three GPU nodes is one, and two are idle", 30,
+            List.of(node("idle-b").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").build(),
+                node("idle-a").cpu("8").memory("32Gi").gpu(8).build(),
+                node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build(),
+                node("cpu-1").cpu("8").memory("32Gi").build(), node("cpu-2").cpu("8").memory("32Gi").build(),
+                node("cpu-3").cpu("8").memory("32Gi").build()),
+            List.of(leaderFirst("j", 5, 1)), Map.of("j-learner", "idle-a")),
+        Arguments.of("a leader asking for no GPU is never held back from an idle GPU node", 10,
+            List.of(node("idle").cpu("8").memory("32Gi").gpu(8).build(),
+                node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").used("cpu", "2").build()),
+            List.of(job("j").basicPolicy(BasicPolicy.LEADER_FIRST).minWorkers(0).leader("cpu", "1").build()),
+            Map.of("j-learner", "idle")));
+  }
+
+  /**
+   * With nodeorder opening before gang, the gang plugin releases a timed-out job's placement after the
+   * idle nodes were counted: "held" (cpu 2/8 used by another pod) becomes idle again, two of three GPU
+   * nodes are idle, more than the reserve of one, so the leader takes the quietest node, "idle-b". Were
+   * the release missed, "held" would look used and "idle-b" be kept back.
+   */
+  @Test
+  void aPlacementGivenBackInTheCycleMakesItsNodeIdleAgain() {
+    SchedulerConfiguration nodeorderFirst = Fixtures.configuration("""
+        actions: allocate
+        tiers:
+          - plugins:
+              - name: nodeorder
+                arguments: {leaderFirst.idleNodeReserve: 10}
+              - name: priority
+              - name: gang
+              - name: predicates
+        configurations:
+          - name: allocate
+            arguments: {percentageOfNodesToScore: 100}
+        """);
+    List<NodeInfo> nodes = List.of(node("held").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").build(),
+        node("idle-b").cpu("8").memory("32Gi").gpu(8).build(),
+        node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build());
+    JobInfo timedOut = job("timed-out").priority(9).minWorkers(1).waitTime(Duration.ofMinutes(1))
+        .waitingSince(T0.minus(Duration.ofMinutes(10))).leader("cpu", "1", "nvidia.com/gpu", "1")
+        .placed("timed-out-learner", "held").workers("actor", 1, "cpu", "1").build();
+    JobInfo leader = leaderFirst("j", 5, 1);
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(timedOut, leader), List.of()), nodeorderFirst, T0);
+
+    assertThat(result.decision(timedOut.key()).reason()).isEqualTo(ReasonCode.GANG_TIMEOUT);
+    assertThat(result.decision(leader.key()).allocations()).isEqualTo(Map.of("j-learner", "idle-b"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -231,7 +294,7 @@ class NodeOrderPoliciesTest {
       List<JobInfo> jobs, Map<String, String> expected) {
     CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, jobs, List.of()), withIdleNodeReserve(reservePercent), T0);
 
-    Map<String, String> placed = new java.util.HashMap<>();
+    Map<String, String> placed = new HashMap<>();
     jobs.forEach(job -> placed.putAll(result.decision(job.key()).allocations()));
     assertThat(placed).isEqualTo(expected);
   }
