@@ -196,6 +196,10 @@ class NodeOrderPoliciesTest {
    * "full" 8 of 8; two GPU nodes make a 10 % reserve one node, three make 34 % two.
    */
   static Stream<Arguments> idleNodeReserveCases() {
+    // "idle-a" is the quieter idle node: "idle-b" has cpu in use, but no GPU.
+    List<NodeInfo> twoIdle = List.of(node("idle-b").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").build(),
+        node("idle-a").cpu("8").memory("32Gi").gpu(8).build(),
+        node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build());
     List<NodeInfo> lastIdle = List.of(node("idle").cpu("8").memory("32Gi").gpu(8).build(),
         node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build());
     return Stream.of(
@@ -211,21 +215,15 @@ class NodeOrderPoliciesTest {
             List.of(leaderFirst("j", 5, 8)), Map.of("j-learner", "idle")),
         Arguments.of("the reserve is counted as placements are made: the first leader opens an idle node while two are, "
                 + "the second keeps the last one", 10,
-            List.of(node("idle-b").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").build(),
-                node("idle-a").cpu("8").memory("32Gi").gpu(8).build(),
-                node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build()),
+            twoIdle,
             List.of(leaderFirst("first", 9, 1), leaderFirst("second", 1, 1)),
             Map.of("first-learner", "idle-a", "second-learner", "idle-a")),
         Arguments.of("the same without a reserve: the second leader takes the other idle node", 0,
-            List.of(node("idle-b").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").build(),
-                node("idle-a").cpu("8").memory("32Gi").gpu(8).build(),
-                node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build()),
+            twoIdle,
             List.of(leaderFirst("first", 9, 1), leaderFirst("second", 1, 1)),
             Map.of("first-learner", "idle-a", "second-learner", "idle-b")),
         Arguments.of("a reserve of 34 % of three nodes is two: the first leader already keeps both idle nodes", 34,
-            List.of(node("idle-b").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").build(),
-                node("idle-a").cpu("8").memory("32Gi").gpu(8).build(),
-                node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build()),
+            twoIdle,
             List.of(leaderFirst("first", 9, 1)), Map.of("first-learner", "used")),
         Arguments.of("a node without GPUs is never an idle GPU node: the last idle one is still kept", 10,
             List.of(node("idle").cpu("8").memory("32Gi").gpu(8).build(),
@@ -240,11 +238,8 @@ class NodeOrderPoliciesTest {
                 leaderFirst("j", 5, 1)),
             Map.of("cpu-job-learner", "cpu-only", "j-learner", "used")),
         Arguments.of("nodes without GPUs do not count toward the reserve: 30 % of three GPU nodes is one, and two are idle", 30,
-            List.of(node("idle-b").cpu("8").memory("32Gi").gpu(8).used("cpu", "2").build(),
-                node("idle-a").cpu("8").memory("32Gi").gpu(8).build(),
-                node("used").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build(),
-                node("cpu-1").cpu("8").memory("32Gi").build(), node("cpu-2").cpu("8").memory("32Gi").build(),
-                node("cpu-3").cpu("8").memory("32Gi").build()),
+            Stream.concat(twoIdle.stream(), Stream.of(node("cpu-1").cpu("8").memory("32Gi").build(),
+                node("cpu-2").cpu("8").memory("32Gi").build(), node("cpu-3").cpu("8").memory("32Gi").build())).toList(),
             List.of(leaderFirst("j", 5, 1)), Map.of("j-learner", "idle-a")),
         Arguments.of("a leader asking for no GPU is never held back from an idle GPU node", 10,
             List.of(node("idle").cpu("8").memory("32Gi").gpu(8).build(),
