@@ -83,7 +83,12 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
         case "--pod-termination" -> termination = seconds(args, ++i, flag);
         case "--deadlock-after" -> deadlockAfter = seconds(args, ++i, flag);
         case "--drain" -> drain = seconds(args, ++i, flag);
-        case "--min-cycle-interval" -> minCycleInterval = seconds(args, ++i, flag);
+        case "--min-cycle-interval" -> {
+          minCycleInterval = seconds(args, ++i, flag);
+          if (minCycleInterval.isZero()) {
+            throw new IllegalArgumentException("--min-cycle-interval: must be more than 0 seconds (a cycle takes some time)");
+          }
+        }
         case "--periodic-cycles" -> cycleOnChange = false;
         default -> throw new IllegalArgumentException("unknown option " + flag);
       }

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,6 +57,17 @@ class SimulateCommandTest {
     assertThatThrownBy(() -> SimulateOptions.parse(new String[] {"--colour"}, ROOT)).hasMessage("unknown option --colour");
     assertThatThrownBy(() -> SimulateOptions.parse(new String[] {"--warmup", "1"}, ROOT))
         .hasMessage("--warmup must be within [0, 1), was 1.0");
+    assertThatThrownBy(() -> SimulateOptions.parse(new String[] {"--min-cycle-interval", "0"}, ROOT))
+        .hasMessageStartingWith("--min-cycle-interval: must be more than 0 seconds");
+  }
+
+  @Test
+  void pacingOptionsReachTheSettings() {
+    SimulateOptions options = SimulateOptions.parse(new String[] {"--min-cycle-interval", "0.25", "--periodic-cycles"}, ROOT);
+
+    assertThat(options.settings().minCycleInterval()).isEqualTo(Duration.ofMillis(250));
+    assertThat(options.settings().cycleOnChange()).isFalse();
+    assertThat(SimulateOptions.parse(new String[0], ROOT).settings().cycleOnChange()).isTrue();
   }
 
   private static String run(String... args) {
