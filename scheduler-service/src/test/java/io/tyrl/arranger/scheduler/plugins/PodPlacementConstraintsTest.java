@@ -377,6 +377,25 @@ class PodPlacementConstraintsTest {
     assertThat(result.decision(avoiding.key()).allocations()).containsEntry("b-avoiding-learner", "n1");
   }
 
+  /**
+   * A pod placed by an earlier decision whose pod does not exist yet holds its host port through its
+   * task alone (the node lists no such pod): a new pod binding the same port goes elsewhere, though
+   * BinPack would rather have the fuller n1.
+   */
+  @Test
+  void aTaskPlacedBeforeThisCycleHoldsItsHostPort() {
+    List<NodeInfo> nodes = List.of(node("n1").cpu("8").memory("32Gi").build(), node("n2").cpu("8").memory("32Gi").build());
+    JobInfo placed = shaped(job("a-placed").minWorkers(0).leader("cpu", "4").placed("a-placed-learner", "n1").build(),
+        PlacementConstraints.NONE.withHostPorts(List.of(HostPort.tcp(9000))), Map.of());
+    JobInfo pending = shaped(job("b-pending").minWorkers(0).leader("cpu", "1").build(),
+        PlacementConstraints.NONE.withHostPorts(List.of(HostPort.tcp(9000))), Map.of());
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(placed, pending), List.of()), CONFIGURATION, T0);
+
+    assertThat(result.decision(placed.key()).allocations()).containsEntry("a-placed-learner", "n1");
+    assertThat(result.decision(pending.key()).allocations()).containsEntry("b-pending-learner", "n2");
+  }
+
   /** A discarded Strict gang gives its host ports back: the next job may bind them. */
   @Test
   void aDiscardedGangGivesItsHostPortsBack() {
