@@ -73,7 +73,8 @@ public final class Simulation {
   private final SimulationSettings settings;
   private final boolean everyPeriod;
   private final boolean onChange;
-  private final CyclePacing pacing;
+  /** Seconds from a cycle to the soonest one a change may start (cycles take no simulated time). */
+  private final double soonestAfterCycle;
   private boolean evictedOrFailed;
   private final Scheduler scheduler = new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
   private final Duration reservationTimeout;
@@ -106,7 +107,8 @@ public final class Simulation {
     this.settings = settings;
     this.everyPeriod = everyPeriod;
     this.onChange = settings.cycleOnChange() && variant.cyclesOnChange();
-    this.pacing = new CyclePacing(settings.period(), onChange, settings.minCycleInterval());
+    this.soonestAfterCycle = new CyclePacing(settings.period(), onChange, settings.minCycleInterval())
+        .delayNanos(0, true) / 1e9;
     this.reservationTimeout = reservationTimeout(variant.configuration());
     this.nodes = cluster.nodeInfos();
     this.capacityGpu = cluster.capacity().get(Resource.GPU);
@@ -175,7 +177,7 @@ public final class Simulation {
         next = firstPeriodicAfter(wake, now);
       }
       if (onChange && evictedOrFailed) {
-        next = Math.min(next, now + pacing.delayNanos(0, true) / 1e9);
+        next = Math.min(next, now + soonestAfterCycle);
       }
       now = next;
     }
@@ -199,7 +201,7 @@ public final class Simulation {
       return change;
     }
     double last = lastPeriodicAtOrBefore(change, lastCycle);
-    return last == change ? change : Math.max(change, last + pacing.delayNanos(0, true) / 1e9);
+    return last == change ? change : Math.max(change, last + soonestAfterCycle);
   }
 
   /**
