@@ -39,6 +39,8 @@ public final class E2eThroughputBenchmark {
   static final String CEILING = "ceiling";
   static final String KUBE_SCHEDULER = "kube-scheduler";
   static final String ARRANGER = "arranger";
+  /** Arranger's services up and watching, the benchmark creating Arranger-shaped pods with their nodes preset. */
+  static final String PODS_ONLY = "pods-only";
   private static final int WORKERS_PER_JOB = 7;
   private static final String GRACE_ZERO = "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"gracePeriodSeconds\":0}";
   private static final long START = System.nanoTime();
@@ -127,7 +129,7 @@ public final class E2eThroughputBenchmark {
     E2eThroughputBenchmark bench = new E2eThroughputBenchmark(options, controlPlane, api, workDir);
     int exit = 0;
     try {
-      bench.run(binaries, toClose);
+      bench.run(binaries);
     } catch (RuntimeException e) {
       System.err.println("[bench-e2e] FAILED: " + e.getMessage());
       e.printStackTrace();
@@ -137,7 +139,7 @@ public final class E2eThroughputBenchmark {
     System.exit(exit);
   }
 
-  private void run(ControlPlaneBinaries binaries, List<AutoCloseable> toClose) throws Exception {
+  private void run(ControlPlaneBinaries binaries) throws Exception {
     ApiClient admin = controlPlane.adminClient();
     progress("kube-apiserver %s (pid %d), etcd pid %d; installing the CRDs and the default Queue", controlPlane.url(),
         controlPlane.apiServerPid(), controlPlane.etcdPid());
@@ -154,8 +156,8 @@ public final class E2eThroughputBenchmark {
     if (options.phases().contains(KUBE_SCHEDULER)) {
       runs.put(KUBE_SCHEDULER, kubeSchedulerRuns(binaries));
     }
-    if (options.phases().contains(ARRANGER)) {
-      runs.put(ARRANGER, arrangerRuns(toClose));
+    if (options.phases().contains(ARRANGER) || options.phases().contains(PODS_ONLY)) {
+      arrangerRuns(runs);
     }
     printReport(runs);
   }
@@ -274,7 +276,7 @@ public final class E2eThroughputBenchmark {
 
   // ---------------------------------------------------------------- phase 3: Arranger
 
-  private List<Run> arrangerRuns(List<AutoCloseable> toClose) {
+  private void arrangerRuns(Map<String, List<Run>> runsByPhase) {
     Path root = options.projectRoot();
     Path kubeconfig = controlPlane.writeKubeconfig(workDir.resolve("arranger.kubeconfig"), ControlPlane.ADMIN);
     List<String> jvm = new ArrayList<>(List.of("-Xmx" + options.serviceHeap()));
@@ -287,7 +289,6 @@ public final class E2eThroughputBenchmark {
     controllerProperties.putAll(options.controllerProperties());
     progress("[arranger] starting scheduler-service (%s) and controller-service (%s), %s heap each",
         schedulerProperties, controllerProperties, options.serviceHeap());
-    List<Run> runs = new ArrayList<>();
     try (ServiceProcess scheduler = ServiceProcess.start("scheduler", options.jar(root, "scheduler-service"), workDir,
             schedulerProperties, jvm);
         ServiceProcess controller = ServiceProcess.start("controller", options.jar(root, "controller-service"), workDir,
@@ -305,13 +306,59 @@ public final class E2eThroughputBenchmark {
       }
       progress("[arranger] up (scheduler pid %d, log %s; controller pid %d, log %s); warm-up of %d jobs placed",
           scheduler.pid(), scheduler.log(), controller.pid(), controller.log(), warmupJobs);
-      for (int r = 1; r <= options.repeats(); r++) {
-        runs.add(arrangerRun(r, scheduler, controller));
+      if (options.phases().contains(PODS_ONLY)) {
+        List<Run> runs = runsByPhase.computeIfAbsent(PODS_ONLY, k -> new ArrayList<>());
+        for (int r = 1; r <= options.repeats(); r++) {
+          runs.add(podsOnlyRun(r, scheduler, controller));
+        }
+      }
+      if (options.phases().contains(ARRANGER)) {
+        List<Run> runs = runsByPhase.computeIfAbsent(ARRANGER, k -> new ArrayList<>());
+        for (int r = 1; r <= options.repeats(); r++) {
+          runs.add(arrangerRun(r, scheduler, controller));
+        }
       }
       progress("[arranger] stopping the services (peak RSS: scheduler %.0f MiB, controller %.0f MiB)",
           ProcStat.peakRssMiB(scheduler.pid()), ProcStat.peakRssMiB(controller.pid()));
     }
-    return runs;
+  }
+
+  /**
+   * What the pods of Arranger's jobs cost with nothing decided: the same number of pods as a run,
+   * shaped as the controller makes them (its labels, an owner reference, its environment) and
+   * created by the benchmark with their nodes preset, while both services run and watch them. No
+   * TYJob exists, so nothing is scheduled, reconciled or written by the services. An upper bound on
+   * what any placement by these two services can reach on this machine: each pod of a run costs at
+   * least this, and the run adds its TYJobs, decisions and status writes.
+   */
+  private Run podsOnlyRun(int repeat, ServiceProcess scheduler, ServiceProcess controller) {
+    String namespace = createNamespace("bench-pods-only-" + repeat);
+    int jobs = options.pods() / 8;
+    int pods = jobs * 8;
+    progress("[pods-only %d/%d] creating %d pods shaped as Arranger's, nodes preset, both services watching", repeat,
+        options.repeats(), pods);
+    Map<String, Long> pids = Map.of("scheduler", scheduler.pid(), "controller", controller.pid());
+    Run run;
+    try (BindingWatch watch = new BindingWatch(api, namespace)) {
+      PromText metricsBefore = apiServerMetrics();
+      Map<Long, Double> cpuBefore = cpuNow(pids);
+      long start = System.nanoTime();
+      api.postAll(pods, i -> "/api/v1/namespaces/" + namespace + "/pods",
+          i -> arrangerShapedPodJson(namespace, i, nodeNames.get(i % nodeNames.size())));
+      long created = System.nanoTime();
+      long end = watch.awaitBound(pods, options.timeout(), () -> progress("  %d / %d pods seen", watch.bound(), pods));
+      Map<Long, Double> cpuAfter = cpuNow(pids);
+      PromText metricsAfter = apiServerMetrics();
+      Map<String, Double> writes = PromText.diff(metricsBefore.apiServerWrites(), metricsAfter.apiServerWrites());
+      run = new Run(PODS_ONLY, pods, seconds(start, end), seconds(start, created), writes, pods, Map.of(),
+          cpuBreakdown(cpuBefore, cpuAfter, pids), List.of(), List.of(), Map.of(), Map.of(),
+          PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
+      progress("[pods-only %d/%d] %d pods exist and were seen %.2f s after the first create = %.0f pods/s; writes: %s; %s",
+          repeat, options.repeats(), pods, run.seconds(), run.podsPerSecond(), describeWrites(writes), describeCpu(run));
+      progress("[pods-only %d/%d] %s", repeat, options.repeats(), apiServerProfile(metricsBefore, metricsAfter));
+      deletePods(namespace, new ArrayList<>(watch.seenNames()));
+    }
+    return run;
   }
 
   private Run arrangerRun(int repeat, ServiceProcess scheduler, ServiceProcess controller) {
@@ -500,6 +547,53 @@ public final class E2eThroughputBenchmark {
             leader ? "learner" : "actor", leader ? "learner" : "actor", leader ? "2" : "1", leader ? "8Gi" : "2Gi");
   }
 
+  /**
+   * Pod i of job i / 8 as the controller creates it for {@link #tyJobJson}: index 0 the leader,
+   * then the workers, with the job's labels, owner reference and environment.
+   */
+  private String arrangerShapedPodJson(String namespace, int i, String nodeName) {
+    String job = "job-%05d".formatted(i / 8);
+    int slot = i % 8;
+    Map<String, String> labels = slot == 0 ? PodLabels.ofLeader(job) : PodLabels.ofWorker(job, "actor", slot - 1);
+    Map<String, String> environment = new LinkedHashMap<>();
+    if (slot != 0) {
+      environment.put("TYJOB_LEADER_ADDR", "10.1.%d.%d".formatted(i / 8 / 250, i / 8 % 250));
+    }
+    environment.put("TYJOB_NAME", job);
+    environment.put("TYJOB_ROLE", slot == 0 ? "leader" : "worker");
+    if (slot != 0) {
+      environment.put("TYJOB_WORKER_SET", "actor");
+      environment.put("TYJOB_WORKER_INDEX", Integer.toString(slot - 1));
+    }
+    Map<String, Object> container = new LinkedHashMap<>();
+    container.put("name", slot == 0 ? "learner" : "actor");
+    container.put("image", "registry.local/rl/" + (slot == 0 ? "learner" : "actor") + ":1");
+    container.put("env", environment.entrySet().stream().map(e -> Map.of("name", e.getKey(), "value", e.getValue())).toList());
+    container.put("resources", Map.of("requests", slot == 0 ? Map.of("cpu", "2", "memory", "8Gi")
+        : Map.of("cpu", "1", "memory", "2Gi")));
+    Map<String, Object> owner = new LinkedHashMap<>();
+    owner.put("apiVersion", ArrangerResources.API_VERSION);
+    owner.put("kind", ArrangerResources.TYJOB_KIND);
+    owner.put("name", job);
+    owner.put("uid", java.util.UUID.nameUUIDFromBytes((namespace + "/" + job).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString());
+    owner.put("controller", true);
+    owner.put("blockOwnerDeletion", true);
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put("name", slot == 0 ? job + "-learner" : job + "-actor-" + (slot - 1));
+    metadata.put("labels", labels);
+    metadata.put("ownerReferences", List.of(owner));
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("nodeName", nodeName);
+    spec.put("restartPolicy", "Never");
+    spec.put("containers", List.of(container));
+    Map<String, Object> pod = new LinkedHashMap<>();
+    pod.put("apiVersion", "v1");
+    pod.put("kind", "Pod");
+    pod.put("metadata", metadata);
+    pod.put("spec", spec);
+    return gson.toJson(pod);
+  }
+
   private static List<String> podNames(int count) {
     List<String> names = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
@@ -612,6 +706,7 @@ public final class E2eThroughputBenchmark {
     List<Run> ceiling = runs.getOrDefault(CEILING, List.of());
     List<Run> kube = runs.getOrDefault(KUBE_SCHEDULER, List.of());
     List<Run> arranger = runs.getOrDefault(ARRANGER, List.of());
+    List<Run> podsOnly = runs.getOrDefault(PODS_ONLY, List.of());
     double ceilingRate = medianOf(ceiling, Run::podsPerSecond);
     double kubeRate = medianOf(kube, Run::podsPerSecond);
     double arrangerRate = medianOf(arranger, Run::podsPerSecond);
@@ -625,6 +720,14 @@ public final class E2eThroughputBenchmark {
         num(arranger, Run::seconds, 2));
     table.row("s of the benchmark's creates", num(ceiling, Run::createSeconds, 2), num(kube, Run::createSeconds, 2),
         num(arranger, Run::createSeconds, 2));
+    table.row("pods only, services watching: pods/s (each run)", "", "", num(podsOnly, Run::podsPerSecond, 0)
+        + " (" + Report.runs(rates(podsOnly), 0) + ")");
+    table.row("pods only: CPU s kube-apiserver + etcd / scheduler / controller / benchmark / machine", "", "",
+        num(podsOnly, r -> r.cpuSeconds().get("kube-apiserver") + r.cpuSeconds().get("etcd"), 1) + " / "
+            + num(podsOnly, r -> r.cpuSeconds().get("scheduler"), 1) + " / "
+            + num(podsOnly, r -> r.cpuSeconds().get("controller"), 1) + " / "
+            + num(podsOnly, r -> r.cpuSeconds().get("benchmark"), 1) + " / "
+            + num(podsOnly, r -> r.cpuSeconds().get("machine"), 1));
     table.row("÷ ceiling", Report.num(Report.ratio(ceilingRate, ceilingRate), 2), Report.num(Report.ratio(kubeRate,
         ceilingRate), 2), Report.num(Report.ratio(arrangerRate, ceilingRate), 2));
     table.row("arranger ÷ kube-scheduler", "", "", Report.num(Report.ratio(arrangerRate, kubeRate), 2) + "×");
@@ -679,6 +782,10 @@ public final class E2eThroughputBenchmark {
             + describeWrites(run.trailingWrites()));
       }
     }
+    if (!podsOnly.isEmpty()) {
+      System.out.println(Report.floorLine(options.nodes(), options.pods(), medianOf(podsOnly, Run::podsPerSecond),
+          kubeRate, ceilingRate));
+    }
     System.out.println(Report.summaryLine(options.nodes(), options.pods(), arrangerRate, kubeRate, ceilingRate,
         new Report.Cost(medianOf(arranger, Run::requestsPerPod), medianOf(arranger, r -> r.tyJobWritesPerJob(false)),
             medianOf(arranger, r -> r.eventsPerJob(false)),
@@ -731,7 +838,7 @@ public final class E2eThroughputBenchmark {
     }
 
     static final String USAGE = "usage: bench-e2e [--nodes N] [--pods M] [--repeats R] [--threads T]"
-        + " [--connections C] [--phases ceiling,kube-scheduler,arranger] [--scheduler-property key=value]..."
+        + " [--connections C] [--phases ceiling,kube-scheduler,pods-only,arranger] [--scheduler-property key=value]..."
         + " [--controller-property key=value]... [--service-heap 1g] [--service-jvm-option OPTION]..."
         + " [--kube-scheduler-qps Q] [--timeout SECONDS]"
         + " [--settle SECONDS] [--sample-ms MS] [--work-dir DIR] --project-root DIR --version V";
@@ -742,7 +849,7 @@ public final class E2eThroughputBenchmark {
       int repeats = 3;
       int threads = 32;
       int connections = 4;
-      Set<String> phases = new LinkedHashSet<>(List.of(CEILING, KUBE_SCHEDULER, ARRANGER));
+      Set<String> phases = new LinkedHashSet<>(List.of(CEILING, KUBE_SCHEDULER, PODS_ONLY, ARRANGER));
       Path root = Path.of(System.getProperty("arranger.projectRoot", "."));
       String version = null;
       Path workDir = null;
@@ -764,7 +871,7 @@ public final class E2eThroughputBenchmark {
           case "--phases" -> {
             phases = new LinkedHashSet<>(List.of(value(args, ++i).split(",")));
             for (String phase : phases) {
-              if (!List.of(CEILING, KUBE_SCHEDULER, ARRANGER).contains(phase)) {
+              if (!List.of(CEILING, KUBE_SCHEDULER, PODS_ONLY, ARRANGER).contains(phase)) {
                 throw new IllegalArgumentException("unknown phase " + phase + "; " + USAGE);
               }
             }
@@ -790,7 +897,7 @@ public final class E2eThroughputBenchmark {
       if (pods < 8) {
         throw new IllegalArgumentException("--pods must be at least 8 (one TYJob of a leader and 7 workers)");
       }
-      if (version == null && phases.contains(ARRANGER)) {
+      if (version == null && (phases.contains(ARRANGER) || phases.contains(PODS_ONLY))) {
         throw new IllegalArgumentException("--version is needed to find the services' jars; " + USAGE);
       }
       if (timeout == null) {

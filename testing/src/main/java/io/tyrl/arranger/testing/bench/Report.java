@@ -106,4 +106,14 @@ public final class Report {
         num(kubeScheduler, 0), num(ceiling, 0), num(cost.requestsPerPod(), 2), num(cost.tyJobWritesPerJob(), 2),
         num(cost.eventsPerJob(), 2), num(cost.cycleP99Millis(), 0));
   }
+
+  /**
+   * The line that bounds what Arranger can reach here: pods shaped as Arranger's, created with their
+   * nodes preset while both services watch, per second, and that rate over the ceiling's and
+   * kube-scheduler's of the same run.
+   */
+  public static String floorLine(int nodes, int pods, double podsOnly, double kubeScheduler, double ceiling) {
+    return "floor nodes=%d pods=%d pods-only=%s pods-only-per-ceiling=%s pods-only-per-kube-scheduler=%s".formatted(nodes,
+        pods, num(podsOnly, 0), num(ratio(podsOnly, ceiling), 2), num(ratio(podsOnly, kubeScheduler), 2));
+  }
 }

@@ -46,6 +46,14 @@ class ReportTest {
   }
 
   @Test
+  void floorLineGivesThePodsOnlyRateAndItsRatiosToTheOtherPhases() {
+    assertThat(Report.floorLine(5000, 10000, 612.4, 300.0, 1500.0))
+        .isEqualTo("floor nodes=5000 pods=10000 pods-only=612 pods-only-per-ceiling=0.41 pods-only-per-kube-scheduler=2.04");
+    assertThat(Report.floorLine(100, 2000, 500, Double.NaN, 0))
+        .isEqualTo("floor nodes=100 pods=2000 pods-only=500 pods-only-per-ceiling=n/a pods-only-per-kube-scheduler=n/a");
+  }
+
+  @Test
   void readsApiServerWritesByVerbAndResourceAndDiffsThem() {
     String before = """
         # HELP apiserver_request_total [STABLE] Counter of apiserver requests
