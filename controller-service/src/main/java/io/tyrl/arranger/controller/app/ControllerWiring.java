@@ -33,6 +33,7 @@ import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.tyrl.arranger.kube.KubernetesClients;
 import io.tyrl.arranger.kube.ScopedInformer;
+import io.tyrl.arranger.kube.informer.ModelListerWatcher;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.kube.events.EventRecorder;
@@ -92,7 +93,7 @@ class ControllerWiring {
     CoreV1Api core = new CoreV1Api(clients.informers());
     // Only pods carrying the job-name label: the controller has no business with any other pod.
     ScopedInformer<V1Pod> informer = ScopedInformer.create(scope, factory, clients.informers(),
-        (namespaceFactory, namespace) -> namespaceFactory.sharedIndexInformerFor(
+        (namespaceFactory, namespace) -> namespaceFactory.sharedIndexInformerFor(new ModelListerWatcher<>(
             params -> namespace.isEmpty()
                 ? core.listPodForAllNamespaces().labelSelector(PodLabels.JOB_NAME)
                     .resourceVersion(params.resourceVersion).watch(params.watch).timeoutSeconds(params.timeoutSeconds)
@@ -100,7 +101,7 @@ class ControllerWiring {
                 : core.listNamespacedPod(namespace).labelSelector(PodLabels.JOB_NAME)
                     .resourceVersion(params.resourceVersion).watch(params.watch).timeoutSeconds(params.timeoutSeconds)
                     .buildCall(null),
-            V1Pod.class, V1PodList.class, properties.resyncPeriod().toMillis(),
+            V1Pod.class, V1PodList.class), V1Pod.class, properties.resyncPeriod().toMillis(),
             (type, error) -> log.warn("pod informer: list/watch failed, retrying: {}", error.toString())));
     InformerCache.indexPodsByJob(informer);
     informer.addEventHandler(router.podEvents());
@@ -115,10 +116,10 @@ class ControllerWiring {
   NodeReadiness nodeReadiness(SharedInformerFactory factory, KubernetesClients clients, ControllerProperties properties,
       JobEventRouter router, InformerCache cache) {
     CoreV1Api core = new CoreV1Api(clients.informers());
-    SharedIndexInformer<V1Node> informer = factory.sharedIndexInformerFor(
+    SharedIndexInformer<V1Node> informer = factory.sharedIndexInformerFor(new ModelListerWatcher<>(
         params -> core.listNode().resourceVersion(params.resourceVersion).watch(params.watch)
             .timeoutSeconds(params.timeoutSeconds).buildCall(null),
-        V1Node.class, V1NodeList.class, properties.resyncPeriod().toMillis(),
+        V1Node.class, V1NodeList.class), V1Node.class, properties.resyncPeriod().toMillis(),
         (type, error) -> log.warn("node informer: list/watch failed, retrying: {}", error.toString()));
     informer.addEventHandler(router.nodeEvents(cache::jobsOnNode));
     return new NodeReadiness(informer);

@@ -6,17 +6,18 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
-import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.kube.ScopedInformer;
 import io.tyrl.arranger.kube.WatchScope;
+import io.tyrl.arranger.kube.informer.ModelListerWatcher;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import java.time.Duration;
@@ -72,11 +73,15 @@ public final class ClusterInformers implements ReadinessCheck {
 
   public ClusterInformers(SharedInformerFactory factory, ApiClient informerClient, Duration resync, WatchScope scope) {
     long resyncMillis = resync.toMillis();
-    nodes = factory.sharedIndexInformerFor(
-        new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", informerClient),
+    // Pods and nodes are most of what the informers decode: read straight from the stream (ModelGson).
+    CoreV1Api core = new CoreV1Api(informerClient);
+    nodes = factory.sharedIndexInformerFor(new ModelListerWatcher<>(
+        params -> core.listNode().resourceVersion(params.resourceVersion).watch(params.watch)
+            .timeoutSeconds(params.timeoutSeconds).buildCall(null), V1Node.class, V1NodeList.class),
         V1Node.class, resyncMillis);
-    pods = factory.sharedIndexInformerFor(
-        new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", informerClient),
+    pods = factory.sharedIndexInformerFor(new ModelListerWatcher<>(
+        params -> core.listPodForAllNamespaces().resourceVersion(params.resourceVersion).watch(params.watch)
+            .timeoutSeconds(params.timeoutSeconds).buildCall(null), V1Pod.class, V1PodList.class),
         V1Pod.class, resyncMillis);
     DynamicKubernetesApi tyJobs = new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION,
         ArrangerResources.TYJOBS, informerClient);
