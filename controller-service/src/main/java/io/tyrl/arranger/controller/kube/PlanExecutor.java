@@ -241,7 +241,7 @@ public final class PlanExecutor {
     V1Pod pod = podFactory.build(job, create);
     try {
       // The created pod comes back through the informer: its answer is not decoded here.
-      core.getApiClient().execute(core.createNamespacedPod(job.namespace(), pod).buildCall(null));
+      core.getApiClient().execute(PodCreateCall.of(core.getApiClient(), job.namespace(), pod));
       expectations.created(job.key(), create.podName());
       metrics.podCreated(create.role());
       log.debug("created pod {}/{} on node {}", job.namespace(), create.podName(), create.nodeName());

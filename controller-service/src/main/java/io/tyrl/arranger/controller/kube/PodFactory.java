@@ -1,6 +1,5 @@
 package io.tyrl.arranger.controller.kube;
 
-import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1EnvVar;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -13,6 +12,7 @@ import io.tyrl.arranger.controller.lifecycle.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.PodSlot;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.crd.contract.PodLabels;
+import io.tyrl.arranger.kube.ModelGson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -110,12 +110,15 @@ public final class PodFactory {
     }
   }
 
-  /** The templates are shared with the informer cache's snapshot; pods are built from copies. */
+  /**
+   * The templates are shared with the informer cache's snapshot; pods are built from copies, made
+   * with {@link ModelGson} (client-java's Gson copies each nested object into a tree on the way).
+   */
   private static V1PodTemplateSpec copy(V1PodTemplateSpec template) {
     return copy(template, V1PodTemplateSpec.class);
   }
 
   private static <T> T copy(T value, Class<T> type) {
-    return JSON.getGson().fromJson(JSON.getGson().toJsonTree(value), type);
+    return ModelGson.get().fromJson(ModelGson.get().toJsonTree(value), type);
   }
 }

@@ -71,6 +71,25 @@ class PodFactoryTest {
     assertThat(JSON.serialize(job.leaderTemplate().orElseThrow())).isEqualTo(templateBefore);
   }
 
+  @Test
+  void theCreateSendsThePodAsClientJavaWouldWriteItToThePodsOfItsNamespace() throws Exception {
+    PodSlot.Worker slot = new PodSlot.Worker("train-actor-0", "actor", 0);
+    V1Pod pod = factory.build(job, new PlannedAction.CreatePod(slot, "node-b",
+        PodEnvironment.forWorker("train", slot, "10.1.2.3")));
+    io.kubernetes.client.openapi.ApiClient client = new io.kubernetes.client.openapi.ApiClient()
+        .setBasePath("https://api.example:6443");
+
+    okhttp3.Request request = PodCreateCall.of(client, "rl team", pod).request();
+
+    assertThat(request.method()).isEqualTo("POST");
+    assertThat(request.url().toString()).isEqualTo("https://api.example:6443/api/v1/namespaces/rl%20team/pods");
+    assertThat(request.header("Content-Type")).startsWith("application/json");
+    okio.Buffer body = new okio.Buffer();
+    request.body().writeTo(body);
+    assertThat(com.google.gson.JsonParser.parseString(body.readUtf8()))
+        .isEqualTo(com.google.gson.JsonParser.parseString(JSON.serialize(pod)));
+  }
+
   private static Map<String, String> env(V1Container container) {
     return container.getEnv().stream().collect(Collectors.toMap(V1EnvVar::getName, V1EnvVar::getValue));
   }

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.kube.informer;
 
+import io.tyrl.arranger.kube.ModelGson;
 import com.google.gson.Gson;
 import com.google.gson.JsonParseException;
 import io.kubernetes.client.common.KubernetesListObject;

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.kube.informer;
 
+import io.tyrl.arranger.kube.ModelGson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

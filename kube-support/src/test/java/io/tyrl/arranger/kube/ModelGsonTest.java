@@ -1,4 +1,4 @@
-package io.tyrl.arranger.kube.informer;
+package io.tyrl.arranger.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.tyrl.arranger.kube.informer;
+package io.tyrl.arranger.kube;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
@@ -16,7 +16,7 @@ import java.util.Date;
  * the tree — again for every nested model, so a pod is copied once per level of nesting, and the
  * ~2,000 adapter classes stay cold in the JIT for long. Watch events of pods and nodes are the
  * services' largest decoding load (docs/performance.md), so their informers read them with this
- * Gson instead: the same field names (the models' {@code @SerializedName}s), the same date, byte
+ * Gson instead, and the controller copies templates and writes the pods it creates with it: the same field names (the models' {@code @SerializedName}s), the same date, byte
  * and quantity adapters, and, like client-java, {@code metadata.managedFields} skipped. What it
  * gives up is the generated validation, which for objects that the API server itself has just
  * validated and served adds nothing.
