@@ -41,6 +41,12 @@ final class JobReader {
    * @param now the cycle's time: entries of {@code status.avoidNodes} that end by then are no longer avoided
    */
   static JobInfo job(V1alpha1TYJob tyJob, LivePods livePods, Instant now) {
+    return job(tyJob, livePods, now, new IdentityMemo<>());
+  }
+
+  /** @param templates what earlier cycles read from the same template objects (the job unchanged since) */
+  static JobInfo job(V1alpha1TYJob tyJob, LivePods livePods, Instant now,
+      IdentityMemo<V1PodTemplateSpec, TemplateRequirements> templates) {
     String namespace = tyJob.getMetadata().getNamespace();
     V1alpha1TYJobSpec spec = tyJob.getSpec();
     String name = tyJob.getMetadata().getName();
@@ -50,12 +56,13 @@ final class JobReader {
     String leaderName = spec.getLeader().getName();
     Map<String, String> avoided = avoidedNodes(tyJob.getStatus(), now);
     tasks.add(task(namespace, name, PodNames.leader(name, leaderName), TaskRole.LEADER, leaderName, 0,
-        spec.getLeader().getTemplate(), TemplateRequirements.of(spec.getLeader().getTemplate(), avoided), allocations,
+        spec.getLeader().getTemplate(), TemplateRequirements.of(spec.getLeader().getTemplate(), avoided, templates),
+        allocations,
         livePods));
     for (V1alpha1TYJobSpecWorkerSets set : spec.getWorkerSets()) {
       int counts = set.getCounts() == null ? TYJobDefaults.WORKER_SET_COUNTS : set.getCounts();
       // Read once per set: every worker of a set shares its template.
-      TemplateRequirements requirements = TemplateRequirements.of(set.getTemplate(), avoided);
+      TemplateRequirements requirements = TemplateRequirements.of(set.getTemplate(), avoided, templates);
       for (int index = 0; index < counts; index++) {
         tasks.add(task(namespace, name, PodNames.worker(name, set.getName(), index), TaskRole.WORKER, set.getName(),
             index, set.getTemplate(), requirements, allocations, livePods));
@@ -105,9 +112,22 @@ final class JobReader {
   /** What every pod made from one template asks for. */
   record TemplateRequirements(Resource request, PlacementConstraints constraints) {
     static TemplateRequirements of(V1PodTemplateSpec template, Map<String, String> avoidedNodes) {
+      return read(template).avoiding(avoidedNodes);
+    }
+
+    /** The template's own part is read once per template object; the avoided nodes, which change with time, each cycle. */
+    static TemplateRequirements of(V1PodTemplateSpec template, Map<String, String> avoidedNodes,
+        IdentityMemo<V1PodTemplateSpec, TemplateRequirements> templates) {
+      return (template == null ? read(null) : templates.get(template, TemplateRequirements::read)).avoiding(avoidedNodes);
+    }
+
+    private static TemplateRequirements read(V1PodTemplateSpec template) {
       V1PodSpec podSpec = template == null ? null : template.getSpec();
-      return new TemplateRequirements(PodRequests.of(podSpec),
-          PlacementConstraintsReader.constraints(podSpec).withAvoidedNodes(avoidedNodes));
+      return new TemplateRequirements(PodRequests.of(podSpec), PlacementConstraintsReader.constraints(podSpec));
+    }
+
+    private TemplateRequirements avoiding(Map<String, String> avoidedNodes) {
+      return avoidedNodes.isEmpty() ? this : new TemplateRequirements(request, constraints.withAvoidedNodes(avoidedNodes));
     }
   }
 

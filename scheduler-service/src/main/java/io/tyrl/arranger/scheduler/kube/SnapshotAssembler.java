@@ -2,6 +2,7 @@ package io.tyrl.arranger.scheduler.kube;
 
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.tyrl.arranger.crd.bounds.BoundsProblem;
 import io.tyrl.arranger.crd.bounds.TYJobModelBounds;
 import io.tyrl.arranger.model.V1alpha1Queue;
@@ -59,18 +60,21 @@ public final class SnapshotAssembler {
   }
 
   /**
-   * What cycles derive from pods and nodes that have not changed since: each pod's request (by UID),
-   * each node's allocatable (by name), both kept per resourceVersion.
+   * What cycles derive from pods, nodes and jobs that have not changed since: each pod's request (by
+   * UID), each node's allocatable (by name), both kept per resourceVersion; what each pod template
+   * asks for, per template object.
    */
-  record Memo(VersionedMemo<Resource> podRequests, VersionedMemo<Resource> nodeAllocatable) {
+  record Memo(VersionedMemo<Resource> podRequests, VersionedMemo<Resource> nodeAllocatable,
+      IdentityMemo<V1PodTemplateSpec, JobReader.TemplateRequirements> templates) {
 
     Memo() {
-      this(new VersionedMemo<>(), new VersionedMemo<>());
+      this(new VersionedMemo<>(), new VersionedMemo<>(), new IdentityMemo<>());
     }
 
     void sweep() {
       podRequests.sweep();
       nodeAllocatable.sweep();
+      templates.sweep();
     }
   }
 
@@ -115,7 +119,7 @@ public final class SnapshotAssembler {
         continue;
       }
       try {
-        JobInfo job = JobReader.job(tyJob, livePods, now);
+        JobInfo job = JobReader.job(tyJob, livePods, now, memo.templates());
         jobs.add(job);
         for (TaskInfo task : job.tasks()) {
           if (task.status() != TaskStatus.PENDING) {

@@ -48,6 +48,27 @@ class QueueAndPreemptionFieldsReaderTest {
   }
 
   @Test
+  void aTemplateIsReadOnceWhileItsJobIsUnchangedAndAvoidedNodesStillApplyEachCycle() {
+    V1alpha1TYJob job = job("");
+    IdentityMemo<io.kubernetes.client.openapi.models.V1PodTemplateSpec, JobReader.TemplateRequirements> templates =
+        new IdentityMemo<>();
+    var first = JobReader.job(job, LivePods.of(List.of(), List.of()), NOW, templates);
+    templates.sweep();
+    job.setStatus(JSON.deserialize("""
+        {"avoidNodes": [{"node": "n1", "reason": "OutOfcpu", "until": "2026-11-25T12:05:00Z"}]}""",
+        io.tyrl.arranger.model.V1alpha1TYJobStatus.class));
+    var second = JobReader.job(job, LivePods.of(List.of(), List.of()), NOW, templates);
+
+    assertThat(templates.size()).isEqualTo(2);
+    assertThat(second.tasks()).extracting(task -> task.constraints().withAvoidedNodes(java.util.Map.of()))
+        .containsExactlyElementsOf(first.tasks().stream().map(task -> task.constraints()).toList());
+    assertThat(first.tasks()).allSatisfy(task -> assertThat(task.constraints().avoidedNodes()).isEmpty());
+    assertThat(second.tasks()).allSatisfy(task -> assertThat(task.constraints().avoidedNodes()).containsOnlyKeys("n1"));
+    assertThat(JobReader.job(job, LivePods.of(List.of(), List.of()), NOW.plusSeconds(600), templates).tasks())
+        .allSatisfy(task -> assertThat(task.constraints().avoidedNodes()).isEmpty());
+  }
+
+  @Test
   void avoidedNodesStillRunningReachEveryTaskAndOnesThatEndedDoNot() {
     V1alpha1TYJob job = job("");
     job.setStatus(JSON.deserialize("""
