@@ -20,6 +20,8 @@
 #         [--scheduler-property key=value]... [--controller-property key=value]... [--service-heap 1g]
 #         [--service-jvm-option OPTION]... (e.g. -XX:StartFlightRecording=filename=F.jfr,settings=profile)
 #         [--kube-scheduler-qps Q] [--timeout S] [--settle S] [--sample-ms MS] [--work-dir DIR]
+#         [--api-server-profile S] (kube-apiserver's Go CPU profile of the first S s of each Arranger run,
+#         written into the work folder; read it with go tool pprof -top FILE)
 # A benchmark, not a test: nothing here runs during ./mvnw verify.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -383,6 +383,7 @@ public final class E2eThroughputBenchmark {
       PromText schedulerBefore = sampler.lastText("scheduler");
       PromText controllerBefore = sampler.lastText("controller");
       Map<Long, Double> cpuBefore = cpuNow(pids);
+      Thread profile = profileApiServer("arranger-" + repeat);
       long start = System.nanoTime();
       api.postAll(jobs, i -> tyJobsPath(namespace), i -> tyJobJson(namespace, i));
       long created = System.nanoTime();
@@ -423,9 +424,51 @@ public final class E2eThroughputBenchmark {
         progress("[arranger %d/%d] writes in the %d s after the finish line: %s", repeat, options.repeats(),
             options.settleSeconds(), describeWrites(trailing));
       }
+      awaitProfile(profile);
       deleteJobsAndPods(namespace, jobs, watch);
     }
     return run;
+  }
+
+  /**
+   * With {@code --api-server-profile S}: kube-apiserver's own CPU profile (Go pprof, its
+   * {@code /debug/pprof/profile}) of the first S seconds from now, written into the work folder on a
+   * thread of its own; null without the option.
+   */
+  private Thread profileApiServer(String name) {
+    int seconds = options.apiServerProfileSeconds();
+    if (seconds <= 0) {
+      return null;
+    }
+    Path file = workDir.resolve("kube-apiserver-" + name + ".pb.gz");
+    Thread thread = new Thread(() -> {
+      try (okhttp3.Response response = api.watchClient()
+          .newCall(api.request("/debug/pprof/profile?seconds=" + seconds).get().build()).execute()) {
+        if (!response.isSuccessful() || response.body() == null) {
+          progress("  kube-apiserver profile refused: HTTP %d", response.code());
+          return;
+        }
+        Files.write(file, response.body().bytes());
+        progress("  kube-apiserver CPU profile of %d s: %s (read it with: go tool pprof -top %s)", seconds, file, file);
+      } catch (java.io.IOException e) {
+        progress("  kube-apiserver profile failed: %s", e.getMessage());
+      }
+    }, "bench-api-server-profile");
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+
+  private static void awaitProfile(Thread profile) {
+    if (profile == null) {
+      return;
+    }
+    try {
+      profile.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
   }
 
   /**
@@ -829,7 +872,7 @@ public final class E2eThroughputBenchmark {
   record Options(int nodes, int pods, int repeats, int threads, int connections, Set<String> phases,
       Path projectRoot, String version, Path workDir, String serviceHeap, Map<String, String> schedulerProperties,
       Map<String, String> controllerProperties, int kubeSchedulerQps, Duration timeout, int settleSeconds,
-      int sampleMillis, List<String> serviceJvmOptions) {
+      int sampleMillis, List<String> serviceJvmOptions, int apiServerProfileSeconds) {
 
     /** The module's runnable jar: scheduler-service's carries the classifier {@code exec} (docs/architecture.md). */
     Path jar(Path root, String module) {
@@ -841,7 +884,8 @@ public final class E2eThroughputBenchmark {
         + " [--connections C] [--phases ceiling,kube-scheduler,pods-only,arranger] [--scheduler-property key=value]..."
         + " [--controller-property key=value]... [--service-heap 1g] [--service-jvm-option OPTION]..."
         + " [--kube-scheduler-qps Q] [--timeout SECONDS]"
-        + " [--settle SECONDS] [--sample-ms MS] [--work-dir DIR] --project-root DIR --version V";
+        + " [--settle SECONDS] [--sample-ms MS] [--api-server-profile SECONDS] [--work-dir DIR]"
+        + " --project-root DIR --version V";
 
     static Options parse(String[] args) {
       int nodes = 5000;
@@ -861,6 +905,7 @@ public final class E2eThroughputBenchmark {
       int settle = 5;
       int sampleMillis = 1000;
       List<String> serviceJvmOptions = new ArrayList<>();
+      int apiServerProfileSeconds = 0;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--nodes" -> nodes = positive(args, ++i);
@@ -887,6 +932,7 @@ public final class E2eThroughputBenchmark {
           case "--timeout" -> timeout = Duration.ofSeconds(positive(args, ++i));
           case "--settle" -> settle = Integer.parseInt(value(args, ++i));
           case "--sample-ms" -> sampleMillis = positive(args, ++i);
+          case "--api-server-profile" -> apiServerProfileSeconds = positive(args, ++i);
           case "--help", "-h" -> {
             System.out.println(USAGE);
             System.exit(0);
@@ -905,7 +951,7 @@ public final class E2eThroughputBenchmark {
       }
       return new Options(nodes, pods, repeats, threads, connections, phases, root.toAbsolutePath(), version, workDir,
           heap, schedulerProperties, controllerProperties, qps, timeout, settle, sampleMillis,
-          List.copyOf(serviceJvmOptions));
+          List.copyOf(serviceJvmOptions), apiServerProfileSeconds);
     }
 
     private static void property(Map<String, String> properties, String assignment) {
