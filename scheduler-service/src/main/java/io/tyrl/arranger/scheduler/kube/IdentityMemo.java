@@ -1,7 +1,6 @@
 package io.tyrl.arranger.scheduler.kube;
 
 import java.util.IdentityHashMap;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -12,29 +11,15 @@ import java.util.function.Function;
  */
 final class IdentityMemo<K, V> {
 
-  private record Entry<V>(V value, long usedInCycle) {}
-
-  private final Map<K, Entry<V>> entries = new IdentityHashMap<>();
-  private long cycle;
+  private final CycleEntries<K, V> entries = new CycleEntries<>(new IdentityHashMap<>());
 
   V get(K key, Function<K, V> derive) {
-    Entry<V> entry = entries.get(key);
-    if (entry != null) {
-      if (entry.usedInCycle() != cycle) {
-        entries.put(key, new Entry<>(entry.value(), cycle));
-      }
-      return entry.value();
-    }
-    V value = derive.apply(key);
-    entries.put(key, new Entry<>(value, cycle));
-    return value;
+    return entries.get(key, kept -> true, () -> derive.apply(key));
   }
 
   /** Drops what this cycle did not ask for; the next cycle starts. */
   void sweep() {
-    long current = cycle;
-    entries.values().removeIf(entry -> entry.usedInCycle() != current);
-    cycle++;
+    entries.sweep();
   }
 
   int size() {

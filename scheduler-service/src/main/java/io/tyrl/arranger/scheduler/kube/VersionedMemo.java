@@ -1,8 +1,6 @@
 package io.tyrl.arranger.scheduler.kube;
 
 import java.util.HashMap;
-import java.util.Map;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -13,30 +11,19 @@ import java.util.function.Supplier;
  */
 final class VersionedMemo<V> {
 
-  private record Entry<V>(String version, V value, long usedInCycle) {}
+  private record Versioned<V>(String version, V value) {}
 
-  private final Map<String, Entry<V>> entries = new HashMap<>();
-  private long cycle;
+  private final CycleEntries<String, Versioned<V>> entries = new CycleEntries<>(new HashMap<>());
 
   /** The value derived for this key at this version; derived now if the version changed or is new. */
   V get(String key, String version, Supplier<V> derive) {
-    Entry<V> entry = entries.get(key);
-    if (entry != null && version != null && Objects.equals(entry.version(), version)) {
-      if (entry.usedInCycle() != cycle) {
-        entries.put(key, new Entry<>(entry.version(), entry.value(), cycle));
-      }
-      return entry.value();
-    }
-    V value = derive.get();
-    entries.put(key, new Entry<>(version, value, cycle));
-    return value;
+    return entries.get(key, kept -> version != null && version.equals(kept.version()),
+        () -> new Versioned<>(version, derive.get())).value();
   }
 
   /** Drops what this cycle did not ask for; the next cycle starts. */
   void sweep() {
-    long current = cycle;
-    entries.values().removeIf(entry -> entry.usedInCycle() != current);
-    cycle++;
+    entries.sweep();
   }
 
   int size() {
