@@ -81,6 +81,16 @@ class ModelWatchTest {
   }
 
   @Test
+  void aTypeThatIsNotAStringCountsAsNoTypeAndAnEventWithoutAnObjectCarriesNone() {
+    assertThatThrownBy(() -> watchOf("{\"type\":null,\"object\":" + pod("d", "2") + "}\n", new AtomicBoolean()).next())
+        .isInstanceOf(JsonParseException.class).hasMessageContaining("without a type");
+    Watch.Response<V1Pod> bare = watchOf("{\"type\":\"BOOKMARK\",\"extra\":[1,2]}\n", new AtomicBoolean()).next();
+    assertThat(bare.type).isEqualTo("BOOKMARK");
+    assertThat(bare.object).isNull();
+    assertThat(bare.status).isNull();
+  }
+
+  @Test
   void aBrokenStreamIsReportedAsClientJavasReflectorExpectsSoThatItListsAgain() {
     BufferedSource broken = Okio.buffer(new ForwardingSource(new Buffer()) {
       @Override
