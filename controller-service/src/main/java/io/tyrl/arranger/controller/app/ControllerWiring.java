@@ -4,7 +4,6 @@ import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Node;
-import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
@@ -115,11 +114,8 @@ class ControllerWiring {
   @Bean
   NodeReadiness nodeReadiness(SharedInformerFactory factory, KubernetesClients clients, ControllerProperties properties,
       JobEventRouter router, InformerCache cache) {
-    CoreV1Api core = new CoreV1Api(clients.informers());
-    SharedIndexInformer<V1Node> informer = factory.sharedIndexInformerFor(new ModelListerWatcher<>(
-        params -> core.listNode().resourceVersion(params.resourceVersion).watch(params.watch)
-            .timeoutSeconds(params.timeoutSeconds).buildCall(null),
-        V1Node.class, V1NodeList.class), V1Node.class, properties.resyncPeriod().toMillis(),
+    SharedIndexInformer<V1Node> informer = factory.sharedIndexInformerFor(ModelListerWatcher.nodes(clients.informers()),
+        V1Node.class, properties.resyncPeriod().toMillis(),
         (type, error) -> log.warn("node informer: list/watch failed, retrying: {}", error.toString()));
     informer.addEventHandler(router.nodeEvents(cache::jobsOnNode));
     return new NodeReadiness(informer);

@@ -6,7 +6,11 @@ import com.google.gson.JsonParseException;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ListerWatcher;
+import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.util.CallGenerator;
 import io.kubernetes.client.util.CallGeneratorParams;
 import io.kubernetes.client.util.Watchable;
@@ -31,21 +35,23 @@ public final class ModelListerWatcher<T extends KubernetesObject, L extends Kube
   private final CallGenerator calls;
   private final Class<T> type;
   private final Class<L> listType;
-  private final Gson gson;
+  private final Gson gson = ModelGson.get();
 
   /**
    * @param calls builds the list call (params' {@code watch} false) and the watch call (true) on an
    *     API client whose read timeout is 0, as client-java's informers need
    */
   public ModelListerWatcher(CallGenerator calls, Class<T> type, Class<L> listType) {
-    this(calls, type, listType, ModelGson.get());
-  }
-
-  ModelListerWatcher(CallGenerator calls, Class<T> type, Class<L> listType, Gson gson) {
     this.calls = calls;
     this.type = type;
     this.listType = listType;
-    this.gson = gson;
+  }
+
+  /** Every node of the cluster, as both services watch them. */
+  public static ModelListerWatcher<V1Node, V1NodeList> nodes(ApiClient informerClient) {
+    CoreV1Api core = new CoreV1Api(informerClient);
+    return new ModelListerWatcher<>(params -> core.listNode().resourceVersion(params.resourceVersion)
+        .watch(params.watch).timeoutSeconds(params.timeoutSeconds).buildCall(null), V1Node.class, V1NodeList.class);
   }
 
   @Override

@@ -11,7 +11,6 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.util.CallGeneratorParams;
@@ -31,9 +30,7 @@ class ModelListerWatcherTest {
   void start() {
     apiServer = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
     apiServer.start();
-    CoreV1Api core = new CoreV1Api(new ApiClient().setBasePath(apiServer.baseUrl()));
-    nodes = new ModelListerWatcher<>(params -> core.listNode().resourceVersion(params.resourceVersion)
-        .watch(params.watch).timeoutSeconds(params.timeoutSeconds).buildCall(null), V1Node.class, V1NodeList.class);
+    nodes = ModelListerWatcher.nodes(new ApiClient().setBasePath(apiServer.baseUrl()));
   }
 
   @AfterEach

@@ -8,7 +8,6 @@ import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Node;
-import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
@@ -75,10 +74,7 @@ public final class ClusterInformers implements ReadinessCheck {
     long resyncMillis = resync.toMillis();
     // Pods and nodes are most of what the informers decode: read straight from the stream (ModelGson).
     CoreV1Api core = new CoreV1Api(informerClient);
-    nodes = factory.sharedIndexInformerFor(new ModelListerWatcher<>(
-        params -> core.listNode().resourceVersion(params.resourceVersion).watch(params.watch)
-            .timeoutSeconds(params.timeoutSeconds).buildCall(null), V1Node.class, V1NodeList.class),
-        V1Node.class, resyncMillis);
+    nodes = factory.sharedIndexInformerFor(ModelListerWatcher.nodes(informerClient), V1Node.class, resyncMillis);
     pods = factory.sharedIndexInformerFor(new ModelListerWatcher<>(
         params -> core.listPodForAllNamespaces().resourceVersion(params.resourceVersion).watch(params.watch)
             .timeoutSeconds(params.timeoutSeconds).buildCall(null), V1Pod.class, V1PodList.class),

@@ -111,14 +111,10 @@ final class JobReader {
 
   /** What every pod made from one template asks for. */
   record TemplateRequirements(Resource request, PlacementConstraints constraints) {
-    static TemplateRequirements of(V1PodTemplateSpec template, Map<String, String> avoidedNodes) {
-      return read(template).avoiding(avoidedNodes);
-    }
-
     /** The template's own part is read once per template object; the avoided nodes, which change with time, each cycle. */
     static TemplateRequirements of(V1PodTemplateSpec template, Map<String, String> avoidedNodes,
         IdentityMemo<V1PodTemplateSpec, TemplateRequirements> templates) {
-      return (template == null ? read(null) : templates.get(template, TemplateRequirements::read)).avoiding(avoidedNodes);
+      return templates.get(template, TemplateRequirements::read).avoiding(avoidedNodes);
     }
 
     private static TemplateRequirements read(V1PodTemplateSpec template) {
