@@ -9,10 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # One reactor run: the sibling modules' jars are resolved from the reactor, not from ~/.m2 (never installed there).
-./mvnw -q -pl scheduler-service -am -DskipTests package dependency:build-classpath \
+./mvnw -q -pl scheduler-core -am -DskipTests package dependency:build-classpath \
   -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test >/dev/null
 
-module=scheduler-service
+module=scheduler-core
 classpath="$module/target/classes:$module/target/test-classes:$(cat "$module/target/bench-classpath.txt")"
 # Each suite in its own JVM, capped at its target's heap; the tables report the heap pools' peak usage.
 java -Xmx1g -cp "$classpath" io.tyrl.arranger.scheduler.bench.CoreCycleBenchmark standard "$@"

@@ -23,7 +23,7 @@ echo "[chaos] building Arranger's jars (tests skipped)"
 ./mvnw -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/runtime.classpath \
   -Dmdep.includeScope=runtime
 
-args=(--scheduler-jar "$root/scheduler-service/target/scheduler-service-$version-exec.jar"
+args=(--scheduler-jar "$root/scheduler-service/target/scheduler-service-$version.jar"
       --controller-jar "$root/controller-service/target/controller-service-$version.jar"
       --work-dir "$root/.local-cluster/chaos"
       --malformed "$root/testing/src/main/resources/malformed-tyjobs")

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Mutation testing of a pure core with PIT: the scheduler's (api, framework, actions, plugins, conf) by
 # default, or the controller's lifecycle (module controller-service).
-# Runs the core's unit tests once, then PIT (profile "mutation" of scheduler-service), and prints
+# Runs the core's unit tests once, then PIT (profile "mutation" of the module), and prints
 #   mutation score=<percent> killed=<n> survived=<n>
 # where killed counts every detected mutant (killed, timed out, memory or run error) and survived
 # every undetected one (survived or not covered by any test), followed by the classes with the most
-# survivors. The full report is scheduler-service/target/pit-reports/index.html.
+# survivors. The full report is <module>/target/pit-reports/index.html.
 # Usage: scripts/mutation.sh [threads] [classes] [module]
 #   threads  default 1: the machine is shared; PIT is heavy
 #   classes  PIT's class globs, comma-separated (default: the whole core), e.g.
 #            io.tyrl.arranger.scheduler.framework.NodeSearch* to re-check one class after adding tests
-#   module   scheduler-service (default) or controller-service (its lifecycle package)
+#   module   scheduler-core (default) or controller-service (its lifecycle packages)
 # Not a test: nothing here runs during ./mvnw verify.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,11 +20,11 @@ classes=()
 if [[ -n "${2:-}" ]]; then
   classes=("-Dpit.targetClasses=$2")
 fi
-module="${3:-scheduler-service}"
+module="${3:-scheduler-core}"
 case "$module" in
-  scheduler-service) tests='io/tyrl/arranger/scheduler/**/*Test' ;;
+  scheduler-core) tests='io/tyrl/arranger/scheduler/**/*Test' ;;
   controller-service) tests='io/tyrl/arranger/controller/lifecycle/**/*Test' ;;
-  *) echo "module must be scheduler-service or controller-service, got $module" >&2; exit 2 ;;
+  *) echo "module must be scheduler-core or controller-service, got $module" >&2; exit 2 ;;
 esac
 ./mvnw -q -pl "$module" -am -Pmutation test -Dpit.threads="$threads" "${classes[@]}" \
   -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false

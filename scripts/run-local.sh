@@ -23,7 +23,7 @@ echo "[run-local] building Arranger's jars (tests skipped)"
 ./mvnw -q -B -DskipTests install
 ./mvnw -q -B -pl testing dependency:build-classpath -Dmdep.outputFile="$classpath_file" -Dmdep.includeScope=runtime
 
-args=(--scheduler-jar "$root/scheduler-service/target/scheduler-service-$version-exec.jar"
+args=(--scheduler-jar "$root/scheduler-service/target/scheduler-service-$version.jar"
       --controller-jar "$root/controller-service/target/controller-service-$version.jar")
 if [ -d "$root/config/samples" ]; then
   args+=(--samples "$root/config/samples")

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-# One reactor run: scheduler-service's plain jar (the core) is resolved from the reactor, never from ~/.m2.
+# One reactor run: the core's jar is resolved from the reactor, never from ~/.m2.
 ./mvnw -q -B ${MAVEN_OFFLINE:+-o} -pl simulator -am -DskipTests package dependency:build-classpath \
   -Dmdep.outputFile=target/simulator-classpath.txt -Dmdep.includeScope=runtime >/dev/null
 

@@ -874,10 +874,9 @@ public final class E2eThroughputBenchmark {
       Map<String, String> controllerProperties, int kubeSchedulerQps, Duration timeout, int settleSeconds,
       int sampleMillis, List<String> serviceJvmOptions, int apiServerProfileSeconds) {
 
-    /** The module's runnable jar: scheduler-service's carries the classifier {@code exec} (docs/architecture.md). */
+    /** The module's runnable jar, as the build leaves it. */
     Path jar(Path root, String module) {
-      String classifier = module.equals("scheduler-service") ? "-exec" : "";
-      return root.resolve(module).resolve("target").resolve(module + "-" + version + classifier + ".jar");
+      return root.resolve(module).resolve("target").resolve(module + "-" + version + ".jar");
     }
 
     static final String USAGE = "usage: bench-e2e [--nodes N] [--pods M] [--repeats R] [--threads T]"
