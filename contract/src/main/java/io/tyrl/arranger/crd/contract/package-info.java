@@ -3,7 +3,6 @@
  * labelled, the scheduler's {@code status.scheduleState}, the defaults the CRD applies, and how
  * quantities and durations in a TYJob are read.
  *
- * <p>Pure: it imports neither the Kubernetes client nor Spring, so both services' pure cores may
- * depend on it ({@code ContractArchitectureTest} keeps it so).
+ * <p>Pure: its module has no dependencies, so both services' pure cores may depend on it.
  */
 package io.tyrl.arranger.crd.contract;

@@ -1,0 +1,9 @@
+/**
+ * The node-order plugin and its policies: each {@code NodeOrderPolicy} scores a node for a task
+ * (bin-packing, minimal fragmentation, job affinity and anti-affinity, the learner first), and
+ * {@code NodeOrderPlugin} weighs the configured policies into one score.
+ *
+ * <p>A new policy is one record implementing {@code NodeOrderPolicy}, registered in
+ * {@code NodeOrderPlugin}.
+ */
+package io.tyrl.arranger.scheduler.plugins.nodeorder;
