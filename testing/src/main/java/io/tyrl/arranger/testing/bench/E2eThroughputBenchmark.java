@@ -19,11 +19,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -45,57 +43,15 @@ public final class E2eThroughputBenchmark {
   private static final String GRACE_ZERO = "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"gracePeriodSeconds\":0}";
   private static final long START = System.nanoTime();
   static final String LEADER_ROLE_LABEL = PodLabels.ROLE;
-  static final String TYJOBS = ArrangerResources.GROUP + "/" + ArrangerResources.TYJOBS;
 
-  /** One run of one phase. */
-  record Run(String phase, int pods, double seconds, double createSeconds, Map<String, Double> writes,
-      double driverWrites, Map<String, Double> trailingWrites, Map<String, Double> cpuSeconds,
-      List<Double> cycleSeconds, List<Double> coreSeconds, Map<String, Double> peaksMiB,
-      Map<String, Double> serviceQuantiles, Map<String, Double> calls) {
-
-    double podsPerSecond() {
-      return pods / seconds;
-    }
-
-    /** Every API request but watches, by everyone, per pod, until the last pod had its node. */
-    double requestsPerPod() {
-      return calls.values().stream().mapToDouble(Double::doubleValue).sum() / pods;
-    }
-
-    /** Writes of TYJobs (their status above all) per job; the benchmark's creates are not counted. */
-    double tyJobWritesPerJob(boolean trailing) {
-      return sum(trailing ? trailingWrites : writes, key -> !key.startsWith("POST ")
-          && (key.endsWith(" " + TYJOBS) || key.endsWith(" " + TYJOBS + "/status"))) / (pods / 8.0);
-    }
-
-    /** Events created or counted again (core/v1 and events.k8s.io) per job. */
-    double eventsPerJob(boolean trailing) {
-      return sum(trailing ? trailingWrites : writes, key -> key.endsWith(" events") || key.endsWith("/events"))
-          / (pods / 8.0);
-    }
-
-    private static double sum(Map<String, Double> counts, java.util.function.Predicate<String> key) {
-      return counts.entrySet().stream().filter(e -> key.test(e.getKey())).mapToDouble(Map.Entry::getValue).sum();
-    }
-
-    double totalWrites() {
-      return writes.values().stream().mapToDouble(Double::doubleValue).sum();
-    }
-
-    /** Writes by everything but the benchmark's own creates, per pod. */
-    double serviceWritesPerPod() {
-      return (totalWrites() - driverWrites) / pods;
-    }
-  }
-
-  private final Options options;
+  private final BenchmarkOptions options;
   private final ControlPlane controlPlane;
   private final RawApi api;
   private final List<String> nodeNames = new ArrayList<>();
   private final Gson gson = new Gson();
   private final Path workDir;
 
-  private E2eThroughputBenchmark(Options options, ControlPlane controlPlane, RawApi api, Path workDir) {
+  private E2eThroughputBenchmark(BenchmarkOptions options, ControlPlane controlPlane, RawApi api, Path workDir) {
     this.options = options;
     this.controlPlane = controlPlane;
     this.api = api;
@@ -103,7 +59,7 @@ public final class E2eThroughputBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    Options options = Options.parse(args);
+    BenchmarkOptions options = BenchmarkOptions.parse(args);
     Path workDir = options.workDir() != null ? options.workDir() : Files.createTempDirectory("arranger-bench-e2e-");
     Files.createDirectories(workDir);
     progress("work folder %s; %d nodes, %d pods, %d repeats, phases %s, %d client threads over %d connections",
@@ -147,7 +103,7 @@ public final class E2eThroughputBenchmark {
     ArrangerResources.createQueueIfMissing(admin, TYJobDefaults.QUEUE);
     registerNodes();
 
-    Map<String, List<Run>> runs = new LinkedHashMap<>();
+    Map<String, List<PhaseRun>> runs = new LinkedHashMap<>();
     if (options.phases().contains(CEILING)) {
       for (int r = 1; r <= options.repeats(); r++) {
         runs.computeIfAbsent(CEILING, k -> new ArrayList<>()).add(ceiling(r));
@@ -194,7 +150,7 @@ public final class E2eThroughputBenchmark {
 
   // ---------------------------------------------------------------- phase 1: raw create ceiling
 
-  private Run ceiling(int repeat) {
+  private PhaseRun ceiling(int repeat) {
     String namespace = createNamespace("bench-ceiling-" + repeat);
     int pods = options.pods();
     progress("[ceiling %d/%d] creating %d pods with spec.nodeName preset", repeat, options.repeats(), pods);
@@ -206,7 +162,7 @@ public final class E2eThroughputBenchmark {
     Map<Long, Double> cpuAfter = cpuNow(Map.of());
     PromText metricsAfter = apiServerMetrics();
     Map<String, Double> writes = PromText.diff(metricsBefore.apiServerWrites(), metricsAfter.apiServerWrites());
-    Run run = new Run(CEILING, pods, seconds(start, end), seconds(start, end), writes, pods, Map.of(),
+    PhaseRun run = new PhaseRun(CEILING, pods, seconds(start, end), seconds(start, end), writes, pods, Map.of(),
         cpuBreakdown(cpuBefore, cpuAfter, Map.of()), List.of(), List.of(), Map.of(), Map.of(),
         PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
     progress("[ceiling %d/%d] %d pods in %.2f s = %.0f pods/s; %s", repeat, options.repeats(), pods, run.seconds(),
@@ -217,8 +173,8 @@ public final class E2eThroughputBenchmark {
 
   // ---------------------------------------------------------------- phase 2: kube-scheduler
 
-  private List<Run> kubeSchedulerRuns(ControlPlaneBinaries binaries) {
-    List<Run> runs = new ArrayList<>();
+  private List<PhaseRun> kubeSchedulerRuns(ControlPlaneBinaries binaries) {
+    List<PhaseRun> runs = new ArrayList<>();
     progress("[kube-scheduler] starting %s (qps/burst %d, leader election off)", binaries.kubeScheduler(), options.kubeSchedulerQps());
     try (KubeSchedulerProcess scheduler = KubeSchedulerProcess.start(binaries.kubeScheduler(), controlPlane, workDir,
         options.kubeSchedulerQps())) {
@@ -239,11 +195,11 @@ public final class E2eThroughputBenchmark {
     return runs;
   }
 
-  private Run kubeSchedulerRun(int repeat, KubeSchedulerProcess scheduler) {
+  private PhaseRun kubeSchedulerRun(int repeat, KubeSchedulerProcess scheduler) {
     String namespace = createNamespace("bench-kube-scheduler-" + repeat);
     int pods = options.pods();
     progress("[kube-scheduler %d/%d] creating %d pods without a node", repeat, options.repeats(), pods);
-    Run run;
+    PhaseRun run;
     try (BindingWatch watch = new BindingWatch(api, namespace);
         Sampler sampler = new Sampler(List.of(new Sampler.Target(KUBE_SCHEDULER, () -> scheduler.get("/metrics"),
             "go_memstats_heap_inuse_bytes", Map.of(), List.of())), Duration.ofSeconds(1))) {
@@ -262,7 +218,7 @@ public final class E2eThroughputBenchmark {
       Map<String, Double> peaks = new TreeMap<>();
       peaks.put("kube-scheduler Go heap in use", sampler.peak(KUBE_SCHEDULER) / (1 << 20));
       peaks.put("kube-scheduler RSS (VmHWM)", ProcStat.peakRssMiB(scheduler.pid()));
-      run = new Run(KUBE_SCHEDULER, pods, seconds(start, end), seconds(start, created), writes, pods, trailing,
+      run = new PhaseRun(KUBE_SCHEDULER, pods, seconds(start, end), seconds(start, created), writes, pods, trailing,
           cpuBreakdown(cpuBefore, cpuAfter, Map.of(KUBE_SCHEDULER, scheduler.pid())), List.of(), List.of(), peaks,
           Map.of(), PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
       progress("[kube-scheduler %d/%d] %d pods bound in %.2f s = %.0f pods/s (creates took %.2f s); %.2f writes/pod"
@@ -276,7 +232,7 @@ public final class E2eThroughputBenchmark {
 
   // ---------------------------------------------------------------- phase 3: Arranger
 
-  private void arrangerRuns(Map<String, List<Run>> runsByPhase) {
+  private void arrangerRuns(Map<String, List<PhaseRun>> runsByPhase) {
     Path root = options.projectRoot();
     Path kubeconfig = controlPlane.writeKubeconfig(workDir.resolve("arranger.kubeconfig"), ControlPlane.ADMIN);
     List<String> jvm = new ArrayList<>(List.of("-Xmx" + options.serviceHeap()));
@@ -307,13 +263,13 @@ public final class E2eThroughputBenchmark {
       progress("[arranger] up (scheduler pid %d, log %s; controller pid %d, log %s); warm-up of %d jobs placed",
           scheduler.pid(), scheduler.log(), controller.pid(), controller.log(), warmupJobs);
       if (options.phases().contains(PODS_ONLY)) {
-        List<Run> runs = runsByPhase.computeIfAbsent(PODS_ONLY, k -> new ArrayList<>());
+        List<PhaseRun> runs = runsByPhase.computeIfAbsent(PODS_ONLY, k -> new ArrayList<>());
         for (int r = 1; r <= options.repeats(); r++) {
           runs.add(podsOnlyRun(r, scheduler, controller));
         }
       }
       if (options.phases().contains(ARRANGER)) {
-        List<Run> runs = runsByPhase.computeIfAbsent(ARRANGER, k -> new ArrayList<>());
+        List<PhaseRun> runs = runsByPhase.computeIfAbsent(ARRANGER, k -> new ArrayList<>());
         for (int r = 1; r <= options.repeats(); r++) {
           runs.add(arrangerRun(r, scheduler, controller));
         }
@@ -331,14 +287,14 @@ public final class E2eThroughputBenchmark {
    * what any placement by these two services can reach on this machine: each pod of a run costs at
    * least this, and the run adds its TYJobs, decisions and status writes.
    */
-  private Run podsOnlyRun(int repeat, ServiceProcess scheduler, ServiceProcess controller) {
+  private PhaseRun podsOnlyRun(int repeat, ServiceProcess scheduler, ServiceProcess controller) {
     String namespace = createNamespace("bench-pods-only-" + repeat);
     int jobs = options.pods() / 8;
     int pods = jobs * 8;
     progress("[pods-only %d/%d] creating %d pods shaped as Arranger's, nodes preset, both services watching", repeat,
         options.repeats(), pods);
     Map<String, Long> pids = Map.of("scheduler", scheduler.pid(), "controller", controller.pid());
-    Run run;
+    PhaseRun run;
     try (BindingWatch watch = new BindingWatch(api, namespace)) {
       PromText metricsBefore = apiServerMetrics();
       Map<Long, Double> cpuBefore = cpuNow(pids);
@@ -350,7 +306,7 @@ public final class E2eThroughputBenchmark {
       Map<Long, Double> cpuAfter = cpuNow(pids);
       PromText metricsAfter = apiServerMetrics();
       Map<String, Double> writes = PromText.diff(metricsBefore.apiServerWrites(), metricsAfter.apiServerWrites());
-      run = new Run(PODS_ONLY, pods, seconds(start, end), seconds(start, created), writes, pods, Map.of(),
+      run = new PhaseRun(PODS_ONLY, pods, seconds(start, end), seconds(start, created), writes, pods, Map.of(),
           cpuBreakdown(cpuBefore, cpuAfter, pids), List.of(), List.of(), Map.of(), Map.of(),
           PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
       progress("[pods-only %d/%d] %d pods exist and were seen %.2f s after the first create = %.0f pods/s; writes: %s; %s",
@@ -361,7 +317,7 @@ public final class E2eThroughputBenchmark {
     return run;
   }
 
-  private Run arrangerRun(int repeat, ServiceProcess scheduler, ServiceProcess controller) {
+  private PhaseRun arrangerRun(int repeat, ServiceProcess scheduler, ServiceProcess controller) {
     String namespace = createNamespace("bench-arranger-" + repeat);
     int jobs = options.pods() / 8;
     int pods = jobs * 8;
@@ -370,7 +326,7 @@ public final class E2eThroughputBenchmark {
     String e2e = "arranger_scheduler_e2e_scheduling_duration_seconds";
     String core = "arranger_scheduler_cycle_duration_seconds";
     Map<String, Long> pids = Map.of("scheduler", scheduler.pid(), "controller", controller.pid());
-    Run run;
+    PhaseRun run;
     try (LeaderKubelet kubelet = new LeaderKubelet();
         BindingWatch watch = new BindingWatch(api, namespace, kubelet::onBound);
         Sampler sampler = new Sampler(List.of(
@@ -406,7 +362,7 @@ public final class E2eThroughputBenchmark {
         quantiles.put("max", last.sum(e2e + "_max"));
       }
       // The benchmark's own writes: the TYJob creates and one pods/status PATCH per leader (the kubelet's part).
-      run = new Run(ARRANGER, pods, seconds(start, end), seconds(start, created), writes, jobs + leadersRun, trailing,
+      run = new PhaseRun(ARRANGER, pods, seconds(start, end), seconds(start, created), writes, jobs + leadersRun, trailing,
           cpuBreakdown(cpuBefore, cpuAfter, pids), sampler.observations("scheduler", e2e),
           sampler.observations("scheduler", core), peaks, quantiles,
           PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
@@ -727,7 +683,7 @@ public final class E2eThroughputBenchmark {
     return cpu;
   }
 
-  private static String describeCpu(Run run) {
+  private static String describeCpu(PhaseRun run) {
     return "CPU s: " + run.cpuSeconds().entrySet().stream()
         .map(e -> e.getKey() + " " + Report.num(e.getValue(), 1)).collect(Collectors.joining(", "))
         + " (of " + Report.num(2 * run.seconds(), 1) + " on 2 cores)";
@@ -745,25 +701,25 @@ public final class E2eThroughputBenchmark {
 
   // ---------------------------------------------------------------- report
 
-  private void printReport(Map<String, List<Run>> runs) {
-    List<Run> ceiling = runs.getOrDefault(CEILING, List.of());
-    List<Run> kube = runs.getOrDefault(KUBE_SCHEDULER, List.of());
-    List<Run> arranger = runs.getOrDefault(ARRANGER, List.of());
-    List<Run> podsOnly = runs.getOrDefault(PODS_ONLY, List.of());
-    double ceilingRate = medianOf(ceiling, Run::podsPerSecond);
-    double kubeRate = medianOf(kube, Run::podsPerSecond);
-    double arrangerRate = medianOf(arranger, Run::podsPerSecond);
+  private void printReport(Map<String, List<PhaseRun>> runs) {
+    List<PhaseRun> ceiling = runs.getOrDefault(CEILING, List.of());
+    List<PhaseRun> kube = runs.getOrDefault(KUBE_SCHEDULER, List.of());
+    List<PhaseRun> arranger = runs.getOrDefault(ARRANGER, List.of());
+    List<PhaseRun> podsOnly = runs.getOrDefault(PODS_ONLY, List.of());
+    double ceilingRate = medianOf(ceiling, PhaseRun::podsPerSecond);
+    double kubeRate = medianOf(kube, PhaseRun::podsPerSecond);
+    double arrangerRate = medianOf(arranger, PhaseRun::podsPerSecond);
 
     Report table = new Report("e2e, " + options.nodes() + " nodes, " + options.pods() + " pods, median of "
         + options.repeats(), CEILING, KUBE_SCHEDULER, ARRANGER);
     table.row("pods/s", Report.num(ceilingRate, 0), Report.num(kubeRate, 0), Report.num(arrangerRate, 0));
     table.row("pods/s of each run", Report.runs(rates(ceiling), 0), Report.runs(rates(kube), 0),
         Report.runs(rates(arranger), 0));
-    table.row("s to the last pod with a node", num(ceiling, Run::seconds, 2), num(kube, Run::seconds, 2),
-        num(arranger, Run::seconds, 2));
-    table.row("s of the benchmark's creates", num(ceiling, Run::createSeconds, 2), num(kube, Run::createSeconds, 2),
-        num(arranger, Run::createSeconds, 2));
-    table.row("pods only, services watching: pods/s (each run)", "", "", num(podsOnly, Run::podsPerSecond, 0)
+    table.row("s to the last pod with a node", num(ceiling, PhaseRun::seconds, 2), num(kube, PhaseRun::seconds, 2),
+        num(arranger, PhaseRun::seconds, 2));
+    table.row("s of the benchmark's creates", num(ceiling, PhaseRun::createSeconds, 2), num(kube, PhaseRun::createSeconds, 2),
+        num(arranger, PhaseRun::createSeconds, 2));
+    table.row("pods only, services watching: pods/s (each run)", "", "", num(podsOnly, PhaseRun::podsPerSecond, 0)
         + " (" + Report.runs(rates(podsOnly), 0) + ")");
     table.row("pods only: CPU s kube-apiserver + etcd / scheduler / controller / benchmark / machine", "", "",
         num(podsOnly, r -> r.cpuSeconds().get("kube-apiserver") + r.cpuSeconds().get("etcd"), 1) + " / "
@@ -776,10 +732,10 @@ public final class E2eThroughputBenchmark {
     table.row("arranger ÷ kube-scheduler", "", "", Report.num(Report.ratio(arrangerRate, kubeRate), 2) + "×");
     table.row("API writes/pod (all, until done)", num(ceiling, r -> r.totalWrites() / r.pods(), 2),
         num(kube, r -> r.totalWrites() / r.pods(), 2), num(arranger, r -> r.totalWrites() / r.pods(), 2));
-    table.row("API writes/pod by the scheduler(s)", "0 (nodeName preset)", num(kube, Run::serviceWritesPerPod, 2),
-        num(arranger, Run::serviceWritesPerPod, 2));
-    table.row("API requests/pod (all but watches, until done)", num(ceiling, Run::requestsPerPod, 2),
-        num(kube, Run::requestsPerPod, 2), num(arranger, Run::requestsPerPod, 2));
+    table.row("API writes/pod by the scheduler(s)", "0 (nodeName preset)", num(kube, PhaseRun::serviceWritesPerPod, 2),
+        num(arranger, PhaseRun::serviceWritesPerPod, 2));
+    table.row("API requests/pod (all but watches, until done)", num(ceiling, PhaseRun::requestsPerPod, 2),
+        num(kube, PhaseRun::requestsPerPod, 2), num(arranger, PhaseRun::requestsPerPod, 2));
     table.row("TYJob writes/job until done / in the " + options.settleSeconds() + " s after", "", "",
         num(arranger, r -> r.tyJobWritesPerJob(false), 2) + " / " + num(arranger, r -> r.tyJobWritesPerJob(true), 2));
     table.row("Events/job until done / in the " + options.settleSeconds() + " s after", "",
@@ -815,10 +771,10 @@ public final class E2eThroughputBenchmark {
         + " scrapes every " + options.sampleMillis() + " ms during each phase; kube-scheduler: go_memstats_heap_inuse_bytes"
         + " (scraped every 1 s) and VmHWM. Cycle p50/p99 (in phase): each cycle's duration from the change of the"
         + " e2e timer's _count/_sum between scrapes; (/actuator): estimated from the service's histogram buckets at the finish line.");
-    for (Run run : kube.isEmpty() ? List.<Run>of() : List.of(kube.get(kube.size() - 1))) {
+    for (PhaseRun run : kube.isEmpty() ? List.<PhaseRun>of() : List.of(kube.get(kube.size() - 1))) {
       System.out.println("kube-scheduler writes (last run): " + describeWrites(run.writes()));
     }
-    for (Run run : arranger.isEmpty() ? List.<Run>of() : List.of(arranger.get(arranger.size() - 1))) {
+    for (PhaseRun run : arranger.isEmpty() ? List.<PhaseRun>of() : List.of(arranger.get(arranger.size() - 1))) {
       System.out.println("arranger writes (last run): " + describeWrites(run.writes()));
       if (!run.trailingWrites().isEmpty()) {
         System.out.println("arranger writes in the " + options.settleSeconds() + " s after the finish line (last run): "
@@ -826,24 +782,24 @@ public final class E2eThroughputBenchmark {
       }
     }
     if (!podsOnly.isEmpty()) {
-      System.out.println(Report.floorLine(options.nodes(), options.pods(), medianOf(podsOnly, Run::podsPerSecond),
+      System.out.println(Report.floorLine(options.nodes(), options.pods(), medianOf(podsOnly, PhaseRun::podsPerSecond),
           kubeRate, ceilingRate));
     }
     System.out.println(Report.summaryLine(options.nodes(), options.pods(), arrangerRate, kubeRate, ceilingRate,
-        new Report.Cost(medianOf(arranger, Run::requestsPerPod), medianOf(arranger, r -> r.tyJobWritesPerJob(false)),
+        new Report.Cost(medianOf(arranger, PhaseRun::requestsPerPod), medianOf(arranger, r -> r.tyJobWritesPerJob(false)),
             medianOf(arranger, r -> r.eventsPerJob(false)),
             1000 * medianOf(arranger, r -> Report.quantile(r.cycleSeconds(), 0.99)))));
   }
 
-  private static List<Double> rates(List<Run> runs) {
-    return runs.stream().map(Run::podsPerSecond).toList();
+  private static List<Double> rates(List<PhaseRun> runs) {
+    return runs.stream().map(PhaseRun::podsPerSecond).toList();
   }
 
-  private static double medianOf(List<Run> runs, java.util.function.ToDoubleFunction<Run> value) {
+  private static double medianOf(List<PhaseRun> runs, java.util.function.ToDoubleFunction<PhaseRun> value) {
     return Report.median(runs.stream().map(value::applyAsDouble).toList());
   }
 
-  private static String num(List<Run> runs, java.util.function.ToDoubleFunction<Run> value, int decimals) {
+  private static String num(List<PhaseRun> runs, java.util.function.ToDoubleFunction<PhaseRun> value, int decimals) {
     return Report.num(medianOf(runs, value), decimals);
   }
 
@@ -863,117 +819,6 @@ public final class E2eThroughputBenchmark {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
-    }
-  }
-
-  // ---------------------------------------------------------------- options
-
-  /** Command-line options. */
-  record Options(int nodes, int pods, int repeats, int threads, int connections, Set<String> phases,
-      Path projectRoot, String version, Path workDir, String serviceHeap, Map<String, String> schedulerProperties,
-      Map<String, String> controllerProperties, int kubeSchedulerQps, Duration timeout, int settleSeconds,
-      int sampleMillis, List<String> serviceJvmOptions, int apiServerProfileSeconds) {
-
-    /** The module's runnable jar, as the build leaves it. */
-    Path jar(Path root, String module) {
-      return root.resolve(module).resolve("target").resolve(module + "-" + version + ".jar");
-    }
-
-    static final String USAGE = "usage: bench-e2e [--nodes N] [--pods M] [--repeats R] [--threads T]"
-        + " [--connections C] [--phases ceiling,kube-scheduler,pods-only,arranger] [--scheduler-property key=value]..."
-        + " [--controller-property key=value]... [--service-heap 1g] [--service-jvm-option OPTION]..."
-        + " [--kube-scheduler-qps Q] [--timeout SECONDS]"
-        + " [--settle SECONDS] [--sample-ms MS] [--api-server-profile SECONDS] [--work-dir DIR]"
-        + " --project-root DIR --version V";
-
-    static Options parse(String[] args) {
-      int nodes = 5000;
-      int pods = 10000;
-      int repeats = 3;
-      int threads = 32;
-      int connections = 4;
-      Set<String> phases = new LinkedHashSet<>(List.of(CEILING, KUBE_SCHEDULER, PODS_ONLY, ARRANGER));
-      Path root = Path.of(System.getProperty("arranger.projectRoot", "."));
-      String version = null;
-      Path workDir = null;
-      String heap = "1g";
-      Map<String, String> schedulerProperties = new LinkedHashMap<>();
-      Map<String, String> controllerProperties = new LinkedHashMap<>();
-      int qps = 5000;
-      Duration timeout = null;
-      int settle = 5;
-      int sampleMillis = 1000;
-      List<String> serviceJvmOptions = new ArrayList<>();
-      int apiServerProfileSeconds = 0;
-      for (int i = 0; i < args.length; i++) {
-        switch (args[i]) {
-          case "--nodes" -> nodes = positive(args, ++i);
-          case "--pods" -> pods = positive(args, ++i);
-          case "--repeats" -> repeats = positive(args, ++i);
-          case "--threads" -> threads = positive(args, ++i);
-          case "--connections" -> connections = positive(args, ++i);
-          case "--phases" -> {
-            phases = new LinkedHashSet<>(List.of(value(args, ++i).split(",")));
-            for (String phase : phases) {
-              if (!List.of(CEILING, KUBE_SCHEDULER, PODS_ONLY, ARRANGER).contains(phase)) {
-                throw new IllegalArgumentException("unknown phase " + phase + "; " + USAGE);
-              }
-            }
-          }
-          case "--project-root" -> root = Path.of(value(args, ++i));
-          case "--version" -> version = value(args, ++i);
-          case "--work-dir" -> workDir = Path.of(value(args, ++i));
-          case "--service-heap" -> heap = value(args, ++i);
-          case "--service-jvm-option" -> serviceJvmOptions.add(value(args, ++i));
-          case "--scheduler-property" -> property(schedulerProperties, value(args, ++i));
-          case "--controller-property" -> property(controllerProperties, value(args, ++i));
-          case "--kube-scheduler-qps" -> qps = positive(args, ++i);
-          case "--timeout" -> timeout = Duration.ofSeconds(positive(args, ++i));
-          case "--settle" -> settle = Integer.parseInt(value(args, ++i));
-          case "--sample-ms" -> sampleMillis = positive(args, ++i);
-          case "--api-server-profile" -> apiServerProfileSeconds = positive(args, ++i);
-          case "--help", "-h" -> {
-            System.out.println(USAGE);
-            System.exit(0);
-          }
-          default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; " + USAGE);
-        }
-      }
-      if (pods < 8) {
-        throw new IllegalArgumentException("--pods must be at least 8 (one TYJob of a leader and 7 workers)");
-      }
-      if (version == null && (phases.contains(ARRANGER) || phases.contains(PODS_ONLY))) {
-        throw new IllegalArgumentException("--version is needed to find the services' jars; " + USAGE);
-      }
-      if (timeout == null) {
-        timeout = Duration.ofSeconds(Math.max(300, pods / 10));
-      }
-      return new Options(nodes, pods, repeats, threads, connections, phases, root.toAbsolutePath(), version, workDir,
-          heap, schedulerProperties, controllerProperties, qps, timeout, settle, sampleMillis,
-          List.copyOf(serviceJvmOptions), apiServerProfileSeconds);
-    }
-
-    private static void property(Map<String, String> properties, String assignment) {
-      int eq = assignment.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("expected key=value, got " + assignment);
-      }
-      properties.put(assignment.substring(0, eq), assignment.substring(eq + 1));
-    }
-
-    private static int positive(String[] args, int index) {
-      int value = Integer.parseInt(value(args, index));
-      if (value < 1) {
-        throw new IllegalArgumentException(args[index - 1] + " must be at least 1, got " + value);
-      }
-      return value;
-    }
-
-    private static String value(String[] args, int index) {
-      if (index >= args.length) {
-        throw new IllegalArgumentException(args[index - 1] + " needs a value");
-      }
-      return args[index];
     }
   }
 }
