@@ -1,18 +1,15 @@
 package io.tyrl.arranger.testing.bench;
 
-import com.google.gson.Gson;
+import static io.tyrl.arranger.testing.bench.Progress.progress;
+import static io.tyrl.arranger.testing.bench.Progress.seconds;
+
 import io.kubernetes.client.openapi.ApiClient;
 import io.tyrl.arranger.crd.ArrangerResources;
-import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.testing.ControlPlane;
 import io.tyrl.arranger.testing.ControlPlaneBinaries;
 import io.tyrl.arranger.testing.CustomResourceDefinitions;
-import io.tyrl.arranger.testing.NodeSpec;
 import io.tyrl.arranger.testing.ServiceProcess;
-import io.tyrl.arranger.testing.SimulatedKubelet;
-import io.tyrl.arranger.testing.SimulatedNodes;
-import io.tyrl.arranger.testing.TYJobBuilder;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,10 +17,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * End-to-end scheduling throughput on one real kube-apiserver: the API server's raw create
@@ -39,23 +34,19 @@ public final class E2eThroughputBenchmark {
   static final String ARRANGER = "arranger";
   /** Arranger's services up and watching, the benchmark creating Arranger-shaped pods with their nodes preset. */
   static final String PODS_ONLY = "pods-only";
-  private static final int WORKERS_PER_JOB = 7;
-  private static final String GRACE_ZERO = "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"gracePeriodSeconds\":0}";
-  private static final long START = System.nanoTime();
-  static final String LEADER_ROLE_LABEL = PodLabels.ROLE;
 
   private final BenchmarkOptions options;
   private final ControlPlane controlPlane;
   private final RawApi api;
-  private final List<String> nodeNames = new ArrayList<>();
-  private final Gson gson = new Gson();
   private final Path workDir;
+  private final BenchCluster cluster;
 
   private E2eThroughputBenchmark(BenchmarkOptions options, ControlPlane controlPlane, RawApi api, Path workDir) {
     this.options = options;
     this.controlPlane = controlPlane;
     this.api = api;
     this.workDir = workDir;
+    this.cluster = new BenchCluster(controlPlane, api, workDir);
   }
 
   public static void main(String[] args) throws Exception {
@@ -101,7 +92,7 @@ public final class E2eThroughputBenchmark {
         controlPlane.apiServerPid(), controlPlane.etcdPid());
     CustomResourceDefinitions.install(admin);
     ArrangerResources.createQueueIfMissing(admin, TYJobDefaults.QUEUE);
-    registerNodes();
+    cluster.registerNodes(options.nodes(), options.connections());
 
     Map<String, List<PhaseRun>> runs = new LinkedHashMap<>();
     if (options.phases().contains(CEILING)) {
@@ -120,54 +111,26 @@ public final class E2eThroughputBenchmark {
 
   // ---------------------------------------------------------------- setup
 
-  private void registerNodes() {
-    int n = options.nodes();
-    for (int i = 0; i < n; i++) {
-      nodeNames.add("bench-node-%05d".formatted(i));
-    }
-    List<SimulatedNodes> registrars = new ArrayList<>();
-    for (int c = 0; c < options.connections(); c++) {
-      registrars.add(new SimulatedNodes(controlPlane.adminClient()));
-    }
-    progress("registering %d nodes (64 cpu, 256Gi, 8 %s, 500 pods) with %d threads", n, NodeSpec.GPU, api.threads());
-    long start = System.nanoTime();
-    java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-    api.runAll(n, i -> {
-      registrars.get(i % registrars.size()).register(NodeSpec.named(nodeNames.get(i))
-          .cpu("64").memory("256Gi").gpus(8).pods(500).label("arranger.tyrl.io/bench", "e2e").build());
-      int registered = done.incrementAndGet();
-      if (registered % 1000 == 0 && registered < n) {
-        progress("  %d / %d nodes", registered, n);
-      }
-    });
-    double seconds = seconds(start, System.nanoTime());
-    long count = api.count("/api/v1/nodes");
-    progress("registered %d nodes in %.1f s (%.0f nodes/s, 4 requests each)", count, seconds, n / seconds);
-    if (count < n) {
-      throw new IllegalStateException("only " + count + " of " + n + " nodes are registered");
-    }
-  }
-
   // ---------------------------------------------------------------- phase 1: raw create ceiling
 
   private PhaseRun ceiling(int repeat) {
-    String namespace = createNamespace("bench-ceiling-" + repeat);
+    String namespace = cluster.createNamespace("bench-ceiling-" + repeat);
     int pods = options.pods();
     progress("[ceiling %d/%d] creating %d pods with spec.nodeName preset", repeat, options.repeats(), pods);
-    PromText metricsBefore = apiServerMetrics();
-    Map<Long, Double> cpuBefore = cpuNow(Map.of());
+    PromText metricsBefore = cluster.apiServerMetrics();
+    Map<Long, Double> cpuBefore = new CpuSeconds(controlPlane, Map.of()).now();
     long start = System.nanoTime();
-    api.postAll(pods, i -> "/api/v1/namespaces/" + namespace + "/pods", i -> podJson(i, nodeNames.get(i % nodeNames.size())));
+    api.postAll(pods, i -> "/api/v1/namespaces/" + namespace + "/pods", i -> Manifests.plainPod(i, cluster.nodeFor(i)));
     long end = System.nanoTime();
-    Map<Long, Double> cpuAfter = cpuNow(Map.of());
-    PromText metricsAfter = apiServerMetrics();
+    Map<Long, Double> cpuAfter = new CpuSeconds(controlPlane, Map.of()).now();
+    PromText metricsAfter = cluster.apiServerMetrics();
     Map<String, Double> writes = PromText.diff(metricsBefore.apiServerWrites(), metricsAfter.apiServerWrites());
     PhaseRun run = new PhaseRun(CEILING, pods, seconds(start, end), seconds(start, end), writes, pods, Map.of(),
-        cpuBreakdown(cpuBefore, cpuAfter, Map.of()), List.of(), List.of(), Map.of(), Map.of(),
+        new CpuSeconds(controlPlane, Map.of()).spent(cpuBefore, cpuAfter), List.of(), List.of(), Map.of(), Map.of(),
         PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
     progress("[ceiling %d/%d] %d pods in %.2f s = %.0f pods/s; %s", repeat, options.repeats(), pods, run.seconds(),
-        run.podsPerSecond(), describeCpu(run));
-    deletePods(namespace, podNames(pods));
+        run.podsPerSecond(), Descriptions.cpu(run));
+    cluster.deletePods(namespace, Manifests.plainPodNames(pods));
     return run;
   }
 
@@ -180,13 +143,13 @@ public final class E2eThroughputBenchmark {
         options.kubeSchedulerQps())) {
       scheduler.awaitHealthy(Duration.ofSeconds(60));
       int warmup = Math.min(200, options.pods());
-      String warmupNamespace = createNamespace("bench-warmup-kube-scheduler");
+      String warmupNamespace = cluster.createNamespace("bench-warmup-kube-scheduler");
       try (BindingWatch watch = new BindingWatch(api, warmupNamespace)) {
-        api.postAll(warmup, i -> "/api/v1/namespaces/" + warmupNamespace + "/pods", i -> podJson(i, null));
+        api.postAll(warmup, i -> "/api/v1/namespaces/" + warmupNamespace + "/pods", i -> Manifests.plainPod(i, null));
         watch.awaitBound(warmup, Duration.ofSeconds(120), () -> {});
       }
       progress("[kube-scheduler] up (pid %d, log %s); warm-up of %d pods bound", scheduler.pid(), scheduler.log(), warmup);
-      deletePods(warmupNamespace, podNames(warmup));
+      cluster.deletePods(warmupNamespace, Manifests.plainPodNames(warmup));
       for (int r = 1; r <= options.repeats(); r++) {
         runs.add(kubeSchedulerRun(r, scheduler));
       }
@@ -196,37 +159,37 @@ public final class E2eThroughputBenchmark {
   }
 
   private PhaseRun kubeSchedulerRun(int repeat, KubeSchedulerProcess scheduler) {
-    String namespace = createNamespace("bench-kube-scheduler-" + repeat);
+    String namespace = cluster.createNamespace("bench-kube-scheduler-" + repeat);
     int pods = options.pods();
     progress("[kube-scheduler %d/%d] creating %d pods without a node", repeat, options.repeats(), pods);
     PhaseRun run;
     try (BindingWatch watch = new BindingWatch(api, namespace);
         Sampler sampler = new Sampler(List.of(new Sampler.Target(KUBE_SCHEDULER, () -> scheduler.get("/metrics"),
             "go_memstats_heap_inuse_bytes", Map.of(), List.of())), Duration.ofSeconds(1))) {
-      PromText metricsBefore = apiServerMetrics();
+      PromText metricsBefore = cluster.apiServerMetrics();
       Map<String, Double> before = metricsBefore.apiServerWrites();
-      Map<Long, Double> cpuBefore = cpuNow(Map.of(KUBE_SCHEDULER, scheduler.pid()));
+      Map<Long, Double> cpuBefore = new CpuSeconds(controlPlane, Map.of(KUBE_SCHEDULER, scheduler.pid())).now();
       long start = System.nanoTime();
-      api.postAll(pods, i -> "/api/v1/namespaces/" + namespace + "/pods", i -> podJson(i, null));
+      api.postAll(pods, i -> "/api/v1/namespaces/" + namespace + "/pods", i -> Manifests.plainPod(i, null));
       long created = System.nanoTime();
       long end = watch.awaitBound(pods, options.timeout(), () -> progress("  %d / %d pods bound", watch.bound(), pods));
-      PromText metricsAfter = apiServerMetrics();
+      PromText metricsAfter = cluster.apiServerMetrics();
       Map<String, Double> writes = PromText.diff(before, metricsAfter.apiServerWrites());
-      Map<Long, Double> cpuAfter = cpuNow(Map.of(KUBE_SCHEDULER, scheduler.pid()));
+      Map<Long, Double> cpuAfter = new CpuSeconds(controlPlane, Map.of(KUBE_SCHEDULER, scheduler.pid())).now();
       sampler.finish();
-      Map<String, Double> trailing = settle(writes, before);
+      Map<String, Double> trailing = cluster.settle(options.settleSeconds(), writes, before);
       Map<String, Double> peaks = new TreeMap<>();
       peaks.put("kube-scheduler Go heap in use", sampler.peak(KUBE_SCHEDULER) / (1 << 20));
       peaks.put("kube-scheduler RSS (VmHWM)", ProcStat.peakRssMiB(scheduler.pid()));
       run = new PhaseRun(KUBE_SCHEDULER, pods, seconds(start, end), seconds(start, created), writes, pods, trailing,
-          cpuBreakdown(cpuBefore, cpuAfter, Map.of(KUBE_SCHEDULER, scheduler.pid())), List.of(), List.of(), peaks,
+          new CpuSeconds(controlPlane, Map.of(KUBE_SCHEDULER, scheduler.pid())).spent(cpuBefore, cpuAfter), List.of(), List.of(), peaks,
           Map.of(), PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
       progress("[kube-scheduler %d/%d] %d pods bound in %.2f s = %.0f pods/s (creates took %.2f s); %.2f writes/pod"
           + " besides the creates: %s; %s", repeat, options.repeats(), pods, run.seconds(), run.podsPerSecond(),
-          run.createSeconds(), run.serviceWritesPerPod(), describeWrites(writes), describeCpu(run));
-      progress("[kube-scheduler %d/%d] %s", repeat, options.repeats(), apiServerProfile(metricsBefore, metricsAfter));
+          run.createSeconds(), run.serviceWritesPerPod(), Descriptions.writes(writes), Descriptions.cpu(run));
+      progress("[kube-scheduler %d/%d] %s", repeat, options.repeats(), Descriptions.apiServerTime(metricsBefore, metricsAfter));
     }
-    deletePods(namespace, podNames(pods));
+    cluster.deletePods(namespace, Manifests.plainPodNames(pods));
     return run;
   }
 
@@ -253,10 +216,10 @@ public final class E2eThroughputBenchmark {
       controller.awaitReady(Duration.ofSeconds(180));
       // The JVMs are warmed with a quarter of the jobs (at most 256): a service in production is not cold.
       int warmupJobs = Math.max(1, Math.min(256, options.pods() / 8 / 4));
-      String warmupNamespace = createNamespace("bench-warmup-arranger");
-      try (LeaderKubelet kubelet = new LeaderKubelet();
+      String warmupNamespace = cluster.createNamespace("bench-warmup-arranger");
+      try (LeaderKubelet kubelet = new LeaderKubelet(controlPlane.adminClient());
           BindingWatch watch = new BindingWatch(api, warmupNamespace, kubelet::onBound)) {
-        api.postAll(warmupJobs, i -> tyJobsPath(warmupNamespace), i -> tyJobJson(warmupNamespace, i));
+        api.postAll(warmupJobs, i -> Manifests.tyJobsPath(warmupNamespace), i -> Manifests.tyJob(warmupNamespace, i));
         watch.awaitBound(warmupJobs * 8L, Duration.ofSeconds(180), () -> {});
         deleteJobsAndPods(warmupNamespace, warmupJobs, watch);
       }
@@ -288,7 +251,7 @@ public final class E2eThroughputBenchmark {
    * least this, and the run adds its TYJobs, decisions and status writes.
    */
   private PhaseRun podsOnlyRun(int repeat, ServiceProcess scheduler, ServiceProcess controller) {
-    String namespace = createNamespace("bench-pods-only-" + repeat);
+    String namespace = cluster.createNamespace("bench-pods-only-" + repeat);
     int jobs = options.pods() / 8;
     int pods = jobs * 8;
     progress("[pods-only %d/%d] creating %d pods shaped as Arranger's, nodes preset, both services watching", repeat,
@@ -296,61 +259,62 @@ public final class E2eThroughputBenchmark {
     Map<String, Long> pids = Map.of("scheduler", scheduler.pid(), "controller", controller.pid());
     PhaseRun run;
     try (BindingWatch watch = new BindingWatch(api, namespace)) {
-      PromText metricsBefore = apiServerMetrics();
-      Map<Long, Double> cpuBefore = cpuNow(pids);
+      PromText metricsBefore = cluster.apiServerMetrics();
+      Map<Long, Double> cpuBefore = new CpuSeconds(controlPlane, pids).now();
       long start = System.nanoTime();
       api.postAll(pods, i -> "/api/v1/namespaces/" + namespace + "/pods",
-          i -> arrangerShapedPodJson(namespace, i, nodeNames.get(i % nodeNames.size())));
+          i -> Manifests.arrangerShapedPod(namespace, i, cluster.nodeFor(i)));
       long created = System.nanoTime();
       long end = watch.awaitBound(pods, options.timeout(), () -> progress("  %d / %d pods seen", watch.bound(), pods));
-      Map<Long, Double> cpuAfter = cpuNow(pids);
-      PromText metricsAfter = apiServerMetrics();
+      Map<Long, Double> cpuAfter = new CpuSeconds(controlPlane, pids).now();
+      PromText metricsAfter = cluster.apiServerMetrics();
       Map<String, Double> writes = PromText.diff(metricsBefore.apiServerWrites(), metricsAfter.apiServerWrites());
       run = new PhaseRun(PODS_ONLY, pods, seconds(start, end), seconds(start, created), writes, pods, Map.of(),
-          cpuBreakdown(cpuBefore, cpuAfter, pids), List.of(), List.of(), Map.of(), Map.of(),
+          new CpuSeconds(controlPlane, pids).spent(cpuBefore, cpuAfter), List.of(), List.of(), Map.of(), Map.of(),
           PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
       progress("[pods-only %d/%d] %d pods exist and were seen %.2f s after the first create = %.0f pods/s; writes: %s; %s",
-          repeat, options.repeats(), pods, run.seconds(), run.podsPerSecond(), describeWrites(writes), describeCpu(run));
-      progress("[pods-only %d/%d] %s", repeat, options.repeats(), apiServerProfile(metricsBefore, metricsAfter));
-      deletePods(namespace, new ArrayList<>(watch.seenNames()));
+          repeat, options.repeats(), pods, run.seconds(), run.podsPerSecond(), Descriptions.writes(writes), Descriptions.cpu(run));
+      progress("[pods-only %d/%d] %s", repeat, options.repeats(), Descriptions.apiServerTime(metricsBefore, metricsAfter));
+      cluster.deletePods(namespace, new ArrayList<>(watch.seenNames()));
     }
     return run;
   }
 
   private PhaseRun arrangerRun(int repeat, ServiceProcess scheduler, ServiceProcess controller) {
-    String namespace = createNamespace("bench-arranger-" + repeat);
+    String namespace = cluster.createNamespace("bench-arranger-" + repeat);
     int jobs = options.pods() / 8;
     int pods = jobs * 8;
     progress("[arranger %d/%d] creating %d TYJobs of a leader and %d workers (%d pods)", repeat, options.repeats(), jobs,
-        WORKERS_PER_JOB, pods);
+        Manifests.WORKERS_PER_JOB, pods);
     String e2e = "arranger_scheduler_e2e_scheduling_duration_seconds";
     String core = "arranger_scheduler_cycle_duration_seconds";
     Map<String, Long> pids = Map.of("scheduler", scheduler.pid(), "controller", controller.pid());
     PhaseRun run;
-    try (LeaderKubelet kubelet = new LeaderKubelet();
+    try (LeaderKubelet kubelet = new LeaderKubelet(controlPlane.adminClient());
         BindingWatch watch = new BindingWatch(api, namespace, kubelet::onBound);
         Sampler sampler = new Sampler(List.of(
             new Sampler.Target("scheduler", () -> body(scheduler.get("/actuator/prometheus")), "jvm_memory_used_bytes",
                 Map.of("area", "heap"), List.of(e2e, core)),
             new Sampler.Target("controller", () -> body(controller.get("/actuator/prometheus")), "jvm_memory_used_bytes",
                 Map.of("area", "heap"), List.of())), Duration.ofMillis(options.sampleMillis()))) {
-      PromText metricsBefore = apiServerMetrics();
+      PromText metricsBefore = cluster.apiServerMetrics();
       Map<String, Double> before = metricsBefore.apiServerWrites();
       PromText schedulerBefore = sampler.lastText("scheduler");
       PromText controllerBefore = sampler.lastText("controller");
-      Map<Long, Double> cpuBefore = cpuNow(pids);
-      Thread profile = profileApiServer("arranger-" + repeat);
+      Map<Long, Double> cpuBefore = new CpuSeconds(controlPlane, pids).now();
+      ApiServerCpuProfile profile = ApiServerCpuProfile.start(api, workDir, "arranger-" + repeat,
+          options.apiServerProfileSeconds());
       long start = System.nanoTime();
-      api.postAll(jobs, i -> tyJobsPath(namespace), i -> tyJobJson(namespace, i));
+      api.postAll(jobs, i -> Manifests.tyJobsPath(namespace), i -> Manifests.tyJob(namespace, i));
       long created = System.nanoTime();
       long end = watch.awaitBound(pods, options.timeout(), () -> progress("  %d / %d pods exist with a node"
           + " (%d leaders reported running)", watch.bound(), pods, kubelet.started()));
       int leadersRun = kubelet.started();
-      PromText metricsAfter = apiServerMetrics();
+      PromText metricsAfter = cluster.apiServerMetrics();
       Map<String, Double> writes = PromText.diff(before, metricsAfter.apiServerWrites());
-      Map<Long, Double> cpuAfter = cpuNow(pids);
+      Map<Long, Double> cpuAfter = new CpuSeconds(controlPlane, pids).now();
       sampler.finish();
-      Map<String, Double> trailing = settle(writes, before);
+      Map<String, Double> trailing = cluster.settle(options.settleSeconds(), writes, before);
       Map<String, Double> peaks = new TreeMap<>();
       peaks.put("scheduler heap", sampler.peak("scheduler") / (1 << 20));
       peaks.put("controller heap", sampler.peak("controller") / (1 << 20));
@@ -363,119 +327,27 @@ public final class E2eThroughputBenchmark {
       }
       // The benchmark's own writes: the TYJob creates and one pods/status PATCH per leader (the kubelet's part).
       run = new PhaseRun(ARRANGER, pods, seconds(start, end), seconds(start, created), writes, jobs + leadersRun, trailing,
-          cpuBreakdown(cpuBefore, cpuAfter, pids), sampler.observations("scheduler", e2e),
+          new CpuSeconds(controlPlane, pids).spent(cpuBefore, cpuAfter), sampler.observations("scheduler", e2e),
           sampler.observations("scheduler", core), peaks, quantiles,
           PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
       progress("[arranger %d/%d] %d pods exist with a node %.2f s after the first TYJob create = %.0f pods/s"
           + " (creates took %.2f s); %.2f writes/pod besides the benchmark's (TYJob creates, leaders' pods/status): %s; %d cycles in the phase"
           + " (p50 %.0f ms, max %.0f ms; core p50 %.0f ms); %s; heap peaks %s", repeat, options.repeats(), pods,
-          run.seconds(), run.podsPerSecond(), run.createSeconds(), run.serviceWritesPerPod(), describeWrites(writes),
+          run.seconds(), run.podsPerSecond(), run.createSeconds(), run.serviceWritesPerPod(), Descriptions.writes(writes),
           run.cycleSeconds().size(), 1000 * Report.quantile(run.cycleSeconds(), 0.5),
           1000 * Report.quantile(run.cycleSeconds(), 1.0), 1000 * Report.quantile(run.coreSeconds(), 0.5),
-          describeCpu(run), describeMiB(peaks));
-      progress("[arranger %d/%d] %s", repeat, options.repeats(), apiServerProfile(metricsBefore, metricsAfter));
+          Descriptions.cpu(run), Descriptions.mebibytes(peaks));
+      progress("[arranger %d/%d] %s", repeat, options.repeats(), Descriptions.apiServerTime(metricsBefore, metricsAfter));
       progress("[arranger %d/%d] %s", repeat, options.repeats(), serviceProfile(schedulerBefore, last,
           controllerBefore, sampler.lastText("controller")));
       if (!trailing.isEmpty()) {
         progress("[arranger %d/%d] writes in the %d s after the finish line: %s", repeat, options.repeats(),
-            options.settleSeconds(), describeWrites(trailing));
+            options.settleSeconds(), Descriptions.writes(trailing));
       }
-      awaitProfile(profile);
+      profile.await();
       deleteJobsAndPods(namespace, jobs, watch);
     }
     return run;
-  }
-
-  /**
-   * With {@code --api-server-profile S}: kube-apiserver's own CPU profile (Go pprof, its
-   * {@code /debug/pprof/profile}) of the first S seconds from now, written into the work folder on a
-   * thread of its own; null without the option.
-   */
-  private Thread profileApiServer(String name) {
-    int seconds = options.apiServerProfileSeconds();
-    if (seconds <= 0) {
-      return null;
-    }
-    Path file = workDir.resolve("kube-apiserver-" + name + ".pb.gz");
-    Thread thread = new Thread(() -> {
-      try (okhttp3.Response response = api.watchClient()
-          .newCall(api.request("/debug/pprof/profile?seconds=" + seconds).get().build()).execute()) {
-        if (!response.isSuccessful() || response.body() == null) {
-          progress("  kube-apiserver profile refused: HTTP %d", response.code());
-          return;
-        }
-        Files.write(file, response.body().bytes());
-        progress("  kube-apiserver CPU profile of %d s: %s (read it with: go tool pprof -top %s)", seconds, file, file);
-      } catch (java.io.IOException e) {
-        progress("  kube-apiserver profile failed: %s", e.getMessage());
-      }
-    }, "bench-api-server-profile");
-    thread.setDaemon(true);
-    thread.start();
-    return thread;
-  }
-
-  private static void awaitProfile(Thread profile) {
-    if (profile == null) {
-      return;
-    }
-    try {
-      profile.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
-  }
-
-  /**
-   * The controller creates a job's workers only once its leader has an IP, which a kubelet reports.
-   * No node agent runs here (it would write every pod's status); instead the benchmark reports each
-   * leader Running with an IP as soon as it exists on its node, as {@link SimulatedKubelet#run} does
-   * (one GET and one PATCH of pods/status per job, counted as the benchmark's writes, not Arranger's).
-   */
-  private final class LeaderKubelet implements AutoCloseable {
-    private final SimulatedKubelet kubelet = new SimulatedKubelet(controlPlane.adminClient());
-    private final java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4,
-        runnable -> {
-          Thread thread = new Thread(runnable, "bench-leader-kubelet");
-          thread.setDaemon(true);
-          return thread;
-        });
-    private final java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicReference<RuntimeException> failure =
-        new java.util.concurrent.atomic.AtomicReference<>();
-
-    void onBound(com.google.gson.JsonObject pod) {
-      com.google.gson.JsonObject metadata = pod.getAsJsonObject("metadata");
-      com.google.gson.JsonObject labels = metadata.getAsJsonObject("labels");
-      if (labels == null || !labels.has(LEADER_ROLE_LABEL)
-          || !"leader".equals(labels.get(LEADER_ROLE_LABEL).getAsString())) {
-        return;
-      }
-      String namespace = metadata.get("namespace").getAsString();
-      String name = metadata.get("name").getAsString();
-      pool.submit(() -> {
-        try {
-          kubelet.run(namespace, name);
-          started.incrementAndGet();
-        } catch (RuntimeException e) {
-          failure.compareAndSet(null, e);
-        }
-      });
-    }
-
-    int started() {
-      RuntimeException e = failure.get();
-      if (e != null) {
-        throw new IllegalStateException("could not report a leader Running: " + e.getMessage(), e);
-      }
-      return started.get();
-    }
-
-    @Override
-    public void close() {
-      pool.shutdownNow();
-    }
   }
 
   /** The services' own counters over the phase: status writes, reconciles, GC pauses, pods created. */
@@ -503,200 +375,14 @@ public final class E2eThroughputBenchmark {
     return response == null || response.statusCode() != 200 ? null : response.body();
   }
 
-  private String tyJobsPath(String namespace) {
-    return "/apis/" + ArrangerResources.GROUP + "/" + ArrangerResources.VERSION + "/namespaces/" + namespace + "/"
-        + ArrangerResources.TYJOBS;
-  }
-
-  private String tyJobJson(String namespace, int i) {
-    return gson.toJson(TYJobBuilder.named("job-%05d".formatted(i)).namespace(namespace)
-        .leader("learner", "2", "8Gi")
-        .workers("actor", WORKERS_PER_JOB, "1", "2Gi")
-        .build());
-  }
-
   private void deleteJobsAndPods(String namespace, int jobs, BindingWatch watch) {
     long start = System.nanoTime();
-    api.runAll(jobs, i -> api.delete(tyJobsPath(namespace) + "/" + "job-%05d".formatted(i), GRACE_ZERO, 404));
-    awaitEmpty(tyJobsPath(namespace));
+    api.runAll(jobs, i -> api.delete(Manifests.tyJobsPath(namespace) + "/" + Manifests.tyJobName(i), BenchCluster.GRACE_ZERO, 404));
+    cluster.awaitEmpty(Manifests.tyJobsPath(namespace));
     List<String> names = new ArrayList<>(watch.seenNames());
-    deletePods(namespace, names);
+    cluster.deletePods(namespace, names);
     progress("  cleaned up %s: %d TYJobs and %d pods in %.1f s", namespace, jobs, names.size(),
         seconds(start, System.nanoTime()));
-  }
-
-  // ---------------------------------------------------------------- helpers
-
-  /** Waits a few seconds after the finish line and returns the writes made meanwhile. */
-  private Map<String, Double> settle(Map<String, Double> writesUntilDone, Map<String, Double> before) {
-    if (options.settleSeconds() <= 0) {
-      return Map.of();
-    }
-    sleep(Duration.ofSeconds(options.settleSeconds()));
-    Map<String, Double> all = PromText.diff(before, apiServerWrites());
-    return PromText.diff(writesUntilDone, all);
-  }
-
-  private String podJson(int i, String nodeName) {
-    boolean leader = i % 8 == 0;
-    return ("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%06d\",\"labels\":{\"app\":\"bench-e2e\","
-        + "\"role\":\"%s\"}},\"spec\":{%s\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"%s\","
-        + "\"image\":\"registry.local/rl/%s:1\",\"resources\":{\"requests\":{\"cpu\":\"%s\",\"memory\":\"%s\"}}}]}}")
-        .formatted(i, leader ? "leader" : "worker", nodeName == null ? "" : "\"nodeName\":\"" + nodeName + "\",",
-            leader ? "learner" : "actor", leader ? "learner" : "actor", leader ? "2" : "1", leader ? "8Gi" : "2Gi");
-  }
-
-  /**
-   * Pod i of job i / 8 as the controller creates it for {@link #tyJobJson}: index 0 the leader,
-   * then the workers, with the job's labels, owner reference and environment.
-   */
-  private String arrangerShapedPodJson(String namespace, int i, String nodeName) {
-    String job = "job-%05d".formatted(i / 8);
-    int slot = i % 8;
-    Map<String, String> labels = slot == 0 ? PodLabels.ofLeader(job) : PodLabels.ofWorker(job, "actor", slot - 1);
-    Map<String, String> environment = new LinkedHashMap<>();
-    if (slot != 0) {
-      environment.put("TYJOB_LEADER_ADDR", "10.1.%d.%d".formatted(i / 8 / 250, i / 8 % 250));
-    }
-    environment.put("TYJOB_NAME", job);
-    environment.put("TYJOB_ROLE", slot == 0 ? "leader" : "worker");
-    if (slot != 0) {
-      environment.put("TYJOB_WORKER_SET", "actor");
-      environment.put("TYJOB_WORKER_INDEX", Integer.toString(slot - 1));
-    }
-    Map<String, Object> container = new LinkedHashMap<>();
-    container.put("name", slot == 0 ? "learner" : "actor");
-    container.put("image", "registry.local/rl/" + (slot == 0 ? "learner" : "actor") + ":1");
-    container.put("env", environment.entrySet().stream().map(e -> Map.of("name", e.getKey(), "value", e.getValue())).toList());
-    container.put("resources", Map.of("requests", slot == 0 ? Map.of("cpu", "2", "memory", "8Gi")
-        : Map.of("cpu", "1", "memory", "2Gi")));
-    Map<String, Object> owner = new LinkedHashMap<>();
-    owner.put("apiVersion", ArrangerResources.API_VERSION);
-    owner.put("kind", ArrangerResources.TYJOB_KIND);
-    owner.put("name", job);
-    owner.put("uid", java.util.UUID.nameUUIDFromBytes((namespace + "/" + job).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString());
-    owner.put("controller", true);
-    owner.put("blockOwnerDeletion", true);
-    Map<String, Object> metadata = new LinkedHashMap<>();
-    metadata.put("name", slot == 0 ? job + "-learner" : job + "-actor-" + (slot - 1));
-    metadata.put("labels", labels);
-    metadata.put("ownerReferences", List.of(owner));
-    Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("nodeName", nodeName);
-    spec.put("restartPolicy", "Never");
-    spec.put("containers", List.of(container));
-    Map<String, Object> pod = new LinkedHashMap<>();
-    pod.put("apiVersion", "v1");
-    pod.put("kind", "Pod");
-    pod.put("metadata", metadata);
-    pod.put("spec", spec);
-    return gson.toJson(pod);
-  }
-
-  private static List<String> podNames(int count) {
-    List<String> names = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      names.add("pod-%06d".formatted(i));
-    }
-    return names;
-  }
-
-  /** Deletes pods by name at once (grace period 0: no kubelet runs to confirm) and waits until none is left. */
-  private void deletePods(String namespace, List<String> names) {
-    long start = System.nanoTime();
-    api.runAll(names.size(), i -> api.delete("/api/v1/namespaces/" + namespace + "/pods/" + names.get(i), GRACE_ZERO, 404));
-    String collection = "/api/v1/namespaces/" + namespace + "/pods";
-    if (api.count(collection) > 0) {
-      api.delete(collection, GRACE_ZERO, 404);
-    }
-    awaitEmpty(collection);
-    progress("  deleted %d pods in %s in %.1f s", names.size(), namespace, seconds(start, System.nanoTime()));
-  }
-
-  private void awaitEmpty(String collection) {
-    long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-    while (api.count(collection) > 0) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(collection + " is still not empty after 10 minutes");
-      }
-      sleep(Duration.ofMillis(500));
-    }
-  }
-
-  private String createNamespace(String name) {
-    api.post(0, "/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + name
-        + "\"}}", 409);
-    return name;
-  }
-
-  private Map<String, Double> apiServerWrites() {
-    return PromText.parse(api.get("/metrics")).apiServerWrites();
-  }
-
-  private PromText apiServerMetrics() {
-    return PromText.parse(api.get("/metrics"));
-  }
-
-  /**
-   * Where the API server's time went between two scrapes: request time by verb and resource
-   * (apiserver_request_duration_seconds_sum, wall time summed over concurrent requests, long-running
-   * watches excluded) and watch events sent by kind, with their bytes.
-   */
-  private static String apiServerProfile(PromText before, PromText after) {
-    Map<String, Double> time = PromText.diff(
-        before.sumBy("apiserver_request_duration_seconds_sum", "verb", "group", "resource", "subresource"),
-        after.sumBy("apiserver_request_duration_seconds_sum", "verb", "group", "resource", "subresource"));
-    time.keySet().removeIf(key -> key.startsWith("WATCH"));
-    Map<String, Double> events = PromText.diff(before.sumBy("apiserver_watch_events_total", "kind"),
-        after.sumBy("apiserver_watch_events_total", "kind"));
-    Map<String, Double> bytes = PromText.diff(before.sumBy("apiserver_watch_events_sizes_sum", "kind"),
-        after.sumBy("apiserver_watch_events_sizes_sum", "kind"));
-    String requestTime = time.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-        .limit(8).map(e -> e.getKey() + " " + Report.num(e.getValue(), 1) + " s").collect(Collectors.joining(", "));
-    String watch = events.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-        .limit(6).map(e -> e.getKey() + " " + Report.num(e.getValue(), 0) + " events / "
-            + Report.num(bytes.getOrDefault(e.getKey(), 0.0) / (1 << 20), 1) + " MiB")
-        .collect(Collectors.joining(", "));
-    return "kube-apiserver request time: " + requestTime + "; watch events sent: " + watch;
-  }
-
-  /** CPU seconds so far of the control plane, the benchmark and the given processes; key -1 is the machine. */
-  private Map<Long, Double> cpuNow(Map<String, Long> others) {
-    Map<Long, Double> cpu = new LinkedHashMap<>();
-    cpu.put(controlPlane.apiServerPid(), ProcStat.cpuSeconds(controlPlane.apiServerPid()));
-    cpu.put(controlPlane.etcdPid(), ProcStat.cpuSeconds(controlPlane.etcdPid()));
-    cpu.put(ProcessHandle.current().pid(), ProcStat.cpuSeconds(ProcessHandle.current().pid()));
-    others.values().forEach(pid -> cpu.put(pid, ProcStat.cpuSeconds(pid)));
-    cpu.put(-1L, ProcStat.totalCpuSeconds());
-    return cpu;
-  }
-
-  private Map<String, Double> cpuBreakdown(Map<Long, Double> before, Map<Long, Double> after, Map<String, Long> others) {
-    Map<String, Long> names = new LinkedHashMap<>();
-    names.put("kube-apiserver", controlPlane.apiServerPid());
-    names.put("etcd", controlPlane.etcdPid());
-    names.putAll(others);
-    names.put("benchmark", ProcessHandle.current().pid());
-    names.put("machine", -1L);
-    Map<String, Double> cpu = new LinkedHashMap<>();
-    names.forEach((name, pid) -> cpu.put(name, after.get(pid) - before.get(pid)));
-    return cpu;
-  }
-
-  private static String describeCpu(PhaseRun run) {
-    return "CPU s: " + run.cpuSeconds().entrySet().stream()
-        .map(e -> e.getKey() + " " + Report.num(e.getValue(), 1)).collect(Collectors.joining(", "))
-        + " (of " + Report.num(2 * run.seconds(), 1) + " on 2 cores)";
-  }
-
-  private static String describeWrites(Map<String, Double> writes) {
-    return writes.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-        .map(e -> e.getKey() + " " + Report.num(e.getValue(), 0)).collect(Collectors.joining(", "));
-  }
-
-  private static String describeMiB(Map<String, Double> peaks) {
-    return peaks.entrySet().stream().map(e -> e.getKey() + " " + Report.num(e.getValue(), 0) + " MiB")
-        .collect(Collectors.joining(", "));
   }
 
   // ---------------------------------------------------------------- report
@@ -772,13 +458,13 @@ public final class E2eThroughputBenchmark {
         + " (scraped every 1 s) and VmHWM. Cycle p50/p99 (in phase): each cycle's duration from the change of the"
         + " e2e timer's _count/_sum between scrapes; (/actuator): estimated from the service's histogram buckets at the finish line.");
     for (PhaseRun run : kube.isEmpty() ? List.<PhaseRun>of() : List.of(kube.get(kube.size() - 1))) {
-      System.out.println("kube-scheduler writes (last run): " + describeWrites(run.writes()));
+      System.out.println("kube-scheduler writes (last run): " + Descriptions.writes(run.writes()));
     }
     for (PhaseRun run : arranger.isEmpty() ? List.<PhaseRun>of() : List.of(arranger.get(arranger.size() - 1))) {
-      System.out.println("arranger writes (last run): " + describeWrites(run.writes()));
+      System.out.println("arranger writes (last run): " + Descriptions.writes(run.writes()));
       if (!run.trailingWrites().isEmpty()) {
         System.out.println("arranger writes in the " + options.settleSeconds() + " s after the finish line (last run): "
-            + describeWrites(run.trailingWrites()));
+            + Descriptions.writes(run.trailingWrites()));
       }
     }
     if (!podsOnly.isEmpty()) {
@@ -801,24 +487,5 @@ public final class E2eThroughputBenchmark {
 
   private static String num(List<PhaseRun> runs, java.util.function.ToDoubleFunction<PhaseRun> value, int decimals) {
     return Report.num(medianOf(runs, value), decimals);
-  }
-
-  private static double seconds(long startNanos, long endNanos) {
-    return (endNanos - startNanos) / 1e9;
-  }
-
-  static void progress(String format, Object... args) {
-    System.out.printf(Locale.ROOT, "[bench-e2e %6.1fs] %s%n", seconds(START, System.nanoTime()),
-        String.format(Locale.ROOT, format, args));
-    System.out.flush();
-  }
-
-  private static void sleep(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
   }
 }
