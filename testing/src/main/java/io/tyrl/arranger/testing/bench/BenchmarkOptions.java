@@ -1,10 +1,5 @@
 package io.tyrl.arranger.testing.bench;
 
-import static io.tyrl.arranger.testing.bench.E2eThroughputBenchmark.ARRANGER;
-import static io.tyrl.arranger.testing.bench.E2eThroughputBenchmark.CEILING;
-import static io.tyrl.arranger.testing.bench.E2eThroughputBenchmark.KUBE_SCHEDULER;
-import static io.tyrl.arranger.testing.bench.E2eThroughputBenchmark.PODS_ONLY;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +14,10 @@ record BenchmarkOptions(int nodes, int pods, int repeats, int threads, int conne
     Path projectRoot, String version, Path workDir, String serviceHeap, Map<String, String> schedulerProperties,
     Map<String, String> controllerProperties, int kubeSchedulerQps, Duration timeout, int settleSeconds,
     int sampleMillis, List<String> serviceJvmOptions, int apiServerProfileSeconds) {
+
+  /** Every phase, in the order they run. */
+  static final List<String> PHASES = List.of(CeilingPhase.NAME, KubeSchedulerPhase.NAME, PodsOnlyPhase.NAME,
+      ArrangerPhase.NAME);
 
   /** The module's runnable jar, as the build leaves it. */
   Path jar(Path root, String module) {
@@ -38,7 +37,7 @@ record BenchmarkOptions(int nodes, int pods, int repeats, int threads, int conne
     int repeats = 3;
     int threads = 32;
     int connections = 4;
-    Set<String> phases = new LinkedHashSet<>(List.of(CEILING, KUBE_SCHEDULER, PODS_ONLY, ARRANGER));
+    Set<String> phases = new LinkedHashSet<>(PHASES);
     Path root = Path.of(System.getProperty("arranger.projectRoot", "."));
     String version = null;
     Path workDir = null;
@@ -61,7 +60,7 @@ record BenchmarkOptions(int nodes, int pods, int repeats, int threads, int conne
         case "--phases" -> {
           phases = new LinkedHashSet<>(List.of(value(args, ++i).split(",")));
           for (String phase : phases) {
-            if (!List.of(CEILING, KUBE_SCHEDULER, PODS_ONLY, ARRANGER).contains(phase)) {
+            if (!PHASES.contains(phase)) {
               throw new IllegalArgumentException("unknown phase " + phase + "; " + USAGE);
             }
           }
@@ -88,7 +87,7 @@ record BenchmarkOptions(int nodes, int pods, int repeats, int threads, int conne
     if (pods < 8) {
       throw new IllegalArgumentException("--pods must be at least 8 (one TYJob of a leader and 7 workers)");
     }
-    if (version == null && (phases.contains(ARRANGER) || phases.contains(PODS_ONLY))) {
+    if (version == null && (phases.contains(ArrangerPhase.NAME) || phases.contains(PodsOnlyPhase.NAME))) {
       throw new IllegalArgumentException("--version is needed to find the services' jars; " + USAGE);
     }
     if (timeout == null) {
