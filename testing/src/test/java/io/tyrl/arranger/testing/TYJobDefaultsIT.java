@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TYJobDefaultsIT {
 
   @Test
-  void apiServerFillsInTheSeedDefaults(ApiClient client) throws Exception {
+  void apiServerFillsInTheCrdSchemaDefaults(ApiClient client) throws Exception {
     String name = TYJobFixtures.uniqueName("defaults");
     Map<String, Object> body = TYJobFixtures.minimalTyJob(name);
     assertThat(TYJobFixtures.spec(body)).containsOnlyKeys("leader", "workerSets");

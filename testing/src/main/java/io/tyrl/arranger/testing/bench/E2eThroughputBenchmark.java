@@ -1,31 +1,20 @@
 package io.tyrl.arranger.testing.bench;
 
-import com.google.gson.Gson;
+import static io.tyrl.arranger.testing.bench.Progress.progress;
+
 import io.kubernetes.client.openapi.ApiClient;
 import io.tyrl.arranger.crd.ArrangerResources;
-import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.testing.ControlPlane;
 import io.tyrl.arranger.testing.ControlPlaneBinaries;
 import io.tyrl.arranger.testing.CustomResourceDefinitions;
-import io.tyrl.arranger.testing.NodeSpec;
-import io.tyrl.arranger.testing.ServiceProcess;
-import io.tyrl.arranger.testing.SimulatedKubelet;
-import io.tyrl.arranger.testing.SimulatedNodes;
-import io.tyrl.arranger.testing.TYJobBuilder;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * End-to-end scheduling throughput on one real kube-apiserver: the API server's raw create
@@ -33,77 +22,23 @@ import java.util.stream.Collectors;
  * Arranger (both services from their jars) placing TYJobs of a leader and 7 workers. Prints a
  * table and, last, {@code e2e nodes=<N> pods=<M> arranger=<pods/s> kube-scheduler=<pods/s>
  * ceiling=<pods/s>}. A benchmark, not a test: run it with {@code scripts/bench-e2e.sh}.
+ *
+ * <p>This class runs the phases: it starts the control plane and registers the nodes, starts and
+ * stops the processes under test around their phases, repeats each phase (each run in a fresh
+ * namespace) and prints the {@link Results}. Each {@link Phase} knows what one of its runs measures.
  */
 public final class E2eThroughputBenchmark {
 
-  static final String CEILING = "ceiling";
-  static final String KUBE_SCHEDULER = "kube-scheduler";
-  static final String ARRANGER = "arranger";
-  /** Arranger's services up and watching, the benchmark creating Arranger-shaped pods with their nodes preset. */
-  static final String PODS_ONLY = "pods-only";
-  private static final int WORKERS_PER_JOB = 7;
-  private static final String GRACE_ZERO = "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"gracePeriodSeconds\":0}";
-  private static final long START = System.nanoTime();
-  static final String LEADER_ROLE_LABEL = PodLabels.ROLE;
-  static final String TYJOBS = ArrangerResources.GROUP + "/" + ArrangerResources.TYJOBS;
+  private final BenchmarkOptions options;
+  private final BenchCluster cluster;
 
-  /** One run of one phase. */
-  record Run(String phase, int pods, double seconds, double createSeconds, Map<String, Double> writes,
-      double driverWrites, Map<String, Double> trailingWrites, Map<String, Double> cpuSeconds,
-      List<Double> cycleSeconds, List<Double> coreSeconds, Map<String, Double> peaksMiB,
-      Map<String, Double> serviceQuantiles, Map<String, Double> calls) {
-
-    double podsPerSecond() {
-      return pods / seconds;
-    }
-
-    /** Every API request but watches, by everyone, per pod, until the last pod had its node. */
-    double requestsPerPod() {
-      return calls.values().stream().mapToDouble(Double::doubleValue).sum() / pods;
-    }
-
-    /** Writes of TYJobs (their status above all) per job; the benchmark's creates are not counted. */
-    double tyJobWritesPerJob(boolean trailing) {
-      return sum(trailing ? trailingWrites : writes, key -> !key.startsWith("POST ")
-          && (key.endsWith(" " + TYJOBS) || key.endsWith(" " + TYJOBS + "/status"))) / (pods / 8.0);
-    }
-
-    /** Events created or counted again (core/v1 and events.k8s.io) per job. */
-    double eventsPerJob(boolean trailing) {
-      return sum(trailing ? trailingWrites : writes, key -> key.endsWith(" events") || key.endsWith("/events"))
-          / (pods / 8.0);
-    }
-
-    private static double sum(Map<String, Double> counts, java.util.function.Predicate<String> key) {
-      return counts.entrySet().stream().filter(e -> key.test(e.getKey())).mapToDouble(Map.Entry::getValue).sum();
-    }
-
-    double totalWrites() {
-      return writes.values().stream().mapToDouble(Double::doubleValue).sum();
-    }
-
-    /** Writes by everything but the benchmark's own creates, per pod. */
-    double serviceWritesPerPod() {
-      return (totalWrites() - driverWrites) / pods;
-    }
-  }
-
-  private final Options options;
-  private final ControlPlane controlPlane;
-  private final RawApi api;
-  private final List<String> nodeNames = new ArrayList<>();
-  private final Gson gson = new Gson();
-  private final Path workDir;
-
-  private E2eThroughputBenchmark(Options options, ControlPlane controlPlane, RawApi api, Path workDir) {
+  private E2eThroughputBenchmark(BenchmarkOptions options, BenchCluster cluster) {
     this.options = options;
-    this.controlPlane = controlPlane;
-    this.api = api;
-    this.workDir = workDir;
+    this.cluster = cluster;
   }
 
   public static void main(String[] args) throws Exception {
-    Options options = Options.parse(args);
+    BenchmarkOptions options = BenchmarkOptions.parse(args);
     Path workDir = options.workDir() != null ? options.workDir() : Files.createTempDirectory("arranger-bench-e2e-");
     Files.createDirectories(workDir);
     progress("work folder %s; %d nodes, %d pods, %d repeats, phases %s, %d client threads over %d connections",
@@ -126,7 +61,7 @@ public final class E2eThroughputBenchmark {
     Runtime.getRuntime().addShutdownHook(stopper);
     RawApi api = new RawApi(controlPlane, options.threads(), options.connections());
     toClose.add(api);
-    E2eThroughputBenchmark bench = new E2eThroughputBenchmark(options, controlPlane, api, workDir);
+    E2eThroughputBenchmark bench = new E2eThroughputBenchmark(options, new BenchCluster(controlPlane, api, workDir));
     int exit = 0;
     try {
       bench.run(binaries);
@@ -140,840 +75,54 @@ public final class E2eThroughputBenchmark {
   }
 
   private void run(ControlPlaneBinaries binaries) throws Exception {
+    ControlPlane controlPlane = cluster.controlPlane();
     ApiClient admin = controlPlane.adminClient();
     progress("kube-apiserver %s (pid %d), etcd pid %d; installing the CRDs and the default Queue", controlPlane.url(),
         controlPlane.apiServerPid(), controlPlane.etcdPid());
     CustomResourceDefinitions.install(admin);
     ArrangerResources.createQueueIfMissing(admin, TYJobDefaults.QUEUE);
-    registerNodes();
+    cluster.registerNodes(options.nodes(), options.connections());
 
-    Map<String, List<Run>> runs = new LinkedHashMap<>();
-    if (options.phases().contains(CEILING)) {
-      for (int r = 1; r <= options.repeats(); r++) {
-        runs.computeIfAbsent(CEILING, k -> new ArrayList<>()).add(ceiling(r));
+    Map<String, List<PhaseRun>> runs = new LinkedHashMap<>();
+    if (options.phases().contains(CeilingPhase.NAME)) {
+      runs.put(CeilingPhase.NAME, repeat(new CeilingPhase(cluster, options)));
+    }
+    if (options.phases().contains(KubeSchedulerPhase.NAME)) {
+      progress("[kube-scheduler] starting %s (qps/burst %d, leader election off)", binaries.kubeScheduler(),
+          options.kubeSchedulerQps());
+      try (KubeSchedulerProcess scheduler = KubeSchedulerProcess.start(binaries.kubeScheduler(), controlPlane,
+          cluster.workDir(), options.kubeSchedulerQps())) {
+        scheduler.awaitHealthy(Duration.ofSeconds(60));
+        KubeSchedulerPhase phase = new KubeSchedulerPhase(cluster, options, scheduler);
+        phase.warmUp();
+        runs.put(KubeSchedulerPhase.NAME, repeat(phase));
+        progress("[kube-scheduler] stopping it (peak RSS %.0f MiB)", ProcStat.peakRssMiB(scheduler.pid()));
       }
     }
-    if (options.phases().contains(KUBE_SCHEDULER)) {
-      runs.put(KUBE_SCHEDULER, kubeSchedulerRuns(binaries));
+    if (options.phases().contains(PodsOnlyPhase.NAME) || options.phases().contains(ArrangerPhase.NAME)) {
+      // One start, warmed once, for both phases: pods-only then measures the same warm JVMs the Arranger runs use.
+      try (ArrangerServices services = ArrangerServices.start(cluster, options)) {
+        ArrangerPhase arranger = new ArrangerPhase(cluster, options, services);
+        arranger.warmUp();
+        if (options.phases().contains(PodsOnlyPhase.NAME)) {
+          runs.put(PodsOnlyPhase.NAME, repeat(new PodsOnlyPhase(cluster, options, services)));
+        }
+        if (options.phases().contains(ArrangerPhase.NAME)) {
+          runs.put(ArrangerPhase.NAME, repeat(arranger));
+        }
+        progress("[arranger] stopping the services (peak RSS: scheduler %.0f MiB, controller %.0f MiB)",
+            ProcStat.peakRssMiB(services.scheduler().pid()), ProcStat.peakRssMiB(services.controller().pid()));
+      }
     }
-    if (options.phases().contains(ARRANGER) || options.phases().contains(PODS_ONLY)) {
-      arrangerRuns(runs);
-    }
-    printReport(runs);
+    new Results(options, runs).print();
   }
 
-  // ---------------------------------------------------------------- setup
-
-  private void registerNodes() {
-    int n = options.nodes();
-    for (int i = 0; i < n; i++) {
-      nodeNames.add("bench-node-%05d".formatted(i));
-    }
-    List<SimulatedNodes> registrars = new ArrayList<>();
-    for (int c = 0; c < options.connections(); c++) {
-      registrars.add(new SimulatedNodes(controlPlane.adminClient()));
-    }
-    progress("registering %d nodes (64 cpu, 256Gi, 8 %s, 500 pods) with %d threads", n, NodeSpec.GPU, api.threads());
-    long start = System.nanoTime();
-    java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-    api.runAll(n, i -> {
-      registrars.get(i % registrars.size()).register(NodeSpec.named(nodeNames.get(i))
-          .cpu("64").memory("256Gi").gpus(8).pods(500).label("arranger.tyrl.io/bench", "e2e").build());
-      int registered = done.incrementAndGet();
-      if (registered % 1000 == 0 && registered < n) {
-        progress("  %d / %d nodes", registered, n);
-      }
-    });
-    double seconds = seconds(start, System.nanoTime());
-    long count = api.count("/api/v1/nodes");
-    progress("registered %d nodes in %.1f s (%.0f nodes/s, 4 requests each)", count, seconds, n / seconds);
-    if (count < n) {
-      throw new IllegalStateException("only " + count + " of " + n + " nodes are registered");
-    }
-  }
-
-  // ---------------------------------------------------------------- phase 1: raw create ceiling
-
-  private Run ceiling(int repeat) {
-    String namespace = createNamespace("bench-ceiling-" + repeat);
-    int pods = options.pods();
-    progress("[ceiling %d/%d] creating %d pods with spec.nodeName preset", repeat, options.repeats(), pods);
-    PromText metricsBefore = apiServerMetrics();
-    Map<Long, Double> cpuBefore = cpuNow(Map.of());
-    long start = System.nanoTime();
-    api.postAll(pods, i -> "/api/v1/namespaces/" + namespace + "/pods", i -> podJson(i, nodeNames.get(i % nodeNames.size())));
-    long end = System.nanoTime();
-    Map<Long, Double> cpuAfter = cpuNow(Map.of());
-    PromText metricsAfter = apiServerMetrics();
-    Map<String, Double> writes = PromText.diff(metricsBefore.apiServerWrites(), metricsAfter.apiServerWrites());
-    Run run = new Run(CEILING, pods, seconds(start, end), seconds(start, end), writes, pods, Map.of(),
-        cpuBreakdown(cpuBefore, cpuAfter, Map.of()), List.of(), List.of(), Map.of(), Map.of(),
-        PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
-    progress("[ceiling %d/%d] %d pods in %.2f s = %.0f pods/s; %s", repeat, options.repeats(), pods, run.seconds(),
-        run.podsPerSecond(), describeCpu(run));
-    deletePods(namespace, podNames(pods));
-    return run;
-  }
-
-  // ---------------------------------------------------------------- phase 2: kube-scheduler
-
-  private List<Run> kubeSchedulerRuns(ControlPlaneBinaries binaries) {
-    List<Run> runs = new ArrayList<>();
-    progress("[kube-scheduler] starting %s (qps/burst %d, leader election off)", binaries.kubeScheduler(), options.kubeSchedulerQps());
-    try (KubeSchedulerProcess scheduler = KubeSchedulerProcess.start(binaries.kubeScheduler(), controlPlane, workDir,
-        options.kubeSchedulerQps())) {
-      scheduler.awaitHealthy(Duration.ofSeconds(60));
-      int warmup = Math.min(200, options.pods());
-      String warmupNamespace = createNamespace("bench-warmup-kube-scheduler");
-      try (BindingWatch watch = new BindingWatch(api, warmupNamespace)) {
-        api.postAll(warmup, i -> "/api/v1/namespaces/" + warmupNamespace + "/pods", i -> podJson(i, null));
-        watch.awaitBound(warmup, Duration.ofSeconds(120), () -> {});
-      }
-      progress("[kube-scheduler] up (pid %d, log %s); warm-up of %d pods bound", scheduler.pid(), scheduler.log(), warmup);
-      deletePods(warmupNamespace, podNames(warmup));
-      for (int r = 1; r <= options.repeats(); r++) {
-        runs.add(kubeSchedulerRun(r, scheduler));
-      }
-      progress("[kube-scheduler] stopping it (peak RSS %.0f MiB)", ProcStat.peakRssMiB(scheduler.pid()));
+  /** The phase's runs, each in a namespace of its own so no run sees another's pods or their deletion. */
+  private List<PhaseRun> repeat(Phase phase) {
+    List<PhaseRun> runs = new ArrayList<>();
+    for (int r = 1; r <= options.repeats(); r++) {
+      runs.add(phase.runOnce(cluster.createNamespace("bench-" + phase.name() + "-" + r), r));
     }
     return runs;
-  }
-
-  private Run kubeSchedulerRun(int repeat, KubeSchedulerProcess scheduler) {
-    String namespace = createNamespace("bench-kube-scheduler-" + repeat);
-    int pods = options.pods();
-    progress("[kube-scheduler %d/%d] creating %d pods without a node", repeat, options.repeats(), pods);
-    Run run;
-    try (BindingWatch watch = new BindingWatch(api, namespace);
-        Sampler sampler = new Sampler(List.of(new Sampler.Target(KUBE_SCHEDULER, () -> scheduler.get("/metrics"),
-            "go_memstats_heap_inuse_bytes", Map.of(), List.of())), Duration.ofSeconds(1))) {
-      PromText metricsBefore = apiServerMetrics();
-      Map<String, Double> before = metricsBefore.apiServerWrites();
-      Map<Long, Double> cpuBefore = cpuNow(Map.of(KUBE_SCHEDULER, scheduler.pid()));
-      long start = System.nanoTime();
-      api.postAll(pods, i -> "/api/v1/namespaces/" + namespace + "/pods", i -> podJson(i, null));
-      long created = System.nanoTime();
-      long end = watch.awaitBound(pods, options.timeout(), () -> progress("  %d / %d pods bound", watch.bound(), pods));
-      PromText metricsAfter = apiServerMetrics();
-      Map<String, Double> writes = PromText.diff(before, metricsAfter.apiServerWrites());
-      Map<Long, Double> cpuAfter = cpuNow(Map.of(KUBE_SCHEDULER, scheduler.pid()));
-      sampler.finish();
-      Map<String, Double> trailing = settle(writes, before);
-      Map<String, Double> peaks = new TreeMap<>();
-      peaks.put("kube-scheduler Go heap in use", sampler.peak(KUBE_SCHEDULER) / (1 << 20));
-      peaks.put("kube-scheduler RSS (VmHWM)", ProcStat.peakRssMiB(scheduler.pid()));
-      run = new Run(KUBE_SCHEDULER, pods, seconds(start, end), seconds(start, created), writes, pods, trailing,
-          cpuBreakdown(cpuBefore, cpuAfter, Map.of(KUBE_SCHEDULER, scheduler.pid())), List.of(), List.of(), peaks,
-          Map.of(), PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
-      progress("[kube-scheduler %d/%d] %d pods bound in %.2f s = %.0f pods/s (creates took %.2f s); %.2f writes/pod"
-          + " besides the creates: %s; %s", repeat, options.repeats(), pods, run.seconds(), run.podsPerSecond(),
-          run.createSeconds(), run.serviceWritesPerPod(), describeWrites(writes), describeCpu(run));
-      progress("[kube-scheduler %d/%d] %s", repeat, options.repeats(), apiServerProfile(metricsBefore, metricsAfter));
-    }
-    deletePods(namespace, podNames(pods));
-    return run;
-  }
-
-  // ---------------------------------------------------------------- phase 3: Arranger
-
-  private void arrangerRuns(Map<String, List<Run>> runsByPhase) {
-    Path root = options.projectRoot();
-    Path kubeconfig = controlPlane.writeKubeconfig(workDir.resolve("arranger.kubeconfig"), ControlPlane.ADMIN);
-    List<String> jvm = new ArrayList<>(List.of("-Xmx" + options.serviceHeap()));
-    // e.g. -XX:StartFlightRecording=filename=/tmp/x.jfr,settings=profile to see where the time goes
-    jvm.addAll(options.serviceJvmOptions());
-    Map<String, String> common = Map.of("arranger.kubernetes.kubeconfig", kubeconfig.toString());
-    Map<String, String> schedulerProperties = new LinkedHashMap<>(common);
-    schedulerProperties.putAll(options.schedulerProperties());
-    Map<String, String> controllerProperties = new LinkedHashMap<>(common);
-    controllerProperties.putAll(options.controllerProperties());
-    progress("[arranger] starting scheduler-service (%s) and controller-service (%s), %s heap each",
-        schedulerProperties, controllerProperties, options.serviceHeap());
-    try (ServiceProcess scheduler = ServiceProcess.start("scheduler", options.jar(root, "scheduler-service"), workDir,
-            schedulerProperties, jvm);
-        ServiceProcess controller = ServiceProcess.start("controller", options.jar(root, "controller-service"), workDir,
-            controllerProperties, jvm)) {
-      scheduler.awaitReady(Duration.ofSeconds(180));
-      controller.awaitReady(Duration.ofSeconds(180));
-      // The JVMs are warmed with a quarter of the jobs (at most 256): a service in production is not cold.
-      int warmupJobs = Math.max(1, Math.min(256, options.pods() / 8 / 4));
-      String warmupNamespace = createNamespace("bench-warmup-arranger");
-      try (LeaderKubelet kubelet = new LeaderKubelet();
-          BindingWatch watch = new BindingWatch(api, warmupNamespace, kubelet::onBound)) {
-        api.postAll(warmupJobs, i -> tyJobsPath(warmupNamespace), i -> tyJobJson(warmupNamespace, i));
-        watch.awaitBound(warmupJobs * 8L, Duration.ofSeconds(180), () -> {});
-        deleteJobsAndPods(warmupNamespace, warmupJobs, watch);
-      }
-      progress("[arranger] up (scheduler pid %d, log %s; controller pid %d, log %s); warm-up of %d jobs placed",
-          scheduler.pid(), scheduler.log(), controller.pid(), controller.log(), warmupJobs);
-      if (options.phases().contains(PODS_ONLY)) {
-        List<Run> runs = runsByPhase.computeIfAbsent(PODS_ONLY, k -> new ArrayList<>());
-        for (int r = 1; r <= options.repeats(); r++) {
-          runs.add(podsOnlyRun(r, scheduler, controller));
-        }
-      }
-      if (options.phases().contains(ARRANGER)) {
-        List<Run> runs = runsByPhase.computeIfAbsent(ARRANGER, k -> new ArrayList<>());
-        for (int r = 1; r <= options.repeats(); r++) {
-          runs.add(arrangerRun(r, scheduler, controller));
-        }
-      }
-      progress("[arranger] stopping the services (peak RSS: scheduler %.0f MiB, controller %.0f MiB)",
-          ProcStat.peakRssMiB(scheduler.pid()), ProcStat.peakRssMiB(controller.pid()));
-    }
-  }
-
-  /**
-   * What the pods of Arranger's jobs cost with nothing decided: the same number of pods as a run,
-   * shaped as the controller makes them (its labels, an owner reference, its environment) and
-   * created by the benchmark with their nodes preset, while both services run and watch them. No
-   * TYJob exists, so nothing is scheduled, reconciled or written by the services. An upper bound on
-   * what any placement by these two services can reach on this machine: each pod of a run costs at
-   * least this, and the run adds its TYJobs, decisions and status writes.
-   */
-  private Run podsOnlyRun(int repeat, ServiceProcess scheduler, ServiceProcess controller) {
-    String namespace = createNamespace("bench-pods-only-" + repeat);
-    int jobs = options.pods() / 8;
-    int pods = jobs * 8;
-    progress("[pods-only %d/%d] creating %d pods shaped as Arranger's, nodes preset, both services watching", repeat,
-        options.repeats(), pods);
-    Map<String, Long> pids = Map.of("scheduler", scheduler.pid(), "controller", controller.pid());
-    Run run;
-    try (BindingWatch watch = new BindingWatch(api, namespace)) {
-      PromText metricsBefore = apiServerMetrics();
-      Map<Long, Double> cpuBefore = cpuNow(pids);
-      long start = System.nanoTime();
-      api.postAll(pods, i -> "/api/v1/namespaces/" + namespace + "/pods",
-          i -> arrangerShapedPodJson(namespace, i, nodeNames.get(i % nodeNames.size())));
-      long created = System.nanoTime();
-      long end = watch.awaitBound(pods, options.timeout(), () -> progress("  %d / %d pods seen", watch.bound(), pods));
-      Map<Long, Double> cpuAfter = cpuNow(pids);
-      PromText metricsAfter = apiServerMetrics();
-      Map<String, Double> writes = PromText.diff(metricsBefore.apiServerWrites(), metricsAfter.apiServerWrites());
-      run = new Run(PODS_ONLY, pods, seconds(start, end), seconds(start, created), writes, pods, Map.of(),
-          cpuBreakdown(cpuBefore, cpuAfter, pids), List.of(), List.of(), Map.of(), Map.of(),
-          PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
-      progress("[pods-only %d/%d] %d pods exist and were seen %.2f s after the first create = %.0f pods/s; writes: %s; %s",
-          repeat, options.repeats(), pods, run.seconds(), run.podsPerSecond(), describeWrites(writes), describeCpu(run));
-      progress("[pods-only %d/%d] %s", repeat, options.repeats(), apiServerProfile(metricsBefore, metricsAfter));
-      deletePods(namespace, new ArrayList<>(watch.seenNames()));
-    }
-    return run;
-  }
-
-  private Run arrangerRun(int repeat, ServiceProcess scheduler, ServiceProcess controller) {
-    String namespace = createNamespace("bench-arranger-" + repeat);
-    int jobs = options.pods() / 8;
-    int pods = jobs * 8;
-    progress("[arranger %d/%d] creating %d TYJobs of a leader and %d workers (%d pods)", repeat, options.repeats(), jobs,
-        WORKERS_PER_JOB, pods);
-    String e2e = "arranger_scheduler_e2e_scheduling_duration_seconds";
-    String core = "arranger_scheduler_cycle_duration_seconds";
-    Map<String, Long> pids = Map.of("scheduler", scheduler.pid(), "controller", controller.pid());
-    Run run;
-    try (LeaderKubelet kubelet = new LeaderKubelet();
-        BindingWatch watch = new BindingWatch(api, namespace, kubelet::onBound);
-        Sampler sampler = new Sampler(List.of(
-            new Sampler.Target("scheduler", () -> body(scheduler.get("/actuator/prometheus")), "jvm_memory_used_bytes",
-                Map.of("area", "heap"), List.of(e2e, core)),
-            new Sampler.Target("controller", () -> body(controller.get("/actuator/prometheus")), "jvm_memory_used_bytes",
-                Map.of("area", "heap"), List.of())), Duration.ofMillis(options.sampleMillis()))) {
-      PromText metricsBefore = apiServerMetrics();
-      Map<String, Double> before = metricsBefore.apiServerWrites();
-      PromText schedulerBefore = sampler.lastText("scheduler");
-      PromText controllerBefore = sampler.lastText("controller");
-      Map<Long, Double> cpuBefore = cpuNow(pids);
-      Thread profile = profileApiServer("arranger-" + repeat);
-      long start = System.nanoTime();
-      api.postAll(jobs, i -> tyJobsPath(namespace), i -> tyJobJson(namespace, i));
-      long created = System.nanoTime();
-      long end = watch.awaitBound(pods, options.timeout(), () -> progress("  %d / %d pods exist with a node"
-          + " (%d leaders reported running)", watch.bound(), pods, kubelet.started()));
-      int leadersRun = kubelet.started();
-      PromText metricsAfter = apiServerMetrics();
-      Map<String, Double> writes = PromText.diff(before, metricsAfter.apiServerWrites());
-      Map<Long, Double> cpuAfter = cpuNow(pids);
-      sampler.finish();
-      Map<String, Double> trailing = settle(writes, before);
-      Map<String, Double> peaks = new TreeMap<>();
-      peaks.put("scheduler heap", sampler.peak("scheduler") / (1 << 20));
-      peaks.put("controller heap", sampler.peak("controller") / (1 << 20));
-      Map<String, Double> quantiles = new TreeMap<>();
-      PromText last = sampler.lastText("scheduler");
-      if (last != null) {
-        quantiles.put("p50", last.histogramQuantile(e2e, 0.5));
-        quantiles.put("p99", last.histogramQuantile(e2e, 0.99));
-        quantiles.put("max", last.sum(e2e + "_max"));
-      }
-      // The benchmark's own writes: the TYJob creates and one pods/status PATCH per leader (the kubelet's part).
-      run = new Run(ARRANGER, pods, seconds(start, end), seconds(start, created), writes, jobs + leadersRun, trailing,
-          cpuBreakdown(cpuBefore, cpuAfter, pids), sampler.observations("scheduler", e2e),
-          sampler.observations("scheduler", core), peaks, quantiles,
-          PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
-      progress("[arranger %d/%d] %d pods exist with a node %.2f s after the first TYJob create = %.0f pods/s"
-          + " (creates took %.2f s); %.2f writes/pod besides the benchmark's (TYJob creates, leaders' pods/status): %s; %d cycles in the phase"
-          + " (p50 %.0f ms, max %.0f ms; core p50 %.0f ms); %s; heap peaks %s", repeat, options.repeats(), pods,
-          run.seconds(), run.podsPerSecond(), run.createSeconds(), run.serviceWritesPerPod(), describeWrites(writes),
-          run.cycleSeconds().size(), 1000 * Report.quantile(run.cycleSeconds(), 0.5),
-          1000 * Report.quantile(run.cycleSeconds(), 1.0), 1000 * Report.quantile(run.coreSeconds(), 0.5),
-          describeCpu(run), describeMiB(peaks));
-      progress("[arranger %d/%d] %s", repeat, options.repeats(), apiServerProfile(metricsBefore, metricsAfter));
-      progress("[arranger %d/%d] %s", repeat, options.repeats(), serviceProfile(schedulerBefore, last,
-          controllerBefore, sampler.lastText("controller")));
-      if (!trailing.isEmpty()) {
-        progress("[arranger %d/%d] writes in the %d s after the finish line: %s", repeat, options.repeats(),
-            options.settleSeconds(), describeWrites(trailing));
-      }
-      awaitProfile(profile);
-      deleteJobsAndPods(namespace, jobs, watch);
-    }
-    return run;
-  }
-
-  /**
-   * With {@code --api-server-profile S}: kube-apiserver's own CPU profile (Go pprof, its
-   * {@code /debug/pprof/profile}) of the first S seconds from now, written into the work folder on a
-   * thread of its own; null without the option.
-   */
-  private Thread profileApiServer(String name) {
-    int seconds = options.apiServerProfileSeconds();
-    if (seconds <= 0) {
-      return null;
-    }
-    Path file = workDir.resolve("kube-apiserver-" + name + ".pb.gz");
-    Thread thread = new Thread(() -> {
-      try (okhttp3.Response response = api.watchClient()
-          .newCall(api.request("/debug/pprof/profile?seconds=" + seconds).get().build()).execute()) {
-        if (!response.isSuccessful() || response.body() == null) {
-          progress("  kube-apiserver profile refused: HTTP %d", response.code());
-          return;
-        }
-        Files.write(file, response.body().bytes());
-        progress("  kube-apiserver CPU profile of %d s: %s (read it with: go tool pprof -top %s)", seconds, file, file);
-      } catch (java.io.IOException e) {
-        progress("  kube-apiserver profile failed: %s", e.getMessage());
-      }
-    }, "bench-api-server-profile");
-    thread.setDaemon(true);
-    thread.start();
-    return thread;
-  }
-
-  private static void awaitProfile(Thread profile) {
-    if (profile == null) {
-      return;
-    }
-    try {
-      profile.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
-  }
-
-  /**
-   * The controller creates a job's workers only once its leader has an IP, which a kubelet reports.
-   * No node agent runs here (it would write every pod's status); instead the benchmark reports each
-   * leader Running with an IP as soon as it exists on its node, as {@link SimulatedKubelet#run} does
-   * (one GET and one PATCH of pods/status per job, counted as the benchmark's writes, not Arranger's).
-   */
-  private final class LeaderKubelet implements AutoCloseable {
-    private final SimulatedKubelet kubelet = new SimulatedKubelet(controlPlane.adminClient());
-    private final java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4,
-        runnable -> {
-          Thread thread = new Thread(runnable, "bench-leader-kubelet");
-          thread.setDaemon(true);
-          return thread;
-        });
-    private final java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicReference<RuntimeException> failure =
-        new java.util.concurrent.atomic.AtomicReference<>();
-
-    void onBound(com.google.gson.JsonObject pod) {
-      com.google.gson.JsonObject metadata = pod.getAsJsonObject("metadata");
-      com.google.gson.JsonObject labels = metadata.getAsJsonObject("labels");
-      if (labels == null || !labels.has(LEADER_ROLE_LABEL)
-          || !"leader".equals(labels.get(LEADER_ROLE_LABEL).getAsString())) {
-        return;
-      }
-      String namespace = metadata.get("namespace").getAsString();
-      String name = metadata.get("name").getAsString();
-      pool.submit(() -> {
-        try {
-          kubelet.run(namespace, name);
-          started.incrementAndGet();
-        } catch (RuntimeException e) {
-          failure.compareAndSet(null, e);
-        }
-      });
-    }
-
-    int started() {
-      RuntimeException e = failure.get();
-      if (e != null) {
-        throw new IllegalStateException("could not report a leader Running: " + e.getMessage(), e);
-      }
-      return started.get();
-    }
-
-    @Override
-    public void close() {
-      pool.shutdownNow();
-    }
-  }
-
-  /** The services' own counters over the phase: status writes, reconciles, GC pauses, pods created. */
-  private static String serviceProfile(PromText schedulerBefore, PromText schedulerAfter, PromText controllerBefore,
-      PromText controllerAfter) {
-    if (schedulerBefore == null || schedulerAfter == null || controllerBefore == null || controllerAfter == null) {
-      return "(service metrics unavailable)";
-    }
-    return "scheduler: status writes " + delta(schedulerBefore, schedulerAfter, "arranger_scheduler_status_writes_total", 0)
-        + ", cycles " + delta(schedulerBefore, schedulerAfter, "arranger_scheduler_e2e_scheduling_duration_seconds_count", 0)
-        + " taking " + delta(schedulerBefore, schedulerAfter, "arranger_scheduler_e2e_scheduling_duration_seconds_sum", 1)
-        + " s (core " + delta(schedulerBefore, schedulerAfter, "arranger_scheduler_cycle_duration_seconds_sum", 1)
-        + " s), GC pauses " + delta(schedulerBefore, schedulerAfter, "jvm_gc_pause_seconds_sum", 2) + " s"
-        + "; controller: reconciles " + delta(controllerBefore, controllerAfter, "arranger_controller_reconcile_duration_seconds_count", 0)
-        + " taking " + delta(controllerBefore, controllerAfter, "arranger_controller_reconcile_duration_seconds_sum", 1)
-        + " s, pods created " + delta(controllerBefore, controllerAfter, "arranger_controller_pod_creations_total", 0)
-        + ", GC pauses " + delta(controllerBefore, controllerAfter, "jvm_gc_pause_seconds_sum", 2) + " s";
-  }
-
-  private static String delta(PromText before, PromText after, String metric, int decimals) {
-    return Report.num(after.sum(metric) - before.sum(metric), decimals);
-  }
-
-  private static String body(HttpResponse<String> response) {
-    return response == null || response.statusCode() != 200 ? null : response.body();
-  }
-
-  private String tyJobsPath(String namespace) {
-    return "/apis/" + ArrangerResources.GROUP + "/" + ArrangerResources.VERSION + "/namespaces/" + namespace + "/"
-        + ArrangerResources.TYJOBS;
-  }
-
-  private String tyJobJson(String namespace, int i) {
-    return gson.toJson(TYJobBuilder.named("job-%05d".formatted(i)).namespace(namespace)
-        .leader("learner", "2", "8Gi")
-        .workers("actor", WORKERS_PER_JOB, "1", "2Gi")
-        .build());
-  }
-
-  private void deleteJobsAndPods(String namespace, int jobs, BindingWatch watch) {
-    long start = System.nanoTime();
-    api.runAll(jobs, i -> api.delete(tyJobsPath(namespace) + "/" + "job-%05d".formatted(i), GRACE_ZERO, 404));
-    awaitEmpty(tyJobsPath(namespace));
-    List<String> names = new ArrayList<>(watch.seenNames());
-    deletePods(namespace, names);
-    progress("  cleaned up %s: %d TYJobs and %d pods in %.1f s", namespace, jobs, names.size(),
-        seconds(start, System.nanoTime()));
-  }
-
-  // ---------------------------------------------------------------- helpers
-
-  /** Waits a few seconds after the finish line and returns the writes made meanwhile. */
-  private Map<String, Double> settle(Map<String, Double> writesUntilDone, Map<String, Double> before) {
-    if (options.settleSeconds() <= 0) {
-      return Map.of();
-    }
-    sleep(Duration.ofSeconds(options.settleSeconds()));
-    Map<String, Double> all = PromText.diff(before, apiServerWrites());
-    return PromText.diff(writesUntilDone, all);
-  }
-
-  private String podJson(int i, String nodeName) {
-    boolean leader = i % 8 == 0;
-    return ("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%06d\",\"labels\":{\"app\":\"bench-e2e\","
-        + "\"role\":\"%s\"}},\"spec\":{%s\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"%s\","
-        + "\"image\":\"registry.local/rl/%s:1\",\"resources\":{\"requests\":{\"cpu\":\"%s\",\"memory\":\"%s\"}}}]}}")
-        .formatted(i, leader ? "leader" : "worker", nodeName == null ? "" : "\"nodeName\":\"" + nodeName + "\",",
-            leader ? "learner" : "actor", leader ? "learner" : "actor", leader ? "2" : "1", leader ? "8Gi" : "2Gi");
-  }
-
-  /**
-   * Pod i of job i / 8 as the controller creates it for {@link #tyJobJson}: index 0 the leader,
-   * then the workers, with the job's labels, owner reference and environment.
-   */
-  private String arrangerShapedPodJson(String namespace, int i, String nodeName) {
-    String job = "job-%05d".formatted(i / 8);
-    int slot = i % 8;
-    Map<String, String> labels = slot == 0 ? PodLabels.ofLeader(job) : PodLabels.ofWorker(job, "actor", slot - 1);
-    Map<String, String> environment = new LinkedHashMap<>();
-    if (slot != 0) {
-      environment.put("TYJOB_LEADER_ADDR", "10.1.%d.%d".formatted(i / 8 / 250, i / 8 % 250));
-    }
-    environment.put("TYJOB_NAME", job);
-    environment.put("TYJOB_ROLE", slot == 0 ? "leader" : "worker");
-    if (slot != 0) {
-      environment.put("TYJOB_WORKER_SET", "actor");
-      environment.put("TYJOB_WORKER_INDEX", Integer.toString(slot - 1));
-    }
-    Map<String, Object> container = new LinkedHashMap<>();
-    container.put("name", slot == 0 ? "learner" : "actor");
-    container.put("image", "registry.local/rl/" + (slot == 0 ? "learner" : "actor") + ":1");
-    container.put("env", environment.entrySet().stream().map(e -> Map.of("name", e.getKey(), "value", e.getValue())).toList());
-    container.put("resources", Map.of("requests", slot == 0 ? Map.of("cpu", "2", "memory", "8Gi")
-        : Map.of("cpu", "1", "memory", "2Gi")));
-    Map<String, Object> owner = new LinkedHashMap<>();
-    owner.put("apiVersion", ArrangerResources.API_VERSION);
-    owner.put("kind", ArrangerResources.TYJOB_KIND);
-    owner.put("name", job);
-    owner.put("uid", java.util.UUID.nameUUIDFromBytes((namespace + "/" + job).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString());
-    owner.put("controller", true);
-    owner.put("blockOwnerDeletion", true);
-    Map<String, Object> metadata = new LinkedHashMap<>();
-    metadata.put("name", slot == 0 ? job + "-learner" : job + "-actor-" + (slot - 1));
-    metadata.put("labels", labels);
-    metadata.put("ownerReferences", List.of(owner));
-    Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("nodeName", nodeName);
-    spec.put("restartPolicy", "Never");
-    spec.put("containers", List.of(container));
-    Map<String, Object> pod = new LinkedHashMap<>();
-    pod.put("apiVersion", "v1");
-    pod.put("kind", "Pod");
-    pod.put("metadata", metadata);
-    pod.put("spec", spec);
-    return gson.toJson(pod);
-  }
-
-  private static List<String> podNames(int count) {
-    List<String> names = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      names.add("pod-%06d".formatted(i));
-    }
-    return names;
-  }
-
-  /** Deletes pods by name at once (grace period 0: no kubelet runs to confirm) and waits until none is left. */
-  private void deletePods(String namespace, List<String> names) {
-    long start = System.nanoTime();
-    api.runAll(names.size(), i -> api.delete("/api/v1/namespaces/" + namespace + "/pods/" + names.get(i), GRACE_ZERO, 404));
-    String collection = "/api/v1/namespaces/" + namespace + "/pods";
-    if (api.count(collection) > 0) {
-      api.delete(collection, GRACE_ZERO, 404);
-    }
-    awaitEmpty(collection);
-    progress("  deleted %d pods in %s in %.1f s", names.size(), namespace, seconds(start, System.nanoTime()));
-  }
-
-  private void awaitEmpty(String collection) {
-    long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-    while (api.count(collection) > 0) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(collection + " is still not empty after 10 minutes");
-      }
-      sleep(Duration.ofMillis(500));
-    }
-  }
-
-  private String createNamespace(String name) {
-    api.post(0, "/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + name
-        + "\"}}", 409);
-    return name;
-  }
-
-  private Map<String, Double> apiServerWrites() {
-    return PromText.parse(api.get("/metrics")).apiServerWrites();
-  }
-
-  private PromText apiServerMetrics() {
-    return PromText.parse(api.get("/metrics"));
-  }
-
-  /**
-   * Where the API server's time went between two scrapes: request time by verb and resource
-   * (apiserver_request_duration_seconds_sum, wall time summed over concurrent requests, long-running
-   * watches excluded) and watch events sent by kind, with their bytes.
-   */
-  private static String apiServerProfile(PromText before, PromText after) {
-    Map<String, Double> time = PromText.diff(
-        before.sumBy("apiserver_request_duration_seconds_sum", "verb", "group", "resource", "subresource"),
-        after.sumBy("apiserver_request_duration_seconds_sum", "verb", "group", "resource", "subresource"));
-    time.keySet().removeIf(key -> key.startsWith("WATCH"));
-    Map<String, Double> events = PromText.diff(before.sumBy("apiserver_watch_events_total", "kind"),
-        after.sumBy("apiserver_watch_events_total", "kind"));
-    Map<String, Double> bytes = PromText.diff(before.sumBy("apiserver_watch_events_sizes_sum", "kind"),
-        after.sumBy("apiserver_watch_events_sizes_sum", "kind"));
-    String requestTime = time.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-        .limit(8).map(e -> e.getKey() + " " + Report.num(e.getValue(), 1) + " s").collect(Collectors.joining(", "));
-    String watch = events.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-        .limit(6).map(e -> e.getKey() + " " + Report.num(e.getValue(), 0) + " events / "
-            + Report.num(bytes.getOrDefault(e.getKey(), 0.0) / (1 << 20), 1) + " MiB")
-        .collect(Collectors.joining(", "));
-    return "kube-apiserver request time: " + requestTime + "; watch events sent: " + watch;
-  }
-
-  /** CPU seconds so far of the control plane, the benchmark and the given processes; key -1 is the machine. */
-  private Map<Long, Double> cpuNow(Map<String, Long> others) {
-    Map<Long, Double> cpu = new LinkedHashMap<>();
-    cpu.put(controlPlane.apiServerPid(), ProcStat.cpuSeconds(controlPlane.apiServerPid()));
-    cpu.put(controlPlane.etcdPid(), ProcStat.cpuSeconds(controlPlane.etcdPid()));
-    cpu.put(ProcessHandle.current().pid(), ProcStat.cpuSeconds(ProcessHandle.current().pid()));
-    others.values().forEach(pid -> cpu.put(pid, ProcStat.cpuSeconds(pid)));
-    cpu.put(-1L, ProcStat.totalCpuSeconds());
-    return cpu;
-  }
-
-  private Map<String, Double> cpuBreakdown(Map<Long, Double> before, Map<Long, Double> after, Map<String, Long> others) {
-    Map<String, Long> names = new LinkedHashMap<>();
-    names.put("kube-apiserver", controlPlane.apiServerPid());
-    names.put("etcd", controlPlane.etcdPid());
-    names.putAll(others);
-    names.put("benchmark", ProcessHandle.current().pid());
-    names.put("machine", -1L);
-    Map<String, Double> cpu = new LinkedHashMap<>();
-    names.forEach((name, pid) -> cpu.put(name, after.get(pid) - before.get(pid)));
-    return cpu;
-  }
-
-  private static String describeCpu(Run run) {
-    return "CPU s: " + run.cpuSeconds().entrySet().stream()
-        .map(e -> e.getKey() + " " + Report.num(e.getValue(), 1)).collect(Collectors.joining(", "))
-        + " (of " + Report.num(2 * run.seconds(), 1) + " on 2 cores)";
-  }
-
-  private static String describeWrites(Map<String, Double> writes) {
-    return writes.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-        .map(e -> e.getKey() + " " + Report.num(e.getValue(), 0)).collect(Collectors.joining(", "));
-  }
-
-  private static String describeMiB(Map<String, Double> peaks) {
-    return peaks.entrySet().stream().map(e -> e.getKey() + " " + Report.num(e.getValue(), 0) + " MiB")
-        .collect(Collectors.joining(", "));
-  }
-
-  // ---------------------------------------------------------------- report
-
-  private void printReport(Map<String, List<Run>> runs) {
-    List<Run> ceiling = runs.getOrDefault(CEILING, List.of());
-    List<Run> kube = runs.getOrDefault(KUBE_SCHEDULER, List.of());
-    List<Run> arranger = runs.getOrDefault(ARRANGER, List.of());
-    List<Run> podsOnly = runs.getOrDefault(PODS_ONLY, List.of());
-    double ceilingRate = medianOf(ceiling, Run::podsPerSecond);
-    double kubeRate = medianOf(kube, Run::podsPerSecond);
-    double arrangerRate = medianOf(arranger, Run::podsPerSecond);
-
-    Report table = new Report("e2e, " + options.nodes() + " nodes, " + options.pods() + " pods, median of "
-        + options.repeats(), CEILING, KUBE_SCHEDULER, ARRANGER);
-    table.row("pods/s", Report.num(ceilingRate, 0), Report.num(kubeRate, 0), Report.num(arrangerRate, 0));
-    table.row("pods/s of each run", Report.runs(rates(ceiling), 0), Report.runs(rates(kube), 0),
-        Report.runs(rates(arranger), 0));
-    table.row("s to the last pod with a node", num(ceiling, Run::seconds, 2), num(kube, Run::seconds, 2),
-        num(arranger, Run::seconds, 2));
-    table.row("s of the benchmark's creates", num(ceiling, Run::createSeconds, 2), num(kube, Run::createSeconds, 2),
-        num(arranger, Run::createSeconds, 2));
-    table.row("pods only, services watching: pods/s (each run)", "", "", num(podsOnly, Run::podsPerSecond, 0)
-        + " (" + Report.runs(rates(podsOnly), 0) + ")");
-    table.row("pods only: CPU s kube-apiserver + etcd / scheduler / controller / benchmark / machine", "", "",
-        num(podsOnly, r -> r.cpuSeconds().get("kube-apiserver") + r.cpuSeconds().get("etcd"), 1) + " / "
-            + num(podsOnly, r -> r.cpuSeconds().get("scheduler"), 1) + " / "
-            + num(podsOnly, r -> r.cpuSeconds().get("controller"), 1) + " / "
-            + num(podsOnly, r -> r.cpuSeconds().get("benchmark"), 1) + " / "
-            + num(podsOnly, r -> r.cpuSeconds().get("machine"), 1));
-    table.row("÷ ceiling", Report.num(Report.ratio(ceilingRate, ceilingRate), 2), Report.num(Report.ratio(kubeRate,
-        ceilingRate), 2), Report.num(Report.ratio(arrangerRate, ceilingRate), 2));
-    table.row("arranger ÷ kube-scheduler", "", "", Report.num(Report.ratio(arrangerRate, kubeRate), 2) + "×");
-    table.row("API writes/pod (all, until done)", num(ceiling, r -> r.totalWrites() / r.pods(), 2),
-        num(kube, r -> r.totalWrites() / r.pods(), 2), num(arranger, r -> r.totalWrites() / r.pods(), 2));
-    table.row("API writes/pod by the scheduler(s)", "0 (nodeName preset)", num(kube, Run::serviceWritesPerPod, 2),
-        num(arranger, Run::serviceWritesPerPod, 2));
-    table.row("API requests/pod (all but watches, until done)", num(ceiling, Run::requestsPerPod, 2),
-        num(kube, Run::requestsPerPod, 2), num(arranger, Run::requestsPerPod, 2));
-    table.row("TYJob writes/job until done / in the " + options.settleSeconds() + " s after", "", "",
-        num(arranger, r -> r.tyJobWritesPerJob(false), 2) + " / " + num(arranger, r -> r.tyJobWritesPerJob(true), 2));
-    table.row("Events/job until done / in the " + options.settleSeconds() + " s after", "",
-        num(kube, r -> r.eventsPerJob(false), 2) + " (8 pods)",
-        num(arranger, r -> r.eventsPerJob(false), 2) + " / " + num(arranger, r -> r.eventsPerJob(true), 2));
-    table.row("scheduler cycle p50 / p99 ms (in phase)", "", "",
-        Report.num(1000 * medianOf(arranger, r -> Report.quantile(r.cycleSeconds(), 0.5)), 0) + " / "
-            + Report.num(1000 * medianOf(arranger, r -> Report.quantile(r.cycleSeconds(), 0.99)), 0));
-    table.row("scheduler cycle p50 / p99 ms (/actuator)", "", "",
-        Report.num(1000 * medianOf(arranger, r -> r.serviceQuantiles().getOrDefault("p50", Double.NaN)), 0) + " / "
-            + Report.num(1000 * medianOf(arranger, r -> r.serviceQuantiles().getOrDefault("p99", Double.NaN)), 0));
-    table.row("core part of the cycle p50 ms", "", "",
-        Report.num(1000 * medianOf(arranger, r -> Report.quantile(r.coreSeconds(), 0.5)), 0));
-    table.row("cycles in the phase", "", "", num(arranger, r -> r.cycleSeconds().size(), 0));
-    table.row("peak heap MiB", "", "Go heap in use " + num(kube, r -> r.peaksMiB().get("kube-scheduler Go heap in use"), 0)
-            + ", RSS " + num(kube, r -> r.peaksMiB().get("kube-scheduler RSS (VmHWM)"), 0),
-        "scheduler " + num(arranger, r -> r.peaksMiB().get("scheduler heap"), 0) + ", controller "
-            + num(arranger, r -> r.peaksMiB().get("controller heap"), 0));
-    table.row("CPU s: kube-apiserver + etcd", num(ceiling, r -> r.cpuSeconds().get("kube-apiserver")
-        + r.cpuSeconds().get("etcd"), 1), num(kube, r -> r.cpuSeconds().get("kube-apiserver")
-        + r.cpuSeconds().get("etcd"), 1), num(arranger, r -> r.cpuSeconds().get("kube-apiserver")
-        + r.cpuSeconds().get("etcd"), 1));
-    table.row("CPU s: scheduler(s) / controller", "", num(kube, r -> r.cpuSeconds().get(KUBE_SCHEDULER), 1),
-        num(arranger, r -> r.cpuSeconds().get("scheduler"), 1) + " / " + num(arranger, r -> r.cpuSeconds().get("controller"), 1));
-    table.row("CPU s: benchmark / machine", num(ceiling, r -> r.cpuSeconds().get("benchmark"), 1) + " / "
-        + num(ceiling, r -> r.cpuSeconds().get("machine"), 1), num(kube, r -> r.cpuSeconds().get("benchmark"), 1) + " / "
-        + num(kube, r -> r.cpuSeconds().get("machine"), 1), num(arranger, r -> r.cpuSeconds().get("benchmark"), 1)
-        + " / " + num(arranger, r -> r.cpuSeconds().get("machine"), 1));
-
-    System.out.println();
-    System.out.print(table.render());
-    System.out.println("peak heap: jvm_memory_used_bytes{area=\"heap\"} summed over pools, max of /actuator/prometheus"
-        + " scrapes every " + options.sampleMillis() + " ms during each phase; kube-scheduler: go_memstats_heap_inuse_bytes"
-        + " (scraped every 1 s) and VmHWM. Cycle p50/p99 (in phase): each cycle's duration from the change of the"
-        + " e2e timer's _count/_sum between scrapes; (/actuator): estimated from the service's histogram buckets at the finish line.");
-    for (Run run : kube.isEmpty() ? List.<Run>of() : List.of(kube.get(kube.size() - 1))) {
-      System.out.println("kube-scheduler writes (last run): " + describeWrites(run.writes()));
-    }
-    for (Run run : arranger.isEmpty() ? List.<Run>of() : List.of(arranger.get(arranger.size() - 1))) {
-      System.out.println("arranger writes (last run): " + describeWrites(run.writes()));
-      if (!run.trailingWrites().isEmpty()) {
-        System.out.println("arranger writes in the " + options.settleSeconds() + " s after the finish line (last run): "
-            + describeWrites(run.trailingWrites()));
-      }
-    }
-    if (!podsOnly.isEmpty()) {
-      System.out.println(Report.floorLine(options.nodes(), options.pods(), medianOf(podsOnly, Run::podsPerSecond),
-          kubeRate, ceilingRate));
-    }
-    System.out.println(Report.summaryLine(options.nodes(), options.pods(), arrangerRate, kubeRate, ceilingRate,
-        new Report.Cost(medianOf(arranger, Run::requestsPerPod), medianOf(arranger, r -> r.tyJobWritesPerJob(false)),
-            medianOf(arranger, r -> r.eventsPerJob(false)),
-            1000 * medianOf(arranger, r -> Report.quantile(r.cycleSeconds(), 0.99)))));
-  }
-
-  private static List<Double> rates(List<Run> runs) {
-    return runs.stream().map(Run::podsPerSecond).toList();
-  }
-
-  private static double medianOf(List<Run> runs, java.util.function.ToDoubleFunction<Run> value) {
-    return Report.median(runs.stream().map(value::applyAsDouble).toList());
-  }
-
-  private static String num(List<Run> runs, java.util.function.ToDoubleFunction<Run> value, int decimals) {
-    return Report.num(medianOf(runs, value), decimals);
-  }
-
-  private static double seconds(long startNanos, long endNanos) {
-    return (endNanos - startNanos) / 1e9;
-  }
-
-  static void progress(String format, Object... args) {
-    System.out.printf(Locale.ROOT, "[bench-e2e %6.1fs] %s%n", seconds(START, System.nanoTime()),
-        String.format(Locale.ROOT, format, args));
-    System.out.flush();
-  }
-
-  private static void sleep(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
-  }
-
-  // ---------------------------------------------------------------- options
-
-  /** Command-line options. */
-  record Options(int nodes, int pods, int repeats, int threads, int connections, Set<String> phases,
-      Path projectRoot, String version, Path workDir, String serviceHeap, Map<String, String> schedulerProperties,
-      Map<String, String> controllerProperties, int kubeSchedulerQps, Duration timeout, int settleSeconds,
-      int sampleMillis, List<String> serviceJvmOptions, int apiServerProfileSeconds) {
-
-    /** The module's runnable jar, as the build leaves it. */
-    Path jar(Path root, String module) {
-      return root.resolve(module).resolve("target").resolve(module + "-" + version + ".jar");
-    }
-
-    static final String USAGE = "usage: bench-e2e [--nodes N] [--pods M] [--repeats R] [--threads T]"
-        + " [--connections C] [--phases ceiling,kube-scheduler,pods-only,arranger] [--scheduler-property key=value]..."
-        + " [--controller-property key=value]... [--service-heap 1g] [--service-jvm-option OPTION]..."
-        + " [--kube-scheduler-qps Q] [--timeout SECONDS]"
-        + " [--settle SECONDS] [--sample-ms MS] [--api-server-profile SECONDS] [--work-dir DIR]"
-        + " --project-root DIR --version V";
-
-    static Options parse(String[] args) {
-      int nodes = 5000;
-      int pods = 10000;
-      int repeats = 3;
-      int threads = 32;
-      int connections = 4;
-      Set<String> phases = new LinkedHashSet<>(List.of(CEILING, KUBE_SCHEDULER, PODS_ONLY, ARRANGER));
-      Path root = Path.of(System.getProperty("arranger.projectRoot", "."));
-      String version = null;
-      Path workDir = null;
-      String heap = "1g";
-      Map<String, String> schedulerProperties = new LinkedHashMap<>();
-      Map<String, String> controllerProperties = new LinkedHashMap<>();
-      int qps = 5000;
-      Duration timeout = null;
-      int settle = 5;
-      int sampleMillis = 1000;
-      List<String> serviceJvmOptions = new ArrayList<>();
-      int apiServerProfileSeconds = 0;
-      for (int i = 0; i < args.length; i++) {
-        switch (args[i]) {
-          case "--nodes" -> nodes = positive(args, ++i);
-          case "--pods" -> pods = positive(args, ++i);
-          case "--repeats" -> repeats = positive(args, ++i);
-          case "--threads" -> threads = positive(args, ++i);
-          case "--connections" -> connections = positive(args, ++i);
-          case "--phases" -> {
-            phases = new LinkedHashSet<>(List.of(value(args, ++i).split(",")));
-            for (String phase : phases) {
-              if (!List.of(CEILING, KUBE_SCHEDULER, PODS_ONLY, ARRANGER).contains(phase)) {
-                throw new IllegalArgumentException("unknown phase " + phase + "; " + USAGE);
-              }
-            }
-          }
-          case "--project-root" -> root = Path.of(value(args, ++i));
-          case "--version" -> version = value(args, ++i);
-          case "--work-dir" -> workDir = Path.of(value(args, ++i));
-          case "--service-heap" -> heap = value(args, ++i);
-          case "--service-jvm-option" -> serviceJvmOptions.add(value(args, ++i));
-          case "--scheduler-property" -> property(schedulerProperties, value(args, ++i));
-          case "--controller-property" -> property(controllerProperties, value(args, ++i));
-          case "--kube-scheduler-qps" -> qps = positive(args, ++i);
-          case "--timeout" -> timeout = Duration.ofSeconds(positive(args, ++i));
-          case "--settle" -> settle = Integer.parseInt(value(args, ++i));
-          case "--sample-ms" -> sampleMillis = positive(args, ++i);
-          case "--api-server-profile" -> apiServerProfileSeconds = positive(args, ++i);
-          case "--help", "-h" -> {
-            System.out.println(USAGE);
-            System.exit(0);
-          }
-          default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; " + USAGE);
-        }
-      }
-      if (pods < 8) {
-        throw new IllegalArgumentException("--pods must be at least 8 (one TYJob of a leader and 7 workers)");
-      }
-      if (version == null && (phases.contains(ARRANGER) || phases.contains(PODS_ONLY))) {
-        throw new IllegalArgumentException("--version is needed to find the services' jars; " + USAGE);
-      }
-      if (timeout == null) {
-        timeout = Duration.ofSeconds(Math.max(300, pods / 10));
-      }
-      return new Options(nodes, pods, repeats, threads, connections, phases, root.toAbsolutePath(), version, workDir,
-          heap, schedulerProperties, controllerProperties, qps, timeout, settle, sampleMillis,
-          List.copyOf(serviceJvmOptions), apiServerProfileSeconds);
-    }
-
-    private static void property(Map<String, String> properties, String assignment) {
-      int eq = assignment.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("expected key=value, got " + assignment);
-      }
-      properties.put(assignment.substring(0, eq), assignment.substring(eq + 1));
-    }
-
-    private static int positive(String[] args, int index) {
-      int value = Integer.parseInt(value(args, index));
-      if (value < 1) {
-        throw new IllegalArgumentException(args[index - 1] + " must be at least 1, got " + value);
-      }
-      return value;
-    }
-
-    private static String value(String[] args, int index) {
-      if (index >= args.length) {
-        throw new IllegalArgumentException(args[index - 1] + " needs a value");
-      }
-      return args[index];
-    }
   }
 }
