@@ -1,5 +1,6 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.observe;
 
+import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Collections;
@@ -18,7 +19,7 @@ import java.util.Set;
  * @param workerSlots empty for a job that failed validation or whose spec is outside the bounds:
  *     its counts may be anything, and such a job needs no worker slots, only cleanup
  */
-record JobObservation(
+public record JobObservation(
     JobView job,
     Map<String, PodView> podsByName,
     PodSlot.Leader leaderSlot,
@@ -26,7 +27,7 @@ record JobObservation(
     Map<String, ForeignPod> foreignPods,
     Instant now) {
 
-  static JobObservation of(JobView job, List<PodView> pods, List<ForeignPod> foreign, Instant now, boolean slotsMayBeMade) {
+  public static JobObservation of(JobView job, List<PodView> pods, List<ForeignPod> foreign, Instant now, boolean slotsMayBeMade) {
     Map<String, PodView> podsByName = new LinkedHashMap<>();
     for (PodView pod : pods) {
       podsByName.putIfAbsent(pod.name(), pod);
@@ -41,39 +42,39 @@ record JobObservation(
   }
 
   /** A pod of another owner under this name, which keeps the job's own pod of that name from being created. */
-  Optional<ForeignPod> foreignPod(String name) {
+  public Optional<ForeignPod> foreignPod(String name) {
     return Optional.ofNullable(foreignPods.get(name));
   }
 
-  String jobName() {
+  public String jobName() {
     return job.name();
   }
 
-  JobSpecView spec() {
+  public JobSpecView spec() {
     return job.spec();
   }
 
-  SchedulerStatusView scheduler() {
+  public SchedulerStatusView scheduler() {
     return job.scheduler();
   }
 
-  ControllerStatus status() {
+  public ControllerStatus status() {
     return job.status();
   }
 
-  Collection<PodView> pods() {
+  public Collection<PodView> pods() {
     return podsByName.values();
   }
 
-  Optional<PodView> pod(String name) {
+  public Optional<PodView> pod(String name) {
     return Optional.ofNullable(podsByName.get(name));
   }
 
-  Optional<PodView> leaderPod() {
+  public Optional<PodView> leaderPod() {
     return pod(leaderSlot.podName());
   }
 
-  Optional<String> allocation(String podName) {
+  public Optional<String> allocation(String podName) {
     return job.scheduler().allocatedNode(podName);
   }
 
@@ -82,13 +83,13 @@ record JobObservation(
    * the pod is on. A pod whose allocation is gone has already been given back (and, if it failed,
    * counted); one on another node is a leftover of an earlier placement.
    */
-  boolean allocationStandsFor(PodView pod) {
+  public boolean allocationStandsFor(PodView pod) {
     Optional<String> allocated = allocation(pod.name());
     return allocated.isPresent() && pod.nodeName().map(allocated.get()::equals).orElse(true);
   }
 
   /** Pods of the job whose names match no slot of the current spec (e.g. after a scale-down). */
-  List<PodView> podsOutsideSpec() {
+  public List<PodView> podsOutsideSpec() {
     Set<String> slotNames = new HashSet<>();
     slotNames.add(leaderSlot.podName());
     workerSlots.forEach(slot -> slotNames.add(slot.podName()));
@@ -96,7 +97,7 @@ record JobObservation(
   }
 
   /** Worker pods of the spec that are Running, Ready and not being deleted. */
-  int servingWorkers() {
+  public int servingWorkers() {
     return (int) workerSlots.stream().map(slot -> podsByName.get(slot.podName()))
         .filter(pod -> pod != null && pod.isServing())
         .count();

@@ -1,5 +1,6 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.observe;
 
+import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import java.util.Objects;
 
 /**

@@ -1,4 +1,4 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.observe;
 
 import io.tyrl.arranger.crd.bounds.TYJobBounds;
 import io.tyrl.arranger.crd.contract.PodNames;

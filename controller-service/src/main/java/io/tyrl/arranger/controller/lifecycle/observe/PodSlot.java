@@ -1,4 +1,4 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.observe;
 
 /** A place for one pod in a job: the leader, or worker {@code index} of a WorkerSet. */
 public sealed interface PodSlot {

@@ -1,5 +1,6 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.observe;
 
+import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;

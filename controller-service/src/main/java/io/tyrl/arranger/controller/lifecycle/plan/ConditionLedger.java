@@ -1,5 +1,6 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.plan;
 
+import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.plan;
 
 /** Why the planner deletes a pod; for logs, events and metrics. */
 public enum DeletionReason {

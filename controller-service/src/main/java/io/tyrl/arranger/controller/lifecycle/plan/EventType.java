@@ -1,4 +1,4 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.plan;
 
 /** The {@code type} of a Kubernetes Event. */
 public enum EventType {

@@ -1,5 +1,9 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.plan;
 
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
+import io.tyrl.arranger.controller.lifecycle.status.Condition;
+import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -10,10 +14,10 @@ import java.util.Set;
 
 /**
  * The decisions of one plan while it is being made: the stage, restart counters and pod actions.
- * Local to a single {@link LifecyclePlanner#plan} call; deduplicates so that two rules asking for
+ * Local to a single {@link io.tyrl.arranger.controller.lifecycle.LifecyclePlanner#plan} call; deduplicates so that two rules asking for
  * the same delete produce one action.
  */
-final class PlanDraft {
+public final class PlanDraft {
 
   private final Stage initialStage;
   private Stage stage;
@@ -31,7 +35,7 @@ final class PlanDraft {
   private final Map<String, String> refusingNodes = new LinkedHashMap<>();
   private boolean lookAgainLater;
 
-  PlanDraft(ControllerStatus current) {
+  public PlanDraft(ControllerStatus current) {
     this.initialStage = current.stage();
     this.stage = current.stage();
     this.leaderRestarts = current.leader().restarts();
@@ -46,7 +50,7 @@ final class PlanDraft {
     return transition;
   }
 
-  void moveTo(Stage target, String reason, String message, EventType eventType) {
+  public void moveTo(Stage target, String reason, String message, EventType eventType) {
     transition = Optional.of(new Transition(initialStage, target, reason, message, eventType));
     stage = target;
     event(eventType, reason, message);
@@ -56,7 +60,7 @@ final class PlanDraft {
     return validation;
   }
 
-  void recordValidation(Condition condition) {
+  public void recordValidation(Condition condition) {
     validation = Optional.of(condition);
   }
 
@@ -64,12 +68,12 @@ final class PlanDraft {
     return nameConflict;
   }
 
-  void recordNameConflict(Condition condition) {
+  public void recordNameConflict(Condition condition) {
     nameConflict = Optional.of(condition);
   }
 
   /** The job is refused: its reason and message are shown as the scheduling reason, with the same words as its Event. */
-  void refuse(String reason, String message) {
+  public void refuse(String reason, String message) {
     refusal = Optional.of(new PlannedAction.ReportRefusal(reason, message));
   }
 
@@ -77,28 +81,28 @@ final class PlanDraft {
     return leaderRestarts;
   }
 
-  int countLeaderRestart() {
+  public int countLeaderRestart() {
     return ++leaderRestarts;
   }
 
-  int workerSetRestarts(String workerSetName) {
+  public int workerSetRestarts(String workerSetName) {
     return workerSetRestarts.getOrDefault(workerSetName, 0);
   }
 
-  int countWorkerSetRestart(String workerSetName) {
+  public int countWorkerSetRestart(String workerSetName) {
     return workerSetRestarts.merge(workerSetName, 1, Integer::sum);
   }
 
-  void create(PodSlot slot, String nodeName, PodEnvironment environment) {
+  public void create(PodSlot slot, String nodeName, PodEnvironment environment) {
     creates.putIfAbsent(slot.podName(), new PlannedAction.CreatePod(slot, nodeName, environment));
   }
 
-  void delete(String podName, DeletionReason why) {
+  public void delete(String podName, DeletionReason why) {
     deletes.putIfAbsent(podName, new PlannedAction.DeletePod(podName, why));
   }
 
   /** Deletes at once, replacing a graceful delete of the same pod planned earlier in this plan. */
-  void forceDelete(String podName, DeletionReason why) {
+  public void forceDelete(String podName, DeletionReason why) {
     deletes.put(podName, new PlannedAction.DeletePod(podName, why, true));
   }
 
@@ -108,20 +112,20 @@ final class PlanDraft {
   }
 
   /** The plan waits for time to pass (a node's grace): the job is to be looked at again without an event. */
-  void lookAgainLater() {
+  public void lookAgainLater() {
     lookAgainLater = true;
   }
 
-  void release(String podName) {
+  public void release(String podName) {
     releases.add(podName);
   }
 
-  boolean isReleased(String podName) {
+  public boolean isReleased(String podName) {
     return releases.contains(podName);
   }
 
   /** The kubelet on {@code node} refused a pod of the job: the scheduler is to avoid it for a while. */
-  void avoid(String node, String kubeletReason) {
+  public void avoid(String node, String kubeletReason) {
     refusingNodes.put(node, kubeletReason);
   }
 
@@ -129,12 +133,12 @@ final class PlanDraft {
     return refusingNodes;
   }
 
-  void event(EventType type, String reason, String message) {
+  public void event(EventType type, String reason, String message) {
     events.add(new PlannedAction.EmitEvent(type, reason, message));
   }
 
   /** The plan, with its actions in the order {@link PlannedAction} asks the adapter to apply them. */
-  Plan toPlan(ControllerStatus current, ControllerStatus next) {
+  public Plan toPlan(ControllerStatus current, ControllerStatus next) {
     List<PlannedAction> actions = new ArrayList<>();
     releases.forEach(podName -> actions.add(new PlannedAction.ReleaseAllocation(podName)));
     refusal.ifPresent(actions::add);

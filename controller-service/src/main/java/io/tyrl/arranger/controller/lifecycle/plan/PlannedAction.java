@@ -1,5 +1,8 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.plan;
 
+import io.tyrl.arranger.controller.lifecycle.observe.PodRole;
+import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
+import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -1,5 +1,7 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.plan;
 
+import io.tyrl.arranger.controller.lifecycle.observe.PodRole;
+import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

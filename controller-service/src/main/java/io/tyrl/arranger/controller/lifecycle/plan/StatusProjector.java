@@ -1,5 +1,18 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.plan;
 
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
+import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
+import io.tyrl.arranger.controller.lifecycle.status.AvoidedNode;
+import io.tyrl.arranger.controller.lifecycle.status.Condition;
+import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
+import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
+import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
+import io.tyrl.arranger.controller.lifecycle.status.LeaderSummary;
+import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
+import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
 import io.tyrl.arranger.crd.bounds.TYJobBounds;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,16 +28,16 @@ import java.util.Set;
  * Computes the controller-owned status a plan leaves behind: the stage and counters it decided,
  * summaries of the pods as observed, conditions and times.
  */
-final class StatusProjector {
+public final class StatusProjector {
 
   private final Duration refusingNodeAvoidance;
 
   /** @param refusingNodeAvoidance how long a node whose kubelet refused a pod of the job is avoided */
-  StatusProjector(Duration refusingNodeAvoidance) {
+  public StatusProjector(Duration refusingNodeAvoidance) {
     this.refusingNodeAvoidance = refusingNodeAvoidance;
   }
 
-  ControllerStatus project(JobObservation observation, PlanDraft draft) {
+  public ControllerStatus project(JobObservation observation, PlanDraft draft) {
     ControllerStatus current = observation.status();
     List<WorkerSetSummary> workerSets = workerSetSummaries(observation, draft);
     Optional<Instant> now = Optional.of(observation.now());

@@ -1,10 +1,13 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
+
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 
 /**
  * Succeeded and Failed are terminal: the only work left is the cleanup the policy asks for, which
  * is repeated until every such pod is being deleted (a delete may have failed the first time).
  */
-final class FinishedStagePlanner implements StagePlanner {
+public final class FinishedStagePlanner implements StagePlanner {
 
   private final PodCleanup cleanup = new PodCleanup();
 

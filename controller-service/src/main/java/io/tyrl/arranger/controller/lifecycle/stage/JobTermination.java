@@ -1,16 +1,21 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
+
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 
 /** Ends a job: the terminal stage, its event, and the cleanup its policy asks for. */
-final class JobTermination {
+public final class JobTermination {
 
   private final PodCleanup cleanup = new PodCleanup();
 
-  void succeed(JobObservation observation, PlanDraft draft, String reason, String message) {
+  public void succeed(JobObservation observation, PlanDraft draft, String reason, String message) {
     draft.moveTo(Stage.SUCCEEDED, reason, message, EventType.NORMAL);
     cleanup.clean(observation, draft);
   }
 
-  void fail(JobObservation observation, PlanDraft draft, String reason, String message) {
+  public void fail(JobObservation observation, PlanDraft draft, String reason, String message) {
     draft.moveTo(Stage.FAILED, reason, message, EventType.WARNING);
     cleanup.clean(observation, draft);
   }

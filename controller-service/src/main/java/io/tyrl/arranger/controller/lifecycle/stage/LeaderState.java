@@ -1,5 +1,8 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import java.util.Optional;
 
 /** What became of the leader pod, from the observation and the last written status. */

@@ -1,5 +1,11 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
+import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import java.time.Duration;
 
 /**
@@ -8,13 +14,13 @@ import java.time.Duration;
  * has then been restarted more than {@code restartLimit} times. A leader evicted for another job
  * (preempted, reclaimed) or refused by the kubelet is rescheduled without counting a restart.
  */
-final class LeaderSupervisor {
+public final class LeaderSupervisor {
 
   private final PodLauncher launcher;
   private final JobTermination termination;
   private final Duration refusingNodeAvoidance;
 
-  LeaderSupervisor(PodLauncher launcher, JobTermination termination, Duration refusingNodeAvoidance) {
+  public LeaderSupervisor(PodLauncher launcher, JobTermination termination, Duration refusingNodeAvoidance) {
     this.launcher = launcher;
     this.termination = termination;
     this.refusingNodeAvoidance = refusingNodeAvoidance;

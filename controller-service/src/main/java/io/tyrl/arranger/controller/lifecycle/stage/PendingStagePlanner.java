@@ -1,5 +1,9 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import java.util.Optional;
 
@@ -7,12 +11,12 @@ import java.util.Optional;
  * Pending: waits for the scheduler. Once it has placed the job's minimum, the leader is created on
  * its node and the job is Starting; if the scheduler gives up, the job fails with its reason.
  */
-final class PendingStagePlanner implements StagePlanner {
+public final class PendingStagePlanner implements StagePlanner {
 
   private final PodLauncher launcher;
   private final JobTermination termination;
 
-  PendingStagePlanner(PodLauncher launcher, JobTermination termination) {
+  public PendingStagePlanner(PodLauncher launcher, JobTermination termination) {
     this.launcher = launcher;
     this.termination = termination;
   }

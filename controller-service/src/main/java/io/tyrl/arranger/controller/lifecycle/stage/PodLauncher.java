@@ -1,5 +1,11 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.observe.ForeignPod;
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
+import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
+import io.tyrl.arranger.controller.lifecycle.plan.PodEnvironment;
 import java.util.Optional;
 
 /**
@@ -7,7 +13,7 @@ import java.util.Optional;
  * slot's name, even one being deleted, is never created again: its name is taken until it is gone.
  * Nor is one whose name a pod of another owner holds ({@link ForeignPod}): that pod is not adopted.
  */
-final class PodLauncher {
+public final class PodLauncher {
 
   /**
    * Creates the leader if it is placed and absent; the node it is (or will be) on, if placed at all.

@@ -1,5 +1,11 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.observe.ForeignPod;
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
+import io.tyrl.arranger.controller.lifecycle.status.Condition;
+import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -10,11 +16,11 @@ import java.util.stream.Collectors;
  * same words when it becomes so or its words change; once they are gone it turns False. The job
  * itself does not fail: it waits, and its pods are created once the names are free.
  */
-final class PodNameConflicts {
+public final class PodNameConflicts {
 
   static final String REASON = "PodNameConflict";
 
-  void report(JobObservation observation, PlanDraft draft) {
+  public void report(JobObservation observation, PlanDraft draft) {
     List<ForeignPod> blocking = observation.foreignPods().values().stream()
         .filter(pod -> isJobPodName(observation, pod.name()))
         .toList();

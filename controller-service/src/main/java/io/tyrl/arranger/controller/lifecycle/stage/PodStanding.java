@@ -1,4 +1,7 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
+
+import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 
 /** How a pod of the job stands, as far as the lifecycle is concerned. */
 enum PodStanding {

@@ -1,5 +1,11 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
+import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import java.util.Optional;
 
@@ -9,13 +15,13 @@ import java.util.Optional;
  * created and the job is Starting once more. Pods stuck on a node that is not Ready are force-deleted
  * after a grace ({@link UnreachableNodeRelease}).
  */
-final class ReschedulingStagePlanner implements StagePlanner {
+public final class ReschedulingStagePlanner implements StagePlanner {
 
   private final PodLauncher launcher;
   private final JobTermination termination;
   private final UnreachableNodeRelease unreachableNodeRelease;
 
-  ReschedulingStagePlanner(PodLauncher launcher, JobTermination termination, UnreachableNodeRelease unreachableNodeRelease) {
+  public ReschedulingStagePlanner(PodLauncher launcher, JobTermination termination, UnreachableNodeRelease unreachableNodeRelease) {
     this.launcher = launcher;
     this.termination = termination;
     this.unreachableNodeRelease = unreachableNodeRelease;

@@ -1,4 +1,8 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
+
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.observe.SchedulerStatusView;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 
 /** Fails a job the scheduler declared it can never place, passing on the scheduler's own reason. */
 final class SchedulingFailure {

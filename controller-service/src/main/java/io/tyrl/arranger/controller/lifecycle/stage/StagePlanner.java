@@ -1,7 +1,10 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
+
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 
 /** The rules of one stage: what to do, and where to go, given the observation. */
-interface StagePlanner {
+public interface StagePlanner {
 
   void plan(JobObservation observation, PlanDraft draft);
 }

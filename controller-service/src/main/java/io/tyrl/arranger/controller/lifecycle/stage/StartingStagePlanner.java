@@ -1,17 +1,23 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
+
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
+import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 
 /**
  * Starting: the leader exists. Once it has an IP, every placed worker is created with that address;
  * when the leader runs and at least {@code minWorkersNum} workers (or all, if fewer) are Ready, the
  * job is Running.
  */
-final class StartingStagePlanner implements StagePlanner {
+public final class StartingStagePlanner implements StagePlanner {
 
   private final LeaderSupervisor leaderSupervisor;
   private final WorkerSupervisor workerSupervisor;
   private final PodLauncher launcher;
 
-  StartingStagePlanner(LeaderSupervisor leaderSupervisor, WorkerSupervisor workerSupervisor, PodLauncher launcher) {
+  public StartingStagePlanner(LeaderSupervisor leaderSupervisor, WorkerSupervisor workerSupervisor, PodLauncher launcher) {
     this.leaderSupervisor = leaderSupervisor;
     this.workerSupervisor = workerSupervisor;
     this.launcher = launcher;

@@ -1,5 +1,10 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
+import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -11,13 +16,13 @@ import java.time.Instant;
  * would wait that long), the job's pod there is force-deleted and a Warning {@code NodeUnreachable}
  * Event says so. Before that, the job is looked at again later.
  */
-final class UnreachableNodeRelease {
+public final class UnreachableNodeRelease {
 
   static final String REASON = "NodeUnreachable";
 
   private final Duration defaultGrace;
 
-  UnreachableNodeRelease(Duration defaultGrace) {
+  public UnreachableNodeRelease(Duration defaultGrace) {
     this.defaultGrace = defaultGrace;
   }
 

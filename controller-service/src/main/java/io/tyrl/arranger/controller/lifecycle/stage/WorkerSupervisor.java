@@ -1,5 +1,13 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
+import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
+import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
+import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
+import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -13,12 +21,12 @@ import java.util.Optional;
  * allocation back are written in one status patch, so a pod whose allocation is already gone has
  * been counted, and re-planning after a partly applied plan does not count it again.
  */
-final class WorkerSupervisor {
+public final class WorkerSupervisor {
 
   private final JobTermination termination;
   private final Duration refusingNodeAvoidance;
 
-  WorkerSupervisor(JobTermination termination, Duration refusingNodeAvoidance) {
+  public WorkerSupervisor(JobTermination termination, Duration refusingNodeAvoidance) {
     this.termination = termination;
     this.refusingNodeAvoidance = refusingNodeAvoidance;
   }

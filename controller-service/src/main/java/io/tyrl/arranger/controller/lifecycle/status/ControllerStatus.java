@@ -1,5 +1,6 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.status;
 
+import io.tyrl.arranger.controller.lifecycle.Stage;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.Optional;
 
 /**
  * The controller-owned fields of {@code TYJob.status}: read back as input, written as the payload of
- * {@link PlannedAction.PatchStatus}.
+ * {@link io.tyrl.arranger.controller.lifecycle.plan.PlannedAction.PatchStatus}.
  *
  * <p>Restart counters live here rather than in the controller's memory so that a plan depends only
  * on what is stored: a restarted controller plans exactly what the previous one would have.

@@ -1,4 +1,4 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.status;
 
 import java.util.Objects;
 

@@ -1,8 +1,10 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tyrl.arranger.controller.lifecycle.JobFixture;
+import io.tyrl.arranger.controller.lifecycle.plan.PodEnvironment;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,8 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.controller.lifecycle.Stage;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

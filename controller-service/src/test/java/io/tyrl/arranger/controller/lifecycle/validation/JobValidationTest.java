@@ -1,10 +1,24 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.validation;
 
 import static io.tyrl.arranger.controller.lifecycle.JobFixture.job;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.tyrl.arranger.controller.lifecycle.JobFixture;
+import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
+import io.tyrl.arranger.controller.lifecycle.PlanCase;
+import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.controller.lifecycle.observe.ContainerView;
+import io.tyrl.arranger.controller.lifecycle.observe.JobView;
+import io.tyrl.arranger.controller.lifecycle.observe.PodTemplateView;
+import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
+import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
+import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.controller.lifecycle.plan.Plan;
+import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
+import io.tyrl.arranger.controller.lifecycle.status.Condition;
+import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.validation.JobValidator;
 import io.tyrl.arranger.controller.lifecycle.validation.ValidationProblem;
 import io.tyrl.arranger.crd.contract.ScheduleState;

@@ -1,8 +1,11 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.controller.lifecycle.validation;
 
 import static io.tyrl.arranger.controller.lifecycle.JobFixture.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.controller.lifecycle.observe.ContainerView;
+import io.tyrl.arranger.controller.lifecycle.observe.PodTemplateView;
+import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
 import io.tyrl.arranger.controller.lifecycle.validation.JobValidator;
 import io.tyrl.arranger.controller.lifecycle.validation.ValidationProblem;
 import java.util.List;
