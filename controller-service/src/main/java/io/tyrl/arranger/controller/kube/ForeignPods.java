@@ -4,7 +4,7 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.tyrl.arranger.controller.lifecycle.ForeignPod;
+import io.tyrl.arranger.controller.lifecycle.observe.ForeignPod;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.tyrl.arranger.controller.kube;
 
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.tyrl.arranger.controller.lifecycle.EventType;
+import io.tyrl.arranger.controller.lifecycle.plan.EventType;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.events.InvolvedObject;

@@ -2,7 +2,7 @@ package io.tyrl.arranger.controller.kube;
 
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.tyrl.arranger.controller.lifecycle.EvictionNotice;
+import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.StatusPatchException;
 import io.tyrl.arranger.kube.StatusPatcher;

@@ -1,5 +1,27 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.controller.lifecycle.observe.ForeignPod;
+import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
+import io.tyrl.arranger.controller.lifecycle.observe.JobView;
+import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.plan.Plan;
+import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
+import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
+import io.tyrl.arranger.controller.lifecycle.plan.StatusProjector;
+import io.tyrl.arranger.controller.lifecycle.stage.FinishedStagePlanner;
+import io.tyrl.arranger.controller.lifecycle.stage.JobTermination;
+import io.tyrl.arranger.controller.lifecycle.stage.LeaderSupervisor;
+import io.tyrl.arranger.controller.lifecycle.stage.PendingStagePlanner;
+import io.tyrl.arranger.controller.lifecycle.stage.PodLauncher;
+import io.tyrl.arranger.controller.lifecycle.stage.PodNameConflicts;
+import io.tyrl.arranger.controller.lifecycle.stage.ReschedulingStagePlanner;
+import io.tyrl.arranger.controller.lifecycle.stage.RunningStagePlanner;
+import io.tyrl.arranger.controller.lifecycle.stage.StagePlanner;
+import io.tyrl.arranger.controller.lifecycle.stage.StartingStagePlanner;
+import io.tyrl.arranger.controller.lifecycle.stage.UnreachableNodeRelease;
+import io.tyrl.arranger.controller.lifecycle.stage.WorkerSupervisor;
+import io.tyrl.arranger.controller.lifecycle.status.Condition;
+import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.validation.JobValidator;
 import io.tyrl.arranger.controller.lifecycle.validation.ValidationProblem;
 import io.tyrl.arranger.crd.reasons.SchedulingReasons;

@@ -1,5 +1,12 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.controller.lifecycle.observe.JobView;
+import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.observe.SchedulerStatusView;
+import io.tyrl.arranger.controller.lifecycle.plan.Plan;
+import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
+import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
+import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,7 +20,7 @@ import java.util.Optional;
  * the way the adapter will: status (with released allocations) first, then deletes (which mark a
  * pod as being deleted), then creates (which refuse an existing name, like AlreadyExists).
  */
-final class FakeCluster {
+public final class FakeCluster {
 
   private JobView job;
   private final Map<String, PodView> pods = new LinkedHashMap<>();
@@ -22,11 +29,11 @@ final class FakeCluster {
   private final LifecyclePlanner planner = new LifecyclePlanner();
   private Instant now = PlanCase.NOW;
 
-  FakeCluster(JobView job) {
+  public FakeCluster(JobView job) {
     this.job = job;
   }
 
-  JobView job() {
+  public JobView job() {
     return job;
   }
 
@@ -46,7 +53,7 @@ final class FakeCluster {
    * A job of a leader and two workers on the given placements, stepped until it is Running: the leader
    * created and run, then its workers created and run.
    */
-  static FakeCluster running(Map<String, String> allocations) {
+  public static FakeCluster running(Map<String, String> allocations) {
     FakeCluster cluster = new FakeCluster(JobFixture.job().build());
     cluster.schedule(ScheduleState.SCHEDULED_SUCCEED, allocations);
     cluster.step();
@@ -58,13 +65,13 @@ final class FakeCluster {
     return cluster;
   }
 
-  Plan plan() {
+  public Plan plan() {
     now = now.plusSeconds(1);
     return planner.plan(job, List.copyOf(pods.values()), now);
   }
 
   /** Plans and applies the plan fully. */
-  Plan step() {
+  public Plan step() {
     Plan plan = plan();
     applyStatus(plan);
     applyPods(plan);
@@ -96,7 +103,7 @@ final class FakeCluster {
     }
   }
 
-  void schedule(ScheduleState state, Map<String, String> allocations) {
+  public void schedule(ScheduleState state, Map<String, String> allocations) {
     Map<String, String> merged = new LinkedHashMap<>(job.scheduler().allocations());
     merged.putAll(allocations);
     job = new JobView(job.namespace(), job.name(), job.generation(), job.spec(),
@@ -104,12 +111,12 @@ final class FakeCluster {
   }
 
   /** The kubelet starts the pod: Running, Ready, with an IP. */
-  void run(String podName, String ip) {
+  public void run(String podName, String ip) {
     pods.computeIfPresent(podName, (name, pod) -> new PodView(name, PodPhase.RUNNING, true, Optional.of(ip),
         pod.nodeName(), pod.deleting(), Optional.empty()));
   }
 
-  void fail(String podName, String reason) {
+  public void fail(String podName, String reason) {
     pods.computeIfPresent(podName, (name, pod) -> new PodView(name, PodPhase.FAILED, false, pod.podIp(),
         pod.nodeName(), pod.deleting(), Optional.of(reason)));
   }

@@ -2,6 +2,8 @@ package io.tyrl.arranger.controller.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.controller.lifecycle.plan.Plan;
+import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,20 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.controller.lifecycle.observe.ContainerView;
+import io.tyrl.arranger.controller.lifecycle.observe.JobSpecView;
+import io.tyrl.arranger.controller.lifecycle.observe.JobView;
+import io.tyrl.arranger.controller.lifecycle.observe.LeaderSpecView;
+import io.tyrl.arranger.controller.lifecycle.observe.PodNaming;
+import io.tyrl.arranger.controller.lifecycle.observe.PodTemplateView;
+import io.tyrl.arranger.controller.lifecycle.observe.SchedulerStatusView;
+import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
+import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
+import io.tyrl.arranger.controller.lifecycle.status.AvoidedNode;
+import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
+import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
+import io.tyrl.arranger.controller.lifecycle.status.LeaderSummary;
+import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
+import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
 import io.tyrl.arranger.crd.contract.PodNames;
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import java.time.Instant;
@@ -14,9 +29,9 @@ import java.util.Optional;
  * one WorkerSet {@code actor} of 2, restartLimit 3, minWorkersNum 1, cleanPodPolicy All, Pending,
  * Unscheduled. Pod names follow: {@code train-learner}, {@code train-actor-0}, ...
  */
-final class JobFixture {
+public final class JobFixture {
 
-  static final Instant EARLIER = Instant.parse("2026-01-01T00:00:00Z");
+  public static final Instant EARLIER = Instant.parse("2026-01-01T00:00:00Z");
 
   private String name = "train";
   private long generation = 1;
@@ -41,137 +56,137 @@ final class JobFixture {
   private Optional<EvictionNotice> eviction = Optional.empty();
   private List<AvoidedNode> avoidNodes = List.of();
 
-  static JobFixture job() {
+  public static JobFixture job() {
     return new JobFixture();
   }
 
-  static PodTemplateView template() {
+  public static PodTemplateView template() {
     return PodTemplateView.of(new ContainerView("main", Map.of("cpu", "1", "memory", "1Gi"), Map.of("memory", "2Gi")));
   }
 
-  JobFixture named(String jobName) {
+  public JobFixture named(String jobName) {
     this.name = jobName;
     return this;
   }
 
-  JobFixture generation(long value) {
+  public JobFixture generation(long value) {
     this.generation = value;
     return this;
   }
 
-  JobFixture leader(String value) {
+  public JobFixture leader(String value) {
     this.leaderName = value;
     return this;
   }
 
-  JobFixture leaderTemplate(PodTemplateView value) {
+  public JobFixture leaderTemplate(PodTemplateView value) {
     this.leaderTemplate = value;
     return this;
   }
 
-  JobFixture workerSet(String workerSetName, long counts) {
+  public JobFixture workerSet(String workerSetName, long counts) {
     return workerSet(new WorkerSetSpecView(workerSetName, counts, template()));
   }
 
-  JobFixture workerSet(WorkerSetSpecView workerSet) {
+  public JobFixture workerSet(WorkerSetSpecView workerSet) {
     workerSets.add(workerSet);
     return this;
   }
 
   /** The fields the lifecycle only validates: priority, queue, gang, volume names. */
-  JobFixture unplanned(UnplannedSpecView value) {
+  public JobFixture unplanned(UnplannedSpecView value) {
     this.unplanned = value;
     return this;
   }
 
-  JobFixture restartLimit(long value) {
+  public JobFixture restartLimit(long value) {
     this.restartLimit = value;
     return this;
   }
 
-  JobFixture minWorkers(long value) {
+  public JobFixture minWorkers(long value) {
     this.minWorkersNum = value;
     return this;
   }
 
-  JobFixture cleanPodPolicy(String value) {
+  public JobFixture cleanPodPolicy(String value) {
     this.cleanPodPolicy = value;
     return this;
   }
 
-  JobFixture terminating() {
+  public JobFixture terminating() {
     this.terminating = true;
     return this;
   }
 
-  JobFixture stage(Stage value) {
+  public JobFixture stage(Stage value) {
     this.stage = value;
     return this;
   }
 
-  JobFixture scheduled(ScheduleState value) {
+  public JobFixture scheduled(ScheduleState value) {
     this.scheduleState = value;
     return this;
   }
 
-  JobFixture schedulingReason(String reason, String message) {
+  public JobFixture schedulingReason(String reason, String message) {
     this.schedulingReason = Optional.of(reason);
     this.schedulingMessage = Optional.of(message);
     return this;
   }
 
-  JobFixture allocate(String podName, String node) {
+  public JobFixture allocate(String podName, String node) {
     allocations.put(podName, node);
     return this;
   }
 
   /** Allocates the leader and every worker of the spec built so far, all on {@code node}. */
-  JobFixture allocateAll(String node) {
+  public JobFixture allocateAll(String node) {
     JobView view = build();
     allocate(PodNames.leader(name, leaderName), node);
     PodNaming.workerSlots(name, view.spec()).forEach(slot -> allocate(slot.podName(), node));
     return this;
   }
 
-  JobFixture leaderRestarts(int value) {
+  public JobFixture leaderRestarts(int value) {
     this.leaderRestarts = value;
     return this;
   }
 
-  JobFixture workerSetRestarts(String workerSetName, int value) {
+  public JobFixture workerSetRestarts(String workerSetName, int value) {
     workerSetRestarts.put(workerSetName, value);
     return this;
   }
 
   /** The last written status saw the leader pod in {@code phase}. */
-  JobFixture leaderObserved(PodPhase phase) {
+  public JobFixture leaderObserved(PodPhase phase) {
     this.leaderObserved = Optional.of(phase);
     return this;
   }
 
-  JobFixture started(Instant value) {
+  public JobFixture started(Instant value) {
     this.startTime = Optional.of(value);
     return this;
   }
 
   /** {@code status.eviction}: these pods are being evicted for another job. */
-  JobFixture evicted(String reason, String message, String... pods) {
+  public JobFixture evicted(String reason, String message, String... pods) {
     this.eviction = Optional.of(new EvictionNotice(reason, message, List.of(pods)));
     return this;
   }
 
   /** {@code status.avoidNodes} as last written. */
-  JobFixture avoiding(AvoidedNode... nodes) {
+  public JobFixture avoiding(AvoidedNode... nodes) {
     this.avoidNodes = List.of(nodes);
     return this;
   }
 
-  JobFixture completed(Instant value) {
+  public JobFixture completed(Instant value) {
     this.completionTime = Optional.of(value);
     return this;
   }
 
-  JobView build() {
+  public JobView build() {
     List<WorkerSetSpecView> sets = workerSets.isEmpty() ? List.of(new WorkerSetSpecView("actor", 2, template())) : workerSets;
     JobSpecView spec = new JobSpecView(
         new LeaderSpecView(leaderName, leaderTemplate), sets, restartLimit, minWorkersNum, cleanPodPolicy, terminating, unplanned);

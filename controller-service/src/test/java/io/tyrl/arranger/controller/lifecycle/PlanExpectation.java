@@ -2,6 +2,10 @@ package io.tyrl.arranger.controller.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.controller.lifecycle.observe.JobView;
+import io.tyrl.arranger.controller.lifecycle.plan.Plan;
+import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
+import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +16,7 @@ import java.util.Set;
  * One row's expected outcome in the table-driven tests: the stage, and exactly which pods are
  * created, deleted and given back, which event reasons appear, and optionally restart counts.
  */
-final class PlanExpectation {
+public final class PlanExpectation {
 
   private final Stage stage;
   private Set<String> creates = Set.of();
@@ -27,42 +31,42 @@ final class PlanExpectation {
     this.stage = stage;
   }
 
-  static PlanExpectation expect(Stage stage) {
+  public static PlanExpectation expect(Stage stage) {
     return new PlanExpectation(stage);
   }
 
-  PlanExpectation creates(String... podNames) {
+  public PlanExpectation creates(String... podNames) {
     this.creates = Set.of(podNames);
     return this;
   }
 
-  PlanExpectation deletes(String... podNames) {
+  public PlanExpectation deletes(String... podNames) {
     this.deletes = Set.of(podNames);
     return this;
   }
 
-  PlanExpectation releases(String... podNames) {
+  public PlanExpectation releases(String... podNames) {
     this.releases = Set.of(podNames);
     return this;
   }
 
-  PlanExpectation events(String... reasons) {
+  public PlanExpectation events(String... reasons) {
     this.events = List.of(reasons);
     return this;
   }
 
-  PlanExpectation leaderRestarts(int value) {
+  public PlanExpectation leaderRestarts(int value) {
     this.leaderRestarts = Optional.of(value);
     return this;
   }
 
-  PlanExpectation workerSetRestarts(String workerSet, int value) {
+  public PlanExpectation workerSetRestarts(String workerSet, int value) {
     workerSetRestarts.put(workerSet, value);
     return this;
   }
 
   /** Whether {@code status.eviction} is still there after the plan. */
-  PlanExpectation evictionKept(boolean value) {
+  public PlanExpectation evictionKept(boolean value) {
     this.evictionKept = Optional.of(value);
     return this;
   }

@@ -1,9 +1,11 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import java.util.Optional;
 
 /** Fluent builder of {@link PodView}s for tests; a new pod is Pending, not ready, unbound. */
-final class PodFixture {
+public final class PodFixture {
 
   private final String name;
   private PodPhase phase = PodPhase.PENDING;
@@ -17,16 +19,16 @@ final class PodFixture {
     this.name = name;
   }
 
-  static PodFixture pod(String name) {
+  public static PodFixture pod(String name) {
     return new PodFixture(name);
   }
 
   /** Running, Ready, with an IP, on node-a: a healthy pod. */
-  static PodFixture serving(String name) {
+  public static PodFixture serving(String name) {
     return pod(name).running().ready().ip("10.0.0.1").on("node-a");
   }
 
-  PodFixture running() {
+  public PodFixture running() {
     this.phase = PodPhase.RUNNING;
     return this;
   }
@@ -36,40 +38,40 @@ final class PodFixture {
     return this;
   }
 
-  PodFixture succeeded() {
+  public PodFixture succeeded() {
     this.phase = PodPhase.SUCCEEDED;
     this.ready = false;
     return this;
   }
 
-  PodFixture failed(String statusReason) {
+  public PodFixture failed(String statusReason) {
     this.phase = PodPhase.FAILED;
     this.ready = false;
     this.reason = Optional.ofNullable(statusReason);
     return this;
   }
 
-  PodFixture unknown() {
+  public PodFixture unknown() {
     this.phase = PodPhase.UNKNOWN;
     return this;
   }
 
-  PodFixture ip(String value) {
+  public PodFixture ip(String value) {
     this.ip = Optional.of(value);
     return this;
   }
 
-  PodFixture on(String value) {
+  public PodFixture on(String value) {
     this.node = Optional.of(value);
     return this;
   }
 
-  PodFixture deleting() {
+  public PodFixture deleting() {
     this.deleting = true;
     return this;
   }
 
-  PodView build() {
+  public PodView build() {
     return new PodView(name, phase, ready, ip, node, deleting, reason);
   }
 }

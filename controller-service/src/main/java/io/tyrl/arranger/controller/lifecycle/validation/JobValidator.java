@@ -1,11 +1,11 @@
 package io.tyrl.arranger.controller.lifecycle.validation;
 
-import io.tyrl.arranger.controller.lifecycle.CleanPodPolicy;
-import io.tyrl.arranger.controller.lifecycle.JobSpecView;
-import io.tyrl.arranger.controller.lifecycle.JobView;
-import io.tyrl.arranger.controller.lifecycle.PodNaming;
-import io.tyrl.arranger.controller.lifecycle.UnplannedSpecView;
-import io.tyrl.arranger.controller.lifecycle.WorkerSetSpecView;
+import io.tyrl.arranger.controller.lifecycle.observe.CleanPodPolicy;
+import io.tyrl.arranger.controller.lifecycle.observe.JobSpecView;
+import io.tyrl.arranger.controller.lifecycle.observe.JobView;
+import io.tyrl.arranger.controller.lifecycle.observe.PodNaming;
+import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
+import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
 import io.tyrl.arranger.crd.bounds.BoundsProblem;
 import io.tyrl.arranger.crd.bounds.TYJobBounds;
 import io.tyrl.arranger.crd.bounds.TYJobShape;

@@ -1,7 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle.validation;
 
-import io.tyrl.arranger.controller.lifecycle.ContainerView;
-import io.tyrl.arranger.controller.lifecycle.PodTemplateView;
+import io.tyrl.arranger.controller.lifecycle.observe.ContainerView;
+import io.tyrl.arranger.controller.lifecycle.observe.PodTemplateView;
 import io.tyrl.arranger.crd.contract.Quantities;
 import java.math.BigDecimal;
 import java.util.HashSet;

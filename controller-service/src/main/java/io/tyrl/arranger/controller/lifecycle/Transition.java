@@ -1,4 +1,0 @@
-package io.tyrl.arranger.controller.lifecycle;
-
-/** A change of stage decided by a plan, with the reason recorded in conditions and the event. */
-record Transition(Stage from, Stage to, String reason, String message, EventType eventType) {}
