@@ -8,7 +8,7 @@ import io.tyrl.arranger.controller.lifecycle.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.controller.lifecycle.Plan;
 import io.tyrl.arranger.controller.lifecycle.PodView;
-import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.crd.contract.Stage;
+
 /** Ends a job: the terminal stage, its event, and the cleanup its policy asks for. */
 final class JobTermination {
 

@@ -2,6 +2,7 @@ package io.tyrl.arranger.controller.lifecycle;
 
 import io.tyrl.arranger.controller.lifecycle.validation.JobValidator;
 import io.tyrl.arranger.controller.lifecycle.validation.ValidationProblem;
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.reasons.SchedulingReasons;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

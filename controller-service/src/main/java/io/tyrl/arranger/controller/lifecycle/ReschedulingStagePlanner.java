@@ -1,6 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.util.Optional;
 
 /**

@@ -1,5 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.crd.contract.Stage;
+
 /**
  * Starting: the leader exists. Once it has an IP, every placed worker is created with that address;
  * when the leader runs and at least {@code minWorkersNum} workers (or all, if fewer) are Ready, the

@@ -1,6 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle;
 
 import io.tyrl.arranger.crd.bounds.TYJobBounds;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,4 +1,6 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.crd.contract.Stage;
+
 /** A change of stage decided by a plan, with the reason recorded in conditions and the event. */
 record Transition(Stage from, Stage to, String reason, String message, EventType eventType) {}

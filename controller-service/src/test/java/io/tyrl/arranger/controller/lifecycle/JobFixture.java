@@ -2,6 +2,7 @@ package io.tyrl.arranger.controller.lifecycle;
 
 import io.tyrl.arranger.crd.contract.PodNames;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -4,6 +4,7 @@ import static io.tyrl.arranger.controller.lifecycle.JobFixture.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -7,8 +7,8 @@ import static io.tyrl.arranger.scheduler.sim.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.scheduler.api.CycleResult;
-import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
@@ -220,7 +220,7 @@ class ProportionPluginTest {
   @MethodSource("runningJobsUnderALoweredCapability")
   void aJobThatRanIsFailedForItsMinimumOnlyWhenItHoldsNothing(String description, boolean holdsItsPods, ScheduleState state,
       ReasonCode reason) {
-    var builder = job("ran").queue("capped").stage(JobStage.RUNNING).minWorkers(2).leader("cpu", "2").workers("actor", 2, "cpu", "2");
+    var builder = job("ran").queue("capped").stage(Stage.RUNNING).minWorkers(2).leader("cpu", "2").workers("actor", 2, "cpu", "2");
     if (holdsItsPods) {
       builder.running("n", 2);
     }

@@ -4,6 +4,7 @@ import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.tyrl.arranger.crd.contract.GoDurations;
 import io.tyrl.arranger.crd.contract.PodNames;
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobSpec;
@@ -15,7 +16,6 @@ import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.GangSpec;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
-import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.PreemptionPolicy;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
@@ -87,7 +87,7 @@ final class JobReader {
         annotations == null ? null : annotations.get(JobInfo.PREEMPTABLE_ANNOTATION));
     boolean awaitingVictims = tyJob.getStatus() != null && tyJob.getStatus().getScheduling() != null
         && ReasonCode.WAITING_FOR_VICTIMS.statusValue().equals(tyJob.getStatus().getScheduling().getReason());
-    JobStage stage = stage(tyJob.getStatus());
+    Stage stage = stage(tyJob.getStatus());
     return new JobInfo(tyJob.getMetadata().getNamespace(), name, tyJob.getMetadata().getUid(), spec.getQueue(),
         spec.getPriority() == null ? TYJobDefaults.PRIORITY : spec.getPriority(), created,
         spec.getMinWorkersNum() == null ? TYJobDefaults.MIN_WORKERS_NUM : spec.getMinWorkersNum(), basicPolicy, queuePolicy, gang, waitingSince,
@@ -96,17 +96,8 @@ final class JobReader {
   }
 
   /** The controller's stage: whether the job's minimum has run, which ends gang rules until a reschedule. */
-  static JobStage stage(V1alpha1TYJobStatus status) {
-    if (status == null || status.getStage() == null) {
-      return JobStage.PENDING;
-    }
-    return switch (status.getStage()) {
-      case STARTING -> JobStage.STARTING;
-      case RUNNING -> JobStage.RUNNING;
-      case RESCHEDULING -> JobStage.RESCHEDULING;
-      // Ended jobs are not read (SnapshotAssembler.schedulable); Pending is where every job begins.
-      default -> JobStage.PENDING;
-    };
+  static Stage stage(V1alpha1TYJobStatus status) {
+    return Stage.fromWireNameOrPending(status == null || status.getStage() == null ? null : status.getStage().getValue());
   }
 
   /** What every pod made from one template asks for. */

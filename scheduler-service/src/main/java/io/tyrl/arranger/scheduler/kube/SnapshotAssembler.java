@@ -7,7 +7,6 @@ import io.tyrl.arranger.crd.bounds.BoundsProblem;
 import io.tyrl.arranger.crd.bounds.TYJobModelBounds;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
-import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import io.tyrl.arranger.scheduler.api.ExistingPod;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
@@ -164,24 +163,12 @@ public final class SnapshotAssembler {
 
   /** A job that has ended takes no placements, and an unreadable one that ended needs no more reports. */
   private static boolean ended(V1alpha1TYJob job) {
-    V1alpha1TYJobStatus status = job.getStatus();
-    return status != null && status.getStage() != null
-        && (status.getStage() == V1alpha1TYJobStatus.StageEnum.SUCCEEDED
-            || status.getStage() == V1alpha1TYJobStatus.StageEnum.FAILED);
+    return JobReader.stage(job.getStatus()).isTerminal();
   }
 
   /** Jobs that ended, or that their user is stopping, take no new placements. */
   static boolean schedulable(V1alpha1TYJob job) {
-    V1alpha1TYJobStatus status = job.getStatus();
-    if (status != null && status.getStage() != null) {
-      switch (status.getStage()) {
-        case SUCCEEDED, FAILED -> {
-          return false;
-        }
-        default -> { }
-      }
-    }
-    return job.getSpec() != null && !Boolean.TRUE.equals(job.getSpec().getTerminating());
+    return !ended(job) && job.getSpec() != null && !Boolean.TRUE.equals(job.getSpec().getTerminating());
   }
 
   private static NodeInfo node(V1Node node, NodeUsage usage, VersionedMemo<Resource> allocatables) {
