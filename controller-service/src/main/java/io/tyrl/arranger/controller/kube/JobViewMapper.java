@@ -24,6 +24,12 @@ import io.tyrl.arranger.controller.lifecycle.WorkerSetSummary;
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
+import io.tyrl.arranger.crd.contract.status.Allocations;
+import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
+import io.tyrl.arranger.crd.contract.status.SchedulingStatus;
+import io.tyrl.arranger.crd.contract.status.StatusFields;
+import io.tyrl.arranger.crd.contract.status.VictimEntry;
+import io.tyrl.arranger.crd.read.PlainJson;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -178,18 +184,12 @@ public final class JobViewMapper {
   }
 
   private static SchedulerStatusView schedulerStatus(JsonObject status) {
-    Map<String, String> allocations = new LinkedHashMap<>();
-    RawJson.object(status, "allocations").ifPresent(map -> map.entrySet().forEach(entry -> {
-      if (entry.getValue().isJsonPrimitive()) {
-        allocations.put(entry.getKey(), entry.getValue().getAsString());
-      }
-    }));
-    JsonObject scheduling = RawJson.objectOrEmpty(status, "scheduling");
+    SchedulingStatus scheduling = SchedulingStatus.decode(PlainJson.toPlain(status.get(StatusFields.SCHEDULING)));
     return new SchedulerStatusView(
-        ScheduleState.fromWireNameOrUnscheduled(RawJson.string(status, "scheduleState").orElse(null)),
-        allocations,
-        RawJson.string(scheduling, "reason"),
-        RawJson.string(scheduling, "message"));
+        ScheduleState.fromWireNameOrUnscheduled(RawJson.string(status, StatusFields.SCHEDULE_STATE).orElse(null)),
+        Allocations.decode(PlainJson.toPlain(status.get(StatusFields.ALLOCATIONS))),
+        scheduling.reason(),
+        scheduling.message());
   }
 
   private static ControllerStatus controllerStatus(JsonObject status) {
@@ -217,7 +217,7 @@ public final class JobViewMapper {
             RawJson.intOr(set, "restarts", 0)))
         .toList();
     return new ControllerStatus(
-        Stage.fromWireNameOrPending(RawJson.string(status, "stage").orElse(null)),
+        Stage.fromWireNameOrPending(RawJson.string(status, StatusFields.STAGE).orElse(null)),
         conditions,
         leaderSummary,
         workerSets,
@@ -231,15 +231,9 @@ public final class JobViewMapper {
   }
 
   private static List<AvoidedNode> avoidedNodes(JsonObject status) {
-    List<AvoidedNode> avoided = new ArrayList<>();
-    for (JsonObject entry : RawJson.objects(status, "avoidNodes")) {
-      Optional<String> node = RawJson.string(entry, "node");
-      Optional<Instant> until = RawJson.string(entry, "until").flatMap(JobViewMapper::instant);
-      if (node.isPresent() && until.isPresent()) {
-        avoided.add(new AvoidedNode(node.get(), RawJson.string(entry, "reason").orElse(""), until.get()));
-      }
-    }
-    return avoided;
+    return AvoidedNodeEntry.decodeAll(PlainJson.toPlain(status.get(StatusFields.AVOID_NODES))).stream()
+        .map(entry -> new AvoidedNode(entry.node(), entry.reason(), entry.until()))
+        .toList();
   }
 
   /** {@code status.eviction} as stored; empty when it has no reason. */
@@ -249,16 +243,8 @@ public final class JobViewMapper {
             RawJson.strings(eviction, "pods")));
   }
 
-  private static List<JobSnapshot.Victims> victims(JsonObject status) {
-    return RawJson.objects(status, "victims").stream()
-        .map(victim -> new JobSnapshot.Victims(
-            RawJson.string(victim, "namespace").orElse(""),
-            RawJson.string(victim, "job").orElse(""),
-            RawJson.strings(victim, "pods"),
-            RawJson.strings(victim, "podUIDs"),
-            RawJson.string(victim, "reason").orElse(""),
-            RawJson.string(victim, "cause").orElse("")))
-        .toList();
+  private static List<VictimEntry> victims(JsonObject status) {
+    return VictimEntry.decodeAll(PlainJson.toPlain(status.get(StatusFields.VICTIMS)));
   }
 
   private static Optional<Instant> instant(String text) {
