@@ -1,6 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle;
 
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.time.Duration;
 
 /**
@@ -32,7 +33,7 @@ final class LeaderSupervisor {
       return true;
     }
     if (state instanceof LeaderState.Completed) {
-      termination.succeed(observation, draft, "LeaderSucceeded",
+      termination.succeed(observation, draft, LifecycleReasons.LEADER_SUCCEEDED,
           "leader pod \"%s\" succeeded".formatted(observation.leaderSlot().podName()));
       return false;
     }
@@ -60,7 +61,7 @@ final class LeaderSupervisor {
     if (countsAsRestart) {
       int restarts = draft.countLeaderRestart();
       if (restarts > restartLimit) {
-        termination.fail(observation, draft, "RestartLimitExceeded",
+        termination.fail(observation, draft, LifecycleReasons.RESTART_LIMIT_EXCEEDED,
             "%s; the leader has been restarted %d times, more than restartLimit %d".formatted(message, restarts, restartLimit));
         return;
       }

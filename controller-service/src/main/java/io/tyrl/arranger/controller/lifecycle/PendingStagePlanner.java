@@ -2,6 +2,7 @@ package io.tyrl.arranger.controller.lifecycle;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.util.Optional;
 
 /**
@@ -30,7 +31,7 @@ final class PendingStagePlanner implements StagePlanner {
     }
     Optional<String> node = launcher.launchLeader(observation, draft);
     if (node.isPresent()) {
-      draft.moveTo(Stage.STARTING, "LeaderCreated",
+      draft.moveTo(Stage.STARTING, LifecycleReasons.LEADER_CREATED,
           "leader pod \"%s\" created on node %s".formatted(observation.leaderSlot().podName(), node.get()), EventType.NORMAL);
     }
   }

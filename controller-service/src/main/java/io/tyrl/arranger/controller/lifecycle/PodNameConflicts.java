@@ -1,5 +1,6 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -12,7 +13,7 @@ import java.util.stream.Collectors;
  */
 final class PodNameConflicts {
 
-  static final String REASON = "PodNameConflict";
+  static final String REASON = LifecycleReasons.POD_NAME_CONFLICT;
 
   void report(JobObservation observation, PlanDraft draft) {
     List<ForeignPod> blocking = observation.foreignPods().values().stream()
@@ -21,7 +22,7 @@ final class PodNameConflicts {
     Optional<Condition> current = observation.status().condition(Condition.POD_NAME_CONFLICT);
     if (blocking.isEmpty()) {
       if (current.filter(condition -> condition.status() == ConditionStatus.TRUE).isPresent()) {
-        draft.recordNameConflict(new Condition(Condition.POD_NAME_CONFLICT, ConditionStatus.FALSE, "NameFree",
+        draft.recordNameConflict(new Condition(Condition.POD_NAME_CONFLICT, ConditionStatus.FALSE, LifecycleReasons.NAME_FREE,
             "no pod of another owner holds a name this job needs", Optional.empty()));
       }
       return;

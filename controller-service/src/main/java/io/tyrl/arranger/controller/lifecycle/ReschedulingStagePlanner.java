@@ -2,6 +2,7 @@ package io.tyrl.arranger.controller.lifecycle;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.util.Optional;
 
 /**
@@ -39,7 +40,7 @@ final class ReschedulingStagePlanner implements StagePlanner {
     }
     Optional<String> node = launcher.launchLeader(observation, draft);
     if (node.isPresent()) {
-      draft.moveTo(Stage.STARTING, "LeaderRecreated",
+      draft.moveTo(Stage.STARTING, LifecycleReasons.LEADER_RECREATED,
           "leader pod \"%s\" recreated on node %s".formatted(observation.leaderSlot().podName(), node.get()),
           EventType.NORMAL);
     }

@@ -1,5 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.crd.contract.ScheduleState;
+
 /** Fails a job the scheduler declared it can never place, passing on the scheduler's own reason. */
 final class SchedulingFailure {
 
@@ -8,7 +10,7 @@ final class SchedulingFailure {
   static void fail(JobObservation observation, PlanDraft draft, JobTermination termination) {
     SchedulerStatusView scheduler = observation.scheduler();
     termination.fail(observation, draft,
-        scheduler.reason().filter(reason -> !reason.isBlank()).orElse("ScheduledFailed"),
+        scheduler.reason().filter(reason -> !reason.isBlank()).orElse(ScheduleState.SCHEDULED_FAILED.wireName()),
         scheduler.message().filter(message -> !message.isBlank())
             .orElse("the scheduler reports that the job can never be placed"));
   }

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.controller.lifecycle;
 
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -13,7 +14,7 @@ import java.time.Instant;
  */
 final class UnreachableNodeRelease {
 
-  static final String REASON = "NodeUnreachable";
+  static final String REASON = LifecycleReasons.NODE_UNREACHABLE;
 
   private final Duration defaultGrace;
 

@@ -5,6 +5,7 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.tyrl.arranger.crd.bounds.BoundsProblem;
 import io.tyrl.arranger.crd.bounds.TYJobModelBounds;
+import io.tyrl.arranger.crd.reasons.ProblemList;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.ExistingPod;
@@ -155,10 +156,7 @@ public final class SnapshotAssembler {
 
   /** The first problems, in the form the controller's validation condition uses. */
   private static String describe(List<BoundsProblem> problems) {
-    int shown = Math.min(problems.size(), 3);
-    String first = problems.subList(0, shown).stream().map(BoundsProblem::toString)
-        .collect(java.util.stream.Collectors.joining("; "));
-    return problems.size() > shown ? first + "; and " + (problems.size() - shown) + " more" : first;
+    return ProblemList.join(problems, 3);
   }
 
   /** A job that has ended takes no placements, and an unreadable one that ended needs no more reports. */
