@@ -20,7 +20,7 @@ import java.util.Set;
  *                       previous cycle's {@link JobDecision#waitingSince()}; null when none was recorded
  *                       (see {@link #waitStart(Instant)})
  * @param preemptable    false when the job opted out of being a preemption or reclaim victim, with the
- *                       annotation {@value #PREEMPTABLE_ANNOTATION}{@code : "false"}; any other value, or
+ *                       annotation {@value io.tyrl.arranger.crd.contract.TYJobAnnotations#PREEMPTABLE}{@code : "false"}; any other value, or
  *                       none, means true
  * @param awaitingVictims true when the previous cycle left the job waiting for its victims (its
  *                       {@code status.scheduling.reason} is {@code WaitingForVictims}): the room they are
@@ -33,9 +33,6 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
     int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
     List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, Stage stage,
     PreemptionPolicy preemptionPolicy) {
-
-  /** The TYJob annotation by which a job opts out of being a victim. */
-  public static final String PREEMPTABLE_ANNOTATION = "arranger.tyrl.io/preemptable";
 
   public JobInfo {
     requireText(namespace, "namespace", null);

@@ -5,6 +5,7 @@ import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.tyrl.arranger.crd.contract.GoDurations;
 import io.tyrl.arranger.crd.contract.PodNames;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.contract.TYJobAnnotations;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobSpec;
@@ -73,8 +74,8 @@ final class JobReader {
     JobQueuePolicy queuePolicy = spec.getSchedulerPolicy() == null
         || spec.getSchedulerPolicy().getJobQueuePolicy() == null
         ? null : JobQueuePolicy.parse(spec.getSchedulerPolicy().getJobQueuePolicy().getValue());
-    GangSpec gang = spec.getGang() == null ? GangSpec.STRICT : new GangSpec(
-        spec.getGang().getMode() == null ? GangMode.STRICT : GangMode.parse(spec.getGang().getMode().getValue()),
+    GangSpec gang = spec.getGang() == null ? new GangSpec(GangMode.parse(TYJobDefaults.GANG_MODE), null, null) : new GangSpec(
+        GangMode.parse(spec.getGang().getMode() == null ? TYJobDefaults.GANG_MODE : spec.getGang().getMode().getValue()),
         spec.getGang().getWaitTime() == null ? null : GoDurations.parse(spec.getGang().getWaitTime(), "spec.gang.waitTime"),
         spec.getGang().getGroup());
     Instant waitingSince = tyJob.getStatus() == null || tyJob.getStatus().getScheduling() == null
@@ -84,15 +85,15 @@ final class JobReader {
         ? Instant.EPOCH : tyJob.getMetadata().getCreationTimestamp().toInstant();
     Map<String, String> annotations = tyJob.getMetadata().getAnnotations();
     boolean preemptable = JobInfo.preemptableFromAnnotation(
-        annotations == null ? null : annotations.get(JobInfo.PREEMPTABLE_ANNOTATION));
+        annotations == null ? null : annotations.get(TYJobAnnotations.PREEMPTABLE));
     boolean awaitingVictims = tyJob.getStatus() != null && tyJob.getStatus().getScheduling() != null
         && ReasonCode.WAITING_FOR_VICTIMS.statusValue().equals(tyJob.getStatus().getScheduling().getReason());
     Stage stage = stage(tyJob.getStatus());
     return new JobInfo(tyJob.getMetadata().getNamespace(), name, tyJob.getMetadata().getUid(), spec.getQueue(),
         spec.getPriority() == null ? TYJobDefaults.PRIORITY : spec.getPriority(), created,
         spec.getMinWorkersNum() == null ? TYJobDefaults.MIN_WORKERS_NUM : spec.getMinWorkersNum(), basicPolicy, queuePolicy, gang, waitingSince,
-        tasks, preemptable, awaitingVictims, stage, spec.getPreemptionPolicy() == null
-            ? PreemptionPolicy.PREEMPT_LOWER_PRIORITY : PreemptionPolicy.parse(spec.getPreemptionPolicy().getValue()));
+        tasks, preemptable, awaitingVictims, stage, PreemptionPolicy.parse(spec.getPreemptionPolicy() == null
+            ? TYJobDefaults.PREEMPTION_POLICY : spec.getPreemptionPolicy().getValue()));
   }
 
   /** The controller's stage: whether the job's minimum has run, which ends gang rules until a reschedule. */

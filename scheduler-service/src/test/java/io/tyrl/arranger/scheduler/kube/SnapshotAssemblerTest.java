@@ -12,6 +12,7 @@ import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodStatus;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.contract.TYJobAnnotations;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.GangMode;
@@ -91,7 +92,7 @@ class SnapshotAssemblerTest {
     V1alpha1TYJob high = job("high", """
         "status": {"scheduling": {"reason": "WaitingForVictims"},
                    "victims": [{"namespace": "rl", "job": "low", "pods": ["low-actor-0"]}]}""");
-    high.getMetadata().putAnnotationsItem(JobInfo.PREEMPTABLE_ANNOTATION, "false");
+    high.getMetadata().putAnnotationsItem(TYJobAnnotations.PREEMPTABLE, "false");
     V1Pod victim = pod("rl", "low-actor-0", "n1", "1", "1Gi", "Running");
 
     List<JobInfo> jobs = assemble(List.of(victim), List.of(low, high)).snapshot().jobs();
