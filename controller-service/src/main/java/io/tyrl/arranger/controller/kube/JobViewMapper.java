@@ -30,6 +30,7 @@ import io.tyrl.arranger.crd.contract.status.SchedulingStatus;
 import io.tyrl.arranger.crd.contract.status.StatusFields;
 import io.tyrl.arranger.crd.contract.status.VictimEntry;
 import io.tyrl.arranger.crd.read.PlainJson;
+import io.tyrl.arranger.crd.read.TYJobDecoder;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -41,13 +42,17 @@ import java.util.Optional;
 /**
  * Reads a TYJob as stored (raw JSON) into a {@link JobSnapshot}.
  *
- * <p>The job is read from raw JSON rather than through the generated model because its pod
- * templates are free-form: client-java's Gson adapters throw on an unknown field or an
- * unparseable quantity, and a typed read would turn one malformed job into an exception instead of
- * a validation failure naming the field. Templates are decoded one by one, and a template that does
- * not decode is handed to validation as {@link PodTemplateView#unreadable()}.
+ * <p>Pod templates and volumes are read by the {@link TYJobDecoder} the scheduler reads TYJobs with,
+ * one by one: a template the model refuses is handed to validation as
+ * {@link PodTemplateView#unreadable()}, naming the refused field as the scheduler does, so that one
+ * malformed job fails validation instead of failing the read. The scalars of the spec are read as
+ * stored instead of through the model, which cannot hold what validation must see: a count beyond an
+ * {@code int} (kube-apiserver 1.20 ignores {@code format: int32}) or a value of the wrong type.
+ * The parts of the status the scheduler writes are decoded by the contract's status codec.
  */
 public final class JobViewMapper {
+
+  private final TYJobDecoder decoder = new TYJobDecoder(JSON.getGson());
 
   public JobSnapshot map(JsonObject job) {
     JsonObject metadata = RawJson.objectOrEmpty(job, "metadata");
@@ -129,48 +134,22 @@ public final class JobViewMapper {
 
   private record DecodedVolumes(List<V1Volume> volumes, Optional<String> problem) {}
 
-  private static DecodedTemplate decodeTemplate(JsonElement raw) {
+  /** An absent template reads as an empty one, which validation reports as having no containers. */
+  private DecodedTemplate decodeTemplate(JsonElement raw) {
     JsonObject template = raw != null && raw.isJsonObject() ? raw.getAsJsonObject() : new JsonObject();
     JsonObject podSpec = RawJson.objectOrEmpty(template, "spec");
     List<ContainerView> containers = containers(podSpec, "containers");
     List<ContainerView> initContainers = containers(podSpec, "initContainers");
-    Optional<V1PodTemplateSpec> decoded = Optional.empty();
-    Optional<String> problem = Optional.empty();
-    try {
-      decoded = Optional.ofNullable(JSON.getGson().fromJson(template, V1PodTemplateSpec.class));
-    } catch (RuntimeException e) {
-      // The client's adapters fail in many ways (unknown field, QuantityFormatException, bad date...);
-      // each means the same here: no pod can be built from this template.
-      problem = Optional.of("is not a valid pod template: " + conciseReason(e));
-    }
-    return new DecodedTemplate(new PodTemplateView(containers, initContainers, problem), decoded);
+    TYJobDecoder.Template decoded = decoder.template(template);
+    // However the model refuses it (a field pods do not have, a quantity, a date), no pod can be built from it.
+    Optional<String> problem = decoded.refusal().map(refusal -> "is not a valid pod template: " + refusal);
+    return new DecodedTemplate(new PodTemplateView(containers, initContainers, problem), decoded.template());
   }
 
-  private static DecodedVolumes decodeVolumes(JsonElement raw) {
-    if (raw == null || !raw.isJsonArray()) {
-      return new DecodedVolumes(List.of(), Optional.empty());
-    }
-    List<V1Volume> volumes = new ArrayList<>();
-    for (int i = 0; i < raw.getAsJsonArray().size(); i++) {
-      try {
-        volumes.add(JSON.getGson().fromJson(raw.getAsJsonArray().get(i), V1Volume.class));
-      } catch (RuntimeException e) {
-        return new DecodedVolumes(List.of(),
-            Optional.of("spec.volumes[" + i + "] is not a valid volume: " + conciseReason(e)));
-      }
-    }
-    return new DecodedVolumes(volumes, Optional.empty());
-  }
-
-  /** Gson's messages append the whole offending JSON; the first sentence is what a user needs. */
-  private static String conciseReason(RuntimeException e) {
-    Throwable cause = e;
-    while (cause.getCause() != null && cause.getMessage() == null) {
-      cause = cause.getCause();
-    }
-    String message = String.valueOf(cause.getMessage());
-    int json = message.indexOf(" JSON:");
-    return json > 0 ? message.substring(0, json) : message;
+  private DecodedVolumes decodeVolumes(JsonElement raw) {
+    TYJobDecoder.Volumes decoded = decoder.volumes(raw);
+    return new DecodedVolumes(decoded.volumes(), decoded.refusal()
+        .map(refusal -> refusal.path() + " is not a valid volume: " + refusal.complaint()));
   }
 
   private static List<ContainerView> containers(JsonObject podSpec, String member) {

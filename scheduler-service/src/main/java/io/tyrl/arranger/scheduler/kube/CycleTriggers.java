@@ -8,6 +8,7 @@ import io.kubernetes.client.openapi.models.V1NodeCondition;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.read.TYJobDecoder;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiPredicate;

@@ -13,6 +13,7 @@ import io.kubernetes.client.openapi.models.V1PodStatus;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
 import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.contract.TYJobAnnotations;
+import io.tyrl.arranger.crd.read.TYJobDecoder;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.GangMode;
