@@ -84,7 +84,7 @@ class GangAdmissionTest {
         Arguments.of(Stage.PENDING, GangMode.NON_STRICT, 0, ScheduleState.SCHEDULED_FAILED, 0, ReasonCode.GANG_TIMEOUT));
   }
 
-  /** Issue 13 item 1: gang rules stop at the first run — no GangTimeout, no released placements, the lost worker comes back. */
+  /** Gang rules stop at the first run — no GangTimeout, no released placements, the lost worker comes back. */
   @ParameterizedTest(name = "{0} {1}, {2} foreign cpu → {3}")
   @MethodSource("aJobThatLostAWorkerAnHourAfterCreation")
   void aJobThatLostAWorkerIsJudgedByWhetherItsMinimumHasRun(Stage stage, GangMode mode, int foreignCpu,
@@ -153,7 +153,7 @@ class GangAdmissionTest {
         Arguments.of(Stage.RESCHEDULING, rescheduledAt, rescheduledAt.plus(WAIT), ScheduleState.SCHEDULED_FAILED, null));
   }
 
-  /** Issue 13 item 1: waitTime counts from the start of the current wait — creation, or the reschedule. */
+  /** WaitTime counts from the start of the current wait — creation, or the reschedule. */
   @ParameterizedTest(name = "{0} waiting since {1}, now {2} → {3}")
   @MethodSource("waitStarts")
   void waitTimeCountsFromTheStartOfTheCurrentWait(Stage stage, Instant waitingSince, Instant now, ScheduleState state,
@@ -217,7 +217,7 @@ class GangAdmissionTest {
   }
 
   /**
-   * Issue 13 item 4: readiness counts any workers, so the minimum is the cheapest one. A set of two
+   * Readiness counts any workers, so the minimum is the cheapest one. A set of two
    * 8-GPU workers listed before a set of cpu workers must not make a job of minWorkersNum 2 "never
    * fit" a queue capped at 4 GPUs, nor keep it out of a cluster of 4 GPUs.
    */
@@ -236,7 +236,7 @@ class GangAdmissionTest {
         "mixed-actor-3");
   }
 
-  /** Issue 13 item 5: gang groups are per namespace; a group {@code ns/name} joins another namespace's group. */
+  /** Gang groups are per namespace; a group {@code ns/name} joins another namespace's group. */
   @Test
   void gangGroupsOfOneNameInTwoNamespacesAreTwoGroups() {
     JobInfo fitsInA = job("fits").namespace("a").group("g").minWorkers(1).leader("cpu", "1").workers("worker", 1, "cpu", "1").build();
