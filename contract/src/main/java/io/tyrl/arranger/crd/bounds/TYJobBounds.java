@@ -46,7 +46,8 @@ public final class TYJobBounds {
    * Pod names are host names (DNS labels, 63 characters) and the job name is the value of the
    * {@code arranger.tyrl.io/job-name} label (63 characters).
    */
-  public static final int MAX_POD_NAME_LENGTH = 63;
+  public static final int MAX_DNS_LABEL_LENGTH = 63;
+  public static final int MAX_POD_NAME_LENGTH = MAX_DNS_LABEL_LENGTH;
   public static final int MAX_JOB_NAME_LENGTH = 63;
   /** The highest worker index has this many digits: {@code MAX_COUNTS - 1} = 4999. */
   public static final int MAX_WORKER_INDEX_DIGITS = Integer.toString(MAX_COUNTS - 1).length();

@@ -36,9 +36,18 @@ public final class SchedulingReasons {
   /** Some or all of the job's pods were evicted for a queue below its deserved share. */
   public static final String RECLAIMED = "Reclaimed";
 
+  /** Event only: the job's minimum is placed after it had to wait. */
+  public static final String SCHEDULED = "Scheduled";
+  /** Event only: pods of other jobs are being evicted so that the job fits. */
+  public static final String PREEMPTING = "Preempting";
+
+  /** Every value of {@code status.scheduling.reason}. */
   public static final List<String> ALL = List.of(UNSCHEDULABLE, NEVER_FITS, GANG_TIMEOUT, GANG_GROUP_UNSATISFIED,
       GANG_RESERVATION_RELEASED, NOT_ENQUEUED, QUEUE_OVERUSED, QUEUE_NOT_FOUND, INVALID_JOB, WAITING_FOR_VICTIMS,
       PREEMPTED, RECLAIMED);
+
+  /** The reasons of the scheduler's Events that are not a status reason too. */
+  public static final List<String> EVENTS_ONLY = List.of(SCHEDULED, PREEMPTING);
 
   private SchedulingReasons() {}
 }

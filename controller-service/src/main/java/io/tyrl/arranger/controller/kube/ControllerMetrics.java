@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.tyrl.arranger.controller.lifecycle.observe.PodRole;
-import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.kube.metrics.LatencyBuckets;
 import io.tyrl.arranger.kube.metrics.WorkQueueMetrics;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package io.tyrl.arranger.controller.kube;
 
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.crd.contract.PodLabels;
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.kube.ScopedInformer;
 import java.util.EnumMap;
 import java.util.List;

@@ -4,6 +4,7 @@ import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Volume;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.crd.reasons.SchedulingReasons;
+import io.tyrl.arranger.crd.contract.status.VictimEntry;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,7 @@ public record JobSnapshot(
     Optional<V1PodTemplateSpec> leaderTemplate,
     Map<String, V1PodTemplateSpec> workerTemplates,
     List<V1Volume> volumes,
-    List<Victims> victims) {
+    List<VictimEntry> victims) {
 
   public JobSnapshot {
     Objects.requireNonNull(namespace, "namespace");
@@ -47,40 +48,5 @@ public record JobSnapshot(
 
   public String key() {
     return namespace + "/" + name;
-  }
-
-  /**
-   * One entry of {@code status.victims}: pods of another job to be evicted for this one.
-   *
-   * @param podUids the UIDs the pods had when they were chosen; empty when the scheduler that wrote
-   *     the entry recorded none (then the name alone identifies the pod)
-   * @param cause {@code Preempted} or {@code Reclaimed}; empty when the scheduler that wrote the entry
-   *     recorded none
-   */
-  public record Victims(String namespace, String job, List<String> pods, List<String> podUids, String reason, String cause) {
-    public Victims {
-      namespace = Objects.requireNonNullElse(namespace, "");
-      job = Objects.requireNonNullElse(job, "");
-      pods = pods == null ? List.of() : List.copyOf(pods);
-      podUids = podUids == null ? List.of() : List.copyOf(podUids);
-      reason = Objects.requireNonNullElse(reason, "");
-      cause = Objects.requireNonNullElse(cause, "");
-    }
-
-    /**
-     * The reason the victim job is given: the recorded cause, or for an entry without one, what its
-     * text says (reclaim's text starts with "reclaimed by", preemption's with "preempted by").
-     */
-    public String evictionReason() {
-      if (!cause.isEmpty()) {
-        return cause;
-      }
-      return reason.startsWith("reclaimed") ? SchedulingReasons.RECLAIMED : SchedulingReasons.PREEMPTED;
-    }
-
-    /** Whether a pod of this name and UID is one the scheduler chose, and not a later pod of the same name. */
-    public boolean names(String podName, String uid) {
-      return pods.contains(podName) && (podUids.isEmpty() || podUids.contains(uid));
-    }
   }
 }

@@ -18,12 +18,19 @@ import io.tyrl.arranger.controller.lifecycle.status.LeaderSummary;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.controller.lifecycle.observe.PodTemplateView;
 import io.tyrl.arranger.controller.lifecycle.observe.SchedulerStatusView;
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
 import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
 import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
+import io.tyrl.arranger.crd.contract.status.Allocations;
+import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
+import io.tyrl.arranger.crd.contract.status.SchedulingStatus;
+import io.tyrl.arranger.crd.contract.status.StatusFields;
+import io.tyrl.arranger.crd.contract.status.VictimEntry;
+import io.tyrl.arranger.crd.read.PlainJson;
+import io.tyrl.arranger.crd.read.TYJobDecoder;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -35,13 +42,17 @@ import java.util.Optional;
 /**
  * Reads a TYJob as stored (raw JSON) into a {@link JobSnapshot}.
  *
- * <p>The job is read from raw JSON rather than through the generated model because its pod
- * templates are free-form: client-java's Gson adapters throw on an unknown field or an
- * unparseable quantity, and a typed read would turn one malformed job into an exception instead of
- * a validation failure naming the field. Templates are decoded one by one, and a template that does
- * not decode is handed to validation as {@link PodTemplateView#unreadable()}.
+ * <p>Pod templates and volumes are read by the {@link TYJobDecoder} the scheduler reads TYJobs with,
+ * one by one: a template the model refuses is handed to validation as
+ * {@link PodTemplateView#unreadable()}, naming the refused field as the scheduler does, so that one
+ * malformed job fails validation instead of failing the read. The scalars of the spec are read as
+ * stored instead of through the model, which cannot hold what validation must see: a count beyond an
+ * {@code int} (kube-apiserver 1.20 ignores {@code format: int32}) or a value of the wrong type.
+ * The parts of the status the scheduler writes are decoded by the contract's status codec.
  */
 public final class JobViewMapper {
+
+  private final TYJobDecoder decoder = new TYJobDecoder(JSON.getGson());
 
   public JobSnapshot map(JsonObject job) {
     JsonObject metadata = RawJson.objectOrEmpty(job, "metadata");
@@ -123,48 +134,22 @@ public final class JobViewMapper {
 
   private record DecodedVolumes(List<V1Volume> volumes, Optional<String> problem) {}
 
-  private static DecodedTemplate decodeTemplate(JsonElement raw) {
+  /** An absent template reads as an empty one, which validation reports as having no containers. */
+  private DecodedTemplate decodeTemplate(JsonElement raw) {
     JsonObject template = raw != null && raw.isJsonObject() ? raw.getAsJsonObject() : new JsonObject();
     JsonObject podSpec = RawJson.objectOrEmpty(template, "spec");
     List<ContainerView> containers = containers(podSpec, "containers");
     List<ContainerView> initContainers = containers(podSpec, "initContainers");
-    Optional<V1PodTemplateSpec> decoded = Optional.empty();
-    Optional<String> problem = Optional.empty();
-    try {
-      decoded = Optional.ofNullable(JSON.getGson().fromJson(template, V1PodTemplateSpec.class));
-    } catch (RuntimeException e) {
-      // The client's adapters fail in many ways (unknown field, QuantityFormatException, bad date...);
-      // each means the same here: no pod can be built from this template.
-      problem = Optional.of("is not a valid pod template: " + conciseReason(e));
-    }
-    return new DecodedTemplate(new PodTemplateView(containers, initContainers, problem), decoded);
+    TYJobDecoder.Template decoded = decoder.template(template);
+    // However the model refuses it (a field pods do not have, a quantity, a date), no pod can be built from it.
+    Optional<String> problem = decoded.refusal().map(refusal -> "is not a valid pod template: " + refusal);
+    return new DecodedTemplate(new PodTemplateView(containers, initContainers, problem), decoded.template());
   }
 
-  private static DecodedVolumes decodeVolumes(JsonElement raw) {
-    if (raw == null || !raw.isJsonArray()) {
-      return new DecodedVolumes(List.of(), Optional.empty());
-    }
-    List<V1Volume> volumes = new ArrayList<>();
-    for (int i = 0; i < raw.getAsJsonArray().size(); i++) {
-      try {
-        volumes.add(JSON.getGson().fromJson(raw.getAsJsonArray().get(i), V1Volume.class));
-      } catch (RuntimeException e) {
-        return new DecodedVolumes(List.of(),
-            Optional.of("spec.volumes[" + i + "] is not a valid volume: " + conciseReason(e)));
-      }
-    }
-    return new DecodedVolumes(volumes, Optional.empty());
-  }
-
-  /** Gson's messages append the whole offending JSON; the first sentence is what a user needs. */
-  private static String conciseReason(RuntimeException e) {
-    Throwable cause = e;
-    while (cause.getCause() != null && cause.getMessage() == null) {
-      cause = cause.getCause();
-    }
-    String message = String.valueOf(cause.getMessage());
-    int json = message.indexOf(" JSON:");
-    return json > 0 ? message.substring(0, json) : message;
+  private DecodedVolumes decodeVolumes(JsonElement raw) {
+    TYJobDecoder.Volumes decoded = decoder.volumes(raw);
+    return new DecodedVolumes(decoded.volumes(), decoded.refusal()
+        .map(refusal -> refusal.path() + " is not a valid volume: " + refusal.complaint()));
   }
 
   private static List<ContainerView> containers(JsonObject podSpec, String member) {
@@ -178,18 +163,12 @@ public final class JobViewMapper {
   }
 
   private static SchedulerStatusView schedulerStatus(JsonObject status) {
-    Map<String, String> allocations = new LinkedHashMap<>();
-    RawJson.object(status, "allocations").ifPresent(map -> map.entrySet().forEach(entry -> {
-      if (entry.getValue().isJsonPrimitive()) {
-        allocations.put(entry.getKey(), entry.getValue().getAsString());
-      }
-    }));
-    JsonObject scheduling = RawJson.objectOrEmpty(status, "scheduling");
+    SchedulingStatus scheduling = SchedulingStatus.decode(PlainJson.toPlain(status.get(StatusFields.SCHEDULING)));
     return new SchedulerStatusView(
-        ScheduleState.fromWireNameOrUnscheduled(RawJson.string(status, "scheduleState").orElse(null)),
-        allocations,
-        RawJson.string(scheduling, "reason"),
-        RawJson.string(scheduling, "message"));
+        ScheduleState.fromWireNameOrUnscheduled(RawJson.string(status, StatusFields.SCHEDULE_STATE).orElse(null)),
+        Allocations.decode(PlainJson.toPlain(status.get(StatusFields.ALLOCATIONS))),
+        scheduling.reason(),
+        scheduling.message());
   }
 
   private static ControllerStatus controllerStatus(JsonObject status) {
@@ -217,7 +196,7 @@ public final class JobViewMapper {
             RawJson.intOr(set, "restarts", 0)))
         .toList();
     return new ControllerStatus(
-        Stage.fromWireNameOrPending(RawJson.string(status, "stage").orElse(null)),
+        Stage.fromWireNameOrPending(RawJson.string(status, StatusFields.STAGE).orElse(null)),
         conditions,
         leaderSummary,
         workerSets,
@@ -231,15 +210,9 @@ public final class JobViewMapper {
   }
 
   private static List<AvoidedNode> avoidedNodes(JsonObject status) {
-    List<AvoidedNode> avoided = new ArrayList<>();
-    for (JsonObject entry : RawJson.objects(status, "avoidNodes")) {
-      Optional<String> node = RawJson.string(entry, "node");
-      Optional<Instant> until = RawJson.string(entry, "until").flatMap(JobViewMapper::instant);
-      if (node.isPresent() && until.isPresent()) {
-        avoided.add(new AvoidedNode(node.get(), RawJson.string(entry, "reason").orElse(""), until.get()));
-      }
-    }
-    return avoided;
+    return AvoidedNodeEntry.decodeAll(PlainJson.toPlain(status.get(StatusFields.AVOID_NODES))).stream()
+        .map(entry -> new AvoidedNode(entry.node(), entry.reason(), entry.until()))
+        .toList();
   }
 
   /** {@code status.eviction} as stored; empty when it has no reason. */
@@ -249,16 +222,8 @@ public final class JobViewMapper {
             RawJson.strings(eviction, "pods")));
   }
 
-  private static List<JobSnapshot.Victims> victims(JsonObject status) {
-    return RawJson.objects(status, "victims").stream()
-        .map(victim -> new JobSnapshot.Victims(
-            RawJson.string(victim, "namespace").orElse(""),
-            RawJson.string(victim, "job").orElse(""),
-            RawJson.strings(victim, "pods"),
-            RawJson.strings(victim, "podUIDs"),
-            RawJson.string(victim, "reason").orElse(""),
-            RawJson.string(victim, "cause").orElse("")))
-        .toList();
+  private static List<VictimEntry> victims(JsonObject status) {
+    return VictimEntry.decodeAll(PlainJson.toPlain(status.get(StatusFields.VICTIMS)));
   }
 
   private static Optional<Instant> instant(String text) {

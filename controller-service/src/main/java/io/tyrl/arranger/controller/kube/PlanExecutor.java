@@ -11,6 +11,7 @@ import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.observe.PodRole;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import io.tyrl.arranger.kube.StatusPatchException;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.leader.LeadershipFence;
@@ -260,7 +261,7 @@ public final class PlanExecutor {
       }
       if (e.getCode() == 422 || e.getCode() == 400) {
         // The API server refuses the pod as built from the job's template: tell the user where it shows.
-        events.record(job, EventType.WARNING, "PodCreateRefused",
+        events.record(job, EventType.WARNING, LifecycleReasons.POD_CREATE_REFUSED,
             "the API server refused pod \"%s\": %s".formatted(create.podName(), e.getResponseBody()));
       }
       throw new PlanApplyException("cannot create pod " + job.namespace() + "/" + create.podName() + ": " + describe(e), e);

@@ -10,8 +10,15 @@ import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import io.tyrl.arranger.controller.lifecycle.status.LeaderSummary;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
+import io.tyrl.arranger.crd.contract.status.Allocations;
+import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
+import io.tyrl.arranger.crd.contract.status.SchedulingStatus;
+import io.tyrl.arranger.crd.contract.status.StatusFields;
+import io.tyrl.arranger.crd.read.PlainJson;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -42,16 +49,12 @@ public final class StatusPatchDocument {
   public static String of(String resourceVersion, List<String> releasedAllocations, Optional<ControllerStatus> status,
       Optional<PlannedAction.ReportRefusal> refusal) {
     JsonObject statusJson = new JsonObject();
-    refusal.ifPresent(refused -> {
-      JsonObject scheduling = new JsonObject();
-      scheduling.addProperty("reason", refused.reason());
-      scheduling.addProperty("message", refused.message());
-      statusJson.add("scheduling", scheduling);
-    });
+    refusal.ifPresent(refused -> statusJson.add(StatusFields.SCHEDULING,
+        PlainJson.toJson(SchedulingStatus.refusalPatch(refused.reason(), refused.message()))));
     if (!releasedAllocations.isEmpty()) {
-      JsonObject allocations = new JsonObject();
-      releasedAllocations.forEach(pod -> allocations.add(pod, JsonNull.INSTANCE));
-      statusJson.add("allocations", allocations);
+      Map<String, String> released = new LinkedHashMap<>();
+      releasedAllocations.forEach(pod -> released.put(pod, null));
+      statusJson.add(StatusFields.ALLOCATIONS, PlainJson.toJson(Allocations.patch(released)));
     }
     status.ifPresent(controllerStatus -> writeControllerStatus(controllerStatus, statusJson));
     JsonObject metadata = new JsonObject();
@@ -63,7 +66,7 @@ public final class StatusPatchDocument {
   }
 
   private static void writeControllerStatus(ControllerStatus status, JsonObject json) {
-    json.addProperty("stage", status.stage().wireName());
+    json.addProperty(StatusFields.STAGE, status.stage().wireName());
     JsonArray conditions = new JsonArray();
     status.conditions().forEach(condition -> conditions.add(condition(condition)));
     json.add("conditions", conditions);
@@ -74,15 +77,8 @@ public final class StatusPatchDocument {
     json.addProperty("readyWorkers", status.readyWorkers());
     json.addProperty("workers", status.workersReadyOfDesired());
     json.addProperty("allocatedNodes", status.allocatedNodes());
-    JsonArray avoidNodes = new JsonArray();
-    status.avoidNodes().forEach(avoided -> {
-      JsonObject entry = new JsonObject();
-      entry.addProperty("node", avoided.node());
-      entry.addProperty("reason", avoided.reason());
-      entry.addProperty("until", avoided.until().toString());
-      avoidNodes.add(entry);
-    });
-    json.add("avoidNodes", avoidNodes);
+    json.add(StatusFields.AVOID_NODES, PlainJson.toJson(AvoidedNodeEntry.encodeAll(status.avoidNodes().stream()
+        .map(avoided -> new AvoidedNodeEntry(avoided.node(), avoided.reason(), avoided.until())).toList())));
     putOrNull(json, "startTime", status.startTime().map(Instant::toString));
     putOrNull(json, "completionTime", status.completionTime().map(Instant::toString));
     json.addProperty("observedGeneration", status.observedGeneration());

@@ -8,7 +8,7 @@ import io.tyrl.arranger.controller.lifecycle.observe.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
-import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

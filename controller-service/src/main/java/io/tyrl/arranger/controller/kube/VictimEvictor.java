@@ -4,6 +4,7 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.status.VictimEntry;
 import io.tyrl.arranger.kube.StatusPatchException;
 import io.tyrl.arranger.kube.StatusPatcher;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ public final class VictimEvictor {
 
   /** @return false when this replica may no longer write as leader and stopped evicting */
   public boolean evict(JobSnapshot preemptor) {
-    for (JobSnapshot.Victims victims : preemptor.victims()) {
+    for (VictimEntry victims : preemptor.victims()) {
       String namespace = victims.namespace().isEmpty() ? preemptor.namespace() : victims.namespace();
       List<V1Pod> doomed = new ArrayList<>();
       for (String podName : victims.pods()) {
@@ -54,7 +55,7 @@ public final class VictimEvictor {
       if (doomed.isEmpty()) {
         continue;
       }
-      EvictionNotice notice = new EvictionNotice(victims.evictionReason(),
+      EvictionNotice notice = new EvictionNotice(victims.evictionCause(),
           victims.reason().isEmpty() ? "evicted for " + preemptor.key() : victims.reason(), victims.pods());
       if (!markVictim(namespace, victims.job(), notice)) {
         return false;

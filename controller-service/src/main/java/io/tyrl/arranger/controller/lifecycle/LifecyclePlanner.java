@@ -24,6 +24,9 @@ import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.validation.JobValidator;
 import io.tyrl.arranger.controller.lifecycle.validation.ValidationProblem;
+import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
+import io.tyrl.arranger.crd.reasons.ProblemList;
 import io.tyrl.arranger.crd.reasons.SchedulingReasons;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -31,7 +34,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The TYJob lifecycle as a pure function: (job, its pods, now) → {@link Plan}.
@@ -102,16 +104,16 @@ public final class LifecyclePlanner {
       stagePlanners.get(stage).plan(observation, draft);
     } else if (!problems.isEmpty()) {
       String message = validationMessage(problems);
-      draft.recordValidation(new Condition(Condition.VALIDATED, ConditionStatus.FALSE, "Invalid", message, Optional.empty()));
+      draft.recordValidation(new Condition(Condition.VALIDATED, ConditionStatus.FALSE, LifecycleReasons.INVALID, message, Optional.empty()));
       // One reason and one message for the status REASON column, the conditions and the Event: the
       // scheduler's word for a job it cannot read is the same.
       draft.refuse(SchedulingReasons.INVALID_JOB, message);
       termination.fail(observation, draft, SchedulingReasons.INVALID_JOB, message);
     } else {
       draft.recordValidation(new Condition(
-          Condition.VALIDATED, ConditionStatus.TRUE, "Valid", "the spec passed validation", Optional.empty()));
+          Condition.VALIDATED, ConditionStatus.TRUE, LifecycleReasons.VALID, "the spec passed validation", Optional.empty()));
       if (job.spec().terminating()) {
-        termination.succeed(observation, draft, "Terminated", "spec.terminating is true: the job was stopped by request");
+        termination.succeed(observation, draft, LifecycleReasons.TERMINATED, "spec.terminating is true: the job was stopped by request");
       } else {
         stagePlanners.get(stage).plan(observation, draft);
         nameConflicts.report(observation, draft);
@@ -125,9 +127,6 @@ public final class LifecyclePlanner {
    * them: a job with thousands of bad entries must not make a status too large to be written.
    */
   private static String validationMessage(List<ValidationProblem> problems) {
-    String listed = problems.stream().limit(MAX_PROBLEMS_IN_MESSAGE).map(ValidationProblem::toString)
-        .collect(Collectors.joining("; "));
-    int more = problems.size() - MAX_PROBLEMS_IN_MESSAGE;
-    return more > 0 ? listed + "; and %d more".formatted(more) : listed;
+    return ProblemList.join(problems, MAX_PROBLEMS_IN_MESSAGE);
   }
 }

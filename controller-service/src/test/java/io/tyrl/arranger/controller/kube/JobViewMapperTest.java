@@ -11,10 +11,12 @@ import io.tyrl.arranger.controller.lifecycle.status.LeaderSummary;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
 import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
+import io.kubernetes.client.openapi.JSON;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.read.TYJobDecoder;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -87,6 +89,22 @@ class JobViewMapperTest {
         .contains("imagee")
         .doesNotContain("JSON:");
     assertThat(job.workerTemplates()).isEmpty();
+  }
+
+  @Test
+  void aRefusedTemplateNamesTheRefusedFieldInItAsTheSchedulerDoes() {
+    String typo = """
+        {"spec": {"containers": [{"name": "actor", "imagee": "registry.local/rl/actor:1"}]}}""";
+    JsonObject raw = RawTYJobs.job(RawTYJobs.spec(RawTYJobs.template("learner"), typo));
+    JobSnapshot job = mapper.map(raw);
+
+    Plan plan = new LifecyclePlanner().plan(job.view(), List.of(), Instant.parse("2026-11-22T10:00:00Z"));
+
+    String schedulers = new TYJobDecoder(JSON.getGson()).decode(raw).problem().orElseThrow();
+    assertThat(schedulers).startsWith("spec.workerSets[0].template.spec.containers[0]: ");
+    assertThat(plan.statusPatch().orElseThrow().condition(Condition.VALIDATED).orElseThrow().message())
+        .isEqualTo("spec.workerSets[0].template: is not a valid pod template: "
+            + schedulers.substring("spec.workerSets[0].template.".length()));
   }
 
   @Test

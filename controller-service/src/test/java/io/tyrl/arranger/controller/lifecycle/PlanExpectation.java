@@ -6,6 +6,7 @@ import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -18,6 +18,7 @@ import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
 import io.tyrl.arranger.crd.contract.PodNames;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.actions;
 
+import io.tyrl.arranger.crd.reasons.EvictionWording;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.conf.Arguments;
@@ -109,7 +110,7 @@ public final class PreemptAction implements Action {
 
     @Override
     public String describe(JobState preemptor, JobState victim) {
-      return "preempted by " + preemptor.key() + " (priority " + preemptor.info().priority() + " > " + victim.info().priority() + ")";
+      return EvictionWording.preemptedBy(preemptor.key(), preemptor.info().priority(), victim.info().priority());
     }
   }
 }

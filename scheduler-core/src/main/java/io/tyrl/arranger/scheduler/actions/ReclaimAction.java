@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.actions;
 
+import io.tyrl.arranger.crd.reasons.EvictionWording;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.conf.Arguments;
@@ -210,8 +211,7 @@ public final class ReclaimAction implements Action {
 
     @Override
     public String describe(JobState preemptor, JobState victim) {
-      return "reclaimed by queue " + preemptor.queue().name() + " (below its deserved share) for " + preemptor.key()
-          + "; queue " + victim.queue().name() + " is above its deserved share";
+      return EvictionWording.reclaimedBy(preemptor.queue().name(), preemptor.key(), victim.queue().name());
     }
   }
 }

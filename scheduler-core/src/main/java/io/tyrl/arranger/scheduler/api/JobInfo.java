@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.api;
 
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import java.time.Instant;
 import java.util.HashSet;
@@ -19,22 +20,19 @@ import java.util.Set;
  *                       previous cycle's {@link JobDecision#waitingSince()}; null when none was recorded
  *                       (see {@link #waitStart(Instant)})
  * @param preemptable    false when the job opted out of being a preemption or reclaim victim, with the
- *                       annotation {@value #PREEMPTABLE_ANNOTATION}{@code : "false"}; any other value, or
+ *                       annotation {@value io.tyrl.arranger.crd.contract.TYJobAnnotations#PREEMPTABLE}{@code : "false"}; any other value, or
  *                       none, means true
  * @param awaitingVictims true when the previous cycle left the job waiting for its victims (its
  *                       {@code status.scheduling.reason} is {@code WaitingForVictims}): the room they are
  *                       releasing is its own, so it claims that room again before any other job may
- * @param stage          the controller's stage of the job; null = {@link JobStage#PENDING}
+ * @param stage          the controller's stage of the job; null = {@link Stage#PENDING}
  * @param preemptionPolicy NEVER when the job waits for room rather than evict others; null = the default,
  *                       PREEMPT_LOWER_PRIORITY
  */
 public record JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
     int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
-    List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, JobStage stage,
+    List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, Stage stage,
     PreemptionPolicy preemptionPolicy) {
-
-  /** The TYJob annotation by which a job opts out of being a victim. */
-  public static final String PREEMPTABLE_ANNOTATION = "arranger.tyrl.io/preemptable";
 
   public JobInfo {
     requireText(namespace, "namespace", null);
@@ -50,7 +48,7 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
       throw new IllegalArgumentException("job " + key + ": minWorkersNum must be >= 0, was " + minWorkersNum);
     }
     gang = gang == null ? GangSpec.STRICT : gang;
-    stage = stage == null ? JobStage.PENDING : stage;
+    stage = stage == null ? Stage.PENDING : stage;
     preemptionPolicy = preemptionPolicy == null ? PreemptionPolicy.PREEMPT_LOWER_PRIORITY : preemptionPolicy;
     tasks = List.copyOf(Objects.requireNonNull(tasks, "job " + key + ": tasks"));
     long leaders = tasks.stream().filter(TaskInfo::isLeader).count();
@@ -68,7 +66,7 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
   /** A job that may evict lower-priority ones (the shape before {@code preemptionPolicy} existed). */
   public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
       int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
-      List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, JobStage stage) {
+      List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, Stage stage) {
     this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
         waitingSince, tasks, preemptable, awaitingVictims, stage, PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
   }
@@ -78,7 +76,7 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
       int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
       List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, PreemptionPolicy preemptionPolicy) {
     this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
-        waitingSince, tasks, preemptable, awaitingVictims, JobStage.PENDING, preemptionPolicy);
+        waitingSince, tasks, preemptable, awaitingVictims, Stage.PENDING, preemptionPolicy);
   }
 
   /** A job whose minimum has not run yet and that may evict lower-priority ones. */
@@ -86,7 +84,7 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
       int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
       List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims) {
     this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
-        waitingSince, tasks, preemptable, awaitingVictims, JobStage.PENDING, PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
+        waitingSince, tasks, preemptable, awaitingVictims, Stage.PENDING, PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
   }
 
   /** A job that may be a victim and waits for none (the shape before preemption existed). */
@@ -123,7 +121,7 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
    * rescheduled, so its placements are never released by them and a lost pod is placed back alone.
    */
   public boolean minimumHasRun() {
-    return stage == JobStage.RUNNING;
+    return stage == Stage.RUNNING;
   }
 
   /**
@@ -136,7 +134,7 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
     if (waitingSince != null) {
       return waitingSince;
     }
-    return stage == JobStage.PENDING ? creationTime : now;
+    return stage == Stage.PENDING ? creationTime : now;
   }
 
   /**

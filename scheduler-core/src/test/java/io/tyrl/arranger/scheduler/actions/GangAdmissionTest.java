@@ -6,11 +6,11 @@ import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.JobInfo;
-import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Snapshot;
@@ -60,7 +60,7 @@ class GangAdmissionTest {
   }
 
   /** The gang with its leader and workers 0, 1, 2 on node n: worker 3 was lost. */
-  private static JobInfo lostWorker3(GangMode mode, JobStage stage) {
+  private static JobInfo lostWorker3(GangMode mode, Stage stage) {
     return gangOfFive(mode).stage(stage).placed("gang-learner", "n").placed("gang-worker-0", "n")
         .placed("gang-worker-1", "n").placed("gang-worker-2", "n").build();
   }
@@ -73,21 +73,21 @@ class GangAdmissionTest {
   static Stream<Arguments> aJobThatLostAWorkerAnHourAfterCreation() {
     return Stream.of(
         // stage, mode, foreign cpu on the node, expected state, expected pods held, expected reason
-        Arguments.of(JobStage.RUNNING, GangMode.STRICT, 0, ScheduleState.SCHEDULED_SUCCEED, 5, null),
-        Arguments.of(JobStage.RUNNING, GangMode.STRICT, 6, ScheduleState.SCHEDULED_PARTLY, 4, ReasonCode.UNSCHEDULABLE),
-        Arguments.of(JobStage.RUNNING, GangMode.NON_STRICT, 6, ScheduleState.SCHEDULED_PARTLY, 4, ReasonCode.UNSCHEDULABLE),
-        Arguments.of(JobStage.RUNNING, GangMode.NON_STRICT, 0, ScheduleState.SCHEDULED_SUCCEED, 5, null),
+        Arguments.of(Stage.RUNNING, GangMode.STRICT, 0, ScheduleState.SCHEDULED_SUCCEED, 5, null),
+        Arguments.of(Stage.RUNNING, GangMode.STRICT, 6, ScheduleState.SCHEDULED_PARTLY, 4, ReasonCode.UNSCHEDULABLE),
+        Arguments.of(Stage.RUNNING, GangMode.NON_STRICT, 6, ScheduleState.SCHEDULED_PARTLY, 4, ReasonCode.UNSCHEDULABLE),
+        Arguments.of(Stage.RUNNING, GangMode.NON_STRICT, 0, ScheduleState.SCHEDULED_SUCCEED, 5, null),
         // Starting: placed but not run yet, so gang still applies; the wait for the lost pod starts now.
-        Arguments.of(JobStage.STARTING, GangMode.STRICT, 0, ScheduleState.SCHEDULED_SUCCEED, 5, null),
-        Arguments.of(JobStage.STARTING, GangMode.STRICT, 6, ScheduleState.UNSCHEDULED, 4, ReasonCode.UNSCHEDULABLE),
+        Arguments.of(Stage.STARTING, GangMode.STRICT, 0, ScheduleState.SCHEDULED_SUCCEED, 5, null),
+        Arguments.of(Stage.STARTING, GangMode.STRICT, 6, ScheduleState.UNSCHEDULED, 4, ReasonCode.UNSCHEDULABLE),
         // Pending: a NonStrict reservation an hour after creation is past its waitTime.
-        Arguments.of(JobStage.PENDING, GangMode.NON_STRICT, 0, ScheduleState.SCHEDULED_FAILED, 0, ReasonCode.GANG_TIMEOUT));
+        Arguments.of(Stage.PENDING, GangMode.NON_STRICT, 0, ScheduleState.SCHEDULED_FAILED, 0, ReasonCode.GANG_TIMEOUT));
   }
 
-  /** Issue 13 item 1: gang rules stop at the first run — no GangTimeout, no released placements, the lost worker comes back. */
+  /** Gang rules stop at the first run — no GangTimeout, no released placements, the lost worker comes back. */
   @ParameterizedTest(name = "{0} {1}, {2} foreign cpu → {3}")
   @MethodSource("aJobThatLostAWorkerAnHourAfterCreation")
-  void aJobThatLostAWorkerIsJudgedByWhetherItsMinimumHasRun(JobStage stage, GangMode mode, int foreignCpu,
+  void aJobThatLostAWorkerIsJudgedByWhetherItsMinimumHasRun(Stage stage, GangMode mode, int foreignCpu,
       ScheduleState state, int podsHeld, ReasonCode reason) {
     JobDecision decision = decide(lostWorker3(mode, stage), foreignCpu, AN_HOUR_LATER);
 
@@ -102,7 +102,7 @@ class GangAdmissionTest {
    */
   @Test
   void aStartingJobHoldingItsMinimumIsNotTimedOut() {
-    JobInfo starting = gangOfFive(GangMode.STRICT).minWorkers(3).stage(JobStage.STARTING).waitingSince(T0).placed("gang-learner", "n")
+    JobInfo starting = gangOfFive(GangMode.STRICT).minWorkers(3).stage(Stage.STARTING).waitingSince(T0).placed("gang-learner", "n")
         .placed("gang-worker-0", "n").placed("gang-worker-1", "n").placed("gang-worker-2", "n").build();
 
     JobDecision decision = decide(starting, 6, AN_HOUR_LATER);
@@ -137,26 +137,26 @@ class GangAdmissionTest {
 
   @Test
   void aRunningJobCarriesNoWaitingSince() {
-    assertThat(decide(lostWorker3(GangMode.STRICT, JobStage.RUNNING), 6, AN_HOUR_LATER).waitingSince()).isNull();
+    assertThat(decide(lostWorker3(GangMode.STRICT, Stage.RUNNING), 6, AN_HOUR_LATER).waitingSince()).isNull();
   }
 
   static Stream<Arguments> waitStarts() {
     Instant rescheduledAt = T0.plus(Duration.ofMinutes(50));
     return Stream.of(
         // stage, recorded waitingSince, now, expected state, expected waitingSince in the decision
-        Arguments.of(JobStage.PENDING, null, T0.plus(Duration.ofMinutes(9)), ScheduleState.UNSCHEDULED, T0),
-        Arguments.of(JobStage.PENDING, null, T0.plus(WAIT), ScheduleState.SCHEDULED_FAILED, null),
+        Arguments.of(Stage.PENDING, null, T0.plus(Duration.ofMinutes(9)), ScheduleState.UNSCHEDULED, T0),
+        Arguments.of(Stage.PENDING, null, T0.plus(WAIT), ScheduleState.SCHEDULED_FAILED, null),
         // Rescheduled an hour after creation: the first cycle to see it starts the wait.
-        Arguments.of(JobStage.RESCHEDULING, null, AN_HOUR_LATER, ScheduleState.UNSCHEDULED, AN_HOUR_LATER),
-        Arguments.of(JobStage.RESCHEDULING, rescheduledAt, rescheduledAt.plus(Duration.ofMinutes(9)), ScheduleState.UNSCHEDULED,
+        Arguments.of(Stage.RESCHEDULING, null, AN_HOUR_LATER, ScheduleState.UNSCHEDULED, AN_HOUR_LATER),
+        Arguments.of(Stage.RESCHEDULING, rescheduledAt, rescheduledAt.plus(Duration.ofMinutes(9)), ScheduleState.UNSCHEDULED,
             rescheduledAt),
-        Arguments.of(JobStage.RESCHEDULING, rescheduledAt, rescheduledAt.plus(WAIT), ScheduleState.SCHEDULED_FAILED, null));
+        Arguments.of(Stage.RESCHEDULING, rescheduledAt, rescheduledAt.plus(WAIT), ScheduleState.SCHEDULED_FAILED, null));
   }
 
-  /** Issue 13 item 1: waitTime counts from the start of the current wait — creation, or the reschedule. */
+  /** WaitTime counts from the start of the current wait — creation, or the reschedule. */
   @ParameterizedTest(name = "{0} waiting since {1}, now {2} → {3}")
   @MethodSource("waitStarts")
-  void waitTimeCountsFromTheStartOfTheCurrentWait(JobStage stage, Instant waitingSince, Instant now, ScheduleState state,
+  void waitTimeCountsFromTheStartOfTheCurrentWait(Stage stage, Instant waitingSince, Instant now, ScheduleState state,
       Instant decidedWaitingSince) {
     JobInfo waiting = gangOfFive(GangMode.STRICT).stage(stage).waitingSince(waitingSince).build();
 
@@ -177,7 +177,7 @@ class GangAdmissionTest {
     for (int second = 0; second < 3; second++) {
       simulator.cycle(T0.plusSeconds(second));
     }
-    assertThat(simulator.job("default/gang").stage()).isEqualTo(JobStage.RUNNING);
+    assertThat(simulator.job("default/gang").stage()).isEqualTo(Stage.RUNNING);
 
     simulator.losePod("default/gang", "gang-worker-2");
     CycleResult afterLoss = simulator.cycle(AN_HOUR_LATER);
@@ -217,7 +217,7 @@ class GangAdmissionTest {
   }
 
   /**
-   * Issue 13 item 4: readiness counts any workers, so the minimum is the cheapest one. A set of two
+   * Readiness counts any workers, so the minimum is the cheapest one. A set of two
    * 8-GPU workers listed before a set of cpu workers must not make a job of minWorkersNum 2 "never
    * fit" a queue capped at 4 GPUs, nor keep it out of a cluster of 4 GPUs.
    */
@@ -236,7 +236,7 @@ class GangAdmissionTest {
         "mixed-actor-3");
   }
 
-  /** Issue 13 item 5: gang groups are per namespace; a group {@code ns/name} joins another namespace's group. */
+  /** Gang groups are per namespace; a group {@code ns/name} joins another namespace's group. */
   @Test
   void gangGroupsOfOneNameInTwoNamespacesAreTwoGroups() {
     JobInfo fitsInA = job("fits").namespace("a").group("g").minWorkers(1).leader("cpu", "1").workers("worker", 1, "cpu", "1").build();

@@ -3,6 +3,7 @@ package io.tyrl.arranger.scheduler.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import java.time.Instant;
 import java.util.List;
@@ -29,7 +30,7 @@ class JobInfoTest {
     assertThat(job.uid()).as("uid defaults to the key").isEqualTo("team/j");
     assertThat(job.queue()).isEqualTo(TYJobDefaults.QUEUE);
     assertThat(job.gang()).isEqualTo(GangSpec.STRICT);
-    assertThat(job.stage()).isEqualTo(JobStage.PENDING);
+    assertThat(job.stage()).isEqualTo(Stage.PENDING);
     assertThat(job.preemptionPolicy()).isEqualTo(PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
     assertThat(job.mayPreempt()).isTrue();
     assertThat(job.jobQueuePolicyIfSet()).isEmpty();

@@ -7,8 +7,8 @@ import static io.tyrl.arranger.scheduler.sim.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.scheduler.api.CycleResult;
-import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
@@ -24,9 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class ProportionPluginTest {
 
-  /** Seed 002 §2.2: the worked example must reproduce its table. */
+  /** Two queues whose jobs ask for more than the cluster has deserve its resources in proportion to their weights. */
   @Test
-  void seedExampleDeservedSharesAreReproduced() {
+  void queuesThatAskForMoreThanTheClusterDeserveItInProportionToTheirWeights() {
     Snapshot snapshot = new Snapshot(
         List.of(node("node-1").cpu("6").memory("15Gi").build(), node("node-2").cpu("3").memory("12Gi").build()),
         List.of(job("podgroup-1").queue("queue-1").minWorkers(0).leader("cpu", "5", "memory", "10Gi").build(),
@@ -40,7 +40,7 @@ class ProportionPluginTest {
     assertThat(session.queue("queue-2").orElseThrow().deserved()).isEqualTo(Resource.of("cpu", "6", "memory", "18Gi"));
   }
 
-  /** Issue 13 item 9: floors lost whole units (8 GPUs over three equal queues gave 2/2/2). */
+  /** Floors lost whole units (8 GPUs over three equal queues gave 2/2/2). */
   @Test
   void eightGpusOverThreeEqualQueuesAreAllDeservedWithTheLeftoverUnitsByName() {
     Session session = openWithGpuQueues(8, List.of(queue("q-a").build(), queue("q-b").build(), queue("q-c").build()),
@@ -220,7 +220,7 @@ class ProportionPluginTest {
   @MethodSource("runningJobsUnderALoweredCapability")
   void aJobThatRanIsFailedForItsMinimumOnlyWhenItHoldsNothing(String description, boolean holdsItsPods, ScheduleState state,
       ReasonCode reason) {
-    var builder = job("ran").queue("capped").stage(JobStage.RUNNING).minWorkers(2).leader("cpu", "2").workers("actor", 2, "cpu", "2");
+    var builder = job("ran").queue("capped").stage(Stage.RUNNING).minWorkers(2).leader("cpu", "2").workers("actor", 2, "cpu", "2");
     if (holdsItsPods) {
       builder.running("n", 2);
     }

@@ -1,10 +1,10 @@
 package io.tyrl.arranger.scheduler.sim;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.JobInfo;
-import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
@@ -105,7 +105,7 @@ public final class ClusterSimulator {
   /** The controller reschedules a job (its leader was lost): every pod is given back and the job is Rescheduling. */
   public void reschedule(String jobKey) {
     jobs = jobs.stream().map(job -> !job.key().equals(jobKey) ? job : withTasks(job, job.tasks().stream()
-        .map(task -> task.withStatus(TaskStatus.PENDING, null)).toList(), job.waitingSince(), JobStage.RESCHEDULING, false))
+        .map(task -> task.withStatus(TaskStatus.PENDING, null)).toList(), job.waitingSince(), Stage.RESCHEDULING, false))
         .toList();
   }
 
@@ -159,22 +159,23 @@ public final class ClusterSimulator {
         decision.reason() == ReasonCode.WAITING_FOR_VICTIMS);
   }
 
-  private JobStage nextStage(JobInfo job, JobDecision decision, boolean evictedWhole) {
+  private Stage nextStage(JobInfo job, JobDecision decision, boolean evictedWhole) {
     if (!controllerStages) {
       return job.stage();
     }
     if (evictedWhole) {
-      return JobStage.RESCHEDULING;
+      return Stage.RESCHEDULING;
     }
     boolean placed = decision.state() == ScheduleState.SCHEDULED_PARTLY || decision.state() == ScheduleState.SCHEDULED_SUCCEED;
     return switch (job.stage()) {
-      case PENDING, RESCHEDULING -> placed ? JobStage.STARTING : job.stage();
-      case STARTING -> placed ? JobStage.RUNNING : JobStage.STARTING;
-      case RUNNING -> JobStage.RUNNING;
+      case PENDING, RESCHEDULING -> placed ? Stage.STARTING : job.stage();
+      case STARTING -> placed ? Stage.RUNNING : Stage.STARTING;
+      case RUNNING -> Stage.RUNNING;
+      case SUCCEEDED, FAILED -> job.stage();
     };
   }
 
-  private static JobInfo withTasks(JobInfo job, List<TaskInfo> tasks, Instant waitingSince, JobStage stage, boolean awaitingVictims) {
+  private static JobInfo withTasks(JobInfo job, List<TaskInfo> tasks, Instant waitingSince, Stage stage, boolean awaitingVictims) {
     return new JobInfo(job.namespace(), job.name(), job.uid(), job.queue(), job.priority(), job.creationTime(),
         job.minWorkersNum(), job.basicPolicy(), job.jobQueuePolicy(), job.gang(), waitingSince, tasks,
         job.preemptable(), awaitingVictims, stage, job.preemptionPolicy());

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.sim;
 
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
@@ -7,7 +8,6 @@ import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.GangSpec;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
-import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.NodeAffinityTerm;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
@@ -177,7 +177,7 @@ public final class Fixtures {
     private Duration waitTime;
     private String group;
     private Instant waitingSince;
-    private JobStage stage = JobStage.PENDING;
+    private Stage stage = Stage.PENDING;
     private TaskInfo leader;
     private final List<TaskInfo> workers = new ArrayList<>();
     private final Map<String, String> placements = new HashMap<>();
@@ -249,7 +249,7 @@ public final class Fixtures {
     }
 
     /** The controller's stage; {@code RUNNING} = the job's minimum has run. */
-    public JobBuilder stage(JobStage value) {
+    public JobBuilder stage(Stage value) {
       this.stage = value;
       return this;
     }

@@ -13,6 +13,7 @@ import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.read.TYJobDecoder;
 import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.kube.ScopedInformer;
 import io.tyrl.arranger.kube.WatchScope;

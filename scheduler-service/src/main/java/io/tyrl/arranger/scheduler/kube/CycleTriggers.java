@@ -7,8 +7,10 @@ import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeCondition;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.read.TYJobDecoder;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Optional;
 import java.util.function.BiPredicate;
 
 /**
@@ -21,8 +23,6 @@ import java.util.function.BiPredicate;
  * controller's pod creates and the kubelets' heartbeats. A change missed here waits for the period.
  */
 public final class CycleTriggers {
-
-  private static final Set<String> STAGES_THAT_MOVE_ROOM = Set.of("Rescheduling", "Succeeded", "Failed");
 
   private CycleTriggers() {}
 
@@ -50,9 +50,9 @@ public final class CycleTriggers {
    * next periodic cycle could not place just as well.
    */
   static boolean jobChanged(DynamicKubernetesObject before, DynamicKubernetesObject after) {
-    String stage = stage(after);
+    Optional<Stage> stage = stage(after);
     return !Objects.equals(generation(before), generation(after))
-        || (!Objects.equals(stage(before), stage) && STAGES_THAT_MOVE_ROOM.contains(stage));
+        || (!Objects.equals(stage(before), stage) && stage.filter(CycleTriggers::movesRoom).isPresent());
   }
 
   static boolean queueSpecChanged(DynamicKubernetesObject before, DynamicKubernetesObject after) {
@@ -111,8 +111,13 @@ public final class CycleTriggers {
     return metadata == null ? null : TYJobDecoder.string(metadata, "generation");
   }
 
-  private static String stage(DynamicKubernetesObject object) {
+  private static Optional<Stage> stage(DynamicKubernetesObject object) {
     JsonObject status = TYJobDecoder.object(object.getRaw(), "status");
-    return status == null ? null : TYJobDecoder.string(status, "stage");
+    return status == null ? Optional.empty() : Stage.fromWireName(TYJobDecoder.string(status, "stage"));
+  }
+
+  /** A stage that asks for room again (Rescheduling) or gives it back (Succeeded, Failed). */
+  private static boolean movesRoom(Stage stage) {
+    return stage == Stage.RESCHEDULING || stage.isTerminal();
   }
 }

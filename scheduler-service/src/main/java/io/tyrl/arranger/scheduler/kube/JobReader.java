@@ -4,6 +4,8 @@ import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.tyrl.arranger.crd.contract.GoDurations;
 import io.tyrl.arranger.crd.contract.PodNames;
+import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.contract.TYJobAnnotations;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobSpec;
@@ -15,7 +17,6 @@ import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.GangSpec;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
-import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.PreemptionPolicy;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
@@ -73,8 +74,8 @@ final class JobReader {
     JobQueuePolicy queuePolicy = spec.getSchedulerPolicy() == null
         || spec.getSchedulerPolicy().getJobQueuePolicy() == null
         ? null : JobQueuePolicy.parse(spec.getSchedulerPolicy().getJobQueuePolicy().getValue());
-    GangSpec gang = spec.getGang() == null ? GangSpec.STRICT : new GangSpec(
-        spec.getGang().getMode() == null ? GangMode.STRICT : GangMode.parse(spec.getGang().getMode().getValue()),
+    GangSpec gang = spec.getGang() == null ? new GangSpec(GangMode.parse(TYJobDefaults.GANG_MODE), null, null) : new GangSpec(
+        GangMode.parse(spec.getGang().getMode() == null ? TYJobDefaults.GANG_MODE : spec.getGang().getMode().getValue()),
         spec.getGang().getWaitTime() == null ? null : GoDurations.parse(spec.getGang().getWaitTime(), "spec.gang.waitTime"),
         spec.getGang().getGroup());
     Instant waitingSince = tyJob.getStatus() == null || tyJob.getStatus().getScheduling() == null
@@ -84,29 +85,20 @@ final class JobReader {
         ? Instant.EPOCH : tyJob.getMetadata().getCreationTimestamp().toInstant();
     Map<String, String> annotations = tyJob.getMetadata().getAnnotations();
     boolean preemptable = JobInfo.preemptableFromAnnotation(
-        annotations == null ? null : annotations.get(JobInfo.PREEMPTABLE_ANNOTATION));
+        annotations == null ? null : annotations.get(TYJobAnnotations.PREEMPTABLE));
     boolean awaitingVictims = tyJob.getStatus() != null && tyJob.getStatus().getScheduling() != null
         && ReasonCode.WAITING_FOR_VICTIMS.statusValue().equals(tyJob.getStatus().getScheduling().getReason());
-    JobStage stage = stage(tyJob.getStatus());
+    Stage stage = stage(tyJob.getStatus());
     return new JobInfo(tyJob.getMetadata().getNamespace(), name, tyJob.getMetadata().getUid(), spec.getQueue(),
         spec.getPriority() == null ? TYJobDefaults.PRIORITY : spec.getPriority(), created,
         spec.getMinWorkersNum() == null ? TYJobDefaults.MIN_WORKERS_NUM : spec.getMinWorkersNum(), basicPolicy, queuePolicy, gang, waitingSince,
-        tasks, preemptable, awaitingVictims, stage, spec.getPreemptionPolicy() == null
-            ? PreemptionPolicy.PREEMPT_LOWER_PRIORITY : PreemptionPolicy.parse(spec.getPreemptionPolicy().getValue()));
+        tasks, preemptable, awaitingVictims, stage, PreemptionPolicy.parse(spec.getPreemptionPolicy() == null
+            ? TYJobDefaults.PREEMPTION_POLICY : spec.getPreemptionPolicy().getValue()));
   }
 
   /** The controller's stage: whether the job's minimum has run, which ends gang rules until a reschedule. */
-  static JobStage stage(V1alpha1TYJobStatus status) {
-    if (status == null || status.getStage() == null) {
-      return JobStage.PENDING;
-    }
-    return switch (status.getStage()) {
-      case STARTING -> JobStage.STARTING;
-      case RUNNING -> JobStage.RUNNING;
-      case RESCHEDULING -> JobStage.RESCHEDULING;
-      // Ended jobs are not read (SnapshotAssembler.schedulable); Pending is where every job begins.
-      default -> JobStage.PENDING;
-    };
+  static Stage stage(V1alpha1TYJobStatus status) {
+    return Stage.fromWireNameOrPending(status == null || status.getStage() == null ? null : status.getStage().getValue());
   }
 
   /** What every pod made from one template asks for. */

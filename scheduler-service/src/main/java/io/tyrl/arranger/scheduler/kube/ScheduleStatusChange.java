@@ -1,9 +1,12 @@
 package io.tyrl.arranger.scheduler.kube;
 
-import com.google.gson.JsonArray;
-import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.status.Allocations;
+import io.tyrl.arranger.crd.contract.status.SchedulingStatus;
+import io.tyrl.arranger.crd.contract.status.StatusFields;
+import io.tyrl.arranger.crd.contract.status.VictimEntry;
+import io.tyrl.arranger.crd.read.PlainJson;
 import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import io.tyrl.arranger.model.V1alpha1TYJobStatusScheduling;
 import io.tyrl.arranger.model.V1alpha1TYJobStatusVictims;
@@ -13,6 +16,7 @@ import io.tyrl.arranger.scheduler.api.Victim;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -69,7 +73,7 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     String reason = decision.reasonIfAny().map(r -> r.statusValue()).orElse(null);
     String message = decision.message().isEmpty() ? null : decision.message();
     Instant waiting = decision.waitingSince();
-    Map<String, Object> allocationChanges = new HashMap<>();
+    Map<String, String> allocationChanges = new HashMap<>();
     decision.allocations().forEach((pod, node) -> {
       if (!node.equals(currentAllocations.get(pod))) {
         allocationChanges.put(pod, node);
@@ -87,31 +91,23 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     if (!changed) {
       return Optional.empty();
     }
-    JsonObject schedulingPatch = new JsonObject();
-    schedulingPatch.add("reason", text(reason));
-    schedulingPatch.add("message", text(message));
-    schedulingPatch.addProperty("lastCycleTime", now.toString());
-    if (stateChanged || reasonChanged || (scheduling != null && scheduling.getLastTransitionTime() == null)) {
-      schedulingPatch.addProperty("lastTransitionTime", now.toString());
+    boolean transition = stateChanged || reasonChanged || (scheduling != null && scheduling.getLastTransitionTime() == null);
+    Map<String, Object> statusPatch = new LinkedHashMap<>();
+    statusPatch.put(StatusFields.SCHEDULE_STATE, state);
+    if (!allocationChanges.isEmpty()) {
+      statusPatch.put(StatusFields.ALLOCATIONS, Allocations.patch(allocationChanges));
     }
-    schedulingPatch.add("waitingSince", waiting == null ? JsonNull.INSTANCE : text(waiting.toString()));
-    JsonObject allocations = new JsonObject();
-    allocationChanges.forEach((pod, node) -> allocations.add(pod, node == null ? JsonNull.INSTANCE : text((String) node)));
-    JsonObject statusPatch = new JsonObject();
-    statusPatch.addProperty("scheduleState", state);
-    if (!allocations.isEmpty()) {
-      statusPatch.add("allocations", allocations);
-    }
-    statusPatch.add("scheduling", schedulingPatch);
+    statusPatch.put(StatusFields.SCHEDULING,
+        SchedulingStatus.cyclePatch(reason, message, now, transition ? now : null, waiting));
     if (victimsChanged) {
-      statusPatch.add("victims", victims.isEmpty() ? JsonNull.INSTANCE : victimsJson(victims, podUids));
+      statusPatch.put(StatusFields.VICTIMS, VictimEntry.encodeAll(entries(victims, podUids)));
     }
     JsonObject patch = new JsonObject();
     JsonObject metadata = new JsonObject();
     // Guarded by the version the decision was made from: a concurrent write turns into a 409.
     metadata.addProperty("resourceVersion", resourceVersion);
     patch.add("metadata", metadata);
-    patch.add("status", statusPatch);
+    patch.add("status", PlainJson.toJson(statusPatch));
     boolean newlyPlaced = currentAllocations.isEmpty() && !decision.allocations().isEmpty()
         && decision.state() != ScheduleState.UNSCHEDULED;
     return Optional.of(new ScheduleStatusChange(patch.toString(), reasonChanged && reason != null, newlyPlaced,
@@ -125,48 +121,27 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     }
     List<Victim> victims = new ArrayList<>();
     for (V1alpha1TYJobStatusVictims victim : status.getVictims()) {
-      victims.add(new Victim(victim.getNamespace(), victim.getJob(),
-          victim.getPods() == null ? List.of() : victim.getPods(), Boolean.TRUE.equals(victim.getWholeJob()),
-          victim.getReason(), causeOf(victim)));
+      VictimEntry entry = new VictimEntry(victim.getNamespace(), victim.getJob(), victim.getPods(), victim.getPodUIDs(),
+          Boolean.TRUE.equals(victim.getWholeJob()), victim.getReason(),
+          victim.getCause() == null ? null : victim.getCause().getValue());
+      victims.add(new Victim(victim.getNamespace(), victim.getJob(), entry.pods(), entry.wholeJob(), victim.getReason(),
+          ReasonCode.RECLAIMED.statusValue().equals(entry.evictionCause()) ? ReasonCode.RECLAIMED : ReasonCode.PREEMPTED));
     }
     return victims;
   }
 
-  /** A victim entry written before the cause was recorded was preempted or reclaimed as its text says. */
-  private static ReasonCode causeOf(V1alpha1TYJobStatusVictims victim) {
-    if (victim.getCause() != null) {
-      return victim.getCause() == V1alpha1TYJobStatusVictims.CauseEnum.RECLAIMED ? ReasonCode.RECLAIMED : ReasonCode.PREEMPTED;
-    }
-    return victim.getReason() != null && victim.getReason().startsWith("reclaimed") ? ReasonCode.RECLAIMED : ReasonCode.PREEMPTED;
-  }
-
-  private static JsonArray victimsJson(List<Victim> victims, PodUids podUids) {
-    JsonArray array = new JsonArray();
+  private static List<VictimEntry> entries(List<Victim> victims, PodUids podUids) {
+    List<VictimEntry> entries = new ArrayList<>(victims.size());
     for (Victim victim : victims) {
-      JsonObject item = new JsonObject();
-      item.addProperty("namespace", victim.namespace());
-      item.addProperty("job", victim.job());
-      JsonArray pods = new JsonArray();
-      JsonArray uids = new JsonArray();
-      for (String pod : victim.pods()) {
-        pods.add(pod);
-        podUids.uid(victim.namespace(), pod).ifPresent(uids::add);
-      }
-      item.add("pods", pods);
-      item.add("podUIDs", uids);
-      item.addProperty("wholeJob", victim.wholeJob());
-      item.addProperty("reason", victim.reason());
-      item.addProperty("cause", victim.cause().statusValue());
-      array.add(item);
+      List<String> uids = new ArrayList<>();
+      victim.pods().forEach(pod -> podUids.uid(victim.namespace(), pod).ifPresent(uids::add));
+      entries.add(new VictimEntry(victim.namespace(), victim.job(), victim.pods(), uids, victim.wholeJob(),
+          victim.reason(), victim.cause().statusValue()));
     }
-    return array;
+    return entries;
   }
 
   private static boolean sameSecond(Instant a, Instant b) {
     return a == null ? b == null : b != null && a.getEpochSecond() == b.getEpochSecond();
-  }
-
-  private static com.google.gson.JsonElement text(String value) {
-    return value == null ? JsonNull.INSTANCE : new com.google.gson.JsonPrimitive(value);
   }
 }

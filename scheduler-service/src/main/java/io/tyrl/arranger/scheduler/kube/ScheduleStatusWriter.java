@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.reasons.SchedulingReasons;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.events.EventType;
@@ -262,7 +263,7 @@ public final class ScheduleStatusWriter {
       announcements.forget(key);
     }
     if (!victims.isEmpty() && !victims.equals(ScheduleStatusChange.recorded(job.getStatus()))) {
-      record(job, EventType.NORMAL, "Preempting", victims.stream()
+      record(job, EventType.NORMAL, SchedulingReasons.PREEMPTING, victims.stream()
           .map(v -> v.pods().size() + " pods of " + v.jobKey() + (v.wholeJob() ? " (whole job)" : "") + ": " + v.reason())
           .collect(Collectors.joining("; ")));
       recorded++;
@@ -270,7 +271,7 @@ public final class ScheduleStatusWriter {
     // A job placed at its first decision gets no Event of its own: the controller's Event of the stage
     // change names its leader's node. One that had waited (with a Warning saying why) is told it no longer does.
     if (change.newlyPlaced() && hadWaited(job.getStatus())) {
-      record(job, EventType.NORMAL, "Scheduled", decision.state().wireName() + " after waiting ("
+      record(job, EventType.NORMAL, SchedulingReasons.SCHEDULED, decision.state().wireName() + " after waiting ("
           + job.getStatus().getScheduling().getReason() + "): " + decision.allocations().size() + " pods placed");
       recorded++;
     }

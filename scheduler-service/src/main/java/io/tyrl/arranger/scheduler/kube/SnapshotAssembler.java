@@ -5,9 +5,10 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.tyrl.arranger.crd.bounds.BoundsProblem;
 import io.tyrl.arranger.crd.bounds.TYJobModelBounds;
+import io.tyrl.arranger.crd.read.TYJobDecoder;
+import io.tyrl.arranger.crd.reasons.ProblemList;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
-import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import io.tyrl.arranger.scheduler.api.ExistingPod;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
@@ -156,32 +157,17 @@ public final class SnapshotAssembler {
 
   /** The first problems, in the form the controller's validation condition uses. */
   private static String describe(List<BoundsProblem> problems) {
-    int shown = Math.min(problems.size(), 3);
-    String first = problems.subList(0, shown).stream().map(BoundsProblem::toString)
-        .collect(java.util.stream.Collectors.joining("; "));
-    return problems.size() > shown ? first + "; and " + (problems.size() - shown) + " more" : first;
+    return ProblemList.join(problems, 3);
   }
 
   /** A job that has ended takes no placements, and an unreadable one that ended needs no more reports. */
   private static boolean ended(V1alpha1TYJob job) {
-    V1alpha1TYJobStatus status = job.getStatus();
-    return status != null && status.getStage() != null
-        && (status.getStage() == V1alpha1TYJobStatus.StageEnum.SUCCEEDED
-            || status.getStage() == V1alpha1TYJobStatus.StageEnum.FAILED);
+    return JobReader.stage(job.getStatus()).isTerminal();
   }
 
   /** Jobs that ended, or that their user is stopping, take no new placements. */
   static boolean schedulable(V1alpha1TYJob job) {
-    V1alpha1TYJobStatus status = job.getStatus();
-    if (status != null && status.getStage() != null) {
-      switch (status.getStage()) {
-        case SUCCEEDED, FAILED -> {
-          return false;
-        }
-        default -> { }
-      }
-    }
-    return job.getSpec() != null && !Boolean.TRUE.equals(job.getSpec().getTerminating());
+    return !ended(job) && job.getSpec() != null && !Boolean.TRUE.equals(job.getSpec().getTerminating());
   }
 
   private static NodeInfo node(V1Node node, NodeUsage usage, VersionedMemo<Resource> allocatables) {

@@ -11,11 +11,13 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodStatus;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
+import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.contract.TYJobAnnotations;
+import io.tyrl.arranger.crd.read.TYJobDecoder;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.JobInfo;
-import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
@@ -79,9 +81,9 @@ class SnapshotAssemblerTest {
     List<JobInfo> jobs = assemble(List.of(), List.of(running, rescheduled, starting)).snapshot().jobs();
 
     assertThat(jobs).extracting(JobInfo::name, JobInfo::stage, JobInfo::minimumHasRun).containsExactlyInAnyOrder(
-        org.assertj.core.groups.Tuple.tuple("running", JobStage.RUNNING, true),
-        org.assertj.core.groups.Tuple.tuple("rescheduled", JobStage.RESCHEDULING, false),
-        org.assertj.core.groups.Tuple.tuple("starting", JobStage.STARTING, false));
+        org.assertj.core.groups.Tuple.tuple("running", Stage.RUNNING, true),
+        org.assertj.core.groups.Tuple.tuple("rescheduled", Stage.RESCHEDULING, false),
+        org.assertj.core.groups.Tuple.tuple("starting", Stage.STARTING, false));
   }
 
   @Test
@@ -91,7 +93,7 @@ class SnapshotAssemblerTest {
     V1alpha1TYJob high = job("high", """
         "status": {"scheduling": {"reason": "WaitingForVictims"},
                    "victims": [{"namespace": "rl", "job": "low", "pods": ["low-actor-0"]}]}""");
-    high.getMetadata().putAnnotationsItem(JobInfo.PREEMPTABLE_ANNOTATION, "false");
+    high.getMetadata().putAnnotationsItem(TYJobAnnotations.PREEMPTABLE, "false");
     V1Pod victim = pod("rl", "low-actor-0", "n1", "1", "1Gi", "Running");
 
     List<JobInfo> jobs = assemble(List.of(victim), List.of(low, high)).snapshot().jobs();
@@ -119,7 +121,7 @@ class SnapshotAssemblerTest {
     assertThat(info.gang().mode()).isEqualTo(GangMode.NON_STRICT);
     assertThat(info.gang().waitTime()).isEqualTo(Duration.ofMinutes(90));
     assertThat(info.waitingSince()).isEqualTo(OffsetDateTime.parse("2026-11-22T10:00:00Z").toInstant());
-    assertThat(info.stage()).isEqualTo(JobStage.PENDING);
+    assertThat(info.stage()).isEqualTo(Stage.PENDING);
     // Leader: containers 2 cpu + limit-only 1 GPU, init container 3 cpu wins for cpu.
     assertThat(info.leader().request()).isEqualTo(Resource.of("cpu", "3", "memory", "4Gi", "nvidia.com/gpu", "1"));
     assertThat(info.tasks()).hasSize(3);

@@ -2,6 +2,7 @@ package io.tyrl.arranger.scheduler.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import io.tyrl.arranger.crd.reasons.SchedulingReasons;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import java.io.IOException;
@@ -39,6 +40,17 @@ class WhatYouSeeDocTest {
       assertThat(page).as("reason %s", reason).contains("`" + reason + "`");
     }
     assertThat(page).contains("`Scheduled`", "`Preempting`", "`InvalidJob`", "(combined from similar events)");
+    for (String reason : SchedulingReasons.EVENTS_ONLY) {
+      assertThat(page).as("event reason %s", reason).contains("`" + reason + "`");
+    }
+  }
+
+  @Test
+  void everyEventReasonOfTheControllerIsExplained() throws IOException {
+    String page = page();
+    for (String reason : LifecycleReasons.EVENTS) {
+      assertThat(page).as("event reason %s", reason).contains("`" + reason + "`");
+    }
   }
 
   @Test

@@ -1,8 +1,8 @@
 package io.tyrl.arranger.simulator.engine;
 
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.scheduler.api.GangSpec;
 import io.tyrl.arranger.scheduler.api.JobInfo;
-import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
@@ -38,7 +38,7 @@ final class SimJob {
   final int[] releaseStamp;
 
   Phase phase = Phase.NOT_ARRIVED;
-  JobStage stage = JobStage.PENDING;
+  Stage stage = Stage.PENDING;
   Instant waitingSince;
   boolean awaitingVictims;
   /** Bumped when the job is evicted whole or ends, so that its pending RUN and FINISH events are ignored. */
@@ -107,7 +107,7 @@ final class SimJob {
   }
 
   boolean isStarted() {
-    return stage == JobStage.STARTING || stage == JobStage.RUNNING;
+    return stage == Stage.STARTING || stage == Stage.RUNNING;
   }
 
   void changed() {

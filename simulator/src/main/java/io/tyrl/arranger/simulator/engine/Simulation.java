@@ -1,12 +1,12 @@
 package io.tyrl.arranger.simulator.engine;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.JobInfo;
-import io.tyrl.arranger.scheduler.api.JobStage;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
@@ -253,10 +253,10 @@ public final class Simulation {
           queueDemand[job.queue] += job.spec.fullRequest().get(Resource.GPU);
         }
         case RUN -> {
-          if (event.stamp() != job.generation || job.stage != JobStage.STARTING) {
+          if (event.stamp() != job.generation || job.stage != Stage.STARTING) {
             continue;
           }
-          job.stage = JobStage.RUNNING;
+          job.stage = Stage.RUNNING;
           job.changed();
           schedule(event.time() + job.spec.duration().toMillis() / 1000.0, Kind.FINISH, job, job.generation, -1);
         }
@@ -337,7 +337,7 @@ public final class Simulation {
           if (job.isStarted()) {
             job.restarts++;
           }
-          job.stage = JobStage.RESCHEDULING;
+          job.stage = Stage.RESCHEDULING;
           job.phase = SimJob.Phase.WAITING;
         }
         account(job);
@@ -383,12 +383,12 @@ public final class Simulation {
       changed = true;
     }
     boolean placed = decision.state() == ScheduleState.SCHEDULED_PARTLY || decision.state() == ScheduleState.SCHEDULED_SUCCEED;
-    if (placed && (job.stage == JobStage.PENDING || job.stage == JobStage.RESCHEDULING)) {
+    if (placed && (job.stage == Stage.PENDING || job.stage == Stage.RESCHEDULING)) {
       if (!placementsMoved) {
         unaccount(job);
         placementsMoved = true;
       }
-      job.stage = JobStage.STARTING;
+      job.stage = Stage.STARTING;
       job.phase = SimJob.Phase.STARTED;
       if (!job.hasStartedBefore()) {
         job.started = now;
@@ -445,7 +445,7 @@ public final class Simulation {
     double next = Double.POSITIVE_INFINITY;
     Instant nowInstant = at(now);
     for (SimJob job : active) {
-      if (job.stage == JobStage.RUNNING || job.phase != SimJob.Phase.WAITING) {
+      if (job.stage == Stage.RUNNING || job.phase != SimJob.Phase.WAITING) {
         continue;
       }
       double waitStart = seconds(job.info().waitStart(nowInstant));

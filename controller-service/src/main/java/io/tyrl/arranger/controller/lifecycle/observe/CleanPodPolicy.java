@@ -1,5 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle.observe;
 
+import io.tyrl.arranger.crd.contract.TYJobDefaults;
+import java.util.Arrays;
 import java.util.Optional;
 
 /** {@code spec.cleanPodPolicy}: which pods are deleted once the job has ended. */
@@ -12,7 +14,8 @@ public enum CleanPodPolicy {
   NONE("None");
 
   /** The CRD's default, also used while a job that failed validation is cleaned up. */
-  public static final CleanPodPolicy DEFAULT = ALL;
+  public static final CleanPodPolicy DEFAULT = Arrays.stream(values())
+      .filter(policy -> policy.wireName.equals(TYJobDefaults.CLEAN_POD_POLICY)).findFirst().orElseThrow();
 
   private final String wireName;
 

@@ -1,8 +1,8 @@
 package io.tyrl.arranger.controller.lifecycle.plan;
 
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.PodRole;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,9 +1,9 @@
 package io.tyrl.arranger.controller.lifecycle.plan;
 
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -1,6 +1,5 @@
 package io.tyrl.arranger.controller.lifecycle.plan;
 
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
 import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
@@ -14,6 +13,7 @@ import io.tyrl.arranger.controller.lifecycle.status.LeaderSummary;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
 import io.tyrl.arranger.crd.bounds.TYJobBounds;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

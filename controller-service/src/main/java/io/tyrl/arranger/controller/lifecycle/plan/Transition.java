@@ -1,6 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle.plan;
 
-import io.tyrl.arranger.controller.lifecycle.Stage;
+
+import io.tyrl.arranger.crd.contract.Stage;
 
 /** A change of stage decided by a plan, with the reason recorded in conditions and the event. */
 record Transition(Stage from, Stage to, String reason, String message, EventType eventType) {}

@@ -3,6 +3,7 @@ package io.tyrl.arranger.controller.lifecycle.stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
 import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.util.Optional;
 
 /** What became of the leader pod, from the observation and the last written status. */
@@ -36,7 +37,7 @@ sealed interface LeaderState {
     }
     if (found.isEmpty()) {
       return observation.status().leader().wasObserved()
-          ? new Lost("LeaderDeleted", "leader pod \"%s\" disappeared".formatted(podName))
+          ? new Lost(LifecycleReasons.LEADER_DELETED, "leader pod \"%s\" disappeared".formatted(podName))
           : new NotCreated();
     }
     PodView pod = found.get();
@@ -45,11 +46,11 @@ sealed interface LeaderState {
     return switch (PodStanding.of(pod)) {
       case ACTIVE, UNREACHABLE -> new Alive(pod);
       case SUCCEEDED -> new Completed(pod);
-      case REJECTED -> new Rejected("LeaderRejected",
+      case REJECTED -> new Rejected(LifecycleReasons.LEADER_REJECTED,
           "the kubelet on node %s refused leader pod \"%s\": %s".formatted(node, podName, reason), pod.nodeName(), reason);
-      case FAILED -> new Lost(pod.statusReason().filter("Evicted"::equals).isPresent() ? "LeaderEvicted" : "LeaderFailed",
+      case FAILED -> new Lost(pod.statusReason().filter("Evicted"::equals).isPresent() ? LifecycleReasons.LEADER_EVICTED : LifecycleReasons.LEADER_FAILED,
           "leader pod \"%s\" failed on node %s: %s".formatted(podName, node, reason));
-      case DELETING -> new Lost("LeaderDeleted", "leader pod \"%s\" is being deleted from node %s".formatted(podName, node));
+      case DELETING -> new Lost(LifecycleReasons.LEADER_DELETED, "leader pod \"%s\" is being deleted from node %s".formatted(podName, node));
     };
   }
 

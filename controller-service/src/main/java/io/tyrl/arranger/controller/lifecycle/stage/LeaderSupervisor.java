@@ -1,11 +1,12 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
 import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
 import io.tyrl.arranger.controller.lifecycle.plan.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
+import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.time.Duration;
 
 /**
@@ -37,7 +38,7 @@ public final class LeaderSupervisor {
       return true;
     }
     if (state instanceof LeaderState.Completed) {
-      termination.succeed(observation, draft, "LeaderSucceeded",
+      termination.succeed(observation, draft, LifecycleReasons.LEADER_SUCCEEDED,
           "leader pod \"%s\" succeeded".formatted(observation.leaderSlot().podName()));
       return false;
     }
@@ -65,7 +66,7 @@ public final class LeaderSupervisor {
     if (countsAsRestart) {
       int restarts = draft.countLeaderRestart();
       if (restarts > restartLimit) {
-        termination.fail(observation, draft, "RestartLimitExceeded",
+        termination.fail(observation, draft, LifecycleReasons.RESTART_LIMIT_EXCEEDED,
             "%s; the leader has been restarted %d times, more than restartLimit %d".formatted(message, restarts, restartLimit));
         return;
       }

@@ -1,10 +1,11 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
 import io.tyrl.arranger.controller.lifecycle.plan.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.util.Optional;
 
 /**
@@ -33,7 +34,7 @@ public final class PendingStagePlanner implements StagePlanner {
     }
     Optional<String> node = launcher.launchLeader(observation, draft);
     if (node.isPresent()) {
-      draft.moveTo(Stage.STARTING, "LeaderCreated",
+      draft.moveTo(Stage.STARTING, LifecycleReasons.LEADER_CREATED,
           "leader pod \"%s\" created on node %s".formatted(observation.leaderSlot().podName(), node.get()), EventType.NORMAL);
     }
   }

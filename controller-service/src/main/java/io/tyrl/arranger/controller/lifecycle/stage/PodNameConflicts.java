@@ -6,6 +6,7 @@ import io.tyrl.arranger.controller.lifecycle.plan.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -18,7 +19,7 @@ import java.util.stream.Collectors;
  */
 public final class PodNameConflicts {
 
-  static final String REASON = "PodNameConflict";
+  static final String REASON = LifecycleReasons.POD_NAME_CONFLICT;
 
   public void report(JobObservation observation, PlanDraft draft) {
     List<ForeignPod> blocking = observation.foreignPods().values().stream()
@@ -27,7 +28,7 @@ public final class PodNameConflicts {
     Optional<Condition> current = observation.status().condition(Condition.POD_NAME_CONFLICT);
     if (blocking.isEmpty()) {
       if (current.filter(condition -> condition.status() == ConditionStatus.TRUE).isPresent()) {
-        draft.recordNameConflict(new Condition(Condition.POD_NAME_CONFLICT, ConditionStatus.FALSE, "NameFree",
+        draft.recordNameConflict(new Condition(Condition.POD_NAME_CONFLICT, ConditionStatus.FALSE, LifecycleReasons.NAME_FREE,
             "no pod of another owner holds a name this job needs", Optional.empty()));
       }
       return;

@@ -1,12 +1,13 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
 import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
 import io.tyrl.arranger.controller.lifecycle.plan.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.util.Optional;
 
 /**
@@ -44,7 +45,7 @@ public final class ReschedulingStagePlanner implements StagePlanner {
     }
     Optional<String> node = launcher.launchLeader(observation, draft);
     if (node.isPresent()) {
-      draft.moveTo(Stage.STARTING, "LeaderRecreated",
+      draft.moveTo(Stage.STARTING, LifecycleReasons.LEADER_RECREATED,
           "leader pod \"%s\" recreated on node %s".formatted(observation.leaderSlot().podName(), node.get()),
           EventType.NORMAL);
     }

@@ -1,10 +1,12 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
 import io.tyrl.arranger.controller.lifecycle.plan.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
+
+import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 
 /**
  * Starting: the leader exists. Once it has an IP, every placed worker is created with that address;
@@ -35,7 +37,7 @@ public final class StartingStagePlanner implements StagePlanner {
     int ready = observation.servingWorkers();
     long needed = Math.min(observation.spec().minWorkersNum(), observation.workerSlots().size());
     if (leaderRunning && ready >= needed) {
-      draft.moveTo(Stage.RUNNING, "Started",
+      draft.moveTo(Stage.RUNNING, LifecycleReasons.STARTED,
           "leader running with %d of %d workers ready (minWorkersNum %d)".formatted(
               ready, observation.workerSlots().size(), observation.spec().minWorkersNum()),
           EventType.NORMAL);

@@ -5,6 +5,7 @@ import io.tyrl.arranger.controller.lifecycle.observe.PodView;
 import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
 import io.tyrl.arranger.controller.lifecycle.plan.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -18,7 +19,7 @@ import java.time.Instant;
  */
 public final class UnreachableNodeRelease {
 
-  static final String REASON = "NodeUnreachable";
+  static final String REASON = LifecycleReasons.NODE_UNREACHABLE;
 
   private final Duration defaultGrace;
 

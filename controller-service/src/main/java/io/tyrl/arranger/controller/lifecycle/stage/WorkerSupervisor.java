@@ -8,6 +8,7 @@ import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
 import io.tyrl.arranger.controller.lifecycle.plan.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -89,13 +90,13 @@ public final class WorkerSupervisor {
       pod.nodeName().ifPresent(refusing -> draft.avoid(refusing, reason));
       String avoided = pod.nodeName().isPresent()
           ? "; node %s is avoided for this job until %s".formatted(node, observation.now().plus(refusingNodeAvoidance)) : "";
-      draft.event(EventType.WARNING, "WorkerRejected",
+      draft.event(EventType.WARNING, LifecycleReasons.WORKER_REJECTED,
           "the kubelet on node %s refused worker pod \"%s\": %s; given back for rescheduling, not counted as a restart%s"
               .formatted(node, pod.name(), reason, avoided));
       return;
     }
     int restarts = draft.countWorkerSetRestart(slot.workerSet());
-    draft.event(EventType.WARNING, "WorkerLost",
+    draft.event(EventType.WARNING, LifecycleReasons.WORKER_LOST,
         "worker pod \"%s\" of workerSet \"%s\" lost on node %s (%s); given back for rescheduling, restart %d of %d"
             .formatted(pod.name(), slot.workerSet(), node, reason, restarts, observation.spec().restartLimit()));
   }
@@ -109,7 +110,7 @@ public final class WorkerSupervisor {
       return true;
     }
     String name = exceeded.get().name();
-    termination.fail(observation, draft, "WorkerSetRestartLimitExceeded",
+    termination.fail(observation, draft, LifecycleReasons.WORKER_SET_RESTART_LIMIT_EXCEEDED,
         "workerSet \"%s\" has been restarted %d times, more than restartLimit %d"
             .formatted(name, draft.workerSetRestarts(name), restartLimit));
     return false;

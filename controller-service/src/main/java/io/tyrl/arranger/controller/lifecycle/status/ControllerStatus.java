@@ -1,6 +1,6 @@
 package io.tyrl.arranger.controller.lifecycle.status;
 
-import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,13 +1,14 @@
 package io.tyrl.arranger.controller.lifecycle.validation;
 
+import io.tyrl.arranger.crd.bounds.TYJobBounds;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** RFC 1123 labels, the form Kubernetes requires of pod names used as host names and of label values. */
 final class DnsLabel {
 
-  static final int MAX_LENGTH = 63;
-  private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  static final int MAX_LENGTH = TYJobBounds.MAX_DNS_LABEL_LENGTH;
+  private static final Pattern LABEL = Pattern.compile(TYJobBounds.DNS_LABEL_PATTERN);
 
   private DnsLabel() {}
 

@@ -1,9 +1,9 @@
 package io.tyrl.arranger.controller.lifecycle.observe;
 
+import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import io.tyrl.arranger.controller.lifecycle.plan.PodEnvironment;
 import java.util.List;
 import java.util.Map;

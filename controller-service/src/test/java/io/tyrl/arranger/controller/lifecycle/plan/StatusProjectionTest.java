@@ -1,13 +1,12 @@
 package io.tyrl.arranger.controller.lifecycle.plan;
 
+import io.tyrl.arranger.controller.lifecycle.PlanCase;
+import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.pod;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
-import io.tyrl.arranger.controller.lifecycle.PlanCase;
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
@@ -18,6 +17,7 @@ import io.tyrl.arranger.controller.lifecycle.status.LeaderSummary;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.PlanCase;
 import static io.tyrl.arranger.controller.lifecycle.JobFixture.job;
 import static io.tyrl.arranger.controller.lifecycle.PlanCase.row;
 import static io.tyrl.arranger.controller.lifecycle.PlanExpectation.expect;
@@ -7,8 +8,6 @@ import static io.tyrl.arranger.controller.lifecycle.PodFixture.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
-import io.tyrl.arranger.controller.lifecycle.PlanCase;
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.observe.PodRole;
 import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
@@ -17,6 +16,7 @@ import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;

@@ -1,12 +1,11 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.PlanCase;
 import static io.tyrl.arranger.controller.lifecycle.JobFixture.job;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
-import io.tyrl.arranger.controller.lifecycle.PlanCase;
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
@@ -16,6 +15,7 @@ import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

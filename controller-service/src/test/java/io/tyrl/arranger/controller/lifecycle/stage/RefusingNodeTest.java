@@ -1,15 +1,14 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.PlanCase;
+import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import static io.tyrl.arranger.controller.lifecycle.JobFixture.job;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.pod;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.controller.lifecycle.LifecycleSettings;
-import io.tyrl.arranger.controller.lifecycle.PlanCase;
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
@@ -17,6 +16,7 @@ import io.tyrl.arranger.controller.lifecycle.status.AvoidedNode;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,14 +1,14 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.PlanCase;
+import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import static io.tyrl.arranger.controller.lifecycle.PlanCase.row;
 import static io.tyrl.arranger.controller.lifecycle.PlanExpectation.expect;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.pod;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.serving;
 
-import io.tyrl.arranger.controller.lifecycle.JobFixture;
-import io.tyrl.arranger.controller.lifecycle.PlanCase;
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;

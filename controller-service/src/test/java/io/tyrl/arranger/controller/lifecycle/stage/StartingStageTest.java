@@ -1,21 +1,21 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
+import io.tyrl.arranger.controller.lifecycle.PlanCase;
+import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import static io.tyrl.arranger.controller.lifecycle.PlanCase.row;
 import static io.tyrl.arranger.controller.lifecycle.PlanExpectation.expect;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.pod;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
-import io.tyrl.arranger.controller.lifecycle.PlanCase;
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;

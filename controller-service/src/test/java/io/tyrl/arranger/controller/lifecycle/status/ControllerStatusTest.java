@@ -2,7 +2,7 @@ package io.tyrl.arranger.controller.lifecycle.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tyrl.arranger.controller.lifecycle.Stage;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -1,13 +1,13 @@
 package io.tyrl.arranger.controller.lifecycle.status;
 
+import io.tyrl.arranger.controller.lifecycle.JobFixture;
+import io.tyrl.arranger.controller.lifecycle.FakeCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tyrl.arranger.controller.lifecycle.FakeCluster;
-import io.tyrl.arranger.controller.lifecycle.JobFixture;
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,14 +1,13 @@
 package io.tyrl.arranger.controller.lifecycle.validation;
 
+import io.tyrl.arranger.controller.lifecycle.PlanCase;
+import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import static io.tyrl.arranger.controller.lifecycle.JobFixture.job;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
-import io.tyrl.arranger.controller.lifecycle.PlanCase;
-import io.tyrl.arranger.controller.lifecycle.Stage;
 import io.tyrl.arranger.controller.lifecycle.observe.ContainerView;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.observe.PodTemplateView;
@@ -22,6 +21,7 @@ import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.validation.JobValidator;
 import io.tyrl.arranger.controller.lifecycle.validation.ValidationProblem;
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,19 @@
-package io.tyrl.arranger.controller.lifecycle;
+package io.tyrl.arranger.crd.contract;
 
 import java.util.Optional;
 
-/** The controller-owned lifecycle stage of a TYJob ({@code status.stage}). */
+/**
+ * The lifecycle stage of a TYJob ({@code status.stage}): written by the controller, read by the
+ * scheduler to know whether gang rules still apply and which jobs still take placements.
+ */
 public enum Stage {
+  /** Created, waiting for the scheduler to place its minimum for the first time. */
   PENDING("Pending"),
+  /** The minimum is placed and the leader is being started; it has not run yet (since creation or a reschedule). */
   STARTING("Starting"),
+  /** The minimum has run: gang rules no longer apply, and a lost pod is placed back like an elastic one. */
   RUNNING("Running"),
+  /** The job lost its leader (or its minimum) and gave everything back; it waits for its minimum again. */
   RESCHEDULING("Rescheduling"),
   SUCCEEDED("Succeeded"),
   FAILED("Failed");
@@ -22,6 +29,7 @@ public enum Stage {
     return wireName;
   }
 
+  /** The job has ended: it takes no placements and its lifecycle is over. */
   public boolean isTerminal() {
     return this == SUCCEEDED || this == FAILED;
   }

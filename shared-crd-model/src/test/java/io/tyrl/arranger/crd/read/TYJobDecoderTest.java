@@ -1,4 +1,4 @@
-package io.tyrl.arranger.scheduler.kube;
+package io.tyrl.arranger.crd.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,6 +52,38 @@ class TYJobDecoderTest {
     assertThat(decoded.job().getSpec()).isNull();
     assertThat(decoded.job().getMetadata().getResourceVersion()).isEqualTo("17");
     assertThat(decoded.job().getStatus().getAllocations()).containsEntry("pong-learner", "n1");
+  }
+
+  @Test
+  void aTemplateIsReadAloneAndARefusalNamesTheFieldInsideIt() {
+    JsonObject raw = job(json -> container(json, 1).addProperty("imagee", "x"));
+    JsonObject template = raw.getAsJsonObject("spec").getAsJsonArray("workerSets").get(1).getAsJsonObject()
+        .getAsJsonObject("template");
+
+    TYJobDecoder.Template read = decoder.template(template);
+
+    assertThat(read.template()).isEmpty();
+    assertThat(read.refusal()).hasValueSatisfying(refusal -> {
+      assertThat(refusal.path()).isEqualTo("spec.containers[0]");
+      assertThat(refusal.complaint()).isEqualTo("The field \"imagee\" is not defined in the \"V1Container\" properties.");
+      assertThat(refusal.under("spec.workerSets[1].template").toString())
+          .isEqualTo("spec.workerSets[1].template.spec.containers[0]: " + refusal.complaint());
+    });
+    assertThat(decoder.decode(raw).problem()).contains(
+        "spec.workerSets[1].template.spec.containers[0]: The field \"imagee\" is not defined in the \"V1Container\" properties.");
+    assertThat(decoder.template(job(json -> { }).getAsJsonObject("spec").getAsJsonObject("leader").get("template"))
+        .template()).isPresent();
+  }
+
+  @Test
+  void volumesAreReadOrTheFirstRefusedOneIsNamed() {
+    assertThat(decoder.volumes(JsonParser.parseString("[{\"name\": \"a\", \"emptyDir\": {}}]")).volumes()).hasSize(1);
+    assertThat(decoder.volumes(JsonParser.parseString("[{\"name\": \"a\"}, {\"name\": \"b\", \"emptyDir\": []}]")))
+        .satisfies(volumes -> {
+          assertThat(volumes.volumes()).isEmpty();
+          assertThat(volumes.refusal().orElseThrow().path()).isEqualTo("spec.volumes[1]");
+        });
+    assertThat(decoder.volumes(null).volumes()).isEmpty();
   }
 
   private static JsonObject podSpec(JsonObject json, String leader) {

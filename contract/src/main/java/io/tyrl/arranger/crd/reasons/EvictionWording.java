@@ -1,0 +1,33 @@
+package io.tyrl.arranger.crd.reasons;
+
+/**
+ * How an evicted job is told why its pods go: the text of a {@code status.victims} entry, which the
+ * victim job's {@code status.eviction} and Events repeat. The scheduler writes it; the controller
+ * reads the cause back from it for an entry written before the cause had a field of its own.
+ */
+public final class EvictionWording {
+
+  private static final String PREEMPTED_BY = "preempted by ";
+  private static final String RECLAIMED_BY = "reclaimed by ";
+
+  private EvictionWording() {}
+
+  /** e.g. {@code preempted by team-a/high (priority 8 > 5)} */
+  public static String preemptedBy(String preemptorKey, int preemptorPriority, int victimPriority) {
+    return PREEMPTED_BY + preemptorKey + " (priority " + preemptorPriority + " > " + victimPriority + ")";
+  }
+
+  /** e.g. {@code reclaimed by queue b (below its deserved share) for b/job; queue a is above its deserved share} */
+  public static String reclaimedBy(String preemptorQueue, String preemptorKey, String victimQueue) {
+    return RECLAIMED_BY + "queue " + preemptorQueue + " (below its deserved share) for " + preemptorKey
+        + "; queue " + victimQueue + " is above its deserved share";
+  }
+
+  /**
+   * {@link SchedulingReasons#RECLAIMED} or {@link SchedulingReasons#PREEMPTED}, as an eviction's text
+   * says: reclaim's text starts with "reclaimed", anything else counts as preemption.
+   */
+  public static String causeOf(String text) {
+    return text != null && text.startsWith("reclaimed") ? SchedulingReasons.RECLAIMED : SchedulingReasons.PREEMPTED;
+  }
+}

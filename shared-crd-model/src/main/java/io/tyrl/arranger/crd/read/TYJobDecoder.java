@@ -1,0 +1,216 @@
+package io.tyrl.arranger.crd.read;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1Volume;
+import io.tyrl.arranger.model.V1alpha1TYJob;
+import io.tyrl.arranger.model.V1alpha1TYJobStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns one TYJob as stored (raw JSON from an informer) into the typed model, one object at a time:
+ * a job the model refuses — a template without containers, a quantity such as {@code "abc"}, a
+ * field pods do not have — becomes an undecodable job with a message naming the field, and never
+ * stops the informer or the other jobs. Both services read TYJobs' pod templates and volumes
+ * through it, so a job is refused for the same reason, worded the same, by both.
+ */
+public final class TYJobDecoder {
+
+  /** Longer reasons are cut: they end up in a status message and an Event. */
+  private static final int MAX_PROBLEM_LENGTH = 300;
+
+  /**
+   * A TYJob as read.
+   *
+   * @param job the typed job; when undecodable, only its metadata and (if readable) status, with no spec
+   * @param problem why the spec could not be read, naming the field; empty when it could
+   */
+  public record Decoded(V1alpha1TYJob job, Optional<String> problem) {
+    public String key() {
+      return job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+    }
+  }
+
+  /**
+   * What the model refuses in a part of a job.
+   *
+   * @param path the refused field, relative to the part read (empty for the part as a whole)
+   * @param complaint the model's complaint, without the JSON it quotes back
+   */
+  public record Refusal(String path, String complaint) {
+
+    /** The same refusal, its path prefixed by the part's own path in the job. */
+    public Refusal under(String parent) {
+      return new Refusal(path.isEmpty() ? parent : parent + "." + path, complaint);
+    }
+
+    /** {@code path: complaint}, or the complaint alone for the part as a whole. */
+    @Override
+    public String toString() {
+      return path.isEmpty() ? complaint : path + ": " + complaint;
+    }
+  }
+
+  /**
+   * A pod template as read: the typed template when the model takes it, else what it refuses.
+   * Exactly one of the two is present.
+   */
+  public record Template(Optional<V1PodTemplateSpec> template, Optional<Refusal> refusal) {}
+
+  /** {@code spec.volumes} as read: the typed volumes, or the first entry the model refuses (and no volumes). */
+  public record Volumes(List<V1Volume> volumes, Optional<Refusal> refusal) {}
+
+  private final Gson gson;
+
+  public TYJobDecoder(Gson gson) {
+    this.gson = gson;
+  }
+
+  public Decoded decode(JsonObject raw) {
+    try {
+      return new Decoded(gson.fromJson(raw, V1alpha1TYJob.class), Optional.empty());
+    } catch (RuntimeException whole) {
+      V1alpha1TYJob shell = new V1alpha1TYJob()
+          .apiVersion(string(raw, "apiVersion"))
+          .kind(string(raw, "kind"))
+          .metadata(gson.fromJson(raw.get("metadata"), V1ObjectMeta.class))
+          .status(readableStatus(raw.get("status")))
+          .spec(null);
+      return new Decoded(shell, Optional.of(cut(locate(raw).map(Refusal::toString)
+          .orElseGet(() -> "spec: " + describe(whole)))));
+    }
+  }
+
+  /**
+   * One pod template. Its containers are tried first, so that a bad quantity is named down to its
+   * container ({@code spec.containers[1]}), then the template as a whole.
+   */
+  public Template template(JsonElement template) {
+    if (template == null) {
+      return new Template(Optional.empty(), Optional.of(new Refusal("", "missing")));
+    }
+    try {
+      return new Template(Optional.ofNullable(gson.fromJson(template, V1PodTemplateSpec.class)), Optional.empty());
+    } catch (RuntimeException whole) {
+      Refusal refusal = containersRefusal(template).orElseGet(() -> new Refusal("", describe(whole)));
+      return new Template(Optional.empty(), Optional.of(refusal));
+    }
+  }
+
+  /** {@code spec.volumes}: absent or not a list reads as none. */
+  public Volumes volumes(JsonElement volumes) {
+    if (volumes == null || !volumes.isJsonArray()) {
+      return new Volumes(List.of(), Optional.empty());
+    }
+    List<V1Volume> decoded = new ArrayList<>();
+    for (int i = 0; i < volumes.getAsJsonArray().size(); i++) {
+      try {
+        decoded.add(gson.fromJson(volumes.getAsJsonArray().get(i), V1Volume.class));
+      } catch (RuntimeException e) {
+        return new Volumes(List.of(), Optional.of(new Refusal("spec.volumes[" + i + "]", describe(e))));
+      }
+    }
+    return new Volumes(decoded, Optional.empty());
+  }
+
+  private V1alpha1TYJobStatus readableStatus(JsonElement status) {
+    if (status == null || !status.isJsonObject()) {
+      return null;
+    }
+    try {
+      return gson.fromJson(status, V1alpha1TYJobStatus.class);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** The first part of the spec the model refuses, by its path, with the model's complaint. */
+  private Optional<Refusal> locate(JsonObject raw) {
+    JsonObject spec = object(raw, "spec");
+    if (spec == null) {
+      return Optional.of(new Refusal("spec", "missing or not an object"));
+    }
+    JsonObject leader = object(spec, "leader");
+    if (leader != null) {
+      Optional<Refusal> refusal = template(leader.get("template")).refusal().map(r -> r.under("spec.leader.template"));
+      if (refusal.isPresent()) {
+        return refusal;
+      }
+    }
+    JsonElement workerSets = spec.get("workerSets");
+    if (workerSets != null && workerSets.isJsonArray()) {
+      for (int i = 0; i < workerSets.getAsJsonArray().size(); i++) {
+        JsonElement set = workerSets.getAsJsonArray().get(i);
+        if (set.isJsonObject()) {
+          String path = "spec.workerSets[" + i + "].template";
+          Optional<Refusal> refusal = template(set.getAsJsonObject().get("template")).refusal().map(r -> r.under(path));
+          if (refusal.isPresent()) {
+            return refusal;
+          }
+        }
+      }
+    }
+    return volumes(spec.get("volumes")).refusal();
+  }
+
+  private Optional<Refusal> containersRefusal(JsonElement template) {
+    JsonObject podSpec = template.isJsonObject() ? object(template.getAsJsonObject(), "spec") : null;
+    for (String list : List.of("initContainers", "containers")) {
+      JsonElement containers = podSpec == null ? null : podSpec.get(list);
+      if (containers != null && containers.isJsonArray()) {
+        for (int i = 0; i < containers.getAsJsonArray().size(); i++) {
+          try {
+            gson.fromJson(containers.getAsJsonArray().get(i), V1Container.class);
+          } catch (RuntimeException e) {
+            return Optional.of(new Refusal("spec." + list + "[" + i + "]", describe(e)));
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The model's complaint without the JSON it quotes back, e.g. {@code The field "imagee" is not
+   * defined in the "V1Container" properties.}
+   */
+  public static String describe(RuntimeException e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    int json = message.indexOf(" JSON:");
+    if (json > 0) {
+      message = message.substring(0, json);
+    }
+    int quoted = message.indexOf(" in the JSON string");
+    if (quoted > 0) {
+      String after = message.substring(quoted + " in the JSON string".length());
+      message = message.substring(0, quoted) + (after.startsWith(":") ? "" : after);
+    }
+    return message.replace('`', '"');
+  }
+
+  private static String cut(String problem) {
+    return problem.length() <= MAX_PROBLEM_LENGTH ? problem : problem.substring(0, MAX_PROBLEM_LENGTH - 3) + "...";
+  }
+
+  /** The member of a raw object that is an object, or null. */
+  public static JsonObject object(JsonObject parent, String member) {
+    JsonElement element = parent.get(member);
+    return element != null && element.isJsonObject() ? element.getAsJsonObject() : null;
+  }
+
+  /** The member of a raw object that is a scalar, as text, or null. */
+  public static String string(JsonObject parent, String member) {
+    JsonElement element = parent.get(member);
+    return element != null && element.isJsonPrimitive() ? element.getAsString() : null;
+  }
+}
