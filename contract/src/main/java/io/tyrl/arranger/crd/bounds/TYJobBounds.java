@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * explains each choice.
  *
  * <p>Pure Java (no Kubernetes client, no generated model, no Spring), so the controller's pure
- * lifecycle core can call it; {@link TYJobModelBounds} reads the generated model into a
+ * lifecycle core can call it; {@code TYJobModelBounds} (shared-crd-model) reads the generated model into a
  * {@link TYJobShape} for the scheduler. The check never throws and never allocates in proportion to
  * {@code counts}: it is what must run before anything materialises one object per worker.
  */

@@ -4,7 +4,7 @@ import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.tyrl.arranger.crd.bounds.BoundsProblem;
-import io.tyrl.arranger.crd.bounds.TYJobModelBounds;
+import io.tyrl.arranger.crd.read.TYJobModelBounds;
 import io.tyrl.arranger.crd.read.TYJobDecoder;
 import io.tyrl.arranger.crd.reasons.ProblemList;
 import io.tyrl.arranger.model.V1alpha1Queue;

@@ -1,6 +1,9 @@
-package io.tyrl.arranger.crd.bounds;
+package io.tyrl.arranger.crd.read;
 
 import io.kubernetes.client.openapi.models.V1Volume;
+import io.tyrl.arranger.crd.bounds.BoundsProblem;
+import io.tyrl.arranger.crd.bounds.TYJobBounds;
+import io.tyrl.arranger.crd.bounds.TYJobShape;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobSpec;
 import io.tyrl.arranger.model.V1alpha1TYJobSpecWorkerSets;
