@@ -340,7 +340,7 @@ final class VictimSelector {
     NodeSearch search = session.nodeSearch();
     long[] capabilityShortfall = capabilityShortfall(task);
     NodeSearch.Result now = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
-    NodeState roomy = now.found() ? now.node() : bestReleasingNode(task);
+    NodeState roomy = now.found() ? now.node() : search.findBestReleasing(task, nodesWithReleasing);
     if (roomy != null && capabilityShortfall == null) {
       return roomy;
     }
@@ -417,21 +417,6 @@ final class VictimSelector {
       }
     }
     return true;
-  }
-
-  private NodeState bestReleasingNode(TaskState task) {
-    NodeState best = null;
-    double bestScore = Double.NEGATIVE_INFINITY;
-    for (NodeState node : nodesWithReleasing) {
-      if (node.fitsFutureIdle(task) && session.nodeSearch().admits(task, node).fits()) {
-        double score = session.tiers().score(task, node);
-        if (best == null || score > bestScore) {
-          best = node;
-          bestScore = score;
-        }
-      }
-    }
-    return best;
   }
 
   /** The eligible running pods per node, nodes in index order, pods in victim order. */
