@@ -8,6 +8,7 @@ import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeSearch;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.PlacementSummary;
+import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.Statement;
 import io.tyrl.arranger.scheduler.framework.TaskState;
@@ -52,12 +53,10 @@ final class JobPlacer {
 
   private final Session session;
   private final PlacementOptions options;
-  private final QueueCapability capability;
 
   JobPlacer(Session session, PlacementOptions options) {
     this.session = session;
     this.options = options;
-    this.capability = new QueueCapability(session);
   }
 
   /**
@@ -87,7 +86,7 @@ final class JobPlacer {
       if (!task.isLeader()) {
         workersLeftToTry--;
       }
-      Optional<String> overCapability = capability.exceededBy(task);
+      Optional<String> overCapability = overCapability(task);
       if (overCapability.isPresent()) {
         blocked = overCapability.get();
       } else {
@@ -148,7 +147,7 @@ final class JobPlacer {
       if (lastRefused != null && sameShape(lastRefused, task)) {
         continue;
       }
-      Optional<String> overCapability = capability.exceededBy(task);
+      Optional<String> overCapability = overCapability(task);
       Outcome refused;
       if (overCapability.isPresent()) {
         refused = new Outcome(task, null, null, overCapability.get());
@@ -226,6 +225,11 @@ final class JobPlacer {
     statement.discard();
     note(job, "gang minimum " + PlacementSummary.describeMinimum(job) + " not met (" + couldBePlaced + ")" + explain(outcome));
     return false;
+  }
+
+  private static Optional<String> overCapability(TaskState task) {
+    QueueState queue = task.job().queue();
+    return queue == null ? Optional.empty() : queue.capability().refusal(task);
   }
 
   boolean isReady(JobState job) {

@@ -1,6 +1,5 @@
 package io.tyrl.arranger.scheduler.actions;
 
-import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
 import io.tyrl.arranger.scheduler.api.Victim;
@@ -10,7 +9,6 @@ import io.tyrl.arranger.scheduler.framework.NodeSearch;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.PlacementSummary;
 import io.tyrl.arranger.scheduler.framework.QueueState;
-import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.Statement;
 import io.tyrl.arranger.scheduler.framework.TaskState;
@@ -231,7 +229,7 @@ final class VictimSelector {
       statement.commit();
       return Outcome.PLACED;
     }
-    if (exceedsCapability(preemptor.queue())) {
+    if (preemptor.queue().capability().isExceeded()) {
       statement.discard();
       return Outcome.NO_ROOM;
     }
@@ -272,7 +270,7 @@ final class VictimSelector {
           spare = entry.getKey().futureIdle(d) - already[d] - entry.getValue()[d] >= 0;
         }
       }
-      spare = spare && withinCapability(preemptor.queue(), restoredToQueue, wantedByQueue);
+      spare = spare && preemptor.queue().capability().holdsAfterGivingBack(restoredToQueue, wantedByQueue);
       if (spare) {
         unneeded.add(step);
         wanted.forEach((node, amount) -> NodeVictimPlanner.add(restored.computeIfAbsent(node, n -> new long[size]), amount));
@@ -338,7 +336,7 @@ final class VictimSelector {
    */
   private NodeState nodeFor(TaskState task, Map<NodeState, List<TaskState>> candidates, Statement statement, Attempt attempt) {
     NodeSearch search = session.nodeSearch();
-    long[] capabilityShortfall = capabilityShortfall(task);
+    long[] capabilityShortfall = task.job().queue().capability().shortfall(task);
     NodeSearch.Result now = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
     NodeState roomy = now.found() ? now.node() : search.findBestReleasing(task, nodesWithReleasing);
     if (roomy != null && capabilityShortfall == null) {
@@ -378,45 +376,6 @@ final class VictimSelector {
     candidates.values().forEach(all::addAll);
     all.sort(NodeVictimPlanner.VICTIM_TASK_ORDER);
     return all;
-  }
-
-  /**
-   * Per resource, how far placing the pod would take its queue above its capability; null when it
-   * stays within it (or the queue has none). Pods are not capped.
-   */
-  private long[] capabilityShortfall(TaskState task) {
-    QueueState queue = task.job().queue();
-    Resource capability = queue.info().capability();
-    if (capability == null) {
-      return null;
-    }
-    ResourceDimensions dimensions = session.dimensions();
-    long[] shortfall = new long[dimensions.size()];
-    boolean anyShort = false;
-    for (Map.Entry<String, Long> entry : capability.quantities().entrySet()) {
-      int d = dimensions.indexOf(entry.getKey());
-      if (d >= 0 && d != ResourceDimensions.PODS) {
-        shortfall[d] = Math.max(0, queue.allocated(d) + task.request(d) - entry.getValue());
-        anyShort |= shortfall[d] > 0;
-      }
-    }
-    return anyShort ? shortfall : null;
-  }
-
-  /** True when giving back {@code restored} and {@code more} to the queue keeps it within its capability. */
-  private boolean withinCapability(QueueState queue, long[] restored, long[] more) {
-    Resource capability = queue.info().capability();
-    if (capability == null) {
-      return true;
-    }
-    ResourceDimensions dimensions = session.dimensions();
-    for (Map.Entry<String, Long> entry : capability.quantities().entrySet()) {
-      int d = dimensions.indexOf(entry.getKey());
-      if (d >= 0 && d != ResourceDimensions.PODS && more[d] > 0 && queue.allocated(d) + restored[d] + more[d] > entry.getValue()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** The eligible running pods per node, nodes in index order, pods in victim order. */
@@ -463,21 +422,6 @@ final class VictimSelector {
     }
     attempt.wholeJobs.add(job);
     attempt.steps.add(new Step(null, job, evicted, !gaveBackFresh, null, null));
-  }
-
-  private boolean exceedsCapability(QueueState queue) {
-    Resource capability = queue.info().capability();
-    if (capability == null) {
-      return false;
-    }
-    ResourceDimensions dimensions = session.dimensions();
-    for (Map.Entry<String, Long> entry : capability.quantities().entrySet()) {
-      int dimension = dimensions.indexOf(entry.getKey());
-      if (dimension >= 0 && dimension != ResourceDimensions.PODS && queue.allocated(dimension) > entry.getValue()) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private void record(JobState preemptor, Attempt attempt) {

@@ -100,10 +100,10 @@ public final class Session {
       }
     }
     for (QueueInfo queue : snapshot.queues()) {
-      queues.put(queue.name(), new QueueState(queue.withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
+      queues.put(queue.name(), new QueueState(queue.withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions));
     }
     queues.computeIfAbsent(TYJobDefaults.QUEUE,
-        name -> new QueueState(QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
+        name -> new QueueState(QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions));
     Map<Resource, long[]> requestVectors = new IdentityHashMap<>(snapshot.jobs().size());
     for (JobInfo info : snapshot.jobs()) {
       addJob(info, requestVectors);
