@@ -10,7 +10,6 @@ import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -43,21 +42,16 @@ public final class PreemptAction implements Action {
   }
 
   @Override
+  public List<Action> prerequisites() {
+    return List.of(new ResumeWaitingJobs(options));
+  }
+
+  @Override
   public void execute(Session session) {
-    VictimSelector.resumeWaitingJobs(session, options);
     List<JobState> running = VictimSelector.jobsWithRunningPods(session);
     VictimSelector selector = new VictimSelector(session, options, new PreemptRules(session), running);
-    List<QueueState> queues = new ArrayList<>(session.queues());
-    queues.sort(session::compareQueues);
-    for (QueueState queue : queues) {
-      List<JobState> preemptors = new ArrayList<>();
-      for (JobState job : session.jobs()) {
-        if (job.queue() == queue && VictimSelector.isStarving(session, job)) {
-          preemptors.add(job);
-        }
-      }
-      preemptors.sort(session::compareJobs);
-      for (JobState preemptor : preemptors) {
+    for (QueueState queue : session.queuesInOrder()) {
+      for (JobState preemptor : session.jobsInOrder(queue, job -> VictimSelector.isStarving(session, job))) {
         session.forOneJob(preemptor, "preempting for", () -> {
           if (VictimSelector.isStarving(session, preemptor)
               && selector.makeRoom(preemptor) == VictimSelector.Outcome.NO_ROOM && hasLowerPriorityPods(preemptor, running)) {

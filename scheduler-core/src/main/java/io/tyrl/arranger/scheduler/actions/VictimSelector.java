@@ -8,7 +8,6 @@ import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeSearch;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.PlacementSummary;
-import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.Statement;
 import io.tyrl.arranger.scheduler.framework.TaskState;
@@ -122,65 +121,16 @@ final class VictimSelector {
         && job.info().gang().group() == null && job.hasPendingTasks() && !(job.placedTasks() > 0 && session.isJobReady(job));
   }
 
-  /**
-   * Lets the jobs the previous cycle left waiting for victims claim the room being released again,
-   * before any other job may take it or evict anew: otherwise a job served earlier in this cycle could
-   * pipeline onto that room, and the waiting job would evict a second time. Once its victims are gone
-   * and its minimum fits now, it is placed for real at once, for the same reason. Jobs that need more
-   * than what is released now wait for the normal pass. Queues in queue order, jobs in job order.
-   */
-  static void resumeWaitingJobs(Session session, PlacementOptions options) {
-    List<JobState> waiting = new ArrayList<>();
-    for (JobState job : session.jobs()) {
-      if (job.info().awaitingVictims() && isStarving(session, job)) {
-        waiting.add(job);
-      }
-    }
-    if (waiting.isEmpty()) {
-      return;
-    }
-    waiting.sort((first, second) -> {
-      int byQueue = session.compareQueues(first.queue(), second.queue());
-      return byQueue != 0 ? byQueue : session.compareJobs(first, second);
-    });
-    VictimSelector selector = new VictimSelector(session, options, NO_EVICTION, List.of());
-    for (JobState job : waiting) {
-      session.forOneJob(job, "resuming", () -> {
-        selector.makeRoom(job, true);
-      });
-    }
-  }
-
-  /** Rules that offer no victim: only room already being released can be claimed. */
-  private static final EvictionRules NO_EVICTION = new EvictionRules() {
-    @Override
-    public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
-      return false;
-    }
-
-    @Override
-    public List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates) {
-      return List.of();
-    }
-
-    @Override
-    public boolean withinLimits(TaskState preemptor, Map<QueueState, long[]> freedByQueue) {
-      return false;
-    }
-
-    @Override
-    public ReasonCode victimReason() {
-      return ReasonCode.PREEMPTED;
-    }
-
-    @Override
-    public String describe(JobState preemptor, JobState victim) {
-      return "";
-    }
-  };
-
   Outcome makeRoom(JobState preemptor) {
     return makeRoom(preemptor, false);
+  }
+
+  /**
+   * For a job the previous cycle left waiting for victims: pipelines its minimum onto the room being
+   * released again, or places it for real when nothing is left to wait for.
+   */
+  Outcome resume(JobState waiting) {
+    return makeRoom(waiting, true);
   }
 
   /** @param placeIfFitsNow place the minimum for real when nothing needs to be waited for (a resumed job) */
