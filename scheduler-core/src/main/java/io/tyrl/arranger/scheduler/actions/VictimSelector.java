@@ -48,19 +48,22 @@ final class VictimSelector {
   /** What an attempt to make room came to. */
   enum Outcome { WAITING_FOR_VICTIMS, FITS_WITHOUT_EVICTION, PLACED, NO_ROOM }
 
+  /** One step of an attempt, replayable. */
+  private sealed interface Step permits EvictWorker, EvictWholeJob, Pipeline {}
 
+  /** Evicts one elastic worker. */
+  private record EvictWorker(TaskState worker) implements Step {}
 
   /**
-   * One step of an attempt, replayable: evict one pod, evict a whole job ({@code evicted} = its pods
-   * that ran; {@code sparable} false when it also gave back placements of this cycle), or pipeline a pod.
+   * Evicts a whole job.
+   *
+   * @param evicted  its pods that ran
+   * @param sparable false when it also gave back placements of this cycle, which cannot be taken back
    */
-  private record Step(TaskState single, JobState wholeJob, List<TaskState> evicted, boolean sparable, TaskState pipelined,
-      NodeState node) {
+  private record EvictWholeJob(JobState job, List<TaskState> evicted, boolean sparable) implements Step {}
 
-    static Step pipeline(TaskState task, NodeState node) {
-      return new Step(null, null, List.of(), false, task, node);
-    }
-  }
+  /** Pipelines one of the preemptor's pods onto the node. */
+  private record Pipeline(TaskState task, NodeState node) implements Step {}
 
   /** What one attempt did, in order, so that it can be replayed without the victims found unneeded. */
   private static final class Attempt {
@@ -153,7 +156,7 @@ final class VictimSelector {
         return Outcome.NO_ROOM;
       }
       statement.pipeline(task, node);
-      attempt.steps.add(Step.pipeline(task, node));
+      attempt.steps.add(new Pipeline(task, node));
     }
     if (!(preemptor.placedTasks() > 0 && session.isJobReady(preemptor))) {
       statement.discard();
@@ -172,8 +175,8 @@ final class VictimSelector {
       }
       statement = session.newStatement();
       for (Step step : attempt.steps) {
-        if (step.pipelined() != null) {
-          statement.allocate(step.pipelined(), step.node());
+        if (step instanceof Pipeline pipeline) {
+          statement.allocate(pipeline.task(), pipeline.node());
         }
       }
       statement.commit();
@@ -202,12 +205,17 @@ final class VictimSelector {
     Set<Step> unneeded = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int i = attempt.steps.size() - 1; i >= 0; i--) {
       Step step = attempt.steps.get(i);
-      if (!step.sparable()) {
+      List<TaskState> evicted;
+      if (step instanceof EvictWorker one) {
+        evicted = List.of(one.worker());
+      } else if (step instanceof EvictWholeJob whole && whole.sparable()) {
+        evicted = whole.evicted();
+      } else {
         continue;
       }
       Map<NodeState, long[]> wanted = new HashMap<>();
       long[] wantedByQueue = new long[size];
-      for (TaskState task : step.evicted()) {
+      for (TaskState task : evicted) {
         NodeVictimPlanner.add(wanted.computeIfAbsent(task.node(), node -> new long[size]), task.request());
         if (task.job().queue() == preemptor.queue()) {
           NodeVictimPlanner.add(wantedByQueue, task.request());
@@ -236,7 +244,7 @@ final class VictimSelector {
    */
   private static boolean evictsAnything(Attempt attempt) {
     for (Step step : attempt.steps) {
-      if (step.pipelined() == null) {
+      if (!(step instanceof Pipeline)) {
         return true;
       }
     }
@@ -250,13 +258,13 @@ final class VictimSelector {
       if (unneeded.contains(step)) {
         continue;
       }
-      if (step.pipelined() != null) {
-        statement.pipeline(step.pipelined(), step.node());
+      if (step instanceof Pipeline pipeline) {
+        statement.pipeline(pipeline.task(), pipeline.node());
         replayed.steps.add(step);
-      } else if (step.single() != null) {
-        evictSingle(step.single(), statement, replayed);
-      } else {
-        evictWhole(step.wholeJob(), statement, replayed);
+      } else if (step instanceof EvictWorker one) {
+        evictSingle(one.worker(), statement, replayed);
+      } else if (step instanceof EvictWholeJob whole) {
+        evictWhole(whole.job(), statement, replayed);
       }
     }
     return replayed;
@@ -350,7 +358,7 @@ final class VictimSelector {
   private void evictSingle(TaskState single, Statement statement, Attempt attempt) {
     statement.evict(single);
     attempt.evictedPods.computeIfAbsent(single.job(), job -> new ArrayList<>()).add(single.podName());
-    attempt.steps.add(new Step(single, null, List.of(single), true, null, null));
+    attempt.steps.add(new EvictWorker(single));
     nodesWithReleasing.add(single.node());
   }
 
@@ -371,7 +379,7 @@ final class VictimSelector {
       }
     }
     attempt.wholeJobs.add(job);
-    attempt.steps.add(new Step(null, job, evicted, !gaveBackFresh, null, null));
+    attempt.steps.add(new EvictWholeJob(job, evicted, !gaveBackFresh));
   }
 
   private void record(JobState preemptor, Attempt attempt) {
