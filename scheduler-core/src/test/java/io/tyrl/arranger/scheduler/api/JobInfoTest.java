@@ -18,8 +18,8 @@ class JobInfoTest {
 
   private static JobInfo job(String namespace, String name, String uid, String queue, int priority, int minWorkers,
       List<TaskInfo> tasks) {
-    return new JobInfo(namespace, name, uid, queue, priority, T0, minWorkers, null, null, null, null, tasks, true, false,
-        null, null);
+    return JobInfo.builder(namespace, name).uid(uid).queue(queue).priority(priority).creationTime(T0).minWorkersNum(minWorkers)
+        .tasks(tasks).build();
   }
 
   @Test
@@ -39,8 +39,8 @@ class JobInfoTest {
 
   @Test
   void aJobThatMayNotPreemptSaysSo() {
-    JobInfo job = new JobInfo("team", "j", null, null, 1, T0, 0, null, null, null, null, TASKS, true, false, null,
-        PreemptionPolicy.NEVER);
+    JobInfo job = JobInfo.builder("team", "j").priority(1).creationTime(T0).minWorkersNum(0).tasks(TASKS)
+        .preemptionPolicy(PreemptionPolicy.NEVER).build();
 
     assertThat(job.mayPreempt()).isFalse();
   }
