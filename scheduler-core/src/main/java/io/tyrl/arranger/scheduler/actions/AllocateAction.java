@@ -165,8 +165,8 @@ public final class AllocateAction implements Action {
         Statement statement = session.newStatement();
         JobPlacer.Outcome outcome = placer.placeNext(job, statement);
         statement.commit();
-        if (outcome.firstUnplaced() != null) {
-          JobPlacer.note(job, PlacementSummary.describe(job) + JobPlacer.explain(outcome));
+        if (!(outcome instanceof JobPlacer.Placed)) {
+          JobPlacer.note(job, PlacementSummary.describe(job) + outcome.explanation());
           return false;
         }
         return true;
