@@ -22,9 +22,10 @@ import java.util.Map;
  * <p>No ping-pong: only strictly lower priority is preempted, so a victim can never take the room
  * back from its preemptor, and two jobs of equal priority never evict each other.
  *
- * <p>Run it before {@code allocate} ({@code "enqueue, reclaim, preempt, allocate, backfill"}): then a
- * preemptor still waiting in the next cycle pipelines again onto its victims' releasing room before
- * allocate could give that room, or the idle room it also needs, to a lower-priority job.
+ * <p>Run it before {@code allocate} ({@code "enqueue, reclaim, preempt, allocate, backfill"}): a
+ * preemptor still waiting from the previous cycle has claimed its victims' releasing room already
+ * ({@link ResumeWaitingJobs}), and one that needs more makes room again before allocate could give
+ * the idle room it also needs to a lower-priority job.
  */
 public final class PreemptAction implements Action {
 

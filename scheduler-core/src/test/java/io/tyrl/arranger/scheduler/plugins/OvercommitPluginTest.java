@@ -20,7 +20,7 @@ import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Issue 13 item 10: enqueue compares a job's minimum with the cluster's free room (idle + releasing − pipelined). */
+/** Enqueue compares a job's minimum with the cluster's free room (idle + releasing − pipelined). */
 class OvercommitPluginTest {
 
   private static final SchedulerConfiguration GENEROUS = withoutProportion("arguments: {factor: 1.5}");

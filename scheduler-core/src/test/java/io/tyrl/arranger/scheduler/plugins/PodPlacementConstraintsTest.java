@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 13 item 10: the predicates and scores kube-scheduler's NodeAffinity (matchFields, preferred
+ * The predicates and scores kube-scheduler's NodeAffinity (matchFields, preferred
  * terms), TaintToleration (PreferNoSchedule), NodePorts, InterPodAffinity and PodTopologySpread
  * define, each on a small snapshot computed by hand. Every node is scored (percentageOfNodesToScore
  * 100) and BinPack (weight 1, 0..100) prefers the fuller node, so the expected node is never the one
