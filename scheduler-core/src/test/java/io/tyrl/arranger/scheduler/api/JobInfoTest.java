@@ -68,6 +68,25 @@ class JobInfoTest {
         .hasMessage("job team/j: duplicate pod name " + TASKS.get(1).podName());
   }
 
+  @Test
+  void aBuilderLeftAloneGivesTheTyJobsDefaultsAndToBuilderCopiesEveryComponent() {
+    JobInfo plain = JobInfo.builder("team", "j").creationTime(T0).tasks(TASKS).build();
+
+    assertThat(plain.priority()).isEqualTo(TYJobDefaults.PRIORITY);
+    assertThat(plain.minWorkersNum()).isEqualTo(TYJobDefaults.MIN_WORKERS_NUM);
+    assertThat(plain.preemptable()).isTrue();
+    assertThat(plain.awaitingVictims()).isFalse();
+
+    JobInfo full = JobInfo.builder("team", "j").uid("u").queue("q").priority(7).creationTime(T0).minWorkersNum(1)
+        .basicPolicy(BasicPolicy.BIN_PACK).jobQueuePolicy(JobQueuePolicy.DRF)
+        .gang(new GangSpec(GangMode.NON_STRICT, java.time.Duration.ofMinutes(1), "g")).waitingSince(T0.plusSeconds(1))
+        .tasks(TASKS).preemptable(false).awaitingVictims(true).stage(JobStage.RUNNING)
+        .preemptionPolicy(PreemptionPolicy.NEVER).build();
+
+    assertThat(full.toBuilder().build()).isEqualTo(full);
+    assertThat(full.toBuilder().priority(2).build()).isNotEqualTo(full).extracting(JobInfo::priority).isEqualTo(2);
+  }
+
   @ParameterizedTest(name = "''{0}'' -> {1}")
   @CsvSource(value = {"false, false", "' FALSE ', false", "true, true", "no, true", "'', true"})
   void onlyFalseOptsAJobOutOfBeingAVictim(String annotation, boolean preemptable) {
