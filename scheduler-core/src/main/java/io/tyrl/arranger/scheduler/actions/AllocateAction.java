@@ -38,8 +38,9 @@ import java.util.Set;
  * by share and the split is 12/4, not whichever job came first taking all. A pod is never placed
  * past its queue's {@code capability}. A pod of a job's minimum that fits only in room being released
  * is pipelined there (see {@link JobPlacer#placeMinimum}). Jobs the previous cycle left waiting for
- * victims claim the room being released for them first, as in preempt and reclaim, so allocate never
- * pipelines another job onto it. A job that throws is failed alone; the others go on.
+ * victims have claimed the room being released for them before allocate runs ({@link ResumeWaitingJobs},
+ * its prerequisite), so allocate never pipelines another job onto it. A job that throws is failed
+ * alone; the others go on.
  */
 public final class AllocateAction implements Action {
 
@@ -57,8 +58,12 @@ public final class AllocateAction implements Action {
   }
 
   @Override
+  public List<Action> prerequisites() {
+    return List.of(new ResumeWaitingJobs(options));
+  }
+
+  @Override
   public void execute(Session session) {
-    VictimSelector.resumeWaitingJobs(session, options);
     new Pass(session, new JobPlacer(session, options)).run();
   }
 
@@ -160,8 +165,8 @@ public final class AllocateAction implements Action {
         Statement statement = session.newStatement();
         JobPlacer.Outcome outcome = placer.placeNext(job, statement);
         statement.commit();
-        if (outcome.firstUnplaced() != null) {
-          JobPlacer.note(job, PlacementSummary.describe(job) + JobPlacer.explain(outcome));
+        if (!(outcome instanceof JobPlacer.Placed)) {
+          JobPlacer.note(job, PlacementSummary.describe(job) + outcome.explanation());
           return false;
         }
         return true;

@@ -7,8 +7,6 @@ import io.tyrl.arranger.scheduler.framework.ActionDescriptor;
 import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.Session;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -31,17 +29,8 @@ public final class EnqueueAction implements Action {
 
   @Override
   public void execute(Session session) {
-    List<QueueState> queues = new ArrayList<>(session.queues());
-    queues.sort(session::compareQueues);
-    for (QueueState queue : queues) {
-      List<JobState> jobs = new ArrayList<>();
-      for (JobState job : session.jobs()) {
-        if (job.queue() == queue && job.isSchedulable() && job.hasPendingTasks() && job.placedTasks() == 0) {
-          jobs.add(job);
-        }
-      }
-      jobs.sort(session::compareJobs);
-      for (JobState job : jobs) {
+    for (QueueState queue : session.queuesInOrder()) {
+      for (JobState job : session.jobsInOrder(queue, job -> job.isSchedulable() && job.hasPendingTasks() && job.placedTasks() == 0)) {
         session.forOneJob(job, "enqueueing", () -> {
           Optional<JobPlacer.NeverFits> never = JobPlacer.minimumNeverFits(session, job);
           if (never.isPresent()) {

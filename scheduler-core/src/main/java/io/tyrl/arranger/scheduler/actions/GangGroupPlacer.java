@@ -36,9 +36,9 @@ final class GangGroupPlacer {
         if (member.isSchedulable() && member.hasPendingTasks()) {
           JobPlacer.Outcome outcome = placer.checkRoom(member).orElseGet(() -> placer.placeMinimum(member, statement));
           outcomes.put(member, outcome);
-          if (outcome.neverFitsFound()) {
+          if (outcome instanceof JobPlacer.NeverFits never) {
             statement.discard();
-            session.failJob(member, ReasonCode.NEVER_FITS, outcome.neverFits());
+            session.failJob(member, ReasonCode.NEVER_FITS, never.reason());
             blocking.add(member.key());
             break;
           }
@@ -63,7 +63,7 @@ final class GangGroupPlacer {
       for (JobState member : members) {
         JobPlacer.Outcome outcome = outcomes.get(member);
         if (!member.isFullyPlaced() && outcome != null) {
-          JobPlacer.note(member, PlacementSummary.describe(member) + JobPlacer.explain(outcome));
+          JobPlacer.note(member, PlacementSummary.describe(member) + outcome.explanation());
         }
       }
       return true;
@@ -76,7 +76,7 @@ final class GangGroupPlacer {
         continue;
       }
       JobPlacer.Outcome outcome = outcomes.get(member);
-      String own = outcome == null ? "" : JobPlacer.explain(outcome);
+      String own = outcome == null ? "" : outcome.explanation();
       member.note(new JobNote(ReasonCode.GANG_GROUP_UNSATISFIED, "gang group " + group + " not placed: "
           + String.join(", ", blocking) + " cannot meet its minimum in this cycle" + own));
     }

@@ -8,6 +8,7 @@ import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeSearch;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.PlacementSummary;
+import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.Statement;
 import io.tyrl.arranger.scheduler.framework.TaskState;
@@ -25,39 +26,70 @@ import java.util.function.Predicate;
  */
 final class JobPlacer {
 
-  /**
-   * What one pass over a job's pending pods found.
-   *
-   * @param blocked why a pod was not tried, or the pass stopped before trying every pod it could (the
-   *     queue's capability, or a gang minimum the room left cannot hold); null otherwise
-   * @param settledBeforePlacing true when the room left was found too small for the minimum before any
-   *     pod was placed
-   */
-  record Outcome(TaskState firstUnplaced, FitDiagnosis diagnosis, String neverFits, String blocked, boolean settledBeforePlacing) {
-    Outcome(TaskState firstUnplaced, FitDiagnosis diagnosis, String neverFits, String blocked) {
-      this(firstUnplaced, diagnosis, neverFits, blocked, false);
-    }
+  /** What one pass over a job's pending pods found. */
+  sealed interface Outcome permits Placed, LeftUnplaced, ShortOfRoom, NeverFits {
 
-    boolean neverFitsFound() {
-      return neverFits != null;
-    }
+    /** Why pods are left unplaced, as the end of the job's note ("; why" parts), or "" when nothing is. */
+    String explanation();
+  }
 
-    static Outcome placed() {
-      return new Outcome(null, null, null, null);
+  /** Every pod the pass tried was placed (or pipelined). */
+  record Placed() implements Outcome {
+    @Override
+    public String explanation() {
+      return "";
     }
   }
 
-  /** The room left cannot hold the minimum: why, and why nodes turn away the first pod shape that fell short (if none fit it). */
-  private record Shortage(String why, TaskState example, FitDiagnosis diagnosis) {}
+  /** A pod that no node took, and why the nodes turned it away. */
+  record Unfit(TaskState task, FitDiagnosis diagnosis) {
+    String explanation() {
+      return "; " + diagnosis.describe(task.info().roleName());
+    }
+  }
+
+  /**
+   * Some pod was left unplaced.
+   *
+   * @param unfit   the first pod no node took, if one was searched for in vain
+   * @param blocked why a pod was not tried, or the pass stopped before trying every pod it could (the
+   *     queue's capability), if so
+   */
+  record LeftUnplaced(Optional<Unfit> unfit, Optional<String> blocked) implements Outcome {
+    @Override
+    public String explanation() {
+      return blocked.map(why -> "; " + why).orElse("") + unfit.map(Unfit::explanation).orElse("");
+    }
+  }
+
+  /**
+   * The room left was found too small for the minimum before any pod was placed.
+   *
+   * @param unfit the first pod shape that found no room at all, if one did
+   */
+  record ShortOfRoom(String why, Optional<Unfit> unfit) implements Outcome {
+    @Override
+    public String explanation() {
+      return "; " + why + unfit.map(Unfit::explanation).orElse("");
+    }
+  }
+
+  /** A pod of the job's minimum that can never fit, and why. */
+  record NeverFits(TaskState task, String reason) implements Outcome {
+    @Override
+    public String explanation() {
+      return "; " + reason;
+    }
+  }
+
+  private static final Outcome PLACED = new Placed();
 
   private final Session session;
   private final PlacementOptions options;
-  private final QueueCapability capability;
 
   JobPlacer(Session session, PlacementOptions options) {
     this.session = session;
     this.options = options;
-    this.capability = new QueueCapability(session);
   }
 
   /**
@@ -87,7 +119,7 @@ final class JobPlacer {
       if (!task.isLeader()) {
         workersLeftToTry--;
       }
-      Optional<String> overCapability = capability.exceededBy(task);
+      Optional<String> overCapability = overCapability(task);
       if (overCapability.isPresent()) {
         blocked = overCapability.get();
       } else {
@@ -107,15 +139,24 @@ final class JobPlacer {
         }
         Optional<String> never = search.neverFitsReason(task);
         if (never.isPresent() && (task.isLeader() || ++workersNeverFitting > spareWorkers)) {
-          return new Outcome(task, result.diagnosis(), never.get(), null);
+          return new NeverFits(task, never.get());
         }
       }
       boolean minimumOutOfReach = task.isLeader() || job.placedWorkers() + workersLeftToTry < neededWorkers;
       if (allOrNothing && minimumOutOfReach) {
-        return withNeverFits(job, new Outcome(firstUnplaced, diagnosis, null, blocked));
+        return withNeverFits(job, tried(firstUnplaced, diagnosis, blocked));
       }
     }
-    return new Outcome(firstUnplaced, diagnosis, null, blocked);
+    return tried(firstUnplaced, diagnosis, blocked);
+  }
+
+  /** What a pass came to: nothing left unplaced, or the first pod no node took and what kept pods from being tried. */
+  private static Outcome tried(TaskState firstUnplaced, FitDiagnosis diagnosis, String blocked) {
+    if (firstUnplaced == null && blocked == null) {
+      return PLACED;
+    }
+    return new LeftUnplaced(firstUnplaced == null ? Optional.empty() : Optional.of(new Unfit(firstUnplaced, diagnosis)),
+        Optional.ofNullable(blocked));
   }
 
   /**
@@ -130,8 +171,7 @@ final class JobPlacer {
       return Optional.empty();
     }
     int neededWorkers = Math.min(job.minimumWorkers(), job.workerCount()) - job.placedWorkers();
-    return shortOfRoom(job, neededWorkers)
-        .map(found -> withNeverFits(job, new Outcome(found.example(), found.diagnosis(), null, found.why(), true)));
+    return shortOfRoom(job, neededWorkers).map(found -> withNeverFits(job, found));
   }
 
   /**
@@ -142,25 +182,25 @@ final class JobPlacer {
    */
   Outcome placeNext(JobState job, Statement statement) {
     NodeSearch search = session.nodeSearch();
-    Outcome first = null;
+    Outcome first = PLACED;
     TaskState lastRefused = null;
     for (TaskState task : job.pendingTasks()) {
       if (lastRefused != null && sameShape(lastRefused, task)) {
         continue;
       }
-      Optional<String> overCapability = capability.exceededBy(task);
+      Optional<String> overCapability = overCapability(task);
       Outcome refused;
       if (overCapability.isPresent()) {
-        refused = new Outcome(task, null, null, overCapability.get());
+        refused = new LeftUnplaced(Optional.empty(), overCapability);
       } else {
         NodeSearch.Result result = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
         if (result.found()) {
           statement.allocate(task, result.node());
-          return Outcome.placed();
+          return PLACED;
         }
-        refused = new Outcome(task, result.diagnosis(), null, null);
+        refused = new LeftUnplaced(Optional.of(new Unfit(task, result.diagnosis())), Optional.empty());
       }
-      first = first == null ? refused : first;
+      first = first == PLACED ? refused : first;
       lastRefused = task;
     }
     return first;
@@ -187,7 +227,7 @@ final class JobPlacer {
         diagnosis = result.diagnosis();
       }
     }
-    return new Outcome(firstUnplaced, diagnosis, null, null);
+    return tried(firstUnplaced, diagnosis, null);
   }
 
   /**
@@ -195,9 +235,9 @@ final class JobPlacer {
    * why. Returns true when the job is ready.
    */
   boolean settle(JobState job, Statement statement, Outcome outcome) {
-    if (outcome.neverFitsFound()) {
+    if (outcome instanceof NeverFits never) {
       statement.discard();
-      session.failJob(job, ReasonCode.NEVER_FITS, outcome.neverFits());
+      session.failJob(job, ReasonCode.NEVER_FITS, never.reason());
       return false;
     }
     if (isReady(job)) {
@@ -206,26 +246,31 @@ final class JobPlacer {
         job.note(new JobNote(ReasonCode.WAITING_FOR_VICTIMS, PlacementSummary.describe(job, "pipelined")
             + " onto resources being released on " + String.join(", ", nodesPipelinedOn(job))));
       } else if (!job.isFullyPlaced()) {
-        note(job, PlacementSummary.describe(job) + explain(outcome));
+        note(job, PlacementSummary.describe(job) + outcome.explanation());
       }
       return true;
     }
     if (session.tiers().mayKeepPartialPlacements(job)) {
       statement.commit();
       note(job, "NonStrict reservation, gang minimum " + PlacementSummary.describeMinimum(job) + " not met yet: "
-          + PlacementSummary.describe(job) + explain(outcome));
+          + PlacementSummary.describe(job) + outcome.explanation());
       return false;
     }
-    if (outcome.settledBeforePlacing()) {
+    if (outcome instanceof ShortOfRoom) {
       statement.discard();
       note(job, "gang minimum " + PlacementSummary.describeMinimum(job) + " not met (" + PlacementSummary.describe(job)
-          + ")" + explain(outcome));
+          + ")" + outcome.explanation());
       return false;
     }
     String couldBePlaced = PlacementSummary.describe(job, "could be placed");
     statement.discard();
-    note(job, "gang minimum " + PlacementSummary.describeMinimum(job) + " not met (" + couldBePlaced + ")" + explain(outcome));
+    note(job, "gang minimum " + PlacementSummary.describeMinimum(job) + " not met (" + couldBePlaced + ")" + outcome.explanation());
     return false;
+  }
+
+  private static Optional<String> overCapability(TaskState task) {
+    QueueState queue = task.job().queue();
+    return queue == null ? Optional.empty() : queue.capability().refusal(task);
   }
 
   boolean isReady(JobState job) {
@@ -237,7 +282,7 @@ final class JobPlacer {
    * its pending workers grouped by shape (constraints and request), the room for each shape
    * ({@link NodeSearch#roomFor}, an upper bound) falls short. Cheap — no pod is placed.
    */
-  private Optional<Shortage> shortOfRoom(JobState job, int needed) {
+  private Optional<ShortOfRoom> shortOfRoom(JobState job, int needed) {
     if (needed <= 0) {
       return Optional.empty();
     }
@@ -275,24 +320,19 @@ final class JobPlacer {
       return Optional.empty();
     }
     // Where some room is left, "n/m nodes fit" would only repeat that nodes fit a few; the count says more.
-    FitDiagnosis diagnosis = shortest.pods() == 0 ? shortest.diagnosis() : null;
-    return Optional.of(new Shortage("the room left holds at most " + room + " of the " + needed + " more workers it needs",
-        shortestShape, diagnosis));
+    Optional<Unfit> unfit = shortest.pods() == 0 ? Optional.of(new Unfit(shortestShape, shortest.diagnosis())) : Optional.empty();
+    return Optional.of(new ShortOfRoom("the room left holds at most " + room + " of the " + needed + " more workers it needs",
+        unfit));
   }
 
   private static boolean sameShape(TaskState first, TaskState second) {
     return first.info().constraints().equals(second.info().constraints()) && Arrays.equals(first.request(), second.request());
   }
 
-  /** Adds a NeverFits verdict to an early stop when some pod of the minimum can never fit. */
+  /** Turns an early stop into a NeverFits verdict when some pod of the minimum can never fit. */
   private Outcome withNeverFits(JobState job, Outcome outcome) {
-    return minimumNeverFits(session, job)
-        .map(verdict -> new Outcome(verdict.task(), outcome.diagnosis(), verdict.reason(), null))
-        .orElse(outcome);
+    return minimumNeverFits(session, job).<Outcome>map(verdict -> verdict).orElse(outcome);
   }
-
-  /** A pod that can never fit, and why. */
-  record NeverFits(TaskState task, String reason) {}
 
   /**
    * Whether the job's minimum can never be met on the cluster's nodes, even empty: its leader, or
@@ -326,11 +366,6 @@ final class JobPlacer {
       }
     }
     return nodes;
-  }
-
-  static String explain(Outcome outcome) {
-    String blocked = outcome.blocked() == null ? "" : "; " + outcome.blocked();
-    return blocked + (outcome.diagnosis() == null ? "" : "; " + outcome.diagnosis().describe(outcome.firstUnplaced().info().roleName()));
   }
 
   /** Notes an Unschedulable reason, keeping a released-reservation note of this cycle in front. */

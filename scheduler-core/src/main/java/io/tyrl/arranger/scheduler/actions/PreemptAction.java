@@ -11,7 +11,6 @@ import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -24,9 +23,10 @@ import java.util.Map;
  * <p>No ping-pong: only strictly lower priority is preempted, so a victim can never take the room
  * back from its preemptor, and two jobs of equal priority never evict each other.
  *
- * <p>Run it before {@code allocate} ({@code "enqueue, reclaim, preempt, allocate, backfill"}): then a
- * preemptor still waiting in the next cycle pipelines again onto its victims' releasing room before
- * allocate could give that room, or the idle room it also needs, to a lower-priority job.
+ * <p>Run it before {@code allocate} ({@code "enqueue, reclaim, preempt, allocate, backfill"}): a
+ * preemptor still waiting from the previous cycle has claimed its victims' releasing room already
+ * ({@link ResumeWaitingJobs}), and one that needs more makes room again before allocate could give
+ * the idle room it also needs to a lower-priority job.
  */
 public final class PreemptAction implements Action {
 
@@ -44,21 +44,16 @@ public final class PreemptAction implements Action {
   }
 
   @Override
+  public List<Action> prerequisites() {
+    return List.of(new ResumeWaitingJobs(options));
+  }
+
+  @Override
   public void execute(Session session) {
-    VictimSelector.resumeWaitingJobs(session, options);
     List<JobState> running = VictimSelector.jobsWithRunningPods(session);
     VictimSelector selector = new VictimSelector(session, options, new PreemptRules(session), running);
-    List<QueueState> queues = new ArrayList<>(session.queues());
-    queues.sort(session::compareQueues);
-    for (QueueState queue : queues) {
-      List<JobState> preemptors = new ArrayList<>();
-      for (JobState job : session.jobs()) {
-        if (job.queue() == queue && VictimSelector.isStarving(session, job)) {
-          preemptors.add(job);
-        }
-      }
-      preemptors.sort(session::compareJobs);
-      for (JobState preemptor : preemptors) {
+    for (QueueState queue : session.queuesInOrder()) {
+      for (JobState preemptor : session.jobsInOrder(queue, job -> VictimSelector.isStarving(session, job))) {
         session.forOneJob(preemptor, "preempting for", () -> {
           if (VictimSelector.isStarving(session, preemptor)
               && selector.makeRoom(preemptor) == VictimSelector.Outcome.NO_ROOM && hasLowerPriorityPods(preemptor, running)) {

@@ -45,24 +45,19 @@ public final class ReclaimAction implements Action {
   }
 
   @Override
+  public List<Action> prerequisites() {
+    return List.of(new ResumeWaitingJobs(options));
+  }
+
+  @Override
   public void execute(Session session) {
-    VictimSelector.resumeWaitingJobs(session, options);
     ReclaimRules rules = new ReclaimRules(session);
     VictimSelector selector = new VictimSelector(session, options, rules, VictimSelector.jobsWithRunningPods(session));
-    List<QueueState> queues = new ArrayList<>(session.queues());
-    queues.sort(session::compareQueues);
-    for (QueueState queue : queues) {
+    for (QueueState queue : session.queuesInOrder()) {
       if (!rules.mayReclaim(queue)) {
         continue;
       }
-      List<JobState> reclaimers = new ArrayList<>();
-      for (JobState job : session.jobs()) {
-        if (job.queue() == queue && VictimSelector.isStarving(session, job)) {
-          reclaimers.add(job);
-        }
-      }
-      reclaimers.sort(session::compareJobs);
-      for (JobState reclaimer : reclaimers) {
+      for (JobState reclaimer : session.jobsInOrder(queue, job -> VictimSelector.isStarving(session, job))) {
         if (!rules.mayReclaim(queue)) {
           break;
         }

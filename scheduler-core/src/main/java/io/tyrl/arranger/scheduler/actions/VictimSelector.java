@@ -1,6 +1,5 @@
 package io.tyrl.arranger.scheduler.actions;
 
-import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
 import io.tyrl.arranger.scheduler.api.Victim;
@@ -9,8 +8,6 @@ import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeSearch;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.PlacementSummary;
-import io.tyrl.arranger.scheduler.framework.QueueState;
-import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.Statement;
 import io.tyrl.arranger.scheduler.framework.TaskState;
@@ -51,19 +48,22 @@ final class VictimSelector {
   /** What an attempt to make room came to. */
   enum Outcome { WAITING_FOR_VICTIMS, FITS_WITHOUT_EVICTION, PLACED, NO_ROOM }
 
+  /** One step of an attempt, replayable. */
+  private sealed interface Step permits EvictWorker, EvictWholeJob, Pipeline {}
 
+  /** Evicts one elastic worker. */
+  private record EvictWorker(TaskState worker) implements Step {}
 
   /**
-   * One step of an attempt, replayable: evict one pod, evict a whole job ({@code evicted} = its pods
-   * that ran; {@code sparable} false when it also gave back placements of this cycle), or pipeline a pod.
+   * Evicts a whole job.
+   *
+   * @param evicted  its pods that ran
+   * @param sparable false when it also gave back placements of this cycle, which cannot be taken back
    */
-  private record Step(TaskState single, JobState wholeJob, List<TaskState> evicted, boolean sparable, TaskState pipelined,
-      NodeState node) {
+  private record EvictWholeJob(JobState job, List<TaskState> evicted, boolean sparable) implements Step {}
 
-    static Step pipeline(TaskState task, NodeState node) {
-      return new Step(null, null, List.of(), false, task, node);
-    }
-  }
+  /** Pipelines one of the preemptor's pods onto the node. */
+  private record Pipeline(TaskState task, NodeState node) implements Step {}
 
   /** What one attempt did, in order, so that it can be replayed without the victims found unneeded. */
   private static final class Attempt {
@@ -124,65 +124,16 @@ final class VictimSelector {
         && job.info().gang().group() == null && job.hasPendingTasks() && !(job.placedTasks() > 0 && session.isJobReady(job));
   }
 
-  /**
-   * Lets the jobs the previous cycle left waiting for victims claim the room being released again,
-   * before any other job may take it or evict anew: otherwise a job served earlier in this cycle could
-   * pipeline onto that room, and the waiting job would evict a second time. Once its victims are gone
-   * and its minimum fits now, it is placed for real at once, for the same reason. Jobs that need more
-   * than what is released now wait for the normal pass. Queues in queue order, jobs in job order.
-   */
-  static void resumeWaitingJobs(Session session, PlacementOptions options) {
-    List<JobState> waiting = new ArrayList<>();
-    for (JobState job : session.jobs()) {
-      if (job.info().awaitingVictims() && isStarving(session, job)) {
-        waiting.add(job);
-      }
-    }
-    if (waiting.isEmpty()) {
-      return;
-    }
-    waiting.sort((first, second) -> {
-      int byQueue = session.compareQueues(first.queue(), second.queue());
-      return byQueue != 0 ? byQueue : session.compareJobs(first, second);
-    });
-    VictimSelector selector = new VictimSelector(session, options, NO_EVICTION, List.of());
-    for (JobState job : waiting) {
-      session.forOneJob(job, "resuming", () -> {
-        selector.makeRoom(job, true);
-      });
-    }
-  }
-
-  /** Rules that offer no victim: only room already being released can be claimed. */
-  private static final EvictionRules NO_EVICTION = new EvictionRules() {
-    @Override
-    public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
-      return false;
-    }
-
-    @Override
-    public List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates) {
-      return List.of();
-    }
-
-    @Override
-    public boolean withinLimits(TaskState preemptor, Map<QueueState, long[]> freedByQueue) {
-      return false;
-    }
-
-    @Override
-    public ReasonCode victimReason() {
-      return ReasonCode.PREEMPTED;
-    }
-
-    @Override
-    public String describe(JobState preemptor, JobState victim) {
-      return "";
-    }
-  };
-
   Outcome makeRoom(JobState preemptor) {
     return makeRoom(preemptor, false);
+  }
+
+  /**
+   * For a job the previous cycle left waiting for victims: pipelines its minimum onto the room being
+   * released again, or places it for real when nothing is left to wait for.
+   */
+  Outcome resume(JobState waiting) {
+    return makeRoom(waiting, true);
   }
 
   /** @param placeIfFitsNow place the minimum for real when nothing needs to be waited for (a resumed job) */
@@ -205,7 +156,7 @@ final class VictimSelector {
         return Outcome.NO_ROOM;
       }
       statement.pipeline(task, node);
-      attempt.steps.add(Step.pipeline(task, node));
+      attempt.steps.add(new Pipeline(task, node));
     }
     if (!(preemptor.placedTasks() > 0 && session.isJobReady(preemptor))) {
       statement.discard();
@@ -224,14 +175,14 @@ final class VictimSelector {
       }
       statement = session.newStatement();
       for (Step step : attempt.steps) {
-        if (step.pipelined() != null) {
-          statement.allocate(step.pipelined(), step.node());
+        if (step instanceof Pipeline pipeline) {
+          statement.allocate(pipeline.task(), pipeline.node());
         }
       }
       statement.commit();
       return Outcome.PLACED;
     }
-    if (exceedsCapability(preemptor.queue())) {
+    if (preemptor.queue().capability().isExceeded()) {
       statement.discard();
       return Outcome.NO_ROOM;
     }
@@ -254,12 +205,17 @@ final class VictimSelector {
     Set<Step> unneeded = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int i = attempt.steps.size() - 1; i >= 0; i--) {
       Step step = attempt.steps.get(i);
-      if (!step.sparable()) {
+      List<TaskState> evicted;
+      if (step instanceof EvictWorker one) {
+        evicted = List.of(one.worker());
+      } else if (step instanceof EvictWholeJob whole && whole.sparable()) {
+        evicted = whole.evicted();
+      } else {
         continue;
       }
       Map<NodeState, long[]> wanted = new HashMap<>();
       long[] wantedByQueue = new long[size];
-      for (TaskState task : step.evicted()) {
+      for (TaskState task : evicted) {
         NodeVictimPlanner.add(wanted.computeIfAbsent(task.node(), node -> new long[size]), task.request());
         if (task.job().queue() == preemptor.queue()) {
           NodeVictimPlanner.add(wantedByQueue, task.request());
@@ -272,7 +228,7 @@ final class VictimSelector {
           spare = entry.getKey().futureIdle(d) - already[d] - entry.getValue()[d] >= 0;
         }
       }
-      spare = spare && withinCapability(preemptor.queue(), restoredToQueue, wantedByQueue);
+      spare = spare && preemptor.queue().capability().holdsAfterGivingBack(restoredToQueue, wantedByQueue);
       if (spare) {
         unneeded.add(step);
         wanted.forEach((node, amount) -> NodeVictimPlanner.add(restored.computeIfAbsent(node, n -> new long[size]), amount));
@@ -288,7 +244,7 @@ final class VictimSelector {
    */
   private static boolean evictsAnything(Attempt attempt) {
     for (Step step : attempt.steps) {
-      if (step.pipelined() == null) {
+      if (!(step instanceof Pipeline)) {
         return true;
       }
     }
@@ -302,13 +258,13 @@ final class VictimSelector {
       if (unneeded.contains(step)) {
         continue;
       }
-      if (step.pipelined() != null) {
-        statement.pipeline(step.pipelined(), step.node());
+      if (step instanceof Pipeline pipeline) {
+        statement.pipeline(pipeline.task(), pipeline.node());
         replayed.steps.add(step);
-      } else if (step.single() != null) {
-        evictSingle(step.single(), statement, replayed);
-      } else {
-        evictWhole(step.wholeJob(), statement, replayed);
+      } else if (step instanceof EvictWorker one) {
+        evictSingle(one.worker(), statement, replayed);
+      } else if (step instanceof EvictWholeJob whole) {
+        evictWhole(whole.job(), statement, replayed);
       }
     }
     return replayed;
@@ -338,9 +294,9 @@ final class VictimSelector {
    */
   private NodeState nodeFor(TaskState task, Map<NodeState, List<TaskState>> candidates, Statement statement, Attempt attempt) {
     NodeSearch search = session.nodeSearch();
-    long[] capabilityShortfall = capabilityShortfall(task);
+    long[] capabilityShortfall = task.job().queue().capability().shortfall(task);
     NodeSearch.Result now = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
-    NodeState roomy = now.found() ? now.node() : bestReleasingNode(task);
+    NodeState roomy = now.found() ? now.node() : search.findBestReleasing(task, nodesWithReleasing);
     if (roomy != null && capabilityShortfall == null) {
       return roomy;
     }
@@ -380,60 +336,6 @@ final class VictimSelector {
     return all;
   }
 
-  /**
-   * Per resource, how far placing the pod would take its queue above its capability; null when it
-   * stays within it (or the queue has none). Pods are not capped.
-   */
-  private long[] capabilityShortfall(TaskState task) {
-    QueueState queue = task.job().queue();
-    Resource capability = queue.info().capability();
-    if (capability == null) {
-      return null;
-    }
-    ResourceDimensions dimensions = session.dimensions();
-    long[] shortfall = new long[dimensions.size()];
-    boolean anyShort = false;
-    for (Map.Entry<String, Long> entry : capability.quantities().entrySet()) {
-      int d = dimensions.indexOf(entry.getKey());
-      if (d >= 0 && d != ResourceDimensions.PODS) {
-        shortfall[d] = Math.max(0, queue.allocated(d) + task.request(d) - entry.getValue());
-        anyShort |= shortfall[d] > 0;
-      }
-    }
-    return anyShort ? shortfall : null;
-  }
-
-  /** True when giving back {@code restored} and {@code more} to the queue keeps it within its capability. */
-  private boolean withinCapability(QueueState queue, long[] restored, long[] more) {
-    Resource capability = queue.info().capability();
-    if (capability == null) {
-      return true;
-    }
-    ResourceDimensions dimensions = session.dimensions();
-    for (Map.Entry<String, Long> entry : capability.quantities().entrySet()) {
-      int d = dimensions.indexOf(entry.getKey());
-      if (d >= 0 && d != ResourceDimensions.PODS && more[d] > 0 && queue.allocated(d) + restored[d] + more[d] > entry.getValue()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private NodeState bestReleasingNode(TaskState task) {
-    NodeState best = null;
-    double bestScore = Double.NEGATIVE_INFINITY;
-    for (NodeState node : nodesWithReleasing) {
-      if (node.fitsFutureIdle(task) && session.nodeSearch().admits(task, node).fits()) {
-        double score = session.tiers().score(task, node);
-        if (best == null || score > bestScore) {
-          best = node;
-          bestScore = score;
-        }
-      }
-    }
-    return best;
-  }
-
   /** The eligible running pods per node, nodes in index order, pods in victim order. */
   private Map<NodeState, List<TaskState>> candidatesByNode(JobState preemptor) {
     Map<NodeState, List<TaskState>> byNode = new TreeMap<>(Comparator.comparingInt(NodeState::index));
@@ -456,7 +358,7 @@ final class VictimSelector {
   private void evictSingle(TaskState single, Statement statement, Attempt attempt) {
     statement.evict(single);
     attempt.evictedPods.computeIfAbsent(single.job(), job -> new ArrayList<>()).add(single.podName());
-    attempt.steps.add(new Step(single, null, List.of(single), true, null, null));
+    attempt.steps.add(new EvictWorker(single));
     nodesWithReleasing.add(single.node());
   }
 
@@ -477,22 +379,7 @@ final class VictimSelector {
       }
     }
     attempt.wholeJobs.add(job);
-    attempt.steps.add(new Step(null, job, evicted, !gaveBackFresh, null, null));
-  }
-
-  private boolean exceedsCapability(QueueState queue) {
-    Resource capability = queue.info().capability();
-    if (capability == null) {
-      return false;
-    }
-    ResourceDimensions dimensions = session.dimensions();
-    for (Map.Entry<String, Long> entry : capability.quantities().entrySet()) {
-      int dimension = dimensions.indexOf(entry.getKey());
-      if (dimension >= 0 && dimension != ResourceDimensions.PODS && queue.allocated(dimension) > entry.getValue()) {
-        return true;
-      }
-    }
-    return false;
+    attempt.steps.add(new EvictWholeJob(job, evicted, !gaveBackFresh));
   }
 
   private void record(JobState preemptor, Attempt attempt) {

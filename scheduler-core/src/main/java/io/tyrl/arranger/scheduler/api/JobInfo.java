@@ -12,7 +12,7 @@ import java.util.Set;
 /**
  * A TYJob as the scheduler sees it: identity, queue, ordering inputs, gang rules and its tasks (a
  * leader and the workers of every WorkerSet). Tasks already placed in earlier cycles carry their node
- * and are the job's existing allocations.
+ * and are the job's existing allocations. Built with {@link #builder}, or changed with {@link #toBuilder}.
  *
  * @param basicPolicy    null = the scheduler's default node order
  * @param jobQueuePolicy null = the policy of the job's queue
@@ -63,36 +63,121 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
     }
   }
 
-  /** A job that may evict lower-priority ones (the shape before {@code preemptionPolicy} existed). */
-  public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
-      int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
-      List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, Stage stage) {
-    this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
-        waitingSince, tasks, preemptable, awaitingVictims, stage, PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
+  /**
+   * The way to build a job: the components left unset take the defaults of the TYJob's fields
+   * (priority {@value TYJobDefaults#PRIORITY}, minWorkersNum {@value TYJobDefaults#MIN_WORKERS_NUM},
+   * preemptable, not awaiting victims; the rest as documented above).
+   */
+  public static Builder builder(String namespace, String name) {
+    return new Builder(namespace, name);
   }
 
-  /** A job whose minimum has not run yet (the shape before stages were read). */
-  public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
-      int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
-      List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, PreemptionPolicy preemptionPolicy) {
-    this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
-        waitingSince, tasks, preemptable, awaitingVictims, Stage.PENDING, preemptionPolicy);
+  /** A builder holding this job's components, to build a changed copy. */
+  public Builder toBuilder() {
+    return new Builder(namespace, name).uid(uid).queue(queue).priority(priority).creationTime(creationTime)
+        .minWorkersNum(minWorkersNum).basicPolicy(basicPolicy).jobQueuePolicy(jobQueuePolicy).gang(gang)
+        .waitingSince(waitingSince).tasks(tasks).preemptable(preemptable).awaitingVictims(awaitingVictims).stage(stage)
+        .preemptionPolicy(preemptionPolicy);
   }
 
-  /** A job whose minimum has not run yet and that may evict lower-priority ones. */
-  public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
-      int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
-      List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims) {
-    this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
-        waitingSince, tasks, preemptable, awaitingVictims, Stage.PENDING, PreemptionPolicy.PREEMPT_LOWER_PRIORITY);
-  }
+  /** Collects a job's components; {@link #build()} validates them as the record does. */
+  public static final class Builder {
+    private final String namespace;
+    private final String name;
+    private String uid;
+    private String queue;
+    private int priority = TYJobDefaults.PRIORITY;
+    private Instant creationTime;
+    private int minWorkersNum = TYJobDefaults.MIN_WORKERS_NUM;
+    private BasicPolicy basicPolicy;
+    private JobQueuePolicy jobQueuePolicy;
+    private GangSpec gang;
+    private Instant waitingSince;
+    private List<TaskInfo> tasks;
+    private boolean preemptable = true;
+    private boolean awaitingVictims;
+    private Stage stage;
+    private PreemptionPolicy preemptionPolicy;
 
-  /** A job that may be a victim and waits for none (the shape before preemption existed). */
-  public JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
-      int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
-      List<TaskInfo> tasks) {
-    this(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy, gang,
-        waitingSince, tasks, true, false);
+    private Builder(String namespace, String name) {
+      this.namespace = namespace;
+      this.name = name;
+    }
+
+    public Builder uid(String uid) {
+      this.uid = uid;
+      return this;
+    }
+
+    public Builder queue(String queue) {
+      this.queue = queue;
+      return this;
+    }
+
+    public Builder priority(int priority) {
+      this.priority = priority;
+      return this;
+    }
+
+    public Builder creationTime(Instant creationTime) {
+      this.creationTime = creationTime;
+      return this;
+    }
+
+    public Builder minWorkersNum(int minWorkersNum) {
+      this.minWorkersNum = minWorkersNum;
+      return this;
+    }
+
+    public Builder basicPolicy(BasicPolicy basicPolicy) {
+      this.basicPolicy = basicPolicy;
+      return this;
+    }
+
+    public Builder jobQueuePolicy(JobQueuePolicy jobQueuePolicy) {
+      this.jobQueuePolicy = jobQueuePolicy;
+      return this;
+    }
+
+    public Builder gang(GangSpec gang) {
+      this.gang = gang;
+      return this;
+    }
+
+    public Builder waitingSince(Instant waitingSince) {
+      this.waitingSince = waitingSince;
+      return this;
+    }
+
+    public Builder tasks(List<TaskInfo> tasks) {
+      this.tasks = tasks;
+      return this;
+    }
+
+    public Builder preemptable(boolean preemptable) {
+      this.preemptable = preemptable;
+      return this;
+    }
+
+    public Builder awaitingVictims(boolean awaitingVictims) {
+      this.awaitingVictims = awaitingVictims;
+      return this;
+    }
+
+    public Builder stage(Stage stage) {
+      this.stage = stage;
+      return this;
+    }
+
+    public Builder preemptionPolicy(PreemptionPolicy preemptionPolicy) {
+      this.preemptionPolicy = preemptionPolicy;
+      return this;
+    }
+
+    public JobInfo build() {
+      return new JobInfo(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy,
+          gang, waitingSince, tasks, preemptable, awaitingVictims, stage, preemptionPolicy);
+    }
   }
 
   /** True when preempt and reclaim may evict other jobs to make room for this one. */

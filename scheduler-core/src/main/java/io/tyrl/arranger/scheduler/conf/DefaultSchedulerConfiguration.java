@@ -41,8 +41,8 @@ public final class DefaultSchedulerConfiguration {
   public static final String YAML = "actions: \"enqueue, allocate, backfill\"\n" + TIERS;
 
   /**
-   * Reclaim and preempt before allocate: a preemptor still waiting for its victims pipelines onto
-   * their releasing room again before allocate could hand that room to someone else.
+   * Reclaim and preempt before allocate: a preemptor that needs more than its victims' releasing room
+   * makes room again before allocate could hand the idle room to someone else.
    */
   public static final String WITH_PREEMPTION_YAML =
       "actions: \"enqueue, reclaim, preempt, allocate, backfill\"\n" + EVICTING_TIERS;

@@ -4,6 +4,7 @@ import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.Resource;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -179,16 +180,11 @@ public final class NodeSearch {
       return new Result(null, failure.diagnosis());
     }
     Tiers tiers = session.tiers();
-    NodeState best = null;
-    double bestScore = Double.NEGATIVE_INFINITY;
+    BestScoring best = new BestScoring(task, tiers);
     for (int hinted : task.job().nodeIndicesInUse()) {
       NodeState node = nodes[hinted];
       if (candidates.rejectionByNode[hinted] == null && tiers.check(task, node).fits()) {
-        double score = tiers.score(task, node);
-        if (best == null || score > bestScore) {
-          best = node;
-          bestScore = score;
-        }
+        best.offer(node);
       }
     }
     refreshLive(candidates);
@@ -214,15 +210,11 @@ public final class NodeSearch {
         continue;
       }
       found++;
-      double score = tiers.score(task, node);
-      if (best == null || score > bestScore) {
-        best = node;
-        bestScore = score;
-      }
+      best.offer(node);
     }
     candidates.nextStart = size == 0 || exact ? 0 : (start + examined) % size;
-    if (best != null) {
-      return new Result(best, null);
+    if (best.node() != null) {
+      return new Result(best.node(), null);
     }
     FitDiagnosis diagnosis = diagnose(task);
     if (remember) {
@@ -239,19 +231,55 @@ public final class NodeSearch {
    */
   public NodeState findBestReleasing(TaskState task) {
     StaticCandidates candidates = candidatesFor(task.info().constraints());
-    NodeState best = null;
-    double bestScore = Double.NEGATIVE_INFINITY;
+    BestScoring best = new BestScoring(task, session.tiers());
     for (int index : releasingNodes()) {
-      NodeState node = nodes[index];
-      if (candidates.rejectionByNode[index] == null && node.fitsFutureIdle(task)) {
-        double score = session.tiers().score(task, node);
-        if (best == null || score > bestScore) {
-          best = node;
-          bestScore = score;
-        }
+      offerIfFitsOnceReleased(best, candidates, nodes[index]);
+    }
+    return best.node();
+  }
+
+  /**
+   * As {@link #findBestReleasing(TaskState)}, among the given nodes only, in their order: a preemptor
+   * also looks at the nodes its own victims, chosen a moment ago, are releasing.
+   */
+  public NodeState findBestReleasing(TaskState task, Collection<NodeState> among) {
+    StaticCandidates candidates = candidatesFor(task.info().constraints());
+    BestScoring best = new BestScoring(task, session.tiers());
+    for (NodeState node : among) {
+      offerIfFitsOnceReleased(best, candidates, node);
+    }
+    return best.node();
+  }
+
+  private static void offerIfFitsOnceReleased(BestScoring best, StaticCandidates candidates, NodeState node) {
+    if (candidates.rejectionByNode[node.index()] == null && node.fitsFutureIdle(best.task)) {
+      best.offer(node);
+    }
+  }
+
+  /** The highest-scoring node offered to one search; on a tie the first offered stays. */
+  private static final class BestScoring {
+    private final TaskState task;
+    private final Tiers tiers;
+    private NodeState node;
+    private double score = Double.NEGATIVE_INFINITY;
+
+    BestScoring(TaskState task, Tiers tiers) {
+      this.task = task;
+      this.tiers = tiers;
+    }
+
+    void offer(NodeState candidate) {
+      double candidateScore = tiers.score(task, candidate);
+      if (node == null || candidateScore > score) {
+        node = candidate;
+        score = candidateScore;
       }
     }
-    return best;
+
+    NodeState node() {
+      return node;
+    }
   }
 
   /**

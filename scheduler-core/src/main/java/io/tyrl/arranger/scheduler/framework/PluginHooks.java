@@ -1,6 +1,5 @@
 package io.tyrl.arranger.scheduler.framework;
 
-import io.tyrl.arranger.scheduler.framework.PluginEntry.Kind;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.JobEnqueueableFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.JobOrderFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.JobPipelinedFn;
@@ -32,19 +31,19 @@ public final class PluginHooks {
   }
 
   public void jobOrder(JobOrderFn fn) {
-    add(Kind.JOB_ORDER, fn);
+    add(tiers.jobOrders, fn);
   }
 
   public void queueOrder(QueueOrderFn fn) {
-    add(Kind.QUEUE_ORDER, fn);
+    add(tiers.queueOrders, fn);
   }
 
   public void nodeFilter(NodeFilterFn fn) {
-    add(Kind.NODE_FILTER, fn);
+    add(tiers.nodeFilters, fn);
   }
 
   public void predicate(PredicateFn fn) {
-    add(Kind.PREDICATE, fn);
+    add(tiers.predicates, fn);
   }
 
   /** Adds a node score; {@code weight} multiplies it before scores add up. */
@@ -52,38 +51,38 @@ public final class PluginHooks {
     if (!(weight >= 0)) {
       throw new IllegalArgumentException("plugin " + pluginName + ": node score weight must be >= 0, was " + weight);
     }
-    tiers.register(new PluginEntry(pluginName, tier, Kind.NODE_SCORE, Objects.requireNonNull(fn, "fn"), weight));
+    tiers.nodeScores.register(new PluginEntry<>(pluginName, tier, Objects.requireNonNull(fn, "fn"), weight));
   }
 
   public void preemptableVictims(VictimsFn fn) {
-    add(Kind.PREEMPTABLE, fn);
+    add(tiers.preemptableVictims, fn);
   }
 
   public void reclaimableVictims(VictimsFn fn) {
-    add(Kind.RECLAIMABLE, fn);
+    add(tiers.reclaimableVictims, fn);
   }
 
   public void jobReady(JobReadyFn fn) {
-    add(Kind.JOB_READY, fn);
+    add(tiers.jobReady, fn);
   }
 
   public void jobPipelined(JobPipelinedFn fn) {
-    add(Kind.JOB_PIPELINED, fn);
+    add(tiers.jobPipelined, fn);
   }
 
   public void jobValid(JobValidFn fn) {
-    add(Kind.JOB_VALID, fn);
+    add(tiers.jobValid, fn);
   }
 
   public void overused(OverusedFn fn) {
-    add(Kind.OVERUSED, fn);
+    add(tiers.overused, fn);
   }
 
   public void jobEnqueueable(JobEnqueueableFn fn) {
-    add(Kind.JOB_ENQUEUEABLE, fn);
+    add(tiers.jobEnqueueable, fn);
   }
 
-  private void add(Kind kind, Object fn) {
-    tiers.register(new PluginEntry(pluginName, tier, kind, Objects.requireNonNull(fn, "fn"), 1));
+  private <F> void add(Tiers.Registrations<F> registrations, F fn) {
+    registrations.register(new PluginEntry<>(pluginName, tier, Objects.requireNonNull(fn, "fn"), 1));
   }
 }

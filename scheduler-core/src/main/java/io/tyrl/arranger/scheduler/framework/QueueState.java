@@ -13,13 +13,15 @@ public final class QueueState {
   private final long[] allocated;
   private final long[] requested;
   private final long[] inqueue;
+  private final QueueCapability capability;
   private Resource deserved = Resource.EMPTY;
 
-  QueueState(QueueInfo info, int dimensions) {
+  QueueState(QueueInfo info, ResourceDimensions dimensions) {
     this.info = info;
-    this.allocated = new long[dimensions];
-    this.requested = new long[dimensions];
-    this.inqueue = new long[dimensions];
+    this.allocated = new long[dimensions.size()];
+    this.requested = new long[dimensions.size()];
+    this.inqueue = new long[dimensions.size()];
+    this.capability = new QueueCapability(this, dimensions);
   }
 
   public QueueInfo info() {
@@ -42,6 +44,11 @@ public final class QueueState {
   /** The minimum of jobs enqueued in this cycle that have nothing placed yet. */
   public long inqueue(int dimension) {
     return inqueue[dimension];
+  }
+
+  /** The queue's hard limit, read against what it holds now. */
+  public QueueCapability capability() {
+    return capability;
   }
 
   public Resource deserved() {

@@ -9,9 +9,13 @@ import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.TierConfiguration;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The entry point of the pure core: snapshot → session → plugins open → actions in order → decisions.
+ * An action's prerequisites (the resumption of jobs waiting for victims, for the actions that place
+ * pods) run once per cycle, just before the first action that names them, and count in its time.
  * Stateless between cycles; everything a cycle needs comes in the snapshot and the configuration.
  */
 public final class Scheduler {
@@ -33,11 +37,17 @@ public final class Scheduler {
   public CycleResult runCycle(Snapshot snapshot, SchedulerConfiguration configuration, Instant now) {
     long cycleStart = System.nanoTime();
     Session session = openSession(snapshot, configuration, now);
+    Set<Class<?>> prerequisitesRun = new HashSet<>();
     for (ActionConfiguration actionConfiguration : configuration.actions()) {
       Action action = actions.find(actionConfiguration.name())
           .orElseThrow(() -> new InvalidConfigurationException("unknown action '" + actionConfiguration.name() + "'"))
           .factory().apply(actionConfiguration.arguments());
       long start = System.nanoTime();
+      for (Action prerequisite : action.prerequisites()) {
+        if (prerequisitesRun.add(prerequisite.getClass())) {
+          prerequisite.execute(session);
+        }
+      }
       action.execute(session);
       listener.actionExecuted(actionConfiguration.name(), System.nanoTime() - start);
     }

@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * One cycle's working copy of a snapshot: node, job and queue ledgers that statements change, and
@@ -100,10 +101,10 @@ public final class Session {
       }
     }
     for (QueueInfo queue : snapshot.queues()) {
-      queues.put(queue.name(), new QueueState(queue.withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
+      queues.put(queue.name(), new QueueState(queue.withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions));
     }
     queues.computeIfAbsent(TYJobDefaults.QUEUE,
-        name -> new QueueState(QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions.size()));
+        name -> new QueueState(QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions));
     Map<Resource, long[]> requestVectors = new IdentityHashMap<>(snapshot.jobs().size());
     for (JobInfo info : snapshot.jobs()) {
       addJob(info, requestVectors);
@@ -278,6 +279,32 @@ public final class Session {
 
   public List<QueueState> queues() {
     return List.copyOf(queues.values());
+  }
+
+  /**
+   * The queues in the order actions serve them ({@link #compareQueues}), as their shares stand now.
+   * With {@link #jobsInOrder}, the one walk of queues and jobs the actions share.
+   */
+  public List<QueueState> queuesInOrder() {
+    List<QueueState> ordered = new ArrayList<>(queues.values());
+    ordered.sort(this::compareQueues);
+    return ordered;
+  }
+
+  /**
+   * The queue's jobs that {@code which} selects, in job order ({@link #compareJobs}) as it stands now.
+   * Asked when a walk reaches the queue rather than for all queues up front: serving one queue may
+   * change which jobs of the next qualify (reclaim evicts from other queues).
+   */
+  public List<JobState> jobsInOrder(QueueState queue, Predicate<JobState> which) {
+    List<JobState> selected = new ArrayList<>();
+    for (JobState job : jobs) {
+      if (job.queue() == queue && which.test(job)) {
+        selected.add(job);
+      }
+    }
+    selected.sort(this::compareJobs);
+    return selected;
   }
 
   public Optional<QueueState> queue(String name) {

@@ -12,12 +12,12 @@ import io.tyrl.arranger.scheduler.framework.SessionFunctions.OverusedFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.PredicateFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.QueueOrderFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.VictimsFn;
-import io.tyrl.arranger.scheduler.framework.PluginEntry.Kind;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * Combines the functions plugins registered, tier by tier, the way kube-batch does:
@@ -30,22 +30,70 @@ import java.util.Set;
  *   <li>job ready / pipelined / enqueueable: all must agree; overused: any says so; valid: the first
  *       reason found.</li>
  * </ul>
- * Each registration is one {@link PluginEntry}; once plugins are open, {@link #seal()} lays the
- * entries out by kind for the hot path.
+ * Each kind keeps its own typed registrations; once plugins are open, {@link #seal()} closes them and
+ * lays out the functions the hot path loops over.
  */
 public final class Tiers {
 
-  private final List<PluginEntry> entries = new ArrayList<>();
+  /** The kinds of function a plugin may register; each combines its own way. */
+  enum Kind {
+    JOB_ORDER, QUEUE_ORDER, NODE_FILTER, PREDICATE, NODE_SCORE, PREEMPTABLE, RECLAIMABLE, JOB_READY, JOB_PIPELINED,
+    JOB_VALID, OVERUSED, JOB_ENQUEUEABLE
+  }
+
+  /** The functions of one kind, in tier order then plugin order; closed to registration once the session opens. */
+  final class Registrations<F> {
+    private final Kind kind;
+    private final List<PluginEntry<F>> entries = new ArrayList<>();
+
+    private Registrations(Kind kind) {
+      this.kind = kind;
+    }
+
+    void register(PluginEntry<F> entry) {
+      if (sealed) {
+        // A function registered after the session opened would be seen by some checks and not others.
+        throw new IllegalStateException("plugin " + entry.plugin() + " registered a " + kind
+            + " function after the session opened; register in onSessionOpen");
+      }
+      entries.add(entry);
+    }
+
+    /** The functions alone, for the loops of the hot path. */
+    F[] functions(IntFunction<F[]> newArray) {
+      F[] functions = newArray.apply(entries.size());
+      for (int i = 0; i < functions.length; i++) {
+        functions[i] = entries.get(i).fn();
+      }
+      return functions;
+    }
+  }
+
   private int currentTier = -1;
   private boolean sealed;
-  /** Per kind (by ordinal), its functions in tier order then plugin order. */
-  private PluginEntry[][] byKind = new PluginEntry[Kind.values().length][0];
-  private JobOrderFn[] jobOrders = new JobOrderFn[0];
-  private QueueOrderFn[] queueOrders = new QueueOrderFn[0];
-  private NodeFilterFn[] nodeFilters = new NodeFilterFn[0];
-  private PredicateFn[] predicates = new PredicateFn[0];
+  final Registrations<JobOrderFn> jobOrders = new Registrations<>(Kind.JOB_ORDER);
+  final Registrations<QueueOrderFn> queueOrders = new Registrations<>(Kind.QUEUE_ORDER);
+  final Registrations<NodeFilterFn> nodeFilters = new Registrations<>(Kind.NODE_FILTER);
+  final Registrations<PredicateFn> predicates = new Registrations<>(Kind.PREDICATE);
+  final Registrations<NodeScoreFn> nodeScores = new Registrations<>(Kind.NODE_SCORE);
+  final Registrations<VictimsFn> preemptableVictims = new Registrations<>(Kind.PREEMPTABLE);
+  final Registrations<VictimsFn> reclaimableVictims = new Registrations<>(Kind.RECLAIMABLE);
+  final Registrations<JobReadyFn> jobReady = new Registrations<>(Kind.JOB_READY);
+  final Registrations<JobPipelinedFn> jobPipelined = new Registrations<>(Kind.JOB_PIPELINED);
+  final Registrations<JobValidFn> jobValid = new Registrations<>(Kind.JOB_VALID);
+  final Registrations<OverusedFn> overused = new Registrations<>(Kind.OVERUSED);
+  final Registrations<JobEnqueueableFn> jobEnqueueable = new Registrations<>(Kind.JOB_ENQUEUEABLE);
+  private JobOrderFn[] jobOrderFns = new JobOrderFn[0];
+  private QueueOrderFn[] queueOrderFns = new QueueOrderFn[0];
+  private NodeFilterFn[] nodeFilterFns = new NodeFilterFn[0];
+  private PredicateFn[] predicateFns = new PredicateFn[0];
   private NodeScoreFn[] scoreFns = new NodeScoreFn[0];
   private double[] scoreWeights = new double[0];
+  private JobReadyFn[] jobReadyFns = new JobReadyFn[0];
+  private JobPipelinedFn[] jobPipelinedFns = new JobPipelinedFn[0];
+  private JobValidFn[] jobValidFns = new JobValidFn[0];
+  private OverusedFn[] overusedFns = new OverusedFn[0];
+  private JobEnqueueableFn[] jobEnqueueableFns = new JobEnqueueableFn[0];
 
   /** Hooks registering into the latest tier. */
   public PluginHooks hooksFor(String pluginName) {
@@ -60,50 +108,27 @@ public final class Tiers {
     currentTier++;
   }
 
-  void register(PluginEntry entry) {
-    if (sealed) {
-      // A function registered after the session opened would be seen by some checks and not others.
-      throw new IllegalStateException("plugin " + entry.plugin() + " registered a " + entry.kind()
-          + " function after the session opened; register in onSessionOpen");
-    }
-    entries.add(entry);
-  }
-
-  /** Lays the entries out by kind for the hot path; call once plugins are open. */
+  /** Closes registration and lays the functions the hot path loops over out in arrays; call once plugins are open. */
   void seal() {
     sealed = true;
-    List<List<PluginEntry>> grouped = new ArrayList<>();
-    for (int i = 0; i < Kind.values().length; i++) {
-      grouped.add(new ArrayList<>());
+    jobOrderFns = jobOrders.functions(JobOrderFn[]::new);
+    queueOrderFns = queueOrders.functions(QueueOrderFn[]::new);
+    nodeFilterFns = nodeFilters.functions(NodeFilterFn[]::new);
+    predicateFns = predicates.functions(PredicateFn[]::new);
+    scoreFns = nodeScores.functions(NodeScoreFn[]::new);
+    jobReadyFns = jobReady.functions(JobReadyFn[]::new);
+    jobPipelinedFns = jobPipelined.functions(JobPipelinedFn[]::new);
+    jobValidFns = jobValid.functions(JobValidFn[]::new);
+    overusedFns = overused.functions(OverusedFn[]::new);
+    jobEnqueueableFns = jobEnqueueable.functions(JobEnqueueableFn[]::new);
+    scoreWeights = new double[scoreFns.length];
+    for (int i = 0; i < scoreFns.length; i++) {
+      scoreWeights[i] = nodeScores.entries.get(i).weight();
     }
-    for (PluginEntry entry : entries) {
-      grouped.get(entry.kind().ordinal()).add(entry);
-    }
-    for (Kind kind : Kind.values()) {
-      byKind[kind.ordinal()] = grouped.get(kind.ordinal()).toArray(PluginEntry[]::new);
-    }
-    jobOrders = functions(Kind.JOB_ORDER, JobOrderFn.class).toArray(JobOrderFn[]::new);
-    queueOrders = functions(Kind.QUEUE_ORDER, QueueOrderFn.class).toArray(QueueOrderFn[]::new);
-    nodeFilters = functions(Kind.NODE_FILTER, NodeFilterFn.class).toArray(NodeFilterFn[]::new);
-    predicates = functions(Kind.PREDICATE, PredicateFn.class).toArray(PredicateFn[]::new);
-    scoreFns = functions(Kind.NODE_SCORE, NodeScoreFn.class).toArray(NodeScoreFn[]::new);
-    PluginEntry[] scores = byKind[Kind.NODE_SCORE.ordinal()];
-    scoreWeights = new double[scores.length];
-    for (int i = 0; i < scores.length; i++) {
-      scoreWeights[i] = scores[i].weight();
-    }
-  }
-
-  private <F> List<F> functions(Kind kind, Class<F> type) {
-    List<F> functions = new ArrayList<>();
-    for (PluginEntry entry : byKind[kind.ordinal()]) {
-      functions.add(type.cast(entry.fn()));
-    }
-    return functions;
   }
 
   public int compareJobs(JobState first, JobState second) {
-    for (JobOrderFn fn : jobOrders) {
+    for (JobOrderFn fn : jobOrderFns) {
       int result = fn.compare(first, second);
       if (result != 0) {
         return result;
@@ -113,7 +138,7 @@ public final class Tiers {
   }
 
   public int compareQueues(QueueState first, QueueState second) {
-    for (QueueOrderFn fn : queueOrders) {
+    for (QueueOrderFn fn : queueOrderFns) {
       int result = fn.compare(first, second);
       if (result != 0) {
         return result;
@@ -126,7 +151,7 @@ public final class Tiers {
   StaticVerdict filter(PlacementConstraints constraints, NodeState node) {
     PredicateResult first = PredicateResult.FITS;
     boolean permanent = false;
-    for (NodeFilterFn fn : nodeFilters) {
+    for (NodeFilterFn fn : nodeFilterFns) {
       PredicateResult result = fn.filter(constraints, node);
       if (!result.fits()) {
         if (first.fits()) {
@@ -142,7 +167,7 @@ public final class Tiers {
 
   /** The first dynamic predicate that rejects, or {@link PredicateResult#FITS}. */
   public PredicateResult check(TaskState task, NodeState node) {
-    for (PredicateFn fn : predicates) {
+    for (PredicateFn fn : predicateFns) {
       PredicateResult result = fn.check(task, node);
       if (!result.fits()) {
         return result;
@@ -160,27 +185,26 @@ public final class Tiers {
   }
 
   public List<TaskState> preemptableVictims(TaskState preemptor, List<TaskState> candidates) {
-    return victims(Kind.PREEMPTABLE, preemptor, candidates);
+    return victims(preemptableVictims.entries, preemptor, candidates);
   }
 
   public List<TaskState> reclaimableVictims(TaskState preemptor, List<TaskState> candidates) {
-    return victims(Kind.RECLAIMABLE, preemptor, candidates);
+    return victims(reclaimableVictims.entries, preemptor, candidates);
   }
 
-  private List<TaskState> victims(Kind kind, TaskState preemptor, List<TaskState> candidates) {
-    PluginEntry[] functions = byKind[kind.ordinal()];
-    if (functions.length == 0) {
+  private static List<TaskState> victims(List<PluginEntry<VictimsFn>> functions, TaskState preemptor, List<TaskState> candidates) {
+    if (functions.isEmpty()) {
       return List.of();
     }
     // The first tier with a victim function decides, even when it allows none: a refusal there (the
     // conformance plugin sparing kube-system, say) is a veto, not a hand-over to a later tier.
-    int decidingTier = functions[0].tier();
+    int decidingTier = functions.get(0).tier();
     Set<TaskState> intersection = null;
-    for (PluginEntry entry : functions) {
+    for (PluginEntry<VictimsFn> entry : functions) {
       if (entry.tier() != decidingTier) {
         break;
       }
-      Set<TaskState> allowed = new LinkedHashSet<>(((VictimsFn) entry.fn()).allowed(preemptor, candidates));
+      Set<TaskState> allowed = new LinkedHashSet<>(entry.fn().allowed(preemptor, candidates));
       if (intersection == null) {
         intersection = allowed;
       } else {
@@ -192,29 +216,27 @@ public final class Tiers {
 
   /** All registered functions must agree; with none registered, a job is ready once its leader is placed. */
   public boolean isJobReady(JobState job) {
-    PluginEntry[] functions = byKind[Kind.JOB_READY.ordinal()];
-    for (PluginEntry entry : functions) {
-      if (!((JobReadyFn) entry.fn()).isReady(job)) {
+    for (JobReadyFn fn : jobReadyFns) {
+      if (!fn.isReady(job)) {
         return false;
       }
     }
-    return functions.length > 0 || job.isLeaderPlaced();
+    return jobReadyFns.length > 0 || job.isLeaderPlaced();
   }
 
   /** All registered functions must agree; with none registered, partial placements are discarded. */
   public boolean mayKeepPartialPlacements(JobState job) {
-    PluginEntry[] functions = byKind[Kind.JOB_PIPELINED.ordinal()];
-    for (PluginEntry entry : functions) {
-      if (!((JobPipelinedFn) entry.fn()).mayKeepPartialPlacements(job)) {
+    for (JobPipelinedFn fn : jobPipelinedFns) {
+      if (!fn.mayKeepPartialPlacements(job)) {
         return false;
       }
     }
-    return functions.length > 0;
+    return jobPipelinedFns.length > 0;
   }
 
   public Optional<String> invalidReason(JobState job) {
-    for (PluginEntry entry : byKind[Kind.JOB_VALID.ordinal()]) {
-      Optional<String> reason = ((JobValidFn) entry.fn()).invalidReason(job);
+    for (JobValidFn fn : jobValidFns) {
+      Optional<String> reason = fn.invalidReason(job);
       if (reason.isPresent()) {
         return reason;
       }
@@ -223,8 +245,8 @@ public final class Tiers {
   }
 
   public boolean isOverused(QueueState queue) {
-    for (PluginEntry entry : byKind[Kind.OVERUSED.ordinal()]) {
-      if (((OverusedFn) entry.fn()).isOverused(queue)) {
+    for (OverusedFn fn : overusedFns) {
+      if (fn.isOverused(queue)) {
         return true;
       }
     }
@@ -232,8 +254,8 @@ public final class Tiers {
   }
 
   public Optional<String> enqueueRefusal(JobState job) {
-    for (PluginEntry entry : byKind[Kind.JOB_ENQUEUEABLE.ordinal()]) {
-      Optional<String> refusal = ((JobEnqueueableFn) entry.fn()).refusal(job);
+    for (JobEnqueueableFn fn : jobEnqueueableFns) {
+      Optional<String> refusal = fn.refusal(job);
       if (refusal.isPresent()) {
         return refusal;
       }

@@ -86,6 +86,20 @@ class NeverFitsConsistencyTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("configurations")
+  void aWorkerThatNeverFitsIsTheVerdictEvenWhenTheLeaderOnlyLacksRoomNow(String name, SchedulerConfiguration configuration) {
+    List<NodeInfo> nodes = List.of(node("n").cpu("8").memory("32Gi").build());
+    JobInfo busy = job("busy").queue("a").minWorkers(0).leader("cpu", "8").placed("busy-learner", "n").build();
+    JobInfo late = job("late").queue("b").minWorkers(1).leader("cpu", "1").workers("actor", 1, "cpu", "64").build();
+
+    JobDecision decision = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(busy, late),
+        List.of(Fixtures.queue("a").build(), Fixtures.queue("b").build())), configuration, T0).decision(late.key());
+
+    assertThat(decision.reason()).as(decision.message()).isEqualTo(ReasonCode.NEVER_FITS);
+    assertThat(decision.message()).contains("pod actor").contains("cpu 64 > 8");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configurations")
   void aClusterWithoutNodesFailsNothing(String name, SchedulerConfiguration configuration) {
     JobDecision decision = decide(configuration, List.of(), job("early").minWorkers(0).leader("cpu", "1", "nvidia.com/gpu", "1").build());
 

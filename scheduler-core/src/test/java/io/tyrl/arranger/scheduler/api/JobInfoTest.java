@@ -19,8 +19,8 @@ class JobInfoTest {
 
   private static JobInfo job(String namespace, String name, String uid, String queue, int priority, int minWorkers,
       List<TaskInfo> tasks) {
-    return new JobInfo(namespace, name, uid, queue, priority, T0, minWorkers, null, null, null, null, tasks, true, false,
-        null, null);
+    return JobInfo.builder(namespace, name).uid(uid).queue(queue).priority(priority).creationTime(T0).minWorkersNum(minWorkers)
+        .tasks(tasks).build();
   }
 
   @Test
@@ -40,8 +40,8 @@ class JobInfoTest {
 
   @Test
   void aJobThatMayNotPreemptSaysSo() {
-    JobInfo job = new JobInfo("team", "j", null, null, 1, T0, 0, null, null, null, null, TASKS, true, false, null,
-        PreemptionPolicy.NEVER);
+    JobInfo job = JobInfo.builder("team", "j").priority(1).creationTime(T0).minWorkersNum(0).tasks(TASKS)
+        .preemptionPolicy(PreemptionPolicy.NEVER).build();
 
     assertThat(job.mayPreempt()).isFalse();
   }
@@ -67,6 +67,25 @@ class JobInfoTest {
         .hasMessageContaining("job team/j: ");
     assertThatThrownBy(() -> job("team", "j", null, null, 1, 0, List.of(leader, TASKS.get(1), TASKS.get(1))))
         .hasMessage("job team/j: duplicate pod name " + TASKS.get(1).podName());
+  }
+
+  @Test
+  void aBuilderLeftAloneGivesTheTyJobsDefaultsAndToBuilderCopiesEveryComponent() {
+    JobInfo plain = JobInfo.builder("team", "j").creationTime(T0).tasks(TASKS).build();
+
+    assertThat(plain.priority()).isEqualTo(TYJobDefaults.PRIORITY);
+    assertThat(plain.minWorkersNum()).isEqualTo(TYJobDefaults.MIN_WORKERS_NUM);
+    assertThat(plain.preemptable()).isTrue();
+    assertThat(plain.awaitingVictims()).isFalse();
+
+    JobInfo full = JobInfo.builder("team", "j").uid("u").queue("q").priority(7).creationTime(T0).minWorkersNum(1)
+        .basicPolicy(BasicPolicy.BIN_PACK).jobQueuePolicy(JobQueuePolicy.DRF)
+        .gang(new GangSpec(GangMode.NON_STRICT, java.time.Duration.ofMinutes(1), "g")).waitingSince(T0.plusSeconds(1))
+        .tasks(TASKS).preemptable(false).awaitingVictims(true).stage(Stage.RUNNING)
+        .preemptionPolicy(PreemptionPolicy.NEVER).build();
+
+    assertThat(full.toBuilder().build()).isEqualTo(full);
+    assertThat(full.toBuilder().priority(2).build()).isNotEqualTo(full).extracting(JobInfo::priority).isEqualTo(2);
   }
 
   @ParameterizedTest(name = "''{0}'' -> {1}")

@@ -181,8 +181,8 @@ public final class CoreCycleBenchmark {
       for (int w = 0; w < GANG_WORKERS; w++) {
         tasks.add(TaskInfo.worker(name, "actor", w, worker));
       }
-      jobs.add(new JobInfo("team-" + (j % 5), name, null, queues[j % 3], 1 + j % 10, created.plusSeconds(j), GANG_WORKERS,
-          BasicPolicy.GANG, null, new GangSpec(GangMode.STRICT, null, null), null, tasks));
+      jobs.add(JobInfo.builder("team-" + (j % 5), name).queue(queues[j % 3]).priority(1 + j % 10).creationTime(created.plusSeconds(j))
+          .minWorkersNum(GANG_WORKERS).basicPolicy(BasicPolicy.GANG).gang(new GangSpec(GangMode.STRICT, null, null)).tasks(tasks).build());
     }
     return jobs;
   }
@@ -220,8 +220,8 @@ public final class CoreCycleBenchmark {
         tasks.add(TaskInfo.worker(name, "actor", w, worker).withConstraints(constraints));
       }
       GangMode mode = j % 7 == 0 ? GangMode.NON_STRICT : GangMode.STRICT;
-      jobs.add(new JobInfo("team-" + (j % 5), name, null, queues[j % 3], 1 + j % 10, created.plusSeconds(j), 4,
-          policies[j % policies.length], null, new GangSpec(mode, null, null), null, tasks));
+      jobs.add(JobInfo.builder("team-" + (j % 5), name).queue(queues[j % 3]).priority(1 + j % 10).creationTime(created.plusSeconds(j))
+          .minWorkersNum(4).basicPolicy(policies[j % policies.length]).gang(new GangSpec(mode, null, null)).tasks(tasks).build());
     }
     return jobs;
   }

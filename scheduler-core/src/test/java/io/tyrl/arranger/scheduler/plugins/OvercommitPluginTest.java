@@ -20,7 +20,7 @@ import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Issue 13 item 10: enqueue compares a job's minimum with the cluster's free room (idle + releasing − pipelined). */
+/** Enqueue compares a job's minimum with the cluster's free room (idle + releasing − pipelined). */
 class OvercommitPluginTest {
 
   private static final SchedulerConfiguration GENEROUS = withoutProportion("arguments: {factor: 1.5}");
@@ -125,10 +125,9 @@ class OvercommitPluginTest {
   @Test
   void roomClaimedByAPipelinedPodIsNotFree() {
     JobInfo waiting = job("waiting").minWorkers(0).leader("cpu", "4").build();
-    JobInfo pipelined = new JobInfo(waiting.namespace(), waiting.name(), waiting.uid(), waiting.queue(), waiting.priority(),
-        waiting.creationTime(), waiting.minWorkersNum(), waiting.basicPolicy(), waiting.jobQueuePolicy(), waiting.gang(),
-        waiting.waitingSince(), waiting.tasks().stream().map(task -> task.withStatus(TaskStatus.PIPELINED, "n")).toList(),
-        waiting.preemptable(), waiting.awaitingVictims(), waiting.stage());
+    JobInfo pipelined = waiting.toBuilder()
+        .tasks(waiting.tasks().stream().map(task -> task.withStatus(TaskStatus.PIPELINED, "n")).toList())
+        .build();
 
     JobDecision decision = run(Fixtures.defaultConfiguration(), eightCpuSixUsed("4"), pipelined, gangOfFour("big", GangMode.STRICT))
         .decision("default/big");

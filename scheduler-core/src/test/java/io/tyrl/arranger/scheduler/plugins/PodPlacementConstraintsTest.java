@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 13 item 10: the predicates and scores kube-scheduler's NodeAffinity (matchFields, preferred
+ * The predicates and scores kube-scheduler's NodeAffinity (matchFields, preferred
  * terms), TaintToleration (PreferNoSchedule), NodePorts, InterPodAffinity and PodTopologySpread
  * define, each on a small snapshot computed by hand. Every node is scored (percentageOfNodesToScore
  * 100) and BinPack (weight 1, 0..100) prefers the fuller node, so the expected node is never the one
@@ -83,9 +83,7 @@ class PodPlacementConstraintsTest {
   /** Every task of the job gets these constraints and labels. */
   static JobInfo shaped(JobInfo job, PlacementConstraints constraints, Map<String, String> labels) {
     List<TaskInfo> tasks = job.tasks().stream().map(task -> task.withConstraints(constraints).withLabels(labels)).toList();
-    return new JobInfo(job.namespace(), job.name(), job.uid(), job.queue(), job.priority(), job.creationTime(), job.minWorkersNum(),
-        job.basicPolicy(), job.jobQueuePolicy(), job.gang(), job.waitingSince(), tasks, job.preemptable(), job.awaitingVictims(),
-        job.stage());
+    return job.toBuilder().tasks(tasks).build();
   }
 
   private static JobInfo single(PlacementConstraints constraints, String... labels) {
@@ -275,11 +273,9 @@ class PodPlacementConstraintsTest {
     List<NodeInfo> nodes = List.of(withPods(node("n1").cpu("8").memory("32Gi").label(HOSTNAME, "n1").build(),
         new ExistingPod("default", Map.of(), List.of(), List.of(term(HOSTNAME, "app", "web")))));
     JobInfo mixedTemplate = job("mixed").priority(9).minWorkers(0).leader("cpu", "1").workers("w", 1, "cpu", "1").build();
-    JobInfo mixed = new JobInfo(mixedTemplate.namespace(), mixedTemplate.name(), mixedTemplate.uid(), mixedTemplate.queue(),
-        mixedTemplate.priority(), mixedTemplate.creationTime(), mixedTemplate.minWorkersNum(), mixedTemplate.basicPolicy(),
-        mixedTemplate.jobQueuePolicy(), mixedTemplate.gang(), mixedTemplate.waitingSince(),
-        mixedTemplate.tasks().stream().map(task -> task.withLabels(Map.of("app", task.isLeader() ? "other" : "web"))).toList(),
-        mixedTemplate.preemptable(), mixedTemplate.awaitingVictims(), mixedTemplate.stage());
+    JobInfo mixed = mixedTemplate.toBuilder()
+        .tasks(mixedTemplate.tasks().stream().map(task -> task.withLabels(Map.of("app", task.isLeader() ? "other" : "web"))).toList())
+        .build();
     JobInfo batch = shaped(job("batch").priority(1).minWorkers(0).leader("cpu", "1").build(), PlacementConstraints.NONE, Map.of("app", "batch"));
 
     CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(mixed, batch), List.of()), CONFIGURATION, T0);

@@ -176,8 +176,6 @@ public final class ClusterSimulator {
   }
 
   private static JobInfo withTasks(JobInfo job, List<TaskInfo> tasks, Instant waitingSince, Stage stage, boolean awaitingVictims) {
-    return new JobInfo(job.namespace(), job.name(), job.uid(), job.queue(), job.priority(), job.creationTime(),
-        job.minWorkersNum(), job.basicPolicy(), job.jobQueuePolicy(), job.gang(), waitingSince, tasks,
-        job.preemptable(), awaitingVictims, stage, job.preemptionPolicy());
+    return job.toBuilder().tasks(tasks).waitingSince(waitingSince).stage(stage).awaitingVictims(awaitingVictims).build();
   }
 }

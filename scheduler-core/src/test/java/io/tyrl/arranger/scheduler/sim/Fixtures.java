@@ -345,9 +345,21 @@ public final class Fixtures {
         finished.add(releasingOn != null ? withConstraints.withStatus(TaskStatus.RELEASING, releasingOn)
             : node == null ? withConstraints : withConstraints.withStatus(TaskStatus.ALLOCATED, node));
       }
-      return new JobInfo(namespace, name, null, queue, priority, created, minWorkers, basicPolicy, jobQueuePolicy,
-          new GangSpec(gangMode, waitTime, group), waitingSince, finished, preemptable, awaitingVictims, stage,
-          preemptionPolicy);
+      return JobInfo.builder(namespace, name)
+          .queue(queue)
+          .priority(priority)
+          .creationTime(created)
+          .minWorkersNum(minWorkers)
+          .basicPolicy(basicPolicy)
+          .jobQueuePolicy(jobQueuePolicy)
+          .gang(new GangSpec(gangMode, waitTime, group))
+          .waitingSince(waitingSince)
+          .tasks(finished)
+          .preemptable(preemptable)
+          .awaitingVictims(awaitingVictims)
+          .stage(stage)
+          .preemptionPolicy(preemptionPolicy)
+          .build();
     }
   }
 

@@ -89,11 +89,23 @@ final class JobReader {
     boolean awaitingVictims = tyJob.getStatus() != null && tyJob.getStatus().getScheduling() != null
         && ReasonCode.WAITING_FOR_VICTIMS.statusValue().equals(tyJob.getStatus().getScheduling().getReason());
     Stage stage = stage(tyJob.getStatus());
-    return new JobInfo(tyJob.getMetadata().getNamespace(), name, tyJob.getMetadata().getUid(), spec.getQueue(),
-        spec.getPriority() == null ? TYJobDefaults.PRIORITY : spec.getPriority(), created,
-        spec.getMinWorkersNum() == null ? TYJobDefaults.MIN_WORKERS_NUM : spec.getMinWorkersNum(), basicPolicy, queuePolicy, gang, waitingSince,
-        tasks, preemptable, awaitingVictims, stage, PreemptionPolicy.parse(spec.getPreemptionPolicy() == null
-            ? TYJobDefaults.PREEMPTION_POLICY : spec.getPreemptionPolicy().getValue()));
+    return JobInfo.builder(tyJob.getMetadata().getNamespace(), name)
+        .uid(tyJob.getMetadata().getUid())
+        .queue(spec.getQueue())
+        .priority(spec.getPriority() == null ? TYJobDefaults.PRIORITY : spec.getPriority())
+        .creationTime(created)
+        .minWorkersNum(spec.getMinWorkersNum() == null ? TYJobDefaults.MIN_WORKERS_NUM : spec.getMinWorkersNum())
+        .basicPolicy(basicPolicy)
+        .jobQueuePolicy(queuePolicy)
+        .gang(gang)
+        .waitingSince(waitingSince)
+        .tasks(tasks)
+        .preemptable(preemptable)
+        .awaitingVictims(awaitingVictims)
+        .stage(stage)
+        .preemptionPolicy(PreemptionPolicy.parse(spec.getPreemptionPolicy() == null
+            ? TYJobDefaults.PREEMPTION_POLICY : spec.getPreemptionPolicy().getValue()))
+        .build();
   }
 
   /** The controller's stage: whether the job's minimum has run, which ends gang rules until a reschedule. */

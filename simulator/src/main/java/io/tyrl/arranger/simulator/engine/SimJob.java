@@ -121,9 +121,18 @@ final class SimJob {
         tasks.add(nodeOf[i] == null ? pendingTasks[i]
             : pendingTasks[i].withStatus(releasing[i] ? TaskStatus.RELEASING : TaskStatus.ALLOCATED, nodeOf[i]));
       }
-      info = new JobInfo(NAMESPACE, spec.name(), null, spec.queue(), spec.priority(), created, spec.minWorkers(),
-          spec.basicPolicy(), null, new GangSpec(spec.gang(), spec.waitTime(), null), waitingSince, tasks, true,
-          awaitingVictims, stage, null);
+      info = JobInfo.builder(NAMESPACE, spec.name())
+          .queue(spec.queue())
+          .priority(spec.priority())
+          .creationTime(created)
+          .minWorkersNum(spec.minWorkers())
+          .basicPolicy(spec.basicPolicy())
+          .gang(new GangSpec(spec.gang(), spec.waitTime(), null))
+          .waitingSince(waitingSince)
+          .tasks(tasks)
+          .awaitingVictims(awaitingVictims)
+          .stage(stage)
+          .build();
     }
     return info;
   }
