@@ -1,7 +1,7 @@
 package io.tyrl.arranger.controller.kube;
 
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.events.InvolvedObject;
@@ -30,9 +30,7 @@ public final class JobEvents {
   }
 
   public void record(JobSnapshot job, EventType type, String reason, String message) {
-    recorder.record(involvedObject(job),
-        type == EventType.WARNING ? io.tyrl.arranger.kube.events.EventType.WARNING : io.tyrl.arranger.kube.events.EventType.NORMAL,
-        reason, message);
+    recorder.record(involvedObject(job), type, reason, message);
   }
 
   static InvolvedObject involvedObject(JobSnapshot job) {

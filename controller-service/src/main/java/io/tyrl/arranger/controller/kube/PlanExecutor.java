@@ -5,7 +5,7 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Preconditions;
-import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.observe.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;

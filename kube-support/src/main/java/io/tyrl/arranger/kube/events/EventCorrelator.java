@@ -1,5 +1,6 @@
 package io.tyrl.arranger.kube.events;
 
+import io.tyrl.arranger.crd.reasons.EventType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;

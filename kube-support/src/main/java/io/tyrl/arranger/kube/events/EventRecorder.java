@@ -1,5 +1,6 @@
 package io.tyrl.arranger.kube.events;
 
+import io.tyrl.arranger.crd.reasons.EventType;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.kube.events;
 
+import io.tyrl.arranger.crd.reasons.EventType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.kube.events;
 
+import io.tyrl.arranger.crd.reasons.EventType;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;

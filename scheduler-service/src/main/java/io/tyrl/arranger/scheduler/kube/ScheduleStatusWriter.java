@@ -8,7 +8,7 @@ import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.crd.reasons.SchedulingReasons;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.events.EventRecorder;
-import io.tyrl.arranger.kube.events.EventType;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.kube.events.InvolvedObject;
 import io.tyrl.arranger.kube.leader.LeadershipFence;
 import io.tyrl.arranger.model.V1alpha1TYJob;

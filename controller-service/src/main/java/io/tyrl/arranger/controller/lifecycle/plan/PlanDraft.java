@@ -1,5 +1,6 @@
 package io.tyrl.arranger.controller.lifecycle.plan;
 
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;

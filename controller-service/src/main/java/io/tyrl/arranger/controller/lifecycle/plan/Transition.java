@@ -1,6 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle.plan;
 
 
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.crd.contract.Stage;
 
 /** A change of stage decided by a plan, with the reason recorded in conditions and the event. */

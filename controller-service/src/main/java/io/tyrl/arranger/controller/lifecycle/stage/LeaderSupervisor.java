@@ -3,7 +3,7 @@ package io.tyrl.arranger.controller.lifecycle.stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
 import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
-import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.reasons.LifecycleReasons;

@@ -1,7 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
-import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 

@@ -5,7 +5,7 @@ import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
 import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
 import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
-import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import io.tyrl.arranger.crd.reasons.LifecycleReasons;

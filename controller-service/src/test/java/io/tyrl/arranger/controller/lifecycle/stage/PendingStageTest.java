@@ -11,7 +11,7 @@ import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.observe.PodRole;
 import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
-import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;

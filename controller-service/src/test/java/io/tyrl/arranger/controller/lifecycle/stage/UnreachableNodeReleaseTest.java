@@ -9,7 +9,7 @@ import io.tyrl.arranger.controller.lifecycle.LifecycleSettings;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
 import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
-import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
-import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;

@@ -13,7 +13,7 @@ import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.observe.PodTemplateView;
 import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
 import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
-import io.tyrl.arranger.controller.lifecycle.plan.EventType;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;
