@@ -8,7 +8,6 @@ import io.kubernetes.client.openapi.models.V1Volume;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.observe.ContainerView;
-import io.tyrl.arranger.controller.lifecycle.status.AvoidedNode;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import io.tyrl.arranger.controller.lifecycle.observe.JobSpecView;
@@ -209,10 +208,8 @@ public final class JobViewMapper {
         avoidedNodes(status));
   }
 
-  private static List<AvoidedNode> avoidedNodes(JsonObject status) {
-    return AvoidedNodeEntry.decodeAll(PlainJson.toPlain(status.get(StatusFields.AVOID_NODES))).stream()
-        .map(entry -> new AvoidedNode(entry.node(), entry.reason(), entry.until()))
-        .toList();
+  private static List<AvoidedNodeEntry> avoidedNodes(JsonObject status) {
+    return AvoidedNodeEntry.decodeAll(PlainJson.toPlain(status.get(StatusFields.AVOID_NODES)));
   }
 
   /** {@code status.eviction} as stored; empty when it has no reason. */
