@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import com.google.gson.annotations.SerializedName;
+import io.kubernetes.client.openapi.models.V1Container;
 import io.tyrl.arranger.crd.read.TYJobDecoder.Refusal;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import java.lang.reflect.Field;
@@ -15,6 +16,7 @@ import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,17 +27,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * Whether stored JSON fits the generated model's Java types exactly, field by field. Gson reads a
  * tree leniently where a TYJob must not be read so: it wraps an integer beyond int32 (kube-apiserver
  * 1.20 stores one, ignoring {@code format: int32}), reads {@code 2.5} as 2, {@code "3"} as 3,
- * {@code 3} as {@code "3"} and {@code "yes"} as false. Only the generated classes are looked into:
- * pod templates and volumes are the Kubernetes client's, which refuses what does not fit them itself.
- * Fields the model does not have are left alone, as Gson leaves them: a field added to the CRD must
- * not make a service that does not know it yet refuse every job using it.
+ * {@code 3} as {@code "3"} and {@code "yes"} as false. The walk goes into pod templates and volumes
+ * (the Kubernetes client's classes), so that a misfit there is named down to its field too; a
+ * required field of those classes that is missing is named as well. Fields of the TYJob model that
+ * are missing are left to the bounds, which say what each must be. Fields a TYJob model class does
+ * not have are left alone, as Gson leaves them: a field added to the CRD must not make a service that
+ * does not know it yet refuse every job using it. What the walk does not know (quantities,
+ * int-or-string values, fields a pod does not have) is left to Gson, which refuses it.
  */
 final class ModelFit {
 
   /** Offending values are quoted up to this length, so that a long value makes no long message. */
   private static final int MAX_QUOTED_LENGTH = 80;
   private static final String MODEL_PACKAGE = V1alpha1TYJob.class.getPackageName();
+  private static final String CLIENT_MODEL_PACKAGE = V1Container.class.getPackageName();
   private static final Map<Class<?>, Map<String, Field>> FIELDS = new ConcurrentHashMap<>();
+  private static final Map<Class<?>, List<String>> REQUIRED = new ConcurrentHashMap<>();
 
   private ModelFit() {}
 
@@ -75,10 +82,16 @@ final class ModelFit {
         return refuse(path, json, "an object");
       }
       Map<String, Field> fields = fields(raw);
+      for (String required : clientRequiredFields(raw)) {
+        JsonElement value = json.getAsJsonObject().get(required);
+        if (value == null || value.isJsonNull()) {
+          return Optional.of(new Refusal(member(path, required), "is required"));
+        }
+      }
       for (Map.Entry<String, JsonElement> entry : json.getAsJsonObject().entrySet()) {
         Field field = fields.get(entry.getKey());
         if (field != null) {
-          Optional<Refusal> refusal = misfit(entry.getValue(), field.getGenericType(), path + "." + entry.getKey());
+          Optional<Refusal> refusal = misfit(entry.getValue(), field.getGenericType(), member(path, entry.getKey()));
           if (refusal.isPresent()) {
             return refusal;
           }
@@ -220,8 +233,28 @@ final class ModelFit {
     return text.length() <= MAX_QUOTED_LENGTH ? text : text.substring(0, MAX_QUOTED_LENGTH - 3) + "...";
   }
 
+  private static String member(String path, String name) {
+    return path.isEmpty() ? name : path + "." + name;
+  }
+
   private static boolean isGenerated(Class<?> type) {
-    return type.getPackageName().equals(MODEL_PACKAGE) && !type.isEnum();
+    return (type.getPackageName().equals(MODEL_PACKAGE) || type.getPackageName().equals(CLIENT_MODEL_PACKAGE))
+        && !type.isEnum();
+  }
+
+  /** The fields a class of the Kubernetes client requires, as its own reader does; none for the TYJob model. */
+  private static List<String> clientRequiredFields(Class<?> model) {
+    if (!model.getPackageName().equals(CLIENT_MODEL_PACKAGE)) {
+      return List.of();
+    }
+    return REQUIRED.computeIfAbsent(model, type -> {
+      try {
+        Object required = type.getField("openapiRequiredFields").get(null);
+        return required instanceof Collection<?> names ? names.stream().map(String::valueOf).sorted().toList() : List.of();
+      } catch (ReflectiveOperationException e) {
+        return List.of();
+      }
+    });
   }
 
   private static Map<String, Field> fields(Class<?> model) {

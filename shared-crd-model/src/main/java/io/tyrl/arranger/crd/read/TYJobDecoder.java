@@ -101,7 +101,7 @@ public final class TYJobDecoder {
         .apiVersion(string(raw, "apiVersion"))
         .kind(string(raw, "kind"))
         .metadata(gson.fromJson(raw.get("metadata"), V1ObjectMeta.class))
-        .status(readableStatus(raw.get("status")));
+        .status(status(raw.get("status")));
     JsonElement spec = raw.get("spec");
     if (spec == null || !spec.isJsonObject()) {
       return new Reading(job, Optional.of(new Refusal("spec", "missing or not an object")));
@@ -118,12 +118,17 @@ public final class TYJobDecoder {
   }
 
   /**
-   * One pod template. Its containers are tried first, so that a bad quantity is named down to its
-   * container ({@code spec.containers[1]}), then the template as a whole.
+   * One pod template. Values that do not fit the model are named first, down to their field; then
+   * its containers are tried, so that a bad quantity is named down to its resource
+   * ({@code spec.containers[1].resources.requests[cpu]}), then the template as a whole.
    */
   public Template template(JsonElement template) {
     if (template == null) {
       return new Template(Optional.empty(), Optional.of(new Refusal("", "missing")));
+    }
+    Optional<Refusal> misfit = ModelFit.misfit(template, V1PodTemplateSpec.class, "");
+    if (misfit.isPresent()) {
+      return new Template(Optional.empty(), misfit);
     }
     try {
       return new Template(Optional.ofNullable(gson.fromJson(template, V1PodTemplateSpec.class)), Optional.empty());
@@ -149,7 +154,8 @@ public final class TYJobDecoder {
     return new Volumes(decoded, Optional.empty());
   }
 
-  private V1alpha1TYJobStatus readableStatus(JsonElement status) {
+  /** A TYJob's {@code status} as stored, without the values the model cannot hold; null when absent or not an object. */
+  public V1alpha1TYJobStatus status(JsonElement status) {
     if (status == null || !status.isJsonObject()) {
       return null;
     }

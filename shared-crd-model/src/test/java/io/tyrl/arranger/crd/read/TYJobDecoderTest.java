@@ -28,15 +28,21 @@ class TYJobDecoderTest {
   static Stream<Arguments> malformed() {
     return Stream.of(
         Arguments.of("leader template without containers", (Consumer<JsonObject>) json ->
-            podSpec(json, "leader").remove("containers"), "spec.leader.template", "containers"),
+            podSpec(json, "leader").remove("containers"), "spec.leader.template.spec.containers", "is required"),
         Arguments.of("a bad quantity in a worker's container", (Consumer<JsonObject>) json ->
             container(json, 1).getAsJsonObject("resources").getAsJsonObject("requests").addProperty("cpu", "abc"),
             "spec.workerSets[1].template.spec.containers[0].resources.requests[cpu]", "\"abc\" is not a Kubernetes quantity"),
         Arguments.of("containers of the wrong type", (Consumer<JsonObject>) json ->
-            podSpec(json, "leader").addProperty("containers", "learner"), "spec.leader.template", ""),
+            podSpec(json, "leader").addProperty("containers", "learner"), "spec.leader.template.spec.containers",
+            "\"learner\" is not a list"),
+        Arguments.of("a container without its required name", (Consumer<JsonObject>) json ->
+            container(json, 0).remove("name"), "spec.workerSets[0].template.spec.containers[0].name", "is required"),
+        Arguments.of("a port of the wrong type inside a template", (Consumer<JsonObject>) json ->
+            container(json, 1).add("ports", JsonParser.parseString("[{\"containerPort\": \"80\"}]")),
+            "spec.workerSets[1].template.spec.containers[0].ports[0].containerPort", "\"80\" is not a 32-bit integer"),
         Arguments.of("a volume of the wrong shape", (Consumer<JsonObject>) json ->
             json.getAsJsonObject("spec").add("volumes", JsonParser.parseString("[{\"name\": 3, \"emptyDir\": []}]")),
-            "spec.volumes[0]", ""),
+            "spec.volumes[0].name", "3 is not a string"),
         Arguments.of("counts beyond int32, which Gson would wrap", (Consumer<JsonObject>) json ->
             workerSet(json, 0).addProperty("counts", 10_000_000_000L),
             "spec.workerSets[0].counts", "10000000000 is not a 32-bit integer"),
