@@ -1,9 +1,11 @@
 package io.tyrl.arranger.controller.kube;
 
+import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.read.TYJobDecoder;
 import io.tyrl.arranger.kube.ScopedInformer;
 import java.util.EnumMap;
 import java.util.List;
@@ -61,7 +63,7 @@ public final class InformerCache {
    * metadata on every call, and these are read on every event and reconcile.
    */
   public static Optional<String> metadata(DynamicKubernetesObject job, String field) {
-    return RawJson.string(RawJson.objectOrEmpty(job.getRaw(), "metadata"), field);
+    return Optional.ofNullable(TYJobDecoder.object(job.getRaw(), "metadata")).map(metadata -> TYJobDecoder.string(metadata, field));
   }
 
   public boolean hasSynced() {
@@ -89,7 +91,8 @@ public final class InformerCache {
   public Map<Stage, Long> jobsByStage() {
     Map<Stage, Long> counts = new EnumMap<>(Stage.class);
     for (DynamicKubernetesObject job : jobs.list()) {
-      String stage = RawJson.string(RawJson.objectOrEmpty(job.getRaw(), "status"), "stage").orElse(null);
+      JsonObject status = TYJobDecoder.object(job.getRaw(), "status");
+      String stage = status == null ? null : TYJobDecoder.string(status, "stage");
       counts.merge(Stage.fromWireNameOrPending(stage), 1L, Long::sum);
     }
     return counts;

@@ -1,14 +1,17 @@
 package io.tyrl.arranger.controller.kube;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1ResourceRequirements;
 import io.kubernetes.client.openapi.models.V1Volume;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.observe.ContainerView;
-import io.tyrl.arranger.controller.lifecycle.status.AvoidedNode;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import io.tyrl.arranger.controller.lifecycle.observe.JobSpecView;
@@ -19,6 +22,7 @@ import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.controller.lifecycle.observe.PodTemplateView;
 import io.tyrl.arranger.controller.lifecycle.observe.SchedulerStatusView;
 import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
+import io.tyrl.arranger.controller.lifecycle.observe.UnreadableField;
 import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
 import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
 import io.tyrl.arranger.crd.contract.ScheduleState;
@@ -31,206 +35,211 @@ import io.tyrl.arranger.crd.contract.status.StatusFields;
 import io.tyrl.arranger.crd.contract.status.VictimEntry;
 import io.tyrl.arranger.crd.read.PlainJson;
 import io.tyrl.arranger.crd.read.TYJobDecoder;
+import io.tyrl.arranger.model.V1alpha1TYJob;
+import io.tyrl.arranger.model.V1alpha1TYJobSpec;
+import io.tyrl.arranger.model.V1alpha1TYJobSpecGang;
+import io.tyrl.arranger.model.V1alpha1TYJobSpecLeader;
+import io.tyrl.arranger.model.V1alpha1TYJobSpecWorkerSets;
+import io.tyrl.arranger.model.V1alpha1TYJobStatus;
+import io.tyrl.arranger.model.V1alpha1TYJobStatusEviction;
+import io.tyrl.arranger.model.V1alpha1TYJobStatusLeader;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Reads a TYJob as stored (raw JSON) into a {@link JobSnapshot}.
- *
- * <p>Pod templates and volumes are read by the {@link TYJobDecoder} the scheduler reads TYJobs with,
- * one by one: a template the model refuses is handed to validation as
- * {@link PodTemplateView#unreadable()}, naming the refused field as the scheduler does, so that one
- * malformed job fails validation instead of failing the read. The scalars of the spec are read as
- * stored instead of through the model, which cannot hold what validation must see: a count beyond an
- * {@code int} (kube-apiserver 1.20 ignores {@code format: int32}) or a value of the wrong type.
- * The parts of the status the scheduler writes are decoded by the contract's status codec.
+ * Reads a TYJob as stored (raw JSON) into a {@link JobSnapshot}, through the {@link TYJobDecoder}
+ * the scheduler reads TYJobs with. A spec with a value the model cannot hold (a count beyond int32,
+ * {@code "three"} for a number, a template pods cannot be made from) is handed to validation as
+ * {@link JobSpecView#unreadable}, naming the field by its path in the words the scheduler uses, so
+ * that one malformed job fails validation instead of failing the read; values the model holds are
+ * checked against the bounds by validation. The parts of the status the scheduler writes, and the
+ * avoided nodes, are decoded by the contract's status codec.
  */
 public final class JobViewMapper {
 
-  private final TYJobDecoder decoder = new TYJobDecoder(JSON.getGson());
+  private static final TYJobDecoder DECODER = new TYJobDecoder(JSON.getGson());
 
-  public JobSnapshot map(JsonObject job) {
-    JsonObject metadata = RawJson.objectOrEmpty(job, "metadata");
-    JsonObject spec = RawJson.objectOrEmpty(job, "spec");
-    JsonObject status = RawJson.objectOrEmpty(job, "status");
-    String name = RawJson.string(metadata, "name").orElse("");
+  public JobSnapshot map(JsonObject raw) {
+    TYJobDecoder.Reading reading = DECODER.read(raw);
+    V1alpha1TYJob job = reading.job();
+    V1ObjectMeta metadata = Objects.requireNonNullElseGet(job.getMetadata(), V1ObjectMeta::new);
+    V1alpha1TYJobStatus status = Objects.requireNonNullElseGet(job.getStatus(), V1alpha1TYJobStatus::new);
+    JsonObject storedStatus = Objects.requireNonNullElseGet(TYJobDecoder.object(raw, "status"), JsonObject::new);
 
-    JsonObject leader = RawJson.objectOrEmpty(spec, "leader");
-    DecodedTemplate leaderTemplate = decodeTemplate(leader.get("template"));
-    List<WorkerSetSpecView> workerSets = new ArrayList<>();
+    Optional<V1PodTemplateSpec> leaderTemplate = Optional.empty();
     Map<String, V1PodTemplateSpec> workerTemplates = new LinkedHashMap<>();
-    for (JsonObject workerSet : RawJson.objects(spec, "workerSets")) {
-      String setName = RawJson.string(workerSet, "name").orElse("");
-      DecodedTemplate template = decodeTemplate(workerSet.get("template"));
-      template.template().ifPresent(decoded -> workerTemplates.putIfAbsent(setName, decoded));
-      // As a long: the API server may have stored any integer here (1.20 ignores format: int32),
-      // and validation must see it as it is, not wrapped or replaced by the default.
-      workerSets.add(new WorkerSetSpecView(setName, RawJson.longOr(workerSet, "counts", TYJobDefaults.WORKER_SET_COUNTS), template.view()));
+    List<V1Volume> volumes = List.of();
+    JobSpecView spec;
+    if (reading.refusal().isPresent()) {
+      TYJobDecoder.Refusal refusal = reading.refusal().get();
+      spec = JobSpecView.unreadable(new UnreadableField(refusal.path(), refusal.complaint()));
+    } else {
+      V1alpha1TYJobSpec read = job.getSpec();
+      V1alpha1TYJobSpecLeader leader = Objects.requireNonNullElseGet(read.getLeader(), V1alpha1TYJobSpecLeader::new);
+      leaderTemplate = Optional.ofNullable(leader.getTemplate());
+      List<WorkerSetSpecView> workerSets = new ArrayList<>();
+      for (V1alpha1TYJobSpecWorkerSets set : listOrEmpty(read.getWorkerSets())) {
+        V1alpha1TYJobSpecWorkerSets workerSet = Objects.requireNonNullElseGet(set, V1alpha1TYJobSpecWorkerSets::new);
+        String name = Objects.requireNonNullElse(workerSet.getName(), "");
+        if (workerSet.getTemplate() != null) {
+          workerTemplates.putIfAbsent(name, workerSet.getTemplate());
+        }
+        workerSets.add(new WorkerSetSpecView(name, orDefault(workerSet.getCounts(), TYJobDefaults.WORKER_SET_COUNTS),
+            templateView(workerSet.getTemplate())));
+      }
+      volumes = listOrEmpty(read.getVolumes()).stream().filter(Objects::nonNull).toList();
+      spec = new JobSpecView(
+          new LeaderSpecView(leader.getName(), templateView(leader.getTemplate())),
+          workerSets,
+          orDefault(read.getRestartLimit(), TYJobDefaults.RESTART_LIMIT),
+          orDefault(read.getMinWorkersNum(), TYJobDefaults.MIN_WORKERS_NUM),
+          read.getCleanPodPolicy() == null ? "" : read.getCleanPodPolicy().getValue(),
+          Objects.requireNonNullElse(read.getTerminating(), TYJobDefaults.TERMINATING),
+          unplanned(read));
     }
-    DecodedVolumes volumes = decodeVolumes(spec.get("volumes"));
-
-    JobSpecView specView = new JobSpecView(
-        new LeaderSpecView(RawJson.string(leader, "name").orElse(""), leaderTemplate.view()),
-        workerSets,
-        RawJson.longOr(spec, "restartLimit", TYJobDefaults.RESTART_LIMIT),
-        RawJson.longOr(spec, "minWorkersNum", TYJobDefaults.MIN_WORKERS_NUM),
-        RawJson.string(spec, "cleanPodPolicy").orElse(""),
-        RawJson.booleanOr(spec, "terminating", false),
-        unplanned(spec));
     JobView view = new JobView(
-        RawJson.string(metadata, "namespace").orElse(""),
-        name,
-        RawJson.number(metadata, "generation").orElse(0L),
-        withVolumeProblem(specView, volumes),
-        schedulerStatus(status),
-        controllerStatus(status));
+        metadata.getNamespace(),
+        metadata.getName(),
+        Objects.requireNonNullElse(metadata.getGeneration(), 0L),
+        spec,
+        schedulerStatus(status, storedStatus),
+        controllerStatus(status, storedStatus));
     return new JobSnapshot(
         view.namespace(),
-        name,
-        RawJson.string(metadata, "uid").orElse(""),
-        RawJson.string(metadata, "resourceVersion").orElse(""),
-        RawJson.string(metadata, "creationTimestamp").flatMap(JobViewMapper::instant),
+        view.name(),
+        Objects.requireNonNullElse(metadata.getUid(), ""),
+        Objects.requireNonNullElse(metadata.getResourceVersion(), ""),
+        instant(metadata.getCreationTimestamp()),
         view,
-        leaderTemplate.template(),
+        leaderTemplate,
         workerTemplates,
-        volumes.volumes(),
-        victims(status));
+        volumes,
+        VictimEntry.decodeAll(PlainJson.toPlain(storedStatus.get(StatusFields.VICTIMS))));
   }
 
-  /**
-   * Volumes are not part of the planner's view; one that cannot be read makes every pod of the job
-   * impossible to build, so it is reported through the leader template, whose pods need it too.
-   */
-  private static JobSpecView withVolumeProblem(JobSpecView spec, DecodedVolumes volumes) {
-    if (volumes.problem().isEmpty()) {
-      return spec;
+  /** {@code status.eviction} as written by {@link StatusPatchDocument#eviction}; empty when it has no reason. */
+  static Optional<EvictionNotice> eviction(JsonObject note) {
+    JsonObject status = new JsonObject();
+    status.add("eviction", note);
+    return Optional.ofNullable(DECODER.status(status)).flatMap(read -> eviction(read.getEviction()));
+  }
+
+  private static Optional<EvictionNotice> eviction(V1alpha1TYJobStatusEviction eviction) {
+    if (eviction == null || eviction.getReason() == null) {
+      return Optional.empty();
     }
-    PodTemplateView template = spec.leader().template();
-    PodTemplateView flagged = new PodTemplateView(template.containers(), template.initContainers(),
-        Optional.of("cannot be combined with spec.volumes: " + volumes.problem().get()));
-    return spec.withLeader(new LeaderSpecView(spec.leader().name(), flagged));
+    return Optional.of(new EvictionNotice(eviction.getReason().getValue(), eviction.getMessage(),
+        listOrEmpty(eviction.getPods()).stream().filter(Objects::nonNull).toList()));
   }
 
   /** The fields only validated: the scheduler's, and the volume names. */
-  private static UnplannedSpecView unplanned(JsonObject spec) {
-    JsonObject gang = RawJson.objectOrEmpty(spec, "gang");
-    List<String> volumeNames = RawJson.objects(spec, "volumes").stream()
-        .map(volume -> RawJson.string(volume, "name").orElse(null))
+  private static UnplannedSpecView unplanned(V1alpha1TYJobSpec spec) {
+    V1alpha1TYJobSpecGang gang = Objects.requireNonNullElseGet(spec.getGang(), V1alpha1TYJobSpecGang::new);
+    List<String> volumeNames = listOrEmpty(spec.getVolumes()).stream()
+        .map(volume -> volume == null ? null : volume.getName())
         .toList();
     return new UnplannedSpecView(
-        RawJson.number(spec, "priority").orElse(null),
-        RawJson.string(spec, "queue").orElse(null),
-        RawJson.string(gang, "waitTime").orElse(null),
-        RawJson.string(gang, "group").orElse(null),
+        spec.getPriority() == null ? null : spec.getPriority().longValue(),
+        spec.getQueue(),
+        gang.getWaitTime(),
+        gang.getGroup(),
         volumeNames);
   }
 
-  private record DecodedTemplate(PodTemplateView view, Optional<V1PodTemplateSpec> template) {}
-
-  private record DecodedVolumes(List<V1Volume> volumes, Optional<String> problem) {}
-
   /** An absent template reads as an empty one, which validation reports as having no containers. */
-  private DecodedTemplate decodeTemplate(JsonElement raw) {
-    JsonObject template = raw != null && raw.isJsonObject() ? raw.getAsJsonObject() : new JsonObject();
-    JsonObject podSpec = RawJson.objectOrEmpty(template, "spec");
-    List<ContainerView> containers = containers(podSpec, "containers");
-    List<ContainerView> initContainers = containers(podSpec, "initContainers");
-    TYJobDecoder.Template decoded = decoder.template(template);
-    // However the model refuses it (a field pods do not have, a quantity, a date), no pod can be built from it.
-    Optional<String> problem = decoded.refusal().map(refusal -> "is not a valid pod template: " + refusal);
-    return new DecodedTemplate(new PodTemplateView(containers, initContainers, problem), decoded.template());
+  private static PodTemplateView templateView(V1PodTemplateSpec template) {
+    V1PodSpec podSpec = template == null || template.getSpec() == null ? new V1PodSpec() : template.getSpec();
+    return new PodTemplateView(containers(podSpec.getContainers()), containers(podSpec.getInitContainers()));
   }
 
-  private DecodedVolumes decodeVolumes(JsonElement raw) {
-    TYJobDecoder.Volumes decoded = decoder.volumes(raw);
-    return new DecodedVolumes(decoded.volumes(), decoded.refusal()
-        .map(refusal -> refusal.path() + " is not a valid volume: " + refusal.complaint()));
-  }
-
-  private static List<ContainerView> containers(JsonObject podSpec, String member) {
-    return RawJson.objects(podSpec, member).stream()
+  private static List<ContainerView> containers(List<V1Container> containers) {
+    return listOrEmpty(containers).stream()
+        .filter(Objects::nonNull)
         .map(container -> {
-          JsonObject resources = RawJson.objectOrEmpty(container, "resources");
-          return new ContainerView(RawJson.string(container, "name").orElse(""),
-              RawJson.textMap(resources, "requests"), RawJson.textMap(resources, "limits"));
+          V1ResourceRequirements resources = container.getResources();
+          return new ContainerView(container.getName(), quantities(resources == null ? null : resources.getRequests()),
+              quantities(resources == null ? null : resources.getLimits()));
         })
         .toList();
   }
 
-  private static SchedulerStatusView schedulerStatus(JsonObject status) {
-    SchedulingStatus scheduling = SchedulingStatus.decode(PlainJson.toPlain(status.get(StatusFields.SCHEDULING)));
+  /** Quantities as text, as validation reads them; the model has parsed each already. */
+  private static Map<String, String> quantities(Map<String, Quantity> quantities) {
+    Map<String, String> text = new LinkedHashMap<>();
+    if (quantities != null) {
+      quantities.forEach((resource, quantity) -> {
+        if (quantity != null) {
+          text.put(resource, quantity.toSuffixedString());
+        }
+      });
+    }
+    return text;
+  }
+
+  private static SchedulerStatusView schedulerStatus(V1alpha1TYJobStatus status, JsonObject stored) {
+    SchedulingStatus scheduling = SchedulingStatus.decode(PlainJson.toPlain(stored.get(StatusFields.SCHEDULING)));
     return new SchedulerStatusView(
-        ScheduleState.fromWireNameOrUnscheduled(RawJson.string(status, StatusFields.SCHEDULE_STATE).orElse(null)),
-        Allocations.decode(PlainJson.toPlain(status.get(StatusFields.ALLOCATIONS))),
+        ScheduleState.fromWireNameOrUnscheduled(status.getScheduleState() == null ? null : status.getScheduleState().getValue()),
+        Allocations.decode(PlainJson.toPlain(stored.get(StatusFields.ALLOCATIONS))),
         scheduling.reason(),
         scheduling.message());
   }
 
-  private static ControllerStatus controllerStatus(JsonObject status) {
-    List<Condition> conditions = RawJson.objects(status, "conditions").stream()
+  private static ControllerStatus controllerStatus(V1alpha1TYJobStatus status, JsonObject stored) {
+    List<Condition> conditions = listOrEmpty(status.getConditions()).stream()
+        .filter(Objects::nonNull)
         .map(condition -> new Condition(
-            RawJson.string(condition, "type").orElse(""),
-            ConditionStatus.fromWireNameOrUnknown(RawJson.string(condition, "status").orElse(null)),
-            RawJson.string(condition, "reason").orElse(""),
-            RawJson.string(condition, "message").orElse(""),
-            RawJson.string(condition, "lastTransitionTime").flatMap(JobViewMapper::instant)))
+            Objects.requireNonNullElse(condition.getType(), ""),
+            ConditionStatus.fromWireNameOrUnknown(condition.getStatus() == null ? null : condition.getStatus().getValue()),
+            Objects.requireNonNullElse(condition.getReason(), ""),
+            Objects.requireNonNullElse(condition.getMessage(), ""),
+            instant(condition.getLastTransitionTime())))
         .toList();
-    JsonObject leader = RawJson.objectOrEmpty(status, "leader");
+    V1alpha1TYJobStatusLeader leader = Objects.requireNonNullElseGet(status.getLeader(), V1alpha1TYJobStatusLeader::new);
     LeaderSummary leaderSummary = new LeaderSummary(
-        RawJson.string(leader, "pod"),
-        RawJson.string(leader, "node"),
-        RawJson.string(leader, "address"),
-        RawJson.string(leader, "phase").flatMap(PodPhase::fromWireName),
-        RawJson.intOr(leader, "restarts", 0));
-    List<WorkerSetSummary> workerSets = RawJson.objects(status, "workerSets").stream()
+        Optional.ofNullable(leader.getPod()),
+        Optional.ofNullable(leader.getNode()),
+        Optional.ofNullable(leader.getAddress()),
+        Optional.ofNullable(leader.getPhase()).flatMap(PodPhase::fromWireName),
+        Objects.requireNonNullElse(leader.getRestarts(), 0));
+    List<WorkerSetSummary> workerSets = listOrEmpty(status.getWorkerSets()).stream()
+        .filter(Objects::nonNull)
         .map(set -> new WorkerSetSummary(
-            RawJson.string(set, "name").orElse(""),
-            RawJson.intOr(set, "desired", 0),
-            RawJson.intOr(set, "created", 0),
-            RawJson.intOr(set, "ready", 0),
-            RawJson.intOr(set, "restarts", 0)))
+            Objects.requireNonNullElse(set.getName(), ""),
+            Objects.requireNonNullElse(set.getDesired(), 0),
+            Objects.requireNonNullElse(set.getCreated(), 0),
+            Objects.requireNonNullElse(set.getReady(), 0),
+            Objects.requireNonNullElse(set.getRestarts(), 0)))
         .toList();
     return new ControllerStatus(
-        Stage.fromWireNameOrPending(RawJson.string(status, StatusFields.STAGE).orElse(null)),
+        Stage.fromWireNameOrPending(status.getStage() == null ? null : status.getStage().getValue()),
         conditions,
         leaderSummary,
         workerSets,
-        RawJson.intOr(status, "readyWorkers", 0),
-        RawJson.string(status, "startTime").flatMap(JobViewMapper::instant),
-        RawJson.string(status, "completionTime").flatMap(JobViewMapper::instant),
-        RawJson.number(status, "observedGeneration").orElse(0L),
-        RawJson.object(status, "eviction").flatMap(JobViewMapper::eviction),
-        RawJson.intOr(status, "allocatedNodes", 0),
-        avoidedNodes(status));
+        Objects.requireNonNullElse(status.getReadyWorkers(), 0),
+        instant(status.getStartTime()),
+        instant(status.getCompletionTime()),
+        Objects.requireNonNullElse(status.getObservedGeneration(), 0L),
+        eviction(status.getEviction()),
+        Objects.requireNonNullElse(status.getAllocatedNodes(), 0),
+        AvoidedNodeEntry.decodeAll(PlainJson.toPlain(stored.get(StatusFields.AVOID_NODES))));
   }
 
-  private static List<AvoidedNode> avoidedNodes(JsonObject status) {
-    return AvoidedNodeEntry.decodeAll(PlainJson.toPlain(status.get(StatusFields.AVOID_NODES))).stream()
-        .map(entry -> new AvoidedNode(entry.node(), entry.reason(), entry.until()))
-        .toList();
+  private static long orDefault(Integer value, int fallback) {
+    return value == null ? fallback : value;
   }
 
-  /** {@code status.eviction} as stored; empty when it has no reason. */
-  static Optional<EvictionNotice> eviction(JsonObject eviction) {
-    return RawJson.string(eviction, "reason")
-        .map(reason -> new EvictionNotice(reason, RawJson.string(eviction, "message").orElse(""),
-            RawJson.strings(eviction, "pods")));
+  private static <T> List<T> listOrEmpty(List<T> list) {
+    return list == null ? List.of() : list;
   }
 
-  private static List<VictimEntry> victims(JsonObject status) {
-    return VictimEntry.decodeAll(PlainJson.toPlain(status.get(StatusFields.VICTIMS)));
-  }
-
-  private static Optional<Instant> instant(String text) {
-    try {
-      return Optional.of(Instant.parse(text));
-    } catch (DateTimeParseException e) {
-      return Optional.empty();
-    }
+  private static Optional<Instant> instant(OffsetDateTime time) {
+    return Optional.ofNullable(time).map(OffsetDateTime::toInstant);
   }
 }

@@ -77,8 +77,7 @@ public final class StatusPatchDocument {
     json.addProperty("readyWorkers", status.readyWorkers());
     json.addProperty("workers", status.workersReadyOfDesired());
     json.addProperty("allocatedNodes", status.allocatedNodes());
-    json.add(StatusFields.AVOID_NODES, PlainJson.toJson(AvoidedNodeEntry.encodeAll(status.avoidNodes().stream()
-        .map(avoided -> new AvoidedNodeEntry(avoided.node(), avoided.reason(), avoided.until())).toList())));
+    json.add(StatusFields.AVOID_NODES, PlainJson.toJson(AvoidedNodeEntry.encodeAll(status.avoidNodes())));
     putOrNull(json, "startTime", status.startTime().map(Instant::toString));
     putOrNull(json, "completionTime", status.completionTime().map(Instant::toString));
     json.addProperty("observedGeneration", status.observedGeneration());

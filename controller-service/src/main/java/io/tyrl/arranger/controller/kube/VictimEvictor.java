@@ -5,6 +5,7 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.crd.contract.status.VictimEntry;
+import io.tyrl.arranger.crd.read.TYJobDecoder;
 import io.tyrl.arranger.kube.StatusPatchException;
 import io.tyrl.arranger.kube.StatusPatcher;
 import java.util.ArrayList;
@@ -75,7 +76,8 @@ public final class VictimEvictor {
   /** @return false when this replica may no longer write as leader */
   private boolean markVictim(String namespace, String job, EvictionNotice notice) {
     Optional<EvictionNotice> current = cache.job(namespace + "/" + job)
-        .flatMap(raw -> RawJson.object(RawJson.objectOrEmpty(raw.getRaw(), "status"), "eviction"))
+        .map(raw -> TYJobDecoder.object(raw.getRaw(), "status"))
+        .map(status -> TYJobDecoder.object(status, "eviction"))
         .flatMap(JobViewMapper::eviction);
     if (current.filter(notice::equals).isPresent()) {
       return true;

@@ -74,7 +74,7 @@ class OlderCrdIT {
             "spec.workerSets[0].counts: 100000 is more than the maximum 5000 per WorkerSet"),
         Arguments.of("restart-limit-beyond-int32",
             TYJobBody.named("restart-limit-beyond-int32").workerSet("actor", 1).spec("restartLimit", 3_000_000_000L),
-            "spec.restartLimit: 3000000000 is more than the maximum 10000"));
+            "spec.restartLimit: 3000000000 is not a 32-bit integer"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -12,6 +12,7 @@ import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
+import io.tyrl.arranger.controller.lifecycle.observe.UnreadableField;
 import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
 import io.kubernetes.client.openapi.JSON;
 import io.tyrl.arranger.crd.contract.ScheduleState;
@@ -85,7 +86,7 @@ class JobViewMapperTest {
 
     assertThat(plan.stage()).isEqualTo(Stage.FAILED);
     assertThat(plan.statusPatch().orElseThrow().condition(Condition.VALIDATED).orElseThrow().message())
-        .startsWith("spec.workerSets[0].template: is not a valid pod template")
+        .startsWith("spec.workerSets[0].template.spec.containers[0]: ")
         .contains("imagee")
         .doesNotContain("JSON:");
     assertThat(job.workerTemplates()).isEmpty();
@@ -103,12 +104,11 @@ class JobViewMapperTest {
     String schedulers = new TYJobDecoder(JSON.getGson()).decode(raw).problem().orElseThrow();
     assertThat(schedulers).startsWith("spec.workerSets[0].template.spec.containers[0]: ");
     assertThat(plan.statusPatch().orElseThrow().condition(Condition.VALIDATED).orElseThrow().message())
-        .isEqualTo("spec.workerSets[0].template: is not a valid pod template: "
-            + schedulers.substring("spec.workerSets[0].template.".length()));
+        .isEqualTo(schedulers);
   }
 
   @Test
-  void anUnparseableQuantityIsKeptAsTextForValidationInsteadOfThrowing() {
+  void anUnparseableQuantityFailsTheJobNamingItsResourceInsteadOfThrowing() {
     String greedy = """
         {"spec": {"containers": [{"name": "learner", "resources": {"requests": {"cpu": "lots"}}}]}}""";
     JobSnapshot job = mapper.map(RawTYJobs.job(RawTYJobs.spec(greedy, RawTYJobs.template("actor"))));
@@ -123,43 +123,46 @@ class JobViewMapperTest {
   }
 
   @Test
-  void fieldsOfTheWrongTypeReadAsAbsentRatherThanThrowing() {
+  void aSpecFieldOfTheWrongTypeFailsTheJobNamingItAndAStatusFieldOfTheWrongTypeReadsAsAbsent() {
     JobSnapshot job = mapper.map(RawTYJobs.job("""
         {"restartLimit": "three", "leader": "learner", "workerSets": {"name": "actor"}}""",
         """
-        {"stage": 7, "allocations": [], "leader": {"restarts": "many"}, "conditions": "none"}"""));
+        {"stage": 7, "allocations": [], "leader": {"restarts": "many", "pod": "train-learner"}, "conditions": "none"}"""));
 
-    assertThat(job.view().spec().restartLimit()).isEqualTo(3);
+    assertThat(job.view().spec().unreadable())
+        .contains(new UnreadableField("spec.restartLimit", "\"three\" is not a 32-bit integer"));
     assertThat(job.view().spec().workerSets()).isEmpty();
     assertThat(job.view().status().stage()).isEqualTo(Stage.PENDING);
     assertThat(job.view().status().leader().restarts()).isZero();
+    assertThat(job.view().status().leader().pod()).contains("train-learner");
     Plan plan = new LifecyclePlanner().plan(job.view(), List.of(), Instant.parse("2026-11-22T10:00:00Z"));
     assertThat(plan.stage()).isEqualTo(Stage.FAILED);
+    assertThat(plan.statusPatch().orElseThrow().condition(Condition.VALIDATED).orElseThrow().message())
+        .isEqualTo("spec.restartLimit: \"three\" is not a 32-bit integer");
   }
 
   @Test
-  void aCountsBeyondIntIsReadAsItIsAndTheJobFailsNamingItInsteadOfRunningAsOneWorker() {
+  void aCountsBeyondIntFailsTheJobNamingItInsteadOfRunningAsOneWorker() {
     String spec = RawTYJobs.validSpec().replace("\"counts\": 2", "\"counts\": 10000000000");
 
     JobSnapshot job = mapper.map(RawTYJobs.job(spec));
     Plan plan = new LifecyclePlanner().plan(job.view(), List.of(), Instant.parse("2026-11-22T10:00:00Z"));
 
-    assertThat(job.view().spec().workerSets()).singleElement()
-        .satisfies(set -> assertThat(set.counts()).isEqualTo(10_000_000_000L));
+    assertThat(job.view().spec().workerSets()).isEmpty();
     assertThat(plan.stage()).isEqualTo(Stage.FAILED);
     assertThat(plan.statusPatch().orElseThrow().condition(Condition.VALIDATED).orElseThrow().message())
-        .contains("spec.workerSets[0].counts: 10000000000 is more than the maximum 5000 per WorkerSet");
+        .contains("spec.workerSets[0].counts: 10000000000 is not a 32-bit integer");
   }
 
   @Test
-  void restartLimitAndMinWorkersNumBeyondIntAreNotReplacedByTheirDefaults() {
-    String spec = RawTYJobs.validSpec().replace("\"restartLimit\": 2", "\"restartLimit\": 4294967296")
-        .replace("\"minWorkersNum\": 2", "\"minWorkersNum\": -4294967296");
+  void restartLimitAndMinWorkersNumBeyondIntFailTheJobInsteadOfReadingAsTheirDefaultsOrWrapped() {
+    String restartLimit = RawTYJobs.validSpec().replace("\"restartLimit\": 2", "\"restartLimit\": 4294967296");
+    String minWorkersNum = RawTYJobs.validSpec().replace("\"minWorkersNum\": 2", "\"minWorkersNum\": -4294967296");
 
-    JobSnapshot job = mapper.map(RawTYJobs.job(spec));
-
-    assertThat(job.view().spec().restartLimit()).isEqualTo(4_294_967_296L);
-    assertThat(job.view().spec().minWorkersNum()).isEqualTo(-4_294_967_296L);
+    assertThat(mapper.map(RawTYJobs.job(restartLimit)).view().spec().unreadable())
+        .contains(new UnreadableField("spec.restartLimit", "4294967296 is not a 32-bit integer"));
+    assertThat(mapper.map(RawTYJobs.job(minWorkersNum)).view().spec().unreadable())
+        .contains(new UnreadableField("spec.minWorkersNum", "-4294967296 is not a 32-bit integer"));
   }
 
   @Test

@@ -6,7 +6,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
-import io.tyrl.arranger.controller.lifecycle.status.AvoidedNode;
+import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import io.tyrl.arranger.controller.lifecycle.status.LeaderSummary;
@@ -60,7 +60,7 @@ class StatusPatchDocumentTest {
     ControllerStatus status = new ControllerStatus(Stage.RUNNING, List.of(), LeaderSummary.none(),
         List.of(new WorkerSetSummary("actor", 3, 3, 2, 0), new WorkerSetSummary("critic", 1, 1, 1, 0)), 3,
         Optional.empty(), Optional.empty(), 1, Optional.empty(), 2,
-        List.of(new AvoidedNode("node-7", "OutOfcpu", Instant.parse("2026-11-25T12:05:00Z"))));
+        List.of(new AvoidedNodeEntry("node-7", "OutOfcpu", Instant.parse("2026-11-25T12:05:00Z"))));
 
     JsonObject written = parse(StatusPatchDocument.of("7", List.of(), Optional.of(status))).getAsJsonObject("status");
 

@@ -9,7 +9,7 @@ import io.tyrl.arranger.controller.lifecycle.observe.PodTemplateView;
 import io.tyrl.arranger.controller.lifecycle.observe.SchedulerStatusView;
 import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
 import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
-import io.tyrl.arranger.controller.lifecycle.status.AvoidedNode;
+import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import io.tyrl.arranger.controller.lifecycle.status.LeaderSummary;
@@ -55,7 +55,7 @@ public final class JobFixture {
   private Optional<Instant> startTime = Optional.empty();
   private Optional<Instant> completionTime = Optional.empty();
   private Optional<EvictionNotice> eviction = Optional.empty();
-  private List<AvoidedNode> avoidNodes = List.of();
+  private List<AvoidedNodeEntry> avoidNodes = List.of();
 
   public static JobFixture job() {
     return new JobFixture();
@@ -177,7 +177,7 @@ public final class JobFixture {
   }
 
   /** {@code status.avoidNodes} as last written. */
-  public JobFixture avoiding(AvoidedNode... nodes) {
+  public JobFixture avoiding(AvoidedNodeEntry... nodes) {
     this.avoidNodes = List.of(nodes);
     return this;
   }

@@ -3,22 +3,27 @@ package io.tyrl.arranger.crd.read;
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Volume;
 import io.tyrl.arranger.model.V1alpha1TYJob;
+import io.tyrl.arranger.model.V1alpha1TYJobSpec;
 import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * Turns one TYJob as stored (raw JSON from an informer) into the typed model, one object at a time:
- * a job the model refuses — a template without containers, a quantity such as {@code "abc"}, a
- * field pods do not have — becomes an undecodable job with a message naming the field, and never
- * stops the informer or the other jobs. Both services read TYJobs' pod templates and volumes
- * through it, so a job is refused for the same reason, worded the same, by both.
+ * a job whose spec the model cannot hold — a count beyond int32, {@code "three"} for a number, a
+ * template without containers, a quantity such as {@code "abc"}, a field pods do not have — becomes
+ * an undecodable job with a message naming the field by its path, and never stops the informer or
+ * the other jobs. Both services read TYJobs through it, so a job is refused for the same reason,
+ * worded the same, by both. The few raw reads done before decoding (a name, a version, the stage)
+ * go through {@link #object} and {@link #string}.
  */
 public final class TYJobDecoder {
 
@@ -72,28 +77,58 @@ public final class TYJobDecoder {
     this.gson = gson;
   }
 
+  /**
+   * A TYJob as read, with the refusal structured.
+   *
+   * @param job as for {@link Decoded#job()}
+   * @param refusal the first value of the spec the model cannot hold, by its path in the job; empty when it can
+   */
+  public record Reading(V1alpha1TYJob job, Optional<Refusal> refusal) {}
+
   public Decoded decode(JsonObject raw) {
+    Reading reading = read(raw);
+    return new Decoded(reading.job(), reading.refusal().map(refusal -> cut(refusal.toString())));
+  }
+
+  /**
+   * The job's identity and status, and its spec when the model holds every value of it as stored.
+   * The spec is checked against the model's types before Gson reads it, because Gson would read some
+   * values that do not fit as others (an integer beyond int32 wrapped, {@code "3"} as 3). The status,
+   * written by the services themselves, is read without the values that do not fit.
+   */
+  public Reading read(JsonObject raw) {
+    V1alpha1TYJob job = new V1alpha1TYJob()
+        .apiVersion(string(raw, "apiVersion"))
+        .kind(string(raw, "kind"))
+        .metadata(gson.fromJson(raw.get("metadata"), V1ObjectMeta.class))
+        .status(status(raw.get("status")));
+    JsonElement spec = raw.get("spec");
+    if (spec == null || !spec.isJsonObject()) {
+      return new Reading(job, Optional.of(new Refusal("spec", "missing or not an object")));
+    }
+    Optional<Refusal> misfit = ModelFit.misfit(spec, V1alpha1TYJobSpec.class, "spec");
+    if (misfit.isPresent()) {
+      return new Reading(job, misfit);
+    }
     try {
-      return new Decoded(gson.fromJson(raw, V1alpha1TYJob.class), Optional.empty());
+      return new Reading(job.spec(gson.fromJson(spec, V1alpha1TYJobSpec.class)), Optional.empty());
     } catch (RuntimeException whole) {
-      V1alpha1TYJob shell = new V1alpha1TYJob()
-          .apiVersion(string(raw, "apiVersion"))
-          .kind(string(raw, "kind"))
-          .metadata(gson.fromJson(raw.get("metadata"), V1ObjectMeta.class))
-          .status(readableStatus(raw.get("status")))
-          .spec(null);
-      return new Decoded(shell, Optional.of(cut(locate(raw).map(Refusal::toString)
-          .orElseGet(() -> "spec: " + describe(whole)))));
+      return new Reading(job, Optional.of(locate(spec.getAsJsonObject()).orElseGet(() -> new Refusal("spec", describe(whole)))));
     }
   }
 
   /**
-   * One pod template. Its containers are tried first, so that a bad quantity is named down to its
-   * container ({@code spec.containers[1]}), then the template as a whole.
+   * One pod template. Values that do not fit the model are named first, down to their field; then
+   * its containers are tried, so that a bad quantity is named down to its resource
+   * ({@code spec.containers[1].resources.requests[cpu]}), then the template as a whole.
    */
   public Template template(JsonElement template) {
     if (template == null) {
       return new Template(Optional.empty(), Optional.of(new Refusal("", "missing")));
+    }
+    Optional<Refusal> misfit = ModelFit.misfit(template, V1PodTemplateSpec.class, "");
+    if (misfit.isPresent()) {
+      return new Template(Optional.empty(), misfit);
     }
     try {
       return new Template(Optional.ofNullable(gson.fromJson(template, V1PodTemplateSpec.class)), Optional.empty());
@@ -119,23 +154,22 @@ public final class TYJobDecoder {
     return new Volumes(decoded, Optional.empty());
   }
 
-  private V1alpha1TYJobStatus readableStatus(JsonElement status) {
+  /** A TYJob's {@code status} as stored, without the values the model cannot hold; null when absent or not an object. */
+  public V1alpha1TYJobStatus status(JsonElement status) {
     if (status == null || !status.isJsonObject()) {
       return null;
     }
     try {
-      return gson.fromJson(status, V1alpha1TYJobStatus.class);
+      return ModelFit.fitting(status, V1alpha1TYJobStatus.class)
+          .map(fitting -> gson.fromJson(fitting, V1alpha1TYJobStatus.class))
+          .orElse(null);
     } catch (RuntimeException e) {
       return null;
     }
   }
 
   /** The first part of the spec the model refuses, by its path, with the model's complaint. */
-  private Optional<Refusal> locate(JsonObject raw) {
-    JsonObject spec = object(raw, "spec");
-    if (spec == null) {
-      return Optional.of(new Refusal("spec", "missing or not an object"));
-    }
+  private Optional<Refusal> locate(JsonObject spec) {
     JsonObject leader = object(spec, "leader");
     if (leader != null) {
       Optional<Refusal> refusal = template(leader.get("template")).refusal().map(r -> r.under("spec.leader.template"));
@@ -165,15 +199,50 @@ public final class TYJobDecoder {
       JsonElement containers = podSpec == null ? null : podSpec.get(list);
       if (containers != null && containers.isJsonArray()) {
         for (int i = 0; i < containers.getAsJsonArray().size(); i++) {
+          JsonElement container = containers.getAsJsonArray().get(i);
+          String path = "spec." + list + "[" + i + "]";
           try {
-            gson.fromJson(containers.getAsJsonArray().get(i), V1Container.class);
+            gson.fromJson(container, V1Container.class);
           } catch (RuntimeException e) {
-            return Optional.of(new Refusal("spec." + list + "[" + i + "]", describe(e)));
+            return Optional.of(quantityRefusal(container).map(refusal -> refusal.under(path))
+                .orElseGet(() -> new Refusal(path, describe(e))));
           }
         }
       }
     }
     return Optional.empty();
+  }
+
+  /** A quantity of a container's resources that is none, named down to its resource. */
+  private static Optional<Refusal> quantityRefusal(JsonElement container) {
+    JsonObject resources = container.isJsonObject() ? object(container.getAsJsonObject(), "resources") : null;
+    for (String kind : List.of("requests", "limits")) {
+      JsonObject quantities = resources == null ? null : object(resources, kind);
+      if (quantities != null) {
+        for (Map.Entry<String, JsonElement> entry : quantities.entrySet()) {
+          if (!isQuantity(entry.getValue())) {
+            return Optional.of(new Refusal("resources." + kind + "[" + entry.getKey() + "]",
+                ModelFit.shown(entry.getValue()) + " is not a Kubernetes quantity (e.g. 500m, 2Gi, 1)"));
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isQuantity(JsonElement value) {
+    if (value.isJsonNull()) {
+      return true;
+    }
+    if (!value.isJsonPrimitive() || value.getAsJsonPrimitive().isBoolean()) {
+      return false;
+    }
+    try {
+      Quantity.fromString(value.getAsString());
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /**

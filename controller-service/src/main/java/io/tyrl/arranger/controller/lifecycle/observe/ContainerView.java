@@ -6,14 +6,13 @@ import java.util.Objects;
 /**
  * The facts of one container of a pod template that validation needs.
  *
- * <p>Requests and limits are the raw strings of the TYJob as stored (resource name → quantity
- * text), not parsed quantities: the template is free-form in the CRD, so a bad quantity reaches the
- * controller and must become a message naming the field rather than a parse exception in the
- * adapter.
+ * <p>Requests and limits are quantity text (resource name → quantity), not parsed quantities, so
+ * that validation can name any it cannot use. The adapter passes only quantities the model has
+ * read; one it could not read makes the whole spec unreadable.
  *
  * @param name the container's {@code name}; empty when absent
- * @param requests {@code resources.requests}, resource name → raw quantity
- * @param limits {@code resources.limits}, resource name → raw quantity
+ * @param requests {@code resources.requests}, resource name → quantity text
+ * @param limits {@code resources.limits}, resource name → quantity text
  */
 public record ContainerView(String name, Map<String, String> requests, Map<String, String> limits) {
 

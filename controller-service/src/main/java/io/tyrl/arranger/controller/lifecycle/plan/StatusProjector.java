@@ -4,7 +4,7 @@ import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
 import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
 import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
-import io.tyrl.arranger.controller.lifecycle.status.AvoidedNode;
+import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
@@ -64,9 +64,9 @@ public final class StatusProjector {
   }
 
   /** The nodes still avoided, and those that refused a pod in this plan (the latest kept within the bound). */
-  private List<AvoidedNode> avoidedNodes(JobObservation observation, PlanDraft draft) {
-    Map<String, AvoidedNode> byNode = new LinkedHashMap<>();
-    for (AvoidedNode avoided : observation.status().avoidNodes()) {
+  private List<AvoidedNodeEntry> avoidedNodes(JobObservation observation, PlanDraft draft) {
+    Map<String, AvoidedNodeEntry> byNode = new LinkedHashMap<>();
+    for (AvoidedNodeEntry avoided : observation.status().avoidNodes()) {
       if (avoided.until().isAfter(observation.now())) {
         byNode.put(avoided.node(), avoided);
       }
@@ -74,9 +74,9 @@ public final class StatusProjector {
     Instant until = observation.now().plus(refusingNodeAvoidance);
     draft.refusingNodes().forEach((node, reason) -> {
       byNode.remove(node);
-      byNode.put(node, new AvoidedNode(node, reason, until));
+      byNode.put(node, new AvoidedNodeEntry(node, reason, until));
     });
-    List<AvoidedNode> avoided = new ArrayList<>(byNode.values());
+    List<AvoidedNodeEntry> avoided = new ArrayList<>(byNode.values());
     return List.copyOf(avoided.subList(Math.max(0, avoided.size() - ControllerStatus.MAX_AVOIDED_NODES), avoided.size()));
   }
 

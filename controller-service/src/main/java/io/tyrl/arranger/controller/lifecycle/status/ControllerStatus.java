@@ -1,6 +1,7 @@
 package io.tyrl.arranger.controller.lifecycle.status;
 
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,7 +33,7 @@ public record ControllerStatus(
     long observedGeneration,
     Optional<EvictionNotice> eviction,
     int allocatedNodes,
-    List<AvoidedNode> avoidNodes) {
+    List<AvoidedNodeEntry> avoidNodes) {
 
   public ControllerStatus {
     stage = Objects.requireNonNullElse(stage, Stage.PENDING);
@@ -80,7 +81,7 @@ public record ControllerStatus(
   public record LifecycleFacts(Stage stage, List<Condition> conditions, boolean leaderObserved, int leaderRestarts,
       Map<String, Integer> workerSetRestarts,
       Optional<Instant> startTime, Optional<Instant> completionTime, Optional<EvictionNotice> eviction,
-      List<AvoidedNode> avoidNodes) {}
+      List<AvoidedNodeEntry> avoidNodes) {}
 
   public LifecycleFacts lifecycleFacts() {
     Map<String, Integer> restarts = new LinkedHashMap<>();

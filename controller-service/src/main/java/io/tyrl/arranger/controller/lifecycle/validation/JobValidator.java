@@ -5,6 +5,7 @@ import io.tyrl.arranger.controller.lifecycle.observe.JobSpecView;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.observe.PodNaming;
 import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
+import io.tyrl.arranger.controller.lifecycle.observe.UnreadableField;
 import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
 import io.tyrl.arranger.crd.bounds.BoundsProblem;
 import io.tyrl.arranger.crd.bounds.TYJobBounds;
@@ -33,6 +34,11 @@ public final class JobValidator {
 
   /** All problems of {@code job}; empty if the controller can run it. */
   public List<ValidationProblem> validate(JobView job) {
+    if (job.spec().unreadable().isPresent()) {
+      // Nothing else of the spec is known: every other check would only report what is missing.
+      UnreadableField unreadable = job.spec().unreadable().get();
+      return List.of(new ValidationProblem(unreadable.field(), unreadable.reason()));
+    }
     List<BoundsProblem> boundsProblems = TYJobBounds.problems(shape(job));
     List<ValidationProblem> problems = new ArrayList<>();
     boundsProblems.forEach(problem -> problems.add(new ValidationProblem(problem.field(), problem.message())));
@@ -54,7 +60,7 @@ public final class JobValidator {
    * before anything makes one object per worker. Cheap, whatever the counts.
    */
   public boolean isWithinBounds(JobView job) {
-    return TYJobBounds.isWithinBounds(shape(job));
+    return job.spec().unreadable().isEmpty() && TYJobBounds.isWithinBounds(shape(job));
   }
 
   private static TYJobShape shape(JobView job) {

@@ -12,7 +12,7 @@ import io.tyrl.arranger.controller.lifecycle.LifecycleSettings;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
-import io.tyrl.arranger.controller.lifecycle.status.AvoidedNode;
+import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.crd.contract.ScheduleState;
@@ -39,7 +39,7 @@ class RefusingNodeTest {
 
     ControllerStatus status = plan.statusPatch().orElseThrow();
     assertThat(status.stage()).isEqualTo(Stage.RESCHEDULING);
-    assertThat(status.avoidNodes()).containsExactly(new AvoidedNode("node-a", "OutOfcpu", PlanCase.NOW.plus(AVOIDANCE)));
+    assertThat(status.avoidNodes()).containsExactly(new AvoidedNodeEntry("node-a", "OutOfcpu", PlanCase.NOW.plus(AVOIDANCE)));
     assertThat(plan.events()).singleElement().satisfies(event -> {
       assertThat(event.reason()).isEqualTo("LeaderRejected");
       assertThat(event.message()).contains("node node-a is avoided for this job until " + PlanCase.NOW.plus(AVOIDANCE));
@@ -54,15 +54,15 @@ class RefusingNodeTest {
 
     assertThat(plan.releases()).extracting(PlannedAction.ReleaseAllocation::podName).containsExactly("train-actor-1");
     assertThat(plan.statusPatch().orElseThrow().avoidNodes())
-        .containsExactly(new AvoidedNode("node-b", "OutOfnvidia.com/gpu", PlanCase.NOW.plus(AVOIDANCE)));
+        .containsExactly(new AvoidedNodeEntry("node-b", "OutOfnvidia.com/gpu", PlanCase.NOW.plus(AVOIDANCE)));
     assertThat(plan.events()).extracting(PlannedAction.EmitEvent::message)
         .anySatisfy(message -> assertThat(message).contains("node node-b is avoided for this job until"));
   }
 
   @Test
   void anAvoidanceThatHasRunOutIsDroppedAndOneStillRunningIsKept() {
-    AvoidedNode over = new AvoidedNode("node-x", "OutOfcpu", PlanCase.NOW.minusSeconds(1));
-    AvoidedNode current = new AvoidedNode("node-y", "OutOfmemory", PlanCase.NOW.plusSeconds(60));
+    AvoidedNodeEntry over = new AvoidedNodeEntry("node-x", "OutOfcpu", PlanCase.NOW.minusSeconds(1));
+    AvoidedNodeEntry current = new AvoidedNodeEntry("node-y", "OutOfmemory", PlanCase.NOW.plusSeconds(60));
     Plan plan = planner.plan(running().avoiding(over, current).build(),
         List.of(serving("train-learner").build(), serving("train-actor-0").build(), serving("train-actor-1").build()),
         PlanCase.NOW);
