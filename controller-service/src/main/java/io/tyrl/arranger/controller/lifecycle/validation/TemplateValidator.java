@@ -18,18 +18,12 @@ import java.util.TreeMap;
 final class TemplateValidator {
 
   void validate(String templatePath, PodTemplateView template, List<ValidationProblem> problems) {
-    int problemsBefore = problems.size();
     if (template.containers().isEmpty()) {
       problems.add(new ValidationProblem(templatePath + ".spec.containers", "at least one container is required"));
     }
     Set<String> namesSeen = new HashSet<>();
     validateContainers(templatePath + ".spec.containers", template.containers(), namesSeen, problems);
     validateContainers(templatePath + ".spec.initContainers", template.initContainers(), namesSeen, problems);
-    // An unreadable template usually fails for a reason found above (a bad quantity); the adapter's
-    // generic reason is reported only when nothing more precise names the field.
-    if (problems.size() == problemsBefore && template.unreadable().isPresent()) {
-      problems.add(new ValidationProblem(templatePath, template.unreadable().get()));
-    }
   }
 
   private void validateContainers(
