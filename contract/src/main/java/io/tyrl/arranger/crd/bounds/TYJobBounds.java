@@ -38,7 +38,7 @@ public final class TYJobBounds {
   /** {@code spec.minWorkersNum}: never more than the workers a job may have. */
   public static final int MIN_MIN_WORKERS_NUM = 0;
   public static final int MAX_MIN_WORKERS_NUM = MAX_WORKERS_PER_JOB;
-  /** {@code spec.priority}, from the seed. */
+  /** {@code spec.priority}: ten levels, 10 the most urgent. */
   public static final int MIN_PRIORITY = 1;
   public static final int MAX_PRIORITY = 10;
 
