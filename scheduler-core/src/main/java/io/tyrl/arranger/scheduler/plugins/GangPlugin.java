@@ -26,7 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Gang scheduling (seed 004). A job's minimum is its leader plus {@code minWorkersNum} workers (all
+ * Gang scheduling. A job's minimum is its leader plus {@code minWorkersNum} workers (all
  * workers for {@code basicPolicy: Gang}); a job is ready once its minimum is placed.
  *
  * <p>Gang is an <b>admission</b> rule: it holds until the job's minimum first runs (stage Running), and

@@ -16,7 +16,7 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13 item 6: on a cluster of up to {@value NodeSearch#EXACT_SEARCH_MAX_NODES} nodes every feasible
+ * On a cluster of up to {@value NodeSearch#EXACT_SEARCH_MAX_NODES} nodes every feasible
  * node is scored, so BinPack and LeaderFirst find their best node wherever it is; sampling starts above.
  * 300 nodes: kube-scheduler's adaptive rule would look at 144 of them.
  */

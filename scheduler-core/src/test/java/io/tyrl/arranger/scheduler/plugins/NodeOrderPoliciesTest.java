@@ -75,7 +75,7 @@ class NodeOrderPoliciesTest {
   /**
    * Request 1 cpu / 4Gi. Both nodes fill cpu and memory evenly after placing (balance factor 1):
    * light = cpu 2/8, memory 8/32 → MinFragment 1 × 25 = 25; busy = cpu 6/8, memory 24/32 → 1 × 75 = 75.
-   * Only the BinPack factor separates them (issue 13 item 15: MinFragment without it must be caught).
+   * Only the BinPack factor separates them, so a MinFragment that dropped it is caught.
    */
   private static List<NodeInfo> evenNodes() {
     return List.of(node("light").cpu("8").memory("32Gi").used("cpu", "1").used("memory", "4Gi").build(),
@@ -209,7 +209,7 @@ class NodeOrderPoliciesTest {
     return Stream.of(
         Arguments.of("down to the reserve, a leader needing part of a node takes the quietest used node", 10, lastIdle,
             List.of(leaderFirst("j", 5, 1)), Map.of("j-learner", "used")),
-        Arguments.of("with no reserve the quietest node wins, the idle one (the seed's formula alone)", 0, lastIdle,
+        Arguments.of("with no reserve the quietest node wins, the idle one (the leader rule alone)", 0, lastIdle,
             List.of(leaderFirst("j", 5, 1)), Map.of("j-learner", "idle")),
         Arguments.of("a leader that no used node fits opens the idle node", 10,
             List.of(node("idle").cpu("8").memory("32Gi").gpu(8).build(),

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Scores nodes by the job's {@code basicPolicy} (seed 000), or {@code defaultPolicy} when the job sets
+ * Scores nodes by the job's {@code basicPolicy}, or {@code defaultPolicy} when the job sets
  * none. {@code Gang} is an admission rule (all pods or none, enforced by the gang plugin), not a node
  * order: Gang jobs are ordered by {@code gangPolicy}. The formulas are on each policy class; resource
  * weights ({@code cpu.weight}, {@code memory.weight}, {@code gpu.weight}) and LeaderFirst's boosts are
@@ -39,7 +39,7 @@ public final class NodeOrderPlugin implements Plugin {
   public static final ArgumentSpec<Integer> GPU_WEIGHT = ArgumentSpec.integer("gpu.weight", 1, 0, 100);
   public static final ArgumentSpec<Integer> LEADER_GPU_BOOST = ArgumentSpec.integer("leaderFirst.gpuBoost", 3, 1, 100);
   public static final ArgumentSpec<Integer> WORKER_CPU_BOOST = ArgumentSpec.integer("leaderFirst.cpuBoost", 3, 1, 100);
-  /** Percent of the GPU nodes LeaderFirst keeps idle for whole-node requests; 0 keeps none (the seed's formula alone). */
+  /** Percent of the GPU nodes LeaderFirst keeps idle for whole-node requests; 0 keeps none (the leader rule alone). */
   public static final ArgumentSpec<Integer> LEADER_IDLE_NODE_RESERVE = ArgumentSpec.integer("leaderFirst.idleNodeReserve", 10, 0, 100);
 
   private final Arguments arguments;
