@@ -113,7 +113,7 @@ public final class GangPlugin implements Plugin {
   }
 
   private static Optional<String> invalidReason(JobState job) {
-    if (job.info().basicPolicy() != BasicPolicy.GANG && job.info().minWorkersNum() > job.workerCount()) {
+    if (!BasicPolicy.GANG.equals(job.info().basicPolicy()) && job.info().minWorkersNum() > job.workerCount()) {
       return Optional.of("minWorkersNum " + job.info().minWorkersNum() + " exceeds the job's " + job.workerCount() + " workers");
     }
     return Optional.empty();

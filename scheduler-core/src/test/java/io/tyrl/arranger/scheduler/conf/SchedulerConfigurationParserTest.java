@@ -90,6 +90,9 @@ class SchedulerConfigurationParserTest {
             "tiers[0].plugins[0].arguments.cpu.weight: expected an integer within 0..100, got 'lots'"),
         Arguments.of("actions: allocate\ntiers:\n  - plugins:\n      - name: nodeorder\n        arguments: {defaultPolicy: Gang}\n",
             "tiers[0].plugins[0].arguments.defaultPolicy: expected one of BinPack, LeaderFirst"),
+        Arguments.of("actions: allocate\ntiers:\n  - plugins:\n      - name: nodeorder\n        arguments: {gangPolicy: Random}\n",
+            "tiers[0].plugins[0].arguments.gangPolicy: expected one of BinPack, LeaderFirst, MinFragment, JobAffinity,"
+                + " JobAntiAffinity, got 'Random'"),
         Arguments.of("actions: allocate\ntiers:\n  - plugins:\n      - name: gang\n        arguments: {nonStrictReservationTimeout: soon}\n",
             "tiers[0].plugins[0].arguments.nonStrictReservationTimeout: expected a positive duration"),
         Arguments.of("actions: allocate\ntiers:\n  - plugins:\n      - name: priority\n      - name: priority\n",

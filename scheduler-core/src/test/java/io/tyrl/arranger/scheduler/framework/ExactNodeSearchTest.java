@@ -37,7 +37,7 @@ class ExactNodeSearchTest {
 
   @Test
   void binPackFindsTheFullestNodeOnASmallCluster() {
-    JobInfo job = job("pack").basicPolicy(BasicPolicy.BIN_PACK).minWorkers(0).leader("cpu", "1").build();
+    JobInfo job = job("pack").basicPolicy(new BasicPolicy("BinPack")).minWorkers(0).leader("cpu", "1").build();
 
     assertThat(placedOn(nodes(i -> i == 250 ? "6" : "0"), job)).isEqualTo("node-250");
   }
