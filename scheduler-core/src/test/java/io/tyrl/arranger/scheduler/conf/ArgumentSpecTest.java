@@ -30,6 +30,16 @@ class ArgumentSpecTest {
   }
 
   @Test
+  void anArgumentSaysWhatItExpectsAndItsDefault() {
+    assertThat(ArgumentSpec.integer("weight", 1, 0, 100)).hasToString("weight (an integer within 0..100, default 1)");
+    assertThat(ArgumentSpec.decimal("ratio", 0.5, 0, 1)).hasToString("ratio (a number within 0.0..1.0, default 0.5)");
+    assertThat(ArgumentSpec.duration("timeout", Duration.ofMinutes(5)))
+        .hasToString("timeout (a positive duration such as 90s, 5m, 1h or PT5M, default PT5M)");
+    assertThat(ArgumentSpec.oneOf("order", Order.GANG, List.of(Order.GANG, Order.BIN_PACK), EnumNames::camel))
+        .hasToString("order (one of Gang, BinPack, default GANG)");
+  }
+
+  @Test
   void anArgumentNeedsANameAndADefault() {
     assertThatThrownBy(() -> ArgumentSpec.integer(" ", 1, 0, 1)).hasMessage("argument name must not be blank");
     assertThatThrownBy(() -> ArgumentSpec.integer(null, 1, 0, 1)).hasMessage("argument name must not be blank");

@@ -128,21 +128,10 @@ public final class NodeOrderPlugin implements Plugin {
         + BASIC_POLICIES.stream().map(BasicPolicy::name).collect(Collectors.joining(", ")));
   }
 
-  private static NodeOrderPolicy leaderFirst(PolicyInputs inputs) {
-    return LeaderFirstPolicy.of(inputs.weights(), inputs.arguments().get(LEADER_GPU_BOOST), inputs.arguments().get(WORKER_CPU_BOOST),
-        idleGpuNodes(inputs));
-  }
-
-  /** The idle GPU nodes, followed through the session, when a reserve is kept and the session has GPUs. */
-  private static IdleGpuNodes idleGpuNodes(PolicyInputs inputs) {
-    int reserve = inputs.arguments().get(LEADER_IDLE_NODE_RESERVE);
-    int gpuDimension = inputs.weights().gpuDimension();
-    if (reserve == 0 || gpuDimension < 0) {
-      return null;
-    }
-    IdleGpuNodes idle = new IdleGpuNodes(inputs.session().nodes(), gpuDimension, reserve);
-    inputs.session().followPlacements(idle);
-    return idle;
+  static NodeOrderPolicy leaderFirst(PolicyInputs inputs) {
+    Arguments arguments = inputs.arguments();
+    return LeaderFirstPolicy.of(inputs.weights(), arguments.get(LEADER_GPU_BOOST), arguments.get(WORKER_CPU_BOOST),
+        IdleGpuNodes.followedIn(inputs.session(), inputs.weights().gpuDimension(), arguments.get(LEADER_IDLE_NODE_RESERVE)));
   }
 
   private double score(TaskState task, NodeState node) {
