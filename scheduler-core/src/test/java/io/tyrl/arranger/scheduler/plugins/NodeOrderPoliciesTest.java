@@ -12,11 +12,13 @@ import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
+import io.tyrl.arranger.scheduler.plugins.nodeorder.NodeOrderPlugin;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -345,7 +347,7 @@ class NodeOrderPoliciesTest {
 
     assertThat(result.decision(unknown.key()).reason()).isEqualTo(ReasonCode.INVALID_JOB);
     assertThat(result.decision(unknown.key()).message()).isEqualTo("basicPolicy 'Random' is not a policy this scheduler knows;"
-        + " expected one of Gang, BinPack, LeaderFirst, MinFragment, JobAffinity, JobAntiAffinity");
+        + " expected one of " + NodeOrderPlugin.BASIC_POLICIES.stream().map(BasicPolicy::name).collect(Collectors.joining(", ")));
     assertThat(result.decision(unknown.key()).allocations()).isEmpty();
     assertThat(result.decision(known.key()).allocations()).isEqualTo(Map.of("j-learner", "a"));
   }

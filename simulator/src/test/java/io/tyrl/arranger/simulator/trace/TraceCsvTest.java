@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -93,8 +94,8 @@ class TraceCsvTest {
     assertThat(imported.problems().get(1).message()).isEqualTo("3 is outside 0..2");
     assertThat(imported.problems().get(3).message()).isEqualTo("expected 16 fields, found 6");
     assertThat(imported.problems().get(5).message()).isEqualTo("queue q has weight 1 in earlier rows, not 2");
-    assertThat(imported.problems().get(8).message())
-        .isEqualTo("'Spread' is not one of Gang, BinPack, LeaderFirst, MinFragment, JobAffinity, JobAntiAffinity");
+    assertThat(imported.problems().get(8).message()).isEqualTo("'Spread' is not one of "
+        + NodeOrderPlugin.BASIC_POLICIES.stream().map(BasicPolicy::name).collect(Collectors.joining(", ")));
   }
 
   @Test
