@@ -36,6 +36,11 @@ public final class EnumNames {
     return text.toString();
   }
 
+  /** True when both spell the same name, ignoring case, '_' and '-' ("BIN_PACK" and "BinPack"). */
+  public static boolean sameSpelling(String first, String second) {
+    return normalize(first).equals(normalize(second));
+  }
+
   private static String normalize(String name) {
     return name.replace("_", "").replace("-", "").toLowerCase(Locale.ROOT);
   }

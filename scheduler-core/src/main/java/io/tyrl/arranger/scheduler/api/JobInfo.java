@@ -14,7 +14,8 @@ import java.util.Set;
  * leader and the workers of every WorkerSet). Tasks already placed in earlier cycles carry their node
  * and are the job's existing allocations. Built with {@link #builder}, or changed with {@link #toBuilder}.
  *
- * @param basicPolicy    null = the scheduler's default node order
+ * @param basicPolicy    null = the scheduler's default node order; a name the node-order plugin does not
+ *                       know makes the job invalid
  * @param jobQueuePolicy null = the policy of the job's queue
  * @param waitingSince   when the job's current wait for its gang minimum began, as written back from the
  *                       previous cycle's {@link JobDecision#waitingSince()}; null when none was recorded

@@ -1,6 +1,6 @@
 package io.tyrl.arranger.scheduler.api;
 
-/** How jobs are ordered inside a queue (seed 000 "JobQueuePolicy"). */
+/** How jobs are ordered inside a queue: by priority, or by dominant resource share (DRF). */
 public enum JobQueuePolicy { PRIORITY, DRF;
 
   /** Parses the CRD spelling ("Priority", "DRF"). */

@@ -3,9 +3,7 @@ package io.tyrl.arranger.scheduler.conf;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import io.tyrl.arranger.scheduler.api.EnumNames;
-import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.Set;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -113,21 +111,21 @@ public final class ArgumentSpec<T> {
     }, expectation);
   }
 
-  /** An enum constant, written in its CRD spelling ("BinPack") or as the constant ("BIN_PACK"). */
-  public static <E extends Enum<E>> ArgumentSpec<E> enumeration(String name, Class<E> type, E defaultValue) {
-    return enumeration(name, type, defaultValue, EnumSet.allOf(type));
-  }
-
-  /** An enum constant restricted to {@code allowed}. */
-  public static <E extends Enum<E>> ArgumentSpec<E> enumeration(String name, Class<E> type, E defaultValue, Set<E> allowed) {
-    String expectation = "one of " + Arrays.stream(type.getEnumConstants()).filter(allowed::contains)
-        .map(EnumNames::camel).collect(Collectors.joining(", "));
+  /**
+   * One of {@code allowed}, written as {@code spelling} names it ("BinPack"); case, '_' and '-' do not
+   * matter, so "BIN_PACK" reads as BinPack too.
+   */
+  public static <T> ArgumentSpec<T> oneOf(String name, T defaultValue, List<T> allowed, Function<T, String> spelling) {
+    List<T> values = List.copyOf(allowed);
+    String expectation = "one of " + values.stream().map(spelling).collect(Collectors.joining(", "));
     return new ArgumentSpec<>(name, defaultValue, raw -> {
-      E value = EnumNames.parse(type, raw.toString().trim(), name);
-      if (!allowed.contains(value)) {
-        throw new IllegalArgumentException("expected " + expectation + ", got '" + raw + "'");
+      String written = raw.toString().trim();
+      for (T value : values) {
+        if (EnumNames.sameSpelling(spelling.apply(value), written)) {
+          return value;
+        }
       }
-      return value;
+      throw new IllegalArgumentException("expected " + expectation + ", got '" + raw + "'");
     }, expectation);
   }
 

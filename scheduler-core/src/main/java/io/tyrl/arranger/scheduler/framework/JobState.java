@@ -16,11 +16,14 @@ public final class JobState {
 
   private static final int[] NO_NODES = new int[0];
 
+  private final int index;
   private final JobInfo info;
   /** Made once: job order falls back to it, so sorting would otherwise build two strings per comparison. */
   private final String key;
   private final QueueState queue;
   private final JobQueuePolicy jobQueuePolicy;
+  /** {@code basicPolicy: Gang}, read once: the minimum is asked for on every readiness check. */
+  private final boolean everyWorkerInMinimum;
   private final List<TaskState> tasks = new ArrayList<>();
   private final List<TaskState> tasksView = Collections.unmodifiableList(tasks);
   private final long[] allocated;
@@ -34,12 +37,14 @@ public final class JobState {
   private boolean heldBack;
   private int pipelinedTasks;
 
-  JobState(JobInfo info, QueueState queue, int dimensions) {
+  JobState(int index, JobInfo info, QueueState queue, int dimensions) {
+    this.index = index;
     this.info = info;
     this.key = info.key();
     this.queue = queue;
     this.jobQueuePolicy = info.jobQueuePolicyIfSet()
         .orElse(queue == null ? JobQueuePolicy.PRIORITY : queue.info().jobQueuePolicy());
+    this.everyWorkerInMinimum = BasicPolicy.GANG.equals(info.basicPolicy());
     this.allocated = new long[dimensions];
   }
 
@@ -49,6 +54,11 @@ public final class JobState {
     } else {
       tasks.add(task);
     }
+  }
+
+  /** The job's position in {@link Session#jobs()}: plugins keep what they know of each job in an array. */
+  public int index() {
+    return index;
   }
 
   public JobInfo info() {
@@ -102,7 +112,7 @@ public final class JobState {
 
   /** Workers that must be placed with the leader before the job may start: all of them for {@code basicPolicy: Gang}. */
   public int minimumWorkers() {
-    return info.basicPolicy() == BasicPolicy.GANG ? workerCount() : info.minWorkersNum();
+    return everyWorkerInMinimum ? workerCount() : info.minWorkersNum();
   }
 
   /**

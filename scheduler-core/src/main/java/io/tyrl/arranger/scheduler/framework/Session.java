@@ -144,7 +144,7 @@ public final class Session {
   /** @param requestVectors each distinct request's vector, shared by the tasks asking for it (never modified) */
   private void addJob(JobInfo info, Map<Resource, long[]> requestVectors) {
     QueueState queue = queues.get(info.queue());
-    JobState job = new JobState(info, queue, dimensions.size());
+    JobState job = new JobState(jobs.size(), info, queue, dimensions.size());
     jobs.add(job);
     jobsByKey.put(job.key(), job);
     // The tasks of a worker set share one constraints object: only a change is looked up.

@@ -26,7 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Gang scheduling (seed 004). A job's minimum is its leader plus {@code minWorkersNum} workers (all
+ * Gang scheduling. A job's minimum is its leader plus {@code minWorkersNum} workers (all
  * workers for {@code basicPolicy: Gang}); a job is ready once its minimum is placed.
  *
  * <p>Gang is an <b>admission</b> rule: it holds until the job's minimum first runs (stage Running), and
@@ -113,7 +113,7 @@ public final class GangPlugin implements Plugin {
   }
 
   private static Optional<String> invalidReason(JobState job) {
-    if (job.info().basicPolicy() != BasicPolicy.GANG && job.info().minWorkersNum() > job.workerCount()) {
+    if (!BasicPolicy.GANG.equals(job.info().basicPolicy()) && job.info().minWorkersNum() > job.workerCount()) {
       return Optional.of("minWorkersNum " + job.info().minWorkersNum() + " exceeds the job's " + job.workerCount() + " workers");
     }
     return Optional.empty();

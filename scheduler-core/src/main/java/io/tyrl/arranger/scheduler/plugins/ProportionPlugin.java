@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Shares the cluster between queues (seed 002 §2.2, seed 003).
+ * Shares the cluster between queues.
  *
  * <p><b>Deserved</b> — weighted water-filling, per resource, in exact integers: start with the
  * cluster's total allocatable as {@code remaining}; in each round the queues still below their cap

@@ -18,7 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13 item 7: allocate pipelines onto room being released, as preempt does. One node of 8 cpu,
+ * Allocate pipelines onto room being released, as preempt does. One node of 8 cpu,
  * half of it held by a pod being deleted: {@code high} (6 cpu) fits only once that pod is gone,
  * {@code low} (4 cpu) fits the idle half now.
  */

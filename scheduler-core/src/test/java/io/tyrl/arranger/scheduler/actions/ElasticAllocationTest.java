@@ -62,7 +62,7 @@ class ElasticAllocationTest {
   }
 
   /**
-   * Issue 13 item 2: weights 3 and 1, one elastic GPU job each, 16 GPUs. The weight-1 queue sorts first
+   * Elastic jobs are shared by weight, pod by pod: weights 3 and 1, one elastic GPU job each, 16 GPUs. The weight-1 queue sorts first
    * by name, so placing whole jobs gives it all 16; per-pod placement by share gives 12/4, and since
    * every later cycle starts from the previous one's bindings, the split must hold without flapping.
    */
@@ -99,7 +99,7 @@ class ElasticAllocationTest {
     assertThat(result.decision("default/first").state()).isEqualTo(ScheduleState.SCHEDULED_PARTLY);
   }
 
-  /** Issue 13 item 2: a queue's capability is a hard limit in allocate, even for a queue alone on the cluster. */
+  /** A queue's capability is a hard limit in allocate, even for a queue alone on the cluster. */
   @Test
   void aQueueIsNeverAllocatedPastItsCapability() {
     List<QueueInfo> queues = List.of(queue("capped").capability(GPU, "4").build());

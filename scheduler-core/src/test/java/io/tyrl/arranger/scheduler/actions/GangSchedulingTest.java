@@ -23,7 +23,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 004's example: capacity 10 cpu, three gangs of 5 pods (leader + 4 workers, 1 cpu each). The
+ * Gangs compete for room that frees piecemeal: capacity 10 cpu, three gangs of 5 pods (leader + 4 workers, 1 cpu each). The
  * capacity frees up piecemeal (foreign pods leave: 3, then 6, then 10 cpu free), and jobs are ordered
  * by DRF, so each cycle serves the gang holding least.
  */

@@ -14,6 +14,7 @@ import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.TaintEffect;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
+import io.tyrl.arranger.scheduler.plugins.nodeorder.NodeOrderPlugin;
 import io.tyrl.arranger.scheduler.sim.DecisionChecks;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.util.ArrayList;
@@ -42,13 +43,13 @@ class NoOvercommitPropertiesTest {
       }
       nodes.add(node.build());
     }
-    BasicPolicy[] policies = BasicPolicy.values();
+    List<BasicPolicy> policies = NodeOrderPlugin.BASIC_POLICIES;
     List<JobInfo> jobs = new ArrayList<>();
     for (int j = 0; j < jobCount; j++) {
       int workers = random.nextInt(5);
       Fixtures.JobBuilder job = Fixtures.job("j" + j).queue(random.nextBoolean() ? "default" : "other")
           .priority(1 + random.nextInt(10)).created(T0.plusSeconds(random.nextInt(100)))
-          .minWorkers(random.nextInt(workers + 1)).basicPolicy(random.nextInt(7) == 0 ? null : policies[random.nextInt(policies.length)])
+          .minWorkers(random.nextInt(workers + 1)).basicPolicy(random.nextInt(7) == 0 ? null : policies.get(random.nextInt(policies.size())))
           .gang(random.nextBoolean() ? GangMode.STRICT : GangMode.NON_STRICT)
           .group(random.nextInt(6) == 0 ? "g" + random.nextInt(2) : null)
           .leader("cpu", (100 + random.nextInt(4000)) + "m", "memory", (1 + random.nextInt(8)) + "Gi");

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Preempt as a table: a snapshot in; the victims, and the preemptor's state and reason out. The rows
  * cover the ground of Volcano's and kube-batch's preempt tests (idle room first, only lower priority,
  * elastic pods before gangs, enough victims for one large pod, a queue's capability, the DRF victim
- * check) in Arranger's terms, plus each preemption bug of issue 13 as a named row. Every pod asks
+ * check) in Arranger's terms, plus a named row for each preemption rule a capped queue needs. Every pod asks
  * cpu only; the preemptor is always {@code default/high}, priority 8, in queue {@code q}.
  */
 class PreemptConformanceTest {
@@ -91,7 +91,7 @@ class PreemptConformanceTest {
             List.of(inQ("low", 2, 1, 2, 0).running("n1", 2).build(), inQ("keep", 1, 1, 0, 0).preemptable(false).running("n1", 0).build(),
                 high(4, 0, 0)), standard,
             Map.of("low", "low-w-0,low-w-1"), ScheduleState.UNSCHEDULED, ReasonCode.WAITING_FOR_VICTIMS),
-        new Row("issue 13: in a capped queue a higher-priority job takes a lower-priority one's room under the cap",
+        new Row("in a capped queue a higher-priority job takes a lower-priority one's room under the cap",
             List.of(cpuNode("n1", 12)), List.of(queue("q").capability("cpu", "4").build()),
             List.of(inQ("low", 2, 3, 0, 0).running("n1", 0).build(), high(3, 0, 0)), standard,
             Map.of("low", "whole:low-learner"), ScheduleState.UNSCHEDULED, ReasonCode.WAITING_FOR_VICTIMS),
@@ -103,7 +103,7 @@ class PreemptConformanceTest {
             List.of(queue("q").capability("cpu", "4").build()),
             List.of(inQ("low", 2, 1, 2, 0).running("n1", 2).build(), high(2, 0, 0)), standard,
             Map.of("low", "low-w-1"), ScheduleState.UNSCHEDULED, ReasonCode.WAITING_FOR_VICTIMS),
-        new Row("issue 13: when the cheapest node's victims cannot free the cap, another node's do",
+        new Row("when the cheapest node's victims cannot free the cap, another node's do",
             List.of(cpuNode("n1", 4), cpuNode("n2", 4)), List.of(queue("q").capability("cpu", "6").build()),
             List.of(inQ("elastic", 3, 1, 1, 0).running("n1", 1).build(), inQ("rigid", 2, 1, 3, 3).running("n2", 3).build(),
                 high(3, 0, 0)), standard,

@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Volcano's and kube-batch's reclaim and proportion tests — a queue over its share gives back, a
  * queue at its share neither reclaims nor takes idle room it does not deserve, the queue furthest
  * below its share is served first, closed queues and {@code preemptionPolicy: Never} do not reclaim,
- * queue priority orders reclaimers and victims — and the mixed-resource ping-pong of issue 13.
+ * queue priority orders reclaimers and victims — and no ping-pong between queues above their shares of
+ * different resources.
  */
 class ReclaimConformanceTest {
 
@@ -100,7 +101,7 @@ class ReclaimConformanceTest {
             List.of(queue("shut").closed().build()),
             List.of(pods("run", "shut", 2).running("n1", 1).build(), pods("new", "shut", 0).build()),
             Map.of(), Map.of("run", "ScheduledSucceed", "new", "Unscheduled/NotEnqueued")),
-        new Row("issue 13: queues above their shares of different resources do not reclaim from each other", mixedNodes(),
+        new Row("queues above their shares of different resources do not reclaim from each other", mixedNodes(),
             List.of(queue("cpu").build(), queue("gpu").build()), mixedJobs(), Map.of(), Map.of("c8", "Unscheduled/Unschedulable")));
   }
 

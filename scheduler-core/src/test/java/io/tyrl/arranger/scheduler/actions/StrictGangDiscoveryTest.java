@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13 item 12 (Strict gangs): a Strict job finds out its minimum cannot fit before placing its
+ * A Strict job finds out its minimum cannot fit before placing its
  * workers. Counted, not timed: a plugin counts the fit checks a cycle makes. 32 nodes of 8 cpu, one
  * cpu taken on one of them, so 255 one-cpu workers fit while each gang needs 256 (plus its leader).
  */

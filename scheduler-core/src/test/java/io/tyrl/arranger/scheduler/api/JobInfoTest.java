@@ -79,7 +79,7 @@ class JobInfoTest {
     assertThat(plain.awaitingVictims()).isFalse();
 
     JobInfo full = JobInfo.builder("team", "j").uid("u").queue("q").priority(7).creationTime(T0).minWorkersNum(1)
-        .basicPolicy(BasicPolicy.BIN_PACK).jobQueuePolicy(JobQueuePolicy.DRF)
+        .basicPolicy(new BasicPolicy("BinPack")).jobQueuePolicy(JobQueuePolicy.DRF)
         .gang(new GangSpec(GangMode.NON_STRICT, java.time.Duration.ofMinutes(1), "g")).waitingSince(T0.plusSeconds(1))
         .tasks(TASKS).preemptable(false).awaitingVictims(true).stage(Stage.RUNNING)
         .preemptionPolicy(PreemptionPolicy.NEVER).build();

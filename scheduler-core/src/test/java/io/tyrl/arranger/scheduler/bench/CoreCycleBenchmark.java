@@ -24,6 +24,7 @@ import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
 import io.tyrl.arranger.scheduler.framework.CycleListener;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
+import io.tyrl.arranger.scheduler.plugins.nodeorder.NodeOrderPlugin;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -203,7 +204,7 @@ public final class CoreCycleBenchmark {
 
   static List<JobInfo> jobs(int count) {
     String[] queues = {"research", "production", "batch"};
-    BasicPolicy[] policies = BasicPolicy.values();
+    List<BasicPolicy> policies = NodeOrderPlugin.BASIC_POLICIES;
     PlacementConstraints anyV100 = PlacementConstraints.NONE.withNodeSelector(Map.of("gpu", "v100"));
     PlacementConstraints a100 = PlacementConstraints.NONE.withNodeSelector(Map.of("gpu", "a100"))
         .withTolerations(List.of(Toleration.equal("gpu", "a100", TaintEffect.NO_SCHEDULE)));
@@ -221,7 +222,7 @@ public final class CoreCycleBenchmark {
       }
       GangMode mode = j % 7 == 0 ? GangMode.NON_STRICT : GangMode.STRICT;
       jobs.add(JobInfo.builder("team-" + (j % 5), name).queue(queues[j % 3]).priority(1 + j % 10).creationTime(created.plusSeconds(j))
-          .minWorkersNum(4).basicPolicy(policies[j % policies.length]).gang(new GangSpec(mode, null, null)).tasks(tasks).build());
+          .minWorkersNum(4).basicPolicy(policies.get(j % policies.size())).gang(new GangSpec(mode, null, null)).tasks(tasks).build());
     }
     return jobs;
   }

@@ -3,9 +3,9 @@ package io.tyrl.arranger.scheduler.conf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tyrl.arranger.scheduler.api.BasicPolicy;
+import io.tyrl.arranger.scheduler.api.EnumNames;
 import java.time.Duration;
-import java.util.EnumSet;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -15,8 +15,10 @@ class ArgumentSpecTest {
   private static final ArgumentSpec<Integer> WEIGHT = ArgumentSpec.integer("weight", 1, 0, 100);
   private static final ArgumentSpec<Double> RATIO = ArgumentSpec.decimal("ratio", 0.5, 0.0, 1.0);
   private static final ArgumentSpec<Duration> TIMEOUT = ArgumentSpec.duration("timeout", Duration.ofMinutes(5));
-  private static final ArgumentSpec<BasicPolicy> ORDER = ArgumentSpec.enumeration("order", BasicPolicy.class,
-      BasicPolicy.BIN_PACK, EnumSet.of(BasicPolicy.BIN_PACK, BasicPolicy.LEADER_FIRST));
+  private static final ArgumentSpec<Order> ORDER = ArgumentSpec.oneOf("order", Order.BIN_PACK,
+      List.of(Order.BIN_PACK, Order.LEADER_FIRST), EnumNames::camel);
+
+  private enum Order { GANG, BIN_PACK, LEADER_FIRST }
 
   @Test
   void eachArgumentKeepsItsNameAndDefault() {
@@ -24,7 +26,17 @@ class ArgumentSpecTest {
     assertThat(WEIGHT.defaultValue()).isEqualTo(1);
     assertThat(RATIO.defaultValue()).isEqualTo(0.5);
     assertThat(TIMEOUT.defaultValue()).isEqualTo(Duration.ofMinutes(5));
-    assertThat(ORDER.defaultValue()).isEqualTo(BasicPolicy.BIN_PACK);
+    assertThat(ORDER.defaultValue()).isEqualTo(Order.BIN_PACK);
+  }
+
+  @Test
+  void anArgumentSaysWhatItExpectsAndItsDefault() {
+    assertThat(ArgumentSpec.integer("weight", 1, 0, 100)).hasToString("weight (an integer within 0..100, default 1)");
+    assertThat(ArgumentSpec.decimal("ratio", 0.5, 0, 1)).hasToString("ratio (a number within 0.0..1.0, default 0.5)");
+    assertThat(ArgumentSpec.duration("timeout", Duration.ofMinutes(5)))
+        .hasToString("timeout (a positive duration such as 90s, 5m, 1h or PT5M, default PT5M)");
+    assertThat(ArgumentSpec.oneOf("order", Order.GANG, List.of(Order.GANG, Order.BIN_PACK), EnumNames::camel))
+        .hasToString("order (one of Gang, BinPack, default GANG)");
   }
 
   @Test
@@ -87,7 +99,10 @@ class ArgumentSpecTest {
   @CsvSource(delimiter = '|', value = {
       "BinPack     | BIN_PACK",
       "LEADER_FIRST| LEADER_FIRST",
-      "Gang        | expected one of BinPack, LeaderFirst, got 'Gang'"})
+      "Gang        | expected one of BinPack, LeaderFirst, got 'Gang'",
+      "' leader-first '| LEADER_FIRST",
+      "binpack     | BIN_PACK",
+      "Random      | expected one of BinPack, LeaderFirst, got 'Random'"})
   void enumerationsAcceptOnlyTheAllowedConstants(String raw, String expected) {
     assertThat(outcome(ORDER, raw)).startsWith(expected);
   }

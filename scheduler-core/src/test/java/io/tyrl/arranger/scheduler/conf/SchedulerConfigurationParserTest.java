@@ -13,6 +13,7 @@ import io.tyrl.arranger.scheduler.plugins.GangPlugin;
 import io.tyrl.arranger.scheduler.plugins.PriorityPlugin;
 import io.tyrl.arranger.scheduler.plugins.nodeorder.NodeOrderPlugin;
 import java.time.Duration;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -90,6 +91,9 @@ class SchedulerConfigurationParserTest {
             "tiers[0].plugins[0].arguments.cpu.weight: expected an integer within 0..100, got 'lots'"),
         Arguments.of("actions: allocate\ntiers:\n  - plugins:\n      - name: nodeorder\n        arguments: {defaultPolicy: Gang}\n",
             "tiers[0].plugins[0].arguments.defaultPolicy: expected one of BinPack, LeaderFirst"),
+        Arguments.of("actions: allocate\ntiers:\n  - plugins:\n      - name: nodeorder\n        arguments: {gangPolicy: Random}\n",
+            "tiers[0].plugins[0].arguments.gangPolicy: expected one of "
+                + NodeOrderPlugin.NODE_ORDERS.stream().map(BasicPolicy::name).collect(Collectors.joining(", ")) + ", got 'Random'"),
         Arguments.of("actions: allocate\ntiers:\n  - plugins:\n      - name: gang\n        arguments: {nonStrictReservationTimeout: soon}\n",
             "tiers[0].plugins[0].arguments.nonStrictReservationTimeout: expected a positive duration"),
         Arguments.of("actions: allocate\ntiers:\n  - plugins:\n      - name: priority\n      - name: priority\n",

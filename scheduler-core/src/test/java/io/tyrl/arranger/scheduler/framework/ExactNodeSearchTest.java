@@ -16,7 +16,7 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13 item 6: on a cluster of up to {@value NodeSearch#EXACT_SEARCH_MAX_NODES} nodes every feasible
+ * On a cluster of up to {@value NodeSearch#EXACT_SEARCH_MAX_NODES} nodes every feasible
  * node is scored, so BinPack and LeaderFirst find their best node wherever it is; sampling starts above.
  * 300 nodes: kube-scheduler's adaptive rule would look at 144 of them.
  */
@@ -37,7 +37,7 @@ class ExactNodeSearchTest {
 
   @Test
   void binPackFindsTheFullestNodeOnASmallCluster() {
-    JobInfo job = job("pack").basicPolicy(BasicPolicy.BIN_PACK).minWorkers(0).leader("cpu", "1").build();
+    JobInfo job = job("pack").basicPolicy(new BasicPolicy("BinPack")).minWorkers(0).leader("cpu", "1").build();
 
     assertThat(placedOn(nodes(i -> i == 250 ? "6" : "0"), job)).isEqualTo("node-250");
   }

@@ -12,11 +12,13 @@ import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
+import io.tyrl.arranger.scheduler.plugins.nodeorder.NodeOrderPlugin;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,6 +30,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Nodes are listed so that the first-found tie-break cannot explain the choice.
  */
 class NodeOrderPoliciesTest {
+
+  private static final BasicPolicy BIN_PACK = new BasicPolicy("BinPack");
+  private static final BasicPolicy MIN_FRAGMENT = new BasicPolicy("MinFragment");
+  private static final BasicPolicy JOB_AFFINITY = new BasicPolicy("JobAffinity");
+  private static final BasicPolicy JOB_ANTI_AFFINITY = new BasicPolicy("JobAntiAffinity");
 
   private static final SchedulerConfiguration CONFIGURATION = Fixtures.configuration("""
       actions: allocate
@@ -75,7 +82,7 @@ class NodeOrderPoliciesTest {
   /**
    * Request 1 cpu / 4Gi. Both nodes fill cpu and memory evenly after placing (balance factor 1):
    * light = cpu 2/8, memory 8/32 → MinFragment 1 × 25 = 25; busy = cpu 6/8, memory 24/32 → 1 × 75 = 75.
-   * Only the BinPack factor separates them (issue 13 item 15: MinFragment without it must be caught).
+   * Only the BinPack factor separates them, so a MinFragment that dropped it is caught.
    */
   private static List<NodeInfo> evenNodes() {
     return List.of(node("light").cpu("8").memory("32Gi").used("cpu", "1").used("memory", "4Gi").build(),
@@ -130,47 +137,47 @@ class NodeOrderPoliciesTest {
 
   static Stream<Arguments> cases() {
     return Stream.of(
-        Arguments.of("BinPack fills the fuller node", fragmentNodes(), single(BasicPolicy.BIN_PACK, "cpu", "1", "memory", "4Gi"),
+        Arguments.of("BinPack fills the fuller node", fragmentNodes(), single(BIN_PACK, "cpu", "1", "memory", "4Gi"),
             Map.of("j-learner", "a")),
         Arguments.of("Gang uses the default order (BinPack)", fragmentNodes(), single(BasicPolicy.GANG, "cpu", "1", "memory", "4Gi"),
             Map.of("j-learner", "a")),
         Arguments.of("MinFragment prefers even cpu/memory use", fragmentNodes(),
-            single(BasicPolicy.MIN_FRAGMENT, "cpu", "1", "memory", "4Gi"), Map.of("j-learner", "b")),
+            single(MIN_FRAGMENT, "cpu", "1", "memory", "4Gi"), Map.of("j-learner", "b")),
         Arguments.of("MinFragment between equally even nodes packs by its BinPack factor", evenNodes(),
-            single(BasicPolicy.MIN_FRAGMENT, "cpu", "1", "memory", "4Gi"), Map.of("j-learner", "busy")),
+            single(MIN_FRAGMENT, "cpu", "1", "memory", "4Gi"), Map.of("j-learner", "busy")),
         Arguments.of("LeaderFirst puts the leader where GPUs are least used", leaderNodes(),
             single(BasicPolicy.LEADER_FIRST, "cpu", "1", "nvidia.com/gpu", "1"), Map.of("j-learner", "busy-cpu")),
         Arguments.of("without the GPU boost the least used node differs", leaderNodes(),
-            single(BasicPolicy.JOB_ANTI_AFFINITY, "cpu", "1", "nvidia.com/gpu", "1"), Map.of("j-learner", "quiet-cpu")),
+            single(JOB_ANTI_AFFINITY, "cpu", "1", "nvidia.com/gpu", "1"), Map.of("j-learner", "quiet-cpu")),
         Arguments.of("LeaderFirst packs a worker where cpu is most used", workerNodes(),
             job("j").basicPolicy(BasicPolicy.LEADER_FIRST).minWorkers(1).leader("cpu", "1").placed("j-learner", "home")
                 .workers("actor", 1, "cpu", "1", "nvidia.com/gpu", "1").build(),
             Map.of("j-learner", "home", "j-actor-0", "m1")),
         Arguments.of("BinPack packs that worker by plain utilization", workerNodes(),
-            job("j").basicPolicy(BasicPolicy.BIN_PACK).minWorkers(1).leader("cpu", "1").placed("j-learner", "home")
+            job("j").basicPolicy(BIN_PACK).minWorkers(1).leader("cpu", "1").placed("j-learner", "home")
                 .workers("actor", 1, "cpu", "1", "nvidia.com/gpu", "1").build(),
             Map.of("j-learner", "home", "j-actor-0", "m2")),
         Arguments.of("JobAffinity packs the job on one node", emptyNodes(),
-            job("j").basicPolicy(BasicPolicy.JOB_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
+            job("j").basicPolicy(JOB_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
             Map.of("j-learner", "x", "j-actor-0", "x", "j-actor-1", "x")),
         Arguments.of("BinPack weighs cpu and GPU alike: cpu 7/8 + GPU 1/8 beats cpu 1/8 + GPU 6/8 (0.5 against 0.4375)",
             List.of(node("gpu-busy").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "5").build(),
                 node("cpu-busy").cpu("8").memory("32Gi").gpu(8).used("cpu", "6").build()),
-            single(BasicPolicy.BIN_PACK, "cpu", "1", "nvidia.com/gpu", "1"), Map.of("j-learner", "cpu-busy")),
-        Arguments.of("BinPack judges utilization with the pod placed", sizedNodes(), single(BasicPolicy.BIN_PACK, "cpu", "8"),
+            single(BIN_PACK, "cpu", "1", "nvidia.com/gpu", "1"), Map.of("j-learner", "cpu-busy")),
+        Arguments.of("BinPack judges utilization with the pod placed", sizedNodes(), single(BIN_PACK, "cpu", "8"),
             Map.of("j-learner", "small")),
-        Arguments.of("BinPack judges a pod requesting nothing by current use", bestEffortNodes(), single(BasicPolicy.BIN_PACK),
+        Arguments.of("BinPack judges a pod requesting nothing by current use", bestEffortNodes(), single(BIN_PACK),
             Map.of("j-learner", "a")),
-        Arguments.of("MinFragment judges the balance with the pod placed", balanceNodes(), single(BasicPolicy.MIN_FRAGMENT, "cpu", "2"),
+        Arguments.of("MinFragment judges the balance with the pod placed", balanceNodes(), single(MIN_FRAGMENT, "cpu", "2"),
             Map.of("j-learner", "even")),
         Arguments.of("MinFragment counts a resource the node lacks as unused", memorylessNodes(),
-            single(BasicPolicy.MIN_FRAGMENT, "cpu", "1"), Map.of("j-learner", "no-memory")),
+            single(MIN_FRAGMENT, "cpu", "1"), Map.of("j-learner", "no-memory")),
         Arguments.of("JobAffinity starts the job on the fullest node", List.of(node("x").cpu("8").memory("32Gi").build(),
                 node("y").cpu("8").memory("32Gi").used("cpu", "4").build()),
-            job("j").basicPolicy(BasicPolicy.JOB_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
+            job("j").basicPolicy(JOB_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
             Map.of("j-learner", "y", "j-actor-0", "y", "j-actor-1", "y")),
         Arguments.of("JobAntiAffinity spreads the job", emptyNodes(),
-            job("j").basicPolicy(BasicPolicy.JOB_ANTI_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
+            job("j").basicPolicy(JOB_ANTI_AFFINITY).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
             Map.of("j-learner", "x", "j-actor-0", "y", "j-actor-1", "z")));
   }
 
@@ -209,7 +216,7 @@ class NodeOrderPoliciesTest {
     return Stream.of(
         Arguments.of("down to the reserve, a leader needing part of a node takes the quietest used node", 10, lastIdle,
             List.of(leaderFirst("j", 5, 1)), Map.of("j-learner", "used")),
-        Arguments.of("with no reserve the quietest node wins, the idle one (the seed's formula alone)", 0, lastIdle,
+        Arguments.of("with no reserve the quietest node wins, the idle one (the leader rule alone)", 0, lastIdle,
             List.of(leaderFirst("j", 5, 1)), Map.of("j-learner", "idle")),
         Arguments.of("a leader that no used node fits opens the idle node", 10,
             List.of(node("idle").cpu("8").memory("32Gi").gpu(8).build(),
@@ -296,6 +303,53 @@ class NodeOrderPoliciesTest {
     Map<String, String> placed = new HashMap<>();
     jobs.forEach(job -> placed.putAll(result.decision(job.key()).allocations()));
     assertThat(placed).isEqualTo(expected);
+  }
+
+  /**
+   * A job names its node order; one that names none takes {@code defaultPolicy}, and a Gang job
+   * {@code gangPolicy}: here the one spreads and the other packs on the same empty nodes.
+   */
+  @Test
+  void aJobWithoutAPolicyTakesTheDefaultOrderAndAGangJobTheGangOrder() {
+    SchedulerConfiguration configuration = Fixtures.configuration("""
+        actions: allocate
+        tiers:
+          - plugins:
+              - name: gang
+              - name: predicates
+              - name: nodeorder
+                arguments: {defaultPolicy: JobAntiAffinity, gangPolicy: JOB_AFFINITY}
+        configurations:
+          - name: allocate
+            arguments: {percentageOfNodesToScore: 100}
+        """);
+    JobInfo unnamed = job("j").minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build();
+    JobInfo gang = job("j").basicPolicy(BasicPolicy.GANG).minWorkers(2).leader("cpu", "1").workers("actor", 2, "cpu", "1").build();
+
+    CycleResult spread = Fixtures.scheduler().runCycle(new Snapshot(emptyNodes(), List.of(unnamed), List.of()), configuration, T0);
+    CycleResult packed = Fixtures.scheduler().runCycle(new Snapshot(emptyNodes(), List.of(gang), List.of()), configuration, T0);
+
+    assertThat(spread.decision(unnamed.key()).allocations()).isEqualTo(Map.of("j-learner", "x", "j-actor-0", "y", "j-actor-1", "z"));
+    assertThat(packed.decision(gang.key()).allocations()).isEqualTo(Map.of("j-learner", "x", "j-actor-0", "x", "j-actor-1", "x"));
+  }
+
+  /**
+   * The API server refuses a name outside the CRD's enum, but the core does not rely on it: a job naming
+   * a policy no one registered is invalid, saying so, and is not ordered some other way; the others go on.
+   */
+  @Test
+  void aJobNamingAPolicyTheSchedulerDoesNotKnowIsInvalidAndSaysWhy() {
+    JobInfo unknown = job("random").basicPolicy(new BasicPolicy("Random")).minWorkers(0).leader("cpu", "1").build();
+    JobInfo known = single(BIN_PACK, "cpu", "1", "memory", "4Gi");
+
+    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(fragmentNodes(), List.of(unknown, known), List.of()), CONFIGURATION,
+        T0);
+
+    assertThat(result.decision(unknown.key()).reason()).isEqualTo(ReasonCode.INVALID_JOB);
+    assertThat(result.decision(unknown.key()).message()).isEqualTo("basicPolicy 'Random' is not a policy this scheduler knows;"
+        + " expected one of " + NodeOrderPlugin.BASIC_POLICIES.stream().map(BasicPolicy::name).collect(Collectors.joining(", ")));
+    assertThat(result.decision(unknown.key()).allocations()).isEmpty();
+    assertThat(result.decision(known.key()).allocations()).isEqualTo(Map.of("j-learner", "a"));
   }
 
   @ParameterizedTest(name = "{0}")

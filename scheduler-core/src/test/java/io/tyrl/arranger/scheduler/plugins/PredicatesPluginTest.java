@@ -85,7 +85,7 @@ class PredicatesPluginTest {
   }
 
   /**
-   * Issue 13 item 15: NoExecute taints keep new pods off as NoSchedule ones do. BinPack prefers the
+   * NoExecute taints keep new pods off as NoSchedule ones do. BinPack prefers the
    * fuller tainted node, so only the taint can send the pod to the empty one.
    */
   @Test
@@ -159,7 +159,7 @@ class PredicatesPluginTest {
   }
 
   /**
-   * Issue 13 item 11: as kube-scheduler's FitError, every node counted once, naming every resource it
+   * Why a pod fits nowhere, as kube-scheduler's FitError says it: every node counted once, naming every resource it
    * lacks; reasons by count, then by text. The actor asks 8 cpu / 16Gi / 1 GPU: 5 nodes lack only the
    * GPU, 3 lack cpu and memory, 2 lack all three, 2 lack only cpu, 2 only memory, 2 are tainted.
    */

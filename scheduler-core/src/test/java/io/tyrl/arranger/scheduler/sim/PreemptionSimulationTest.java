@@ -79,7 +79,7 @@ class PreemptionSimulationTest {
   }
 
   /**
-   * Issue 13: queue q capped at 4 cpu on a 12-cpu node, a low-priority job holding 3. The high-priority
+   * Queue q capped at 4 cpu on a 12-cpu node, a low-priority job holding 3. The high-priority
    * job of 3 cpu used to wait forever ("fits without eviction", yet its queue could not hold it). Now
    * the low job is evicted once, the high one runs from then on, and the low one waits under the cap.
    */

@@ -125,7 +125,7 @@ class ReclaimSimulationTest {
   }
 
   /**
-   * Issue 13 item 3. Four nodes of 6 cpu and 6 GPUs; queue {@code cpu} runs pods of 2 cpu + 1 GPU,
+   * No reclaim ping-pong between queues short of different resources. Four nodes of 6 cpu and 6 GPUs; queue {@code cpu} runs pods of 2 cpu + 1 GPU,
    * queue {@code gpu} pods of 1 cpu + 2 GPUs, each with more pending than the cluster holds, so each
    * deserves 12 cpu and 12 GPUs. Allocate leaves {@code cpu} above its share of cpu and below it in
    * GPUs, and {@code gpu} the other way round. Each queue lacks what the other holds too much of, but

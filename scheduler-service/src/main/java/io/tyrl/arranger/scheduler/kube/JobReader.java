@@ -69,8 +69,9 @@ final class JobReader {
             index, set.getTemplate(), requirements, allocations, livePods));
       }
     }
+    // The generated model refuses a name outside the CRD's enum; the core refuses one its registry lacks.
     BasicPolicy basicPolicy = spec.getSchedulerPolicy() == null || spec.getSchedulerPolicy().getBasicPolicy() == null
-        ? null : BasicPolicy.parse(spec.getSchedulerPolicy().getBasicPolicy().getValue());
+        ? null : new BasicPolicy(spec.getSchedulerPolicy().getBasicPolicy().getValue());
     JobQueuePolicy queuePolicy = spec.getSchedulerPolicy() == null
         || spec.getSchedulerPolicy().getJobQueuePolicy() == null
         ? null : JobQueuePolicy.parse(spec.getSchedulerPolicy().getJobQueuePolicy().getValue());

@@ -37,7 +37,7 @@ class SchedulerProfilesTest {
   }
 
   /**
-   * Issue 13 item 8: the fair-share profile must order the jobs of a queue that names no policy by
+   * The fair-share profile must order the jobs of a queue that names no policy by
    * dominant share. One free cpu; "rich" (priority 9) already holds 2 of 3 cpu and wants one more
    * elastic worker, "poor" (priority 1) holds nothing: DRF serves poor (share 0 < 2/3), Priority rich.
    */

@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Issue 13 item 10, the Kubernetes side: every placement field of a pod spec reaches the core. */
+/** The Kubernetes side of placement constraints: every placement field of a pod spec reaches the core. */
 class PlacementConstraintsReaderTest {
 
   private static final JSON JSON = new JSON();

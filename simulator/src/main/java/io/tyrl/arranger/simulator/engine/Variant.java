@@ -80,6 +80,6 @@ public record Variant(String name, String yaml, SchedulerConfiguration configura
 
   static TraceJob volcanoJob(TraceJob job) {
     TraceJob strict = job.gang() == GangMode.NON_STRICT ? job.withGang(GangMode.STRICT) : job;
-    return strict.basicPolicy() == BasicPolicy.LEADER_FIRST ? strict.withBasicPolicy(null) : strict;
+    return BasicPolicy.LEADER_FIRST.equals(strict.basicPolicy()) ? strict.withBasicPolicy(null) : strict;
   }
 }

@@ -3,6 +3,7 @@ package io.tyrl.arranger.simulator.trace;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.plugins.nodeorder.NodeOrderPlugin;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Reads and writes traces as CSV: a header naming the columns (any order), then one job submission a
@@ -101,7 +103,7 @@ public final class TraceCsv {
         bytes(job.worker()), gpu(job.worker()), Integer.toString(job.workers()), Integer.toString(job.minWorkers()),
         Long.toString(job.duration().toSeconds()), job.gang() == GangMode.STRICT ? "Strict" : "NonStrict",
         job.waitTime() == null ? "" : Long.toString(job.waitTime().toSeconds()),
-        job.basicPolicy() == null ? "" : policyName(job.basicPolicy()));
+        job.basicPolicy() == null ? "" : job.basicPolicy().name());
   }
 
   private static boolean skipped(String line) {
@@ -148,17 +150,6 @@ public final class TraceCsv {
 
   private static String gpu(Resource resource) {
     return Long.toString(resource.get(Resource.GPU));
-  }
-
-  static String policyName(BasicPolicy policy) {
-    return switch (policy) {
-      case GANG -> "Gang";
-      case BIN_PACK -> "BinPack";
-      case LEADER_FIRST -> "LeaderFirst";
-      case MIN_FRAGMENT -> "MinFragment";
-      case JOB_AFFINITY -> "JobAffinity";
-      case JOB_ANTI_AFFINITY -> "JobAntiAffinity";
-    };
   }
 
   /** A row that cannot be read, naming the column at fault. */
@@ -295,13 +286,13 @@ public final class TraceCsv {
       if (value.isEmpty()) {
         return null;
       }
-      for (BasicPolicy policy : BasicPolicy.values()) {
-        if (policyName(policy).equalsIgnoreCase(value)) {
+      for (BasicPolicy policy : NodeOrderPlugin.BASIC_POLICIES) {
+        if (policy.name().equalsIgnoreCase(value)) {
           return policy;
         }
       }
-      throw new RowException("basic_policy", "'" + value + "' is not one of Gang, BinPack, LeaderFirst, MinFragment,"
-          + " JobAffinity, JobAntiAffinity");
+      throw new RowException("basic_policy", "'" + value + "' is not one of "
+          + NodeOrderPlugin.BASIC_POLICIES.stream().map(BasicPolicy::name).collect(Collectors.joining(", ")));
     }
   }
 }

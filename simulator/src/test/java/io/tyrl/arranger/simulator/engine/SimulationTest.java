@@ -161,13 +161,13 @@ class SimulationTest {
   @Test
   void theBaselineSchedulesEveryGangAllOrNothingAndIgnoresLeaderFirst() {
     TraceJob job = job("a", 0, 1, 1, 4, 2, 60, GangMode.NON_STRICT).withBasicPolicy(BasicPolicy.LEADER_FIRST);
-    TraceJob binPack = job.withBasicPolicy(BasicPolicy.BIN_PACK);
+    TraceJob binPack = job.withBasicPolicy(new BasicPolicy("BinPack"));
 
     TraceJob baseline = Variant.volcanoLike(PARSER).jobs().apply(job);
 
     assertThat(baseline.gang()).isEqualTo(GangMode.STRICT);
     assertThat(baseline.basicPolicy()).isNull();
-    assertThat(Variant.volcanoLike(PARSER).jobs().apply(binPack).basicPolicy()).isEqualTo(BasicPolicy.BIN_PACK);
+    assertThat(Variant.volcanoLike(PARSER).jobs().apply(binPack).basicPolicy()).isEqualTo(new BasicPolicy("BinPack"));
     assertThat(baseline.withGang(GangMode.NON_STRICT).withBasicPolicy(BasicPolicy.LEADER_FIRST)).isEqualTo(job);
   }
 

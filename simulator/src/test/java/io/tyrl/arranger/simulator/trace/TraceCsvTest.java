@@ -7,10 +7,13 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.plugins.nodeorder.NodeOrderPlugin;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,6 +94,19 @@ class TraceCsvTest {
     assertThat(imported.problems().get(1).message()).isEqualTo("3 is outside 0..2");
     assertThat(imported.problems().get(3).message()).isEqualTo("expected 16 fields, found 6");
     assertThat(imported.problems().get(5).message()).isEqualTo("queue q has weight 1 in earlier rows, not 2");
+    assertThat(imported.problems().get(8).message()).isEqualTo("'Spread' is not one of "
+        + NodeOrderPlugin.BASIC_POLICIES.stream().map(BasicPolicy::name).collect(Collectors.joining(", ")));
+  }
+
+  @Test
+  void everyPolicyTheSchedulerKnowsIsReadByItsNameInAnyCase() {
+    for (BasicPolicy policy : NodeOrderPlugin.BASIC_POLICIES) {
+      CsvImport imported = TraceCsv.read(List.of(HEADER,
+          "0,a,q,1,1,1Gi,0,1,1Gi,0,2,1,60,Strict,," + policy.name().toLowerCase(Locale.ROOT)));
+
+      assertThat(imported.problems()).isEmpty();
+      assertThat(imported.trace().jobs().get(0).basicPolicy()).isEqualTo(policy);
+    }
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.tyrl.arranger.scheduler.plugins.nodeorder;
 
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.PlacementListener;
+import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.List;
 
@@ -16,6 +17,19 @@ final class IdleGpuNodes implements PlacementListener {
   private final boolean[] idle;
   private final long reserve;
   private long idleCount;
+
+  /**
+   * The session's idle GPU nodes against a reserve of {@code reservePercent} of them, followed as tasks
+   * are placed and removed; null when no reserve is kept or the session has no GPU resource.
+   */
+  static IdleGpuNodes followedIn(Session session, int gpuDimension, int reservePercent) {
+    if (reservePercent == 0 || gpuDimension < 0) {
+      return null;
+    }
+    IdleGpuNodes idle = new IdleGpuNodes(session.nodes(), gpuDimension, reservePercent);
+    session.followPlacements(idle);
+    return idle;
+  }
 
   /** {@code reservePercent} of the session's GPU nodes, rounded up; 0 keeps no node back. */
   IdleGpuNodes(List<NodeState> nodes, int gpuDimension, int reservePercent) {

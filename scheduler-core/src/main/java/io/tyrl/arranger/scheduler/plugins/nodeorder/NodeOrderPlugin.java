@@ -5,47 +5,85 @@ import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.conf.ArgumentSpec;
 import io.tyrl.arranger.scheduler.conf.Arguments;
+import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.Plugin;
 import io.tyrl.arranger.scheduler.framework.PluginDescriptor;
 import io.tyrl.arranger.scheduler.framework.PluginHooks;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
-import java.util.EnumMap;
-import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
- * Scores nodes by the job's {@code basicPolicy} (seed 000), or {@code defaultPolicy} when the job sets
- * none. {@code Gang} is an admission rule (all pods or none, enforced by the gang plugin), not a node
- * order: Gang jobs are ordered by {@code gangPolicy}. The formulas are on each policy class; resource
- * weights ({@code cpu.weight}, {@code memory.weight}, {@code gpu.weight}) and LeaderFirst's boosts are
+ * Scores nodes by the job's {@code basicPolicy}, or {@code defaultPolicy} when the job sets none.
+ * {@code Gang} is an admission rule (all pods or none, enforced by the gang plugin), not a node order:
+ * Gang jobs are ordered by {@code gangPolicy}. The formulas are on each policy class; resource weights
+ * ({@code cpu.weight}, {@code memory.weight}, {@code gpu.weight}) and LeaderFirst's boosts are
  * arguments, and {@code weight} scales this plugin's score against other scoring plugins.
+ *
+ * <p>The node orders are registered here by their name in the CRD's {@code basicPolicy} enum
+ * ({@link #REGISTRY}). Each job's name is looked up once when the session opens; a name no policy is
+ * registered under makes the job invalid, saying so, rather than ordering it some other way.
  */
 public final class NodeOrderPlugin implements Plugin {
 
   public static final String NAME = "nodeorder";
 
-  private static final Set<BasicPolicy> NODE_ORDERS = EnumSet.complementOf(EnumSet.of(BasicPolicy.GANG));
+  /** What a policy is built from, once per session that has a job ordered by it. */
+  record PolicyInputs(Session session, Arguments arguments, ResourceWeights weights, BinPackPolicy binPack) {}
+
+  /** A node order: its name in the CRD's {@code basicPolicy} enum, and how a session builds it. */
+  private record Registration(BasicPolicy policy, Function<PolicyInputs, NodeOrderPolicy> build) {
+
+    Registration(String name, Function<PolicyInputs, NodeOrderPolicy> build) {
+      this(new BasicPolicy(name), build);
+    }
+  }
+
+  /** The default node order, for jobs that name none and for Gang jobs. */
+  private static final BasicPolicy BIN_PACK = new BasicPolicy("BinPack");
+
+  /**
+   * Every node order. A new one is its {@code NodeOrderPolicy} record, its name in the CRD's
+   * {@code basicPolicy} enum, and one entry here.
+   */
+  private static final List<Registration> REGISTRY = List.of(
+      new Registration(BIN_PACK, PolicyInputs::binPack),
+      new Registration(BasicPolicy.LEADER_FIRST, NodeOrderPlugin::leaderFirst),
+      new Registration("MinFragment", inputs -> new MinFragmentPolicy(inputs.binPack())),
+      new Registration("JobAffinity", inputs -> new JobAffinityPolicy(inputs.binPack())),
+      new Registration("JobAntiAffinity", inputs -> new JobAntiAffinityPolicy(inputs.binPack())));
+
+  /** The node orders, as registered: what {@code defaultPolicy} and {@code gangPolicy} accept. */
+  public static final List<BasicPolicy> NODE_ORDERS = REGISTRY.stream().map(Registration::policy).toList();
+  /** Every {@code basicPolicy} a job may name: Gang, then the node orders. */
+  public static final List<BasicPolicy> BASIC_POLICIES = Stream.concat(Stream.of(BasicPolicy.GANG), NODE_ORDERS.stream()).toList();
+
+  private static final Map<BasicPolicy, Integer> REGISTRY_INDEX = IntStream.range(0, REGISTRY.size()).boxed()
+      .collect(Collectors.toUnmodifiableMap(i -> REGISTRY.get(i).policy(), i -> i));
 
   public static final ArgumentSpec<Double> WEIGHT = ArgumentSpec.decimal("weight", 1, 0, 1000);
-  public static final ArgumentSpec<BasicPolicy> DEFAULT_POLICY =
-      ArgumentSpec.enumeration("defaultPolicy", BasicPolicy.class, BasicPolicy.BIN_PACK, NODE_ORDERS);
-  public static final ArgumentSpec<BasicPolicy> GANG_POLICY =
-      ArgumentSpec.enumeration("gangPolicy", BasicPolicy.class, BasicPolicy.BIN_PACK, NODE_ORDERS);
+  public static final ArgumentSpec<BasicPolicy> DEFAULT_POLICY = ArgumentSpec.oneOf("defaultPolicy", BIN_PACK, NODE_ORDERS,
+      BasicPolicy::name);
+  public static final ArgumentSpec<BasicPolicy> GANG_POLICY = ArgumentSpec.oneOf("gangPolicy", BIN_PACK, NODE_ORDERS,
+      BasicPolicy::name);
   public static final ArgumentSpec<Integer> CPU_WEIGHT = ArgumentSpec.integer("cpu.weight", 1, 0, 100);
   public static final ArgumentSpec<Integer> MEMORY_WEIGHT = ArgumentSpec.integer("memory.weight", 1, 0, 100);
   public static final ArgumentSpec<Integer> GPU_WEIGHT = ArgumentSpec.integer("gpu.weight", 1, 0, 100);
   public static final ArgumentSpec<Integer> LEADER_GPU_BOOST = ArgumentSpec.integer("leaderFirst.gpuBoost", 3, 1, 100);
   public static final ArgumentSpec<Integer> WORKER_CPU_BOOST = ArgumentSpec.integer("leaderFirst.cpuBoost", 3, 1, 100);
-  /** Percent of the GPU nodes LeaderFirst keeps idle for whole-node requests; 0 keeps none (the seed's formula alone). */
+  /** Percent of the GPU nodes LeaderFirst keeps idle for whole-node requests; 0 keeps none (the leader rule alone). */
   public static final ArgumentSpec<Integer> LEADER_IDLE_NODE_RESERVE = ArgumentSpec.integer("leaderFirst.idleNodeReserve", 10, 0, 100);
 
   private final Arguments arguments;
-  private final Map<BasicPolicy, NodeOrderPolicy> policies = new EnumMap<>(BasicPolicy.class);
-  private final NodeOrderPolicy[] byOrdinal = new NodeOrderPolicy[BasicPolicy.values().length];
-  private NodeOrderPolicy defaultPolicy;
+  /** Each job's node order by {@link JobState#index()}, so scoring a node is an array read; null for an unknown name. */
+  private NodeOrderPolicy[] byJob;
 
   NodeOrderPlugin(Arguments arguments) {
     this.arguments = arguments;
@@ -60,37 +98,43 @@ public final class NodeOrderPlugin implements Plugin {
   public void onSessionOpen(Session session, PluginHooks hooks) {
     ResourceWeights weights = ResourceWeights.resolve(session.dimensions(), Resource.GPU, arguments.get(CPU_WEIGHT),
         arguments.get(MEMORY_WEIGHT), arguments.get(GPU_WEIGHT));
-    BinPackPolicy binPack = new BinPackPolicy(weights);
-    policies.put(BasicPolicy.BIN_PACK, binPack);
-    policies.put(BasicPolicy.LEADER_FIRST, LeaderFirstPolicy.of(weights, arguments.get(LEADER_GPU_BOOST), arguments.get(WORKER_CPU_BOOST),
-        idleGpuNodes(session, weights.gpuDimension())));
-    policies.put(BasicPolicy.MIN_FRAGMENT, new MinFragmentPolicy(binPack));
-    policies.put(BasicPolicy.JOB_AFFINITY, new JobAffinityPolicy(binPack));
-    policies.put(BasicPolicy.JOB_ANTI_AFFINITY, new JobAntiAffinityPolicy(binPack));
-    policies.put(BasicPolicy.GANG, policies.get(arguments.get(GANG_POLICY)));
-    defaultPolicy = policies.get(arguments.get(DEFAULT_POLICY));
-    policies.forEach((policy, order) -> byOrdinal[policy.ordinal()] = order);
+    PolicyInputs inputs = new PolicyInputs(session, arguments, weights, new BinPackPolicy(weights));
+    NodeOrderPolicy[] built = new NodeOrderPolicy[REGISTRY.size()];
+    List<JobState> jobs = session.jobs();
+    byJob = new NodeOrderPolicy[jobs.size()];
+    for (JobState job : jobs) {
+      Integer order = REGISTRY_INDEX.get(nodeOrderOf(job.info().basicPolicy()));
+      if (order != null) {
+        if (built[order] == null) {
+          built[order] = REGISTRY.get(order).build().apply(inputs);
+        }
+        byJob[job.index()] = built[order];
+      }
+    }
+    hooks.jobValid(this::unknownPolicy);
     hooks.nodeScore(this::score, arguments.get(WEIGHT));
   }
 
-  /** The idle GPU nodes, followed through the session, when a reserve is kept and some job is ordered by LeaderFirst. */
-  private IdleGpuNodes idleGpuNodes(Session session, int gpuDimension) {
-    int reserve = arguments.get(LEADER_IDLE_NODE_RESERVE);
-    if (reserve == 0 || gpuDimension < 0 || session.jobs().stream().noneMatch(job -> orderedByLeaderFirst(job.info().basicPolicy()))) {
-      return null;
-    }
-    IdleGpuNodes idle = new IdleGpuNodes(session.nodes(), gpuDimension, reserve);
-    session.followPlacements(idle);
-    return idle;
+  /** The node order a job's {@code basicPolicy} stands for: the default when it names none, gangPolicy for Gang. */
+  private BasicPolicy nodeOrderOf(BasicPolicy policy) {
+    return policy == null ? arguments.get(DEFAULT_POLICY) : policy.equals(BasicPolicy.GANG) ? arguments.get(GANG_POLICY) : policy;
   }
 
-  private boolean orderedByLeaderFirst(BasicPolicy policy) {
-    BasicPolicy order = policy == null ? arguments.get(DEFAULT_POLICY) : policy == BasicPolicy.GANG ? arguments.get(GANG_POLICY) : policy;
-    return order == BasicPolicy.LEADER_FIRST;
+  private Optional<String> unknownPolicy(JobState job) {
+    if (byJob[job.index()] != null) {
+      return Optional.empty();
+    }
+    return Optional.of("basicPolicy '" + job.info().basicPolicy() + "' is not a policy this scheduler knows; expected one of "
+        + BASIC_POLICIES.stream().map(BasicPolicy::name).collect(Collectors.joining(", ")));
+  }
+
+  static NodeOrderPolicy leaderFirst(PolicyInputs inputs) {
+    Arguments arguments = inputs.arguments();
+    return LeaderFirstPolicy.of(inputs.weights(), arguments.get(LEADER_GPU_BOOST), arguments.get(WORKER_CPU_BOOST),
+        IdleGpuNodes.followedIn(inputs.session(), inputs.weights().gpuDimension(), arguments.get(LEADER_IDLE_NODE_RESERVE)));
   }
 
   private double score(TaskState task, NodeState node) {
-    BasicPolicy policy = task.job().info().basicPolicy();
-    return (policy == null ? defaultPolicy : byOrdinal[policy.ordinal()]).score(task, node);
+    return byJob[task.job().index()].score(task, node);
   }
 }

@@ -3,7 +3,7 @@ package io.tyrl.arranger.scheduler.plugins.nodeorder;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 
-/** One BasicPolicy's node score for a task that fits on the node; higher is better. */
+/** One node order's node score for a task that fits on the node; higher is better. */
 public interface NodeOrderPolicy {
 
   double score(TaskState task, NodeState node);
