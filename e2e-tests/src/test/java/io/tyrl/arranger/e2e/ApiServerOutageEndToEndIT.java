@@ -46,33 +46,43 @@ class ApiServerOutageEndToEndIT {
   @Test
   void bothServicesDropReadinessWithinTenSecondsOfTheApiServerStoppingAndRecoverWithoutLosingAJob(
       ControlPlane controlPlane, ApiClient admin, SimulatedNodes nodes) throws Exception {
-    rideOut("outage-stop", controlPlane, admin, nodes, new Outage() {
-      @Override
-      public void begin() {
-        controlPlane.stopApiServer();
-      }
+    rideOut(
+        "outage-stop",
+        controlPlane,
+        admin,
+        nodes,
+        new Outage() {
+          @Override
+          public void begin() {
+            controlPlane.stopApiServer();
+          }
 
-      @Override
-      public void end() {
-        controlPlane.restartApiServer();
-      }
-    });
+          @Override
+          public void end() {
+            controlPlane.restartApiServer();
+          }
+        });
   }
 
   @Test
   void bothServicesDropReadinessWithinTenSecondsOfTheApiServerFreezingAndRecoverWithoutLosingAJob(
       ControlPlane controlPlane, ApiClient admin, SimulatedNodes nodes) throws Exception {
-    rideOut("outage-freeze", controlPlane, admin, nodes, new Outage() {
-      @Override
-      public void begin() {
-        controlPlane.freezeApiServer();
-      }
+    rideOut(
+        "outage-freeze",
+        controlPlane,
+        admin,
+        nodes,
+        new Outage() {
+          @Override
+          public void begin() {
+            controlPlane.freezeApiServer();
+          }
 
-      @Override
-      public void end() {
-        controlPlane.thawApiServer();
-      }
-    });
+          @Override
+          public void end() {
+            controlPlane.thawApiServer();
+          }
+        });
   }
 
   /** Waits for the condition; whether it held is asserted later, with every other finding. */
@@ -85,35 +95,59 @@ class ApiServerOutageEndToEndIT {
     }
   }
 
-  private static void rideOut(String test, ControlPlane controlPlane, ApiClient admin, SimulatedNodes nodes,
-      Outage outage) throws Exception {
+  private static void rideOut(
+      String test, ControlPlane controlPlane, ApiClient admin, SimulatedNodes nodes, Outage outage)
+      throws Exception {
     String jobsNamespace = test + "-jobs";
     E2eServices cluster = E2eServices.prepare(controlPlane, admin, nodes, test, jobsNamespace, 4);
     ClusterInvariants invariants = new ClusterInvariants(Duration.ofSeconds(150));
-    // The services' own timeouts (no request-timeout given): readiness must follow the API server with them.
+    // The services' own timeouts (no request-timeout given): readiness must follow the API server
+    // with them.
     try (SimulatedNodeAgent kubelet = cluster.kubelet(Duration.ofSeconds(4));
-        ReplicaSet schedulers = cluster.replicas("scheduler", Duration.ofSeconds(15), Duration.ofSeconds(2), null).start(1);
-        ReplicaSet controllers = cluster.replicas("controller", Duration.ofSeconds(15), Duration.ofSeconds(2), null).start(1)) {
+        ReplicaSet schedulers =
+            cluster
+                .replicas("scheduler", Duration.ofSeconds(15), Duration.ofSeconds(2), null)
+                .start(1);
+        ReplicaSet controllers =
+            cluster
+                .replicas("controller", Duration.ofSeconds(15), Duration.ofSeconds(2), null)
+                .start(1)) {
       schedulers.awaitAllReady(Duration.ofMinutes(3));
       controllers.awaitAllReady(Duration.ofMinutes(3));
-      List<ServiceProcess> services = Stream.concat(schedulers.replicas().stream(), controllers.replicas().stream())
-          .toList();
-      try (ClusterSampler sampler = new ClusterSampler(cluster.shortTimeoutClient(), cluster.watchClient(), invariants,
-              Duration.ofMillis(300)).start();
-          JobStream stream = new JobStream(cluster.shortTimeoutClient(), jobsNamespace, "stream",
-              Duration.ofSeconds(2), invariants, 21).nodeSelector(E2eServices.NODE_LABEL, test).start()) {
+      List<ServiceProcess> services =
+          Stream.concat(schedulers.replicas().stream(), controllers.replicas().stream()).toList();
+      try (ClusterSampler sampler =
+              new ClusterSampler(
+                      cluster.shortTimeoutClient(),
+                      cluster.watchClient(),
+                      invariants,
+                      Duration.ofMillis(300))
+                  .start();
+          JobStream stream =
+              new JobStream(
+                      cluster.shortTimeoutClient(),
+                      jobsNamespace,
+                      "stream",
+                      Duration.ofSeconds(2),
+                      invariants,
+                      21)
+                  .nodeSelector(E2eServices.NODE_LABEL, test)
+                  .start()) {
         await().atMost(Duration.ofMinutes(2)).until(() -> invariants.jobs().succeededJobs() >= 2);
         int submittedBefore = invariants.jobs().submittedJobs();
 
-        // The outage starts once the API server is stopped or frozen: stopping waits for the process to
+        // The outage starts once the API server is stopped or frozen: stopping waits for the
+        // process to
         // exit, and kube-apiserver goes on serving through its graceful termination (up to the 15 s
         // after which ControlPlane SIGKILLs it).
         Instant stopping = Instant.now();
         outage.begin();
         Instant start = Instant.now();
-        System.out.printf("[outage-it] %s: outage began %d ms after it was asked for%n", test,
-            Duration.between(stopping, start).toMillis());
-        // The outage is a deliberate timed pause; readiness is sampled through it so that a late drop
+        System.out.printf(
+            "[outage-it] %s: outage began %d ms after it was asked for%n",
+            test, Duration.between(stopping, start).toMillis());
+        // The outage is a deliberate timed pause; readiness is sampled through it so that a late
+        // drop
         // is measured (and reported with everything else) instead of ending the test at 10 s.
         Map<String, Duration> notReadyAfter = new LinkedHashMap<>();
         try {
@@ -125,37 +159,55 @@ class ApiServerOutageEndToEndIT {
             }
             Thread.sleep(200);
           }
-          assertThat(services).allSatisfy(service -> assertThat(service.isAlive()).as(service.name()).isTrue());
+          assertThat(services)
+              .allSatisfy(service -> assertThat(service.isAlive()).as(service.name()).isTrue());
         } finally {
           // Even when something failed: the control plane serves the other tests of this JVM.
           outage.end();
         }
         System.out.printf("[outage-it] %s: not ready after %s%n", test, notReadyAfter);
 
-        boolean recovered = awaitQuietly(Duration.ofSeconds(60),
-            () -> services.stream().allMatch(ServiceProcess::isReady));
-        awaitQuietly(Duration.ofSeconds(30), () -> invariants.jobs().submittedJobs() >= submittedBefore + 5);
+        boolean recovered =
+            awaitQuietly(
+                Duration.ofSeconds(60), () -> services.stream().allMatch(ServiceProcess::isReady));
+        awaitQuietly(
+            Duration.ofSeconds(30), () -> invariants.jobs().submittedJobs() >= submittedBefore + 5);
         stream.close();
         awaitQuietly(Duration.ofMinutes(3), () -> invariants.jobs().allAccountedFor());
         invariants.closeBooks();
-        System.out.printf("[outage-it] %s: recovered %s; %d samples, %d jobs submitted (%d creates refused),"
-            + " %d succeeded; violations: %s%n", test, recovered, invariants.samples(),
-            invariants.jobs().submittedJobs(), stream.refused(), invariants.jobs().succeededJobs(),
+        System.out.printf(
+            "[outage-it] %s: recovered %s; %d samples, %d jobs submitted (%d creates refused),"
+                + " %d succeeded; violations: %s%n",
+            test,
+            recovered,
+            invariants.samples(),
+            invariants.jobs().submittedJobs(),
+            stream.refused(),
+            invariants.jobs().succeededJobs(),
             invariants.violations());
 
         SoftAssertions softly = new SoftAssertions();
         for (ServiceProcess service : services) {
-          softly.assertThat(notReadyAfter.get(service.name()))
+          softly
+              .assertThat(notReadyAfter.get(service.name()))
               .as("%s: time from the outage's start until readiness dropped", service.name())
-              .isNotNull().isLessThanOrEqualTo(READINESS_DROP_BOUND);
+              .isNotNull()
+              .isLessThanOrEqualTo(READINESS_DROP_BOUND);
         }
-        softly.assertThat(recovered).as("every service ready again within 60 s of the API server's return").isTrue();
-        softly.assertThat(invariants.jobs().submittedJobs()).as("jobs submitted after the outage")
+        softly
+            .assertThat(recovered)
+            .as("every service ready again within 60 s of the API server's return")
+            .isTrue();
+        softly
+            .assertThat(invariants.jobs().submittedJobs())
+            .as("jobs submitted after the outage")
             .isGreaterThanOrEqualTo(submittedBefore + 5);
         softly.assertThat(invariants.violations()).as("invariant violations").isEmpty();
         softly.assertThat(invariants.lostJobs()).as("lost jobs").isZero();
         softly.assertThat(invariants.stuckJobs()).as("stuck or unfinished jobs").isZero();
-        softly.assertThat(invariants.jobs().succeededJobs()).as("jobs succeeded")
+        softly
+            .assertThat(invariants.jobs().succeededJobs())
+            .as("jobs succeeded")
             .isEqualTo(invariants.jobs().submittedJobs());
         softly.assertAll();
       }

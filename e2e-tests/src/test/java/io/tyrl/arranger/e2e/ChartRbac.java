@@ -26,29 +26,46 @@ import org.yaml.snakeyaml.Yaml;
  */
 final class ChartRbac {
 
-  private static final Map<String, String> PLURALS = Map.of(
-      "ClusterRole", "clusterroles", "ClusterRoleBinding", "clusterrolebindings",
-      "Role", "roles", "RoleBinding", "rolebindings");
+  private static final Map<String, String> PLURALS =
+      Map.of(
+          "ClusterRole",
+          "clusterroles",
+          "ClusterRoleBinding",
+          "clusterrolebindings",
+          "Role",
+          "roles",
+          "RoleBinding",
+          "rolebindings");
 
   private ChartRbac() {}
 
   /**
    * @param users service name fragment ("scheduler", "controller") → user name on the test server
    */
-  static List<String> apply(ApiClient client, Path projectRoot, String namespace, Map<String, String> users)
+  static List<String> apply(
+      ApiClient client, Path projectRoot, String namespace, Map<String, String> users)
       throws IOException, InterruptedException {
     return apply(client, projectRoot, "arranger", namespace, users, List.of());
   }
 
   /**
    * @param release the Helm release name, which prefixes the roles' names
-   * @param helmArguments more arguments for {@code helm template}, e.g. {@code --set watchNamespaces={a}}
+   * @param helmArguments more arguments for {@code helm template}, e.g. {@code --set
+   *     watchNamespaces={a}}
    */
-  static List<String> apply(ApiClient client, Path projectRoot, String release, String namespace,
-      Map<String, String> users, List<String> helmArguments) throws IOException, InterruptedException {
+  static List<String> apply(
+      ApiClient client,
+      Path projectRoot,
+      String release,
+      String namespace,
+      Map<String, String> users,
+      List<String> helmArguments)
+      throws IOException, InterruptedException {
     List<String> applied = new ArrayList<>();
-    for (Object document : new Yaml().loadAll(render(projectRoot, release, namespace, helmArguments))) {
-      if (!(document instanceof Map<?, ?> map) || !PLURALS.containsKey(String.valueOf(map.get("kind")))) {
+    for (Object document :
+        new Yaml().loadAll(render(projectRoot, release, namespace, helmArguments))) {
+      if (!(document instanceof Map<?, ?> map)
+          || !PLURALS.containsKey(String.valueOf(map.get("kind")))) {
         continue;
       }
       JsonObject object = new Gson().toJsonTree(map).getAsJsonObject();
@@ -56,16 +73,24 @@ final class ChartRbac {
       if (kind.endsWith("Binding")) {
         rewriteSubjects(object, users);
       }
-      DynamicKubernetesApi api = new DynamicKubernetesApi("rbac.authorization.k8s.io", "v1", PLURALS.get(kind), client);
-      KubernetesApiResponse<DynamicKubernetesObject> created = api.create(new DynamicKubernetesObject(object));
+      DynamicKubernetesApi api =
+          new DynamicKubernetesApi("rbac.authorization.k8s.io", "v1", PLURALS.get(kind), client);
+      KubernetesApiResponse<DynamicKubernetesObject> created =
+          api.create(new DynamicKubernetesObject(object));
       if (!created.isSuccess() && created.getHttpStatusCode() != 409) {
-        throw new IllegalStateException("cannot create " + kind + " " + object.getAsJsonObject("metadata").get("name")
-            + ": " + created.getStatus().getMessage());
+        throw new IllegalStateException(
+            "cannot create "
+                + kind
+                + " "
+                + object.getAsJsonObject("metadata").get("name")
+                + ": "
+                + created.getStatus().getMessage());
       }
       applied.add(kind + "/" + object.getAsJsonObject("metadata").get("name").getAsString());
     }
     if (applied.stream().noneMatch(a -> a.startsWith("ClusterRoleBinding/"))) {
-      throw new IllegalStateException("the chart rendered no ClusterRoleBinding; applied: " + applied);
+      throw new IllegalStateException(
+          "the chart rendered no ClusterRoleBinding; applied: " + applied);
     }
     return applied;
   }
@@ -74,8 +99,15 @@ final class ChartRbac {
     JsonArray subjects = new JsonArray();
     for (var element : binding.getAsJsonArray("subjects")) {
       String account = element.getAsJsonObject().get("name").getAsString();
-      String user = users.entrySet().stream().filter(e -> account.contains(e.getKey())).map(Map.Entry::getValue)
-          .findFirst().orElseThrow(() -> new IllegalStateException("binding subject " + account + " is neither service"));
+      String user =
+          users.entrySet().stream()
+              .filter(e -> account.contains(e.getKey()))
+              .map(Map.Entry::getValue)
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "binding subject " + account + " is neither service"));
       JsonObject subject = new JsonObject();
       subject.addProperty("kind", "User");
       subject.addProperty("apiGroup", "rbac.authorization.k8s.io");
@@ -85,21 +117,36 @@ final class ChartRbac {
     binding.add("subjects", subjects);
   }
 
-  private static String render(Path projectRoot, String release, String namespace, List<String> helmArguments)
+  private static String render(
+      Path projectRoot, String release, String namespace, List<String> helmArguments)
       throws IOException, InterruptedException {
-    String helm = lastLine(run(projectRoot, List.of("bash", projectRoot.resolve("scripts/helm.sh").toString())));
-    List<String> command = new ArrayList<>(List.of(helm, "template", release,
-        projectRoot.resolve("charts/arranger").toString(), "--namespace", namespace));
+    String helm =
+        lastLine(
+            run(projectRoot, List.of("bash", projectRoot.resolve("scripts/helm.sh").toString())));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                helm,
+                "template",
+                release,
+                projectRoot.resolve("charts/arranger").toString(),
+                "--namespace",
+                namespace));
     command.addAll(helmArguments);
     return run(projectRoot, command);
   }
 
-  private static String run(Path directory, List<String> command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).directory(directory.toFile())
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+  private static String run(Path directory, List<String> command)
+      throws IOException, InterruptedException {
+    Process process =
+        new ProcessBuilder(command)
+            .directory(directory.toFile())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     StringBuilder out = new StringBuilder();
-    try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
-        StandardCharsets.UTF_8))) {
+    try (BufferedReader reader =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
         out.append(line).append('\n');
       }

@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Samples the cluster while the services work and records every violation of the two promises the
- * end-to-end test checks, computed from the objects themselves, not from either service's books:
- * no node is over-committed (from the pods' specs) and no gang starts below its minimum.
+ * end-to-end test checks, computed from the objects themselves, not from either service's books: no
+ * node is over-committed (from the pods' specs) and no gang starts below its minimum.
  */
 final class ClusterInvariants implements AutoCloseable {
 
@@ -71,27 +71,43 @@ final class ClusterInvariants implements AutoCloseable {
       Map<String, BigDecimal> onNode = used.computeIfAbsent(node, n -> new HashMap<>());
       for (V1Container container : pod.getSpec().getContainers()) {
         if (container.getResources() != null && container.getResources().getRequests() != null) {
-          container.getResources().getRequests().forEach((resource, quantity) ->
-              onNode.merge(resource, quantity.getNumber(), BigDecimal::add));
+          container
+              .getResources()
+              .getRequests()
+              .forEach(
+                  (resource, quantity) ->
+                      onNode.merge(resource, quantity.getNumber(), BigDecimal::add));
         }
       }
     }
     for (V1Node node : core.listNode().execute().getItems()) {
       Map<String, Quantity> allocatable = node.getStatus().getAllocatable();
       Map<String, BigDecimal> onNode = used.getOrDefault(node.getMetadata().getName(), Map.of());
-      onNode.forEach((resource, amount) -> {
-        Quantity capacity = allocatable.get(resource);
-        if (capacity == null || amount.compareTo(capacity.getNumber()) > 0) {
-          violations.add("node " + node.getMetadata().getName() + " over-committed on " + resource + ": " + amount
-              + " > " + (capacity == null ? "0" : capacity.getNumber()));
-        }
-      });
+      onNode.forEach(
+          (resource, amount) -> {
+            Quantity capacity = allocatable.get(resource);
+            if (capacity == null || amount.compareTo(capacity.getNumber()) > 0) {
+              violations.add(
+                  "node "
+                      + node.getMetadata().getName()
+                      + " over-committed on "
+                      + resource
+                      + ": "
+                      + amount
+                      + " > "
+                      + (capacity == null ? "0" : capacity.getNumber()));
+            }
+          });
     }
   }
 
   private void checkGangs() throws Exception {
-    for (V1alpha1TYJob job : ArrangerResources.tyJobs(client).list(namespace).throwsApiException().getObject()
-        .getItems()) {
+    for (V1alpha1TYJob job :
+        ArrangerResources.tyJobs(client)
+            .list(namespace)
+            .throwsApiException()
+            .getObject()
+            .getItems()) {
       if (job.getStatus() == null || job.getStatus().getStage() == null) {
         continue;
       }
@@ -99,11 +115,20 @@ final class ClusterInvariants implements AutoCloseable {
       if (!stage.equals("Starting") && !stage.equals("Running")) {
         continue;
       }
-      int minimum = 1 + (job.getSpec().getMinWorkersNum() == null ? 1 : job.getSpec().getMinWorkersNum());
-      int placed = job.getStatus().getAllocations() == null ? 0 : job.getStatus().getAllocations().size();
+      int minimum =
+          1 + (job.getSpec().getMinWorkersNum() == null ? 1 : job.getSpec().getMinWorkersNum());
+      int placed =
+          job.getStatus().getAllocations() == null ? 0 : job.getStatus().getAllocations().size();
       if (placed < minimum) {
-        violations.add("job " + job.getMetadata().getName() + " is " + stage + " with " + placed
-            + " pods placed, below its minimum " + minimum);
+        violations.add(
+            "job "
+                + job.getMetadata().getName()
+                + " is "
+                + stage
+                + " with "
+                + placed
+                + " pods placed, below its minimum "
+                + minimum);
       }
     }
   }

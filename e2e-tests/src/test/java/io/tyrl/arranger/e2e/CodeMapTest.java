@@ -25,9 +25,9 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The code map in docs/architecture.md is the architecture rule: each row of its table names a
- * package, and what the row says it may import is exactly what the classes there may depend on.
- * One rule per row, read from the page, so the page cannot drift from the code; and every package
- * with production code has a row.
+ * package, and what the row says it may import is exactly what the classes there may depend on. One
+ * rule per row, read from the page, so the page cannot drift from the code; and every package with
+ * production code has a row.
  *
  * <p>It lives in the last module of the build because it reads every module's compiled classes.
  */
@@ -36,19 +36,20 @@ class CodeMapTest {
   private static final String ROOT_PACKAGE = "io.tyrl.arranger.";
 
   /** The words the page uses for libraries, and the packages each stands for. */
-  private static final Map<String, List<String>> LIBRARIES = Map.ofEntries(
-      Map.entry("client-java", List.of("io.kubernetes..")),
-      Map.entry("OkHttp", List.of("okhttp3..", "okio..")),
-      Map.entry("Gson", List.of("com.google.gson..")),
-      Map.entry("Spring", List.of("org.springframework..")),
-      Map.entry("Micrometer", List.of("io.micrometer..")),
-      Map.entry("SLF4J", List.of("org.slf4j..")),
-      Map.entry("SnakeYAML", List.of("org.yaml.snakeyaml..")),
-      Map.entry("Jakarta annotations", List.of("jakarta.annotation..")),
-      Map.entry("JUnit", List.of("org.junit..")),
-      Map.entry("ArchUnit", List.of("com.tngtech.archunit..")),
-      Map.entry("AssertJ", List.of("org.assertj..")),
-      Map.entry("Jackson", List.of("com.fasterxml.jackson..")));
+  private static final Map<String, List<String>> LIBRARIES =
+      Map.ofEntries(
+          Map.entry("client-java", List.of("io.kubernetes..")),
+          Map.entry("OkHttp", List.of("okhttp3..", "okio..")),
+          Map.entry("Gson", List.of("com.google.gson..")),
+          Map.entry("Spring", List.of("org.springframework..")),
+          Map.entry("Micrometer", List.of("io.micrometer..")),
+          Map.entry("SLF4J", List.of("org.slf4j..")),
+          Map.entry("SnakeYAML", List.of("org.yaml.snakeyaml..")),
+          Map.entry("Jakarta annotations", List.of("jakarta.annotation..")),
+          Map.entry("JUnit", List.of("org.junit..")),
+          Map.entry("ArchUnit", List.of("com.tngtech.archunit..")),
+          Map.entry("AssertJ", List.of("org.assertj..")),
+          Map.entry("Jackson", List.of("com.fasterxml.jackson..")));
 
   private static final Pattern CODE = Pattern.compile("`([^`]+)`");
 
@@ -57,16 +58,28 @@ class CodeMapTest {
 
   private final Path projectRoot = projectRoot();
   private final List<Row> rows = readRows(projectRoot.resolve("docs/architecture.md"));
-  private final JavaClasses production = new ClassFileImporter().importPaths(moduleClassDirectories(projectRoot));
+  private final JavaClasses production =
+      new ClassFileImporter().importPaths(moduleClassDirectories(projectRoot));
 
   @TestFactory
   Stream<DynamicTest> eachRowOfTheCodeMapIsARule() {
     assertThat(rows).as("rows of the code map in docs/architecture.md").hasSizeGreaterThan(10);
-    return rows.stream().map(row -> DynamicTest.dynamicTest(row.packageName() + " may import " + row.mayImport(),
-        () -> classes().that(belongTo(row))
-            .should().onlyDependOnClassesThat().resideInAnyPackage(allowedPackages(row))
-            .because("docs/architecture.md's code map says what " + row.packageName() + " may import")
-            .check(production)));
+    return rows.stream()
+        .map(
+            row ->
+                DynamicTest.dynamicTest(
+                    row.packageName() + " may import " + row.mayImport(),
+                    () ->
+                        classes()
+                            .that(belongTo(row))
+                            .should()
+                            .onlyDependOnClassesThat()
+                            .resideInAnyPackage(allowedPackages(row))
+                            .because(
+                                "docs/architecture.md's code map says what "
+                                    + row.packageName()
+                                    + " may import")
+                            .check(production)));
   }
 
   @Test
@@ -84,11 +97,15 @@ class CodeMapTest {
   }
 
   private DescribedPredicate<JavaClass> belongTo(Row row) {
-    return DescribedPredicate.describe("reside in " + row.packageName(),
+    return DescribedPredicate.describe(
+        "reside in " + row.packageName(),
         javaClass -> javaClass.getPackageName().equals(row.packageName()));
   }
 
-  /** The JDK, the row's own package, every package it names (with their subpackages), every library it names. */
+  /**
+   * The JDK, the row's own package, every package it names (with their subpackages), every library
+   * it names.
+   */
   private static String[] allowedPackages(Row row) {
     List<String> allowed = new ArrayList<>(List.of("java..", "javax..", row.packageName()));
     for (String entry : row.mayImport()) {
@@ -98,17 +115,23 @@ class CodeMapTest {
       } else if (entry.startsWith("`")) {
         allowed.add(ROOT_PACKAGE + entry.substring(1, entry.length() - 1) + "..");
       } else {
-        throw new IllegalArgumentException("the code map's row for " + row.packageName()
-            + " names '" + entry + "', neither a `package` nor a library this test knows (" + LIBRARIES.keySet() + ")");
+        throw new IllegalArgumentException(
+            "the code map's row for "
+                + row.packageName()
+                + " names '"
+                + entry
+                + "', neither a `package` nor a library this test knows ("
+                + LIBRARIES.keySet()
+                + ")");
       }
     }
     return allowed.toArray(String[]::new);
   }
 
   /**
-   * The rows of the table under "## Code map": {@code | module | `package` | job | may import | start here |}.
-   * "may import" lists packages in backquotes (relative to io.tyrl.arranger) and library names, separated
-   * by commas; "the JDK only" is the empty list.
+   * The rows of the table under "## Code map": {@code | module | `package` | job | may import |
+   * start here |}. "may import" lists packages in backquotes (relative to io.tyrl.arranger) and
+   * library names, separated by commas; "the JDK only" is the empty list.
    */
   static List<Row> readRows(Path page) {
     List<String> lines;
@@ -159,7 +182,8 @@ class CodeMapTest {
 
   private static Path[] moduleClassDirectories(Path root) {
     try (Stream<Path> modules = Files.list(root)) {
-      return modules.map(module -> module.resolve("target/classes"))
+      return modules
+          .map(module -> module.resolve("target/classes"))
           .filter(Files::isDirectory)
           .sorted(Comparator.naturalOrder())
           .toArray(Path[]::new);
@@ -178,6 +202,7 @@ class CodeMapTest {
         return dir;
       }
     }
-    throw new IllegalStateException("no scripts/control-plane.sh above " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "no scripts/control-plane.sh above " + Path.of("").toAbsolutePath());
   }
 }

@@ -35,42 +35,78 @@ class KubeletRefusalEndToEndIT {
   private static final Duration RETRY_PERIOD = Duration.ofSeconds(2);
 
   @Test
-  void theNodeThatRefusedAJobsLeaderIsNotChosenAgainAndTheJobRunsElsewhere(ControlPlane controlPlane, ApiClient admin,
-      SimulatedNodes nodes) throws Exception {
-    E2eServices cluster = E2eServices.prepare(controlPlane, admin, nodes, "refusal", JOBS_NAMESPACE, 0);
+  void theNodeThatRefusedAJobsLeaderIsNotChosenAgainAndTheJobRunsElsewhere(
+      ControlPlane controlPlane, ApiClient admin, SimulatedNodes nodes) throws Exception {
+    E2eServices cluster =
+        E2eServices.prepare(controlPlane, admin, nodes, "refusal", JOBS_NAMESPACE, 0);
     String refuser = "refusal-refuser";
     // Not a simulated node: nothing but this test acts as its kubelet.
-    nodes.register(NodeSpec.named(refuser).cpu("8").memory("32Gi").pods(110).label(E2eServices.NODE_LABEL, "refusal")
-        .build());
+    nodes.register(
+        NodeSpec.named(refuser)
+            .cpu("8")
+            .memory("32Gi")
+            .pods(110)
+            .label(E2eServices.NODE_LABEL, "refusal")
+            .build());
     try (SimulatedNodeAgent kubelet = cluster.kubelet(Duration.ofSeconds(3));
-        ReplicaSet scheduler = cluster.replicas("scheduler", LEASE_DURATION, RETRY_PERIOD, null).start(1);
-        ReplicaSet controller = cluster.replicas("controller", LEASE_DURATION, RETRY_PERIOD, null).start(1)) {
+        ReplicaSet scheduler =
+            cluster.replicas("scheduler", LEASE_DURATION, RETRY_PERIOD, null).start(1);
+        ReplicaSet controller =
+            cluster.replicas("controller", LEASE_DURATION, RETRY_PERIOD, null).start(1)) {
       scheduler.awaitAllReady(Duration.ofMinutes(3));
       controller.awaitAllReady(Duration.ofMinutes(3));
 
-      TYJobBuilder.named("picky").namespace(JOBS_NAMESPACE).leader("learner", "2", "2Gi").workers("actor", 1, "1", "1Gi")
-          .set("minWorkersNum", 1).set("restartLimit", 0).nodeSelector(E2eServices.NODE_LABEL, "refusal").create(admin);
-      V1Pod leader = await("the leader is created on the only node").atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(200)).until(() -> pod(admin, "picky-learner"), Optional::isPresent).orElseThrow();
+      TYJobBuilder.named("picky")
+          .namespace(JOBS_NAMESPACE)
+          .leader("learner", "2", "2Gi")
+          .workers("actor", 1, "1", "1Gi")
+          .set("minWorkersNum", 1)
+          .set("restartLimit", 0)
+          .nodeSelector(E2eServices.NODE_LABEL, "refusal")
+          .create(admin);
+      V1Pod leader =
+          await("the leader is created on the only node")
+              .atMost(Duration.ofSeconds(60))
+              .pollInterval(Duration.ofMillis(200))
+              .until(() -> pod(admin, "picky-learner"), Optional::isPresent)
+              .orElseThrow();
       assertThat(leader.getSpec().getNodeName()).isEqualTo(refuser);
       new SimulatedKubelet(admin).reject(JOBS_NAMESPACE, "picky-learner", "OutOfcpu");
 
-      await("the scheduler keeps the job off the node that refused it").atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(300)).ignoreExceptions().untilAsserted(() -> {
-            V1alpha1TYJob job = job(admin);
-            assertThat(job.getStatus().getStage().getValue()).isEqualTo("Rescheduling");
-            assertThat(job.getStatus().getAvoidNodes()).singleElement()
-                .satisfies(avoided -> assertThat(avoided.getNode()).isEqualTo(refuser));
-            assertThat(job.getStatus().getScheduling().getReason()).isEqualTo("Unschedulable");
-            assertThat(job.getStatus().getScheduling().getMessage())
-                .contains("node(s) where the kubelet refused this job's pod (" + refuser + ": OutOfcpu), avoided until");
-          });
-      assertThat(job(admin).getStatus().getAllocations()).as("not placed on the refusing node again").isNullOrEmpty();
+      await("the scheduler keeps the job off the node that refused it")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(300))
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                V1alpha1TYJob job = job(admin);
+                assertThat(job.getStatus().getStage().getValue()).isEqualTo("Rescheduling");
+                assertThat(job.getStatus().getAvoidNodes())
+                    .singleElement()
+                    .satisfies(avoided -> assertThat(avoided.getNode()).isEqualTo(refuser));
+                assertThat(job.getStatus().getScheduling().getReason()).isEqualTo("Unschedulable");
+                assertThat(job.getStatus().getScheduling().getMessage())
+                    .contains(
+                        "node(s) where the kubelet refused this job's pod ("
+                            + refuser
+                            + ": OutOfcpu), avoided until");
+              });
+      assertThat(job(admin).getStatus().getAllocations())
+          .as("not placed on the refusing node again")
+          .isNullOrEmpty();
 
-      nodes.register(NodeSpec.named("refusal-good").cpu("8").memory("32Gi").pods(110)
-          .label(SimulatedNodeAgent.SIMULATED_LABEL, "true").label(E2eServices.NODE_LABEL, "refusal").build());
-      await("the job runs on the node that joined, and succeeds").atMost(Duration.ofSeconds(90))
-          .pollInterval(Duration.ofMillis(300)).ignoreExceptions()
+      nodes.register(
+          NodeSpec.named("refusal-good")
+              .cpu("8")
+              .memory("32Gi")
+              .pods(110)
+              .label(SimulatedNodeAgent.SIMULATED_LABEL, "true")
+              .label(E2eServices.NODE_LABEL, "refusal")
+              .build());
+      await("the job runs on the node that joined, and succeeds")
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(300))
+          .ignoreExceptions()
           .until(() -> "Succeeded".equals(job(admin).getStatus().getStage().getValue()));
       V1alpha1TYJob done = job(admin);
       assertThat(done.getStatus().getLeader().getRestarts()).as("a refusal is no restart").isZero();
@@ -80,11 +116,16 @@ class KubeletRefusalEndToEndIT {
   }
 
   private static V1alpha1TYJob job(ApiClient admin) throws Exception {
-    return ArrangerResources.tyJobs(admin).get(JOBS_NAMESPACE, "picky").throwsApiException().getObject();
+    return ArrangerResources.tyJobs(admin)
+        .get(JOBS_NAMESPACE, "picky")
+        .throwsApiException()
+        .getObject();
   }
 
   private static Optional<V1Pod> pod(ApiClient admin, String name) throws Exception {
-    return new CoreV1Api(admin).listNamespacedPod(JOBS_NAMESPACE).execute().getItems().stream()
-        .filter(pod -> name.equals(pod.getMetadata().getName())).findFirst();
+    return new CoreV1Api(admin)
+        .listNamespacedPod(JOBS_NAMESPACE).execute().getItems().stream()
+            .filter(pod -> name.equals(pod.getMetadata().getName()))
+            .findFirst();
   }
 }

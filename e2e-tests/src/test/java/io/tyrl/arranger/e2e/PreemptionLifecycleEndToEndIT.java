@@ -38,12 +38,22 @@ class PreemptionLifecycleEndToEndIT {
   @Test
   void aJobWithRestartLimitZeroPreemptedByAHigherPriorityJobRunsAgainAndSucceedsWithoutARestart(
       ControlPlane controlPlane, ApiClient admin, SimulatedNodes nodes) throws Exception {
-    E2eServices cluster = E2eServices.prepare(controlPlane, admin, nodes, "preemption", JOBS_NAMESPACE, 1);
+    E2eServices cluster =
+        E2eServices.prepare(controlPlane, admin, nodes, "preemption", JOBS_NAMESPACE, 1);
     try (SimulatedNodeAgent kubelet = cluster.kubelet(Duration.ofSeconds(10));
-        ReplicaSet scheduler = cluster.replicas("scheduler", LEASE_DURATION, RETRY_PERIOD, null,
-            Map.of("arranger.scheduler.configuration-location", "classpath:scheduler-configurations/preempt-reclaim.yaml"))
-            .start(1);
-        ReplicaSet controller = cluster.replicas("controller", LEASE_DURATION, RETRY_PERIOD, null).start(1)) {
+        ReplicaSet scheduler =
+            cluster
+                .replicas(
+                    "scheduler",
+                    LEASE_DURATION,
+                    RETRY_PERIOD,
+                    null,
+                    Map.of(
+                        "arranger.scheduler.configuration-location",
+                        "classpath:scheduler-configurations/preempt-reclaim.yaml"))
+                .start(1);
+        ReplicaSet controller =
+            cluster.replicas("controller", LEASE_DURATION, RETRY_PERIOD, null).start(1)) {
       scheduler.awaitAllReady(Duration.ofMinutes(3));
       controller.awaitAllReady(Duration.ofMinutes(3));
 
@@ -52,51 +62,87 @@ class PreemptionLifecycleEndToEndIT {
       await().atMost(Duration.ofSeconds(60)).until(() -> stage(admin, "low").equals("Running"));
       job("high", 10).create(admin);
 
-      await("low rescheduled as Preempted").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-          .until(() -> runningCondition(admin, "low").filter(condition -> "Preempted".equals(condition.getReason()))
-              .isPresent());
+      await("low rescheduled as Preempted")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () ->
+                  runningCondition(admin, "low")
+                      .filter(condition -> "Preempted".equals(condition.getReason()))
+                      .isPresent());
       V1alpha1TYJobStatusConditions preempted = runningCondition(admin, "low").orElseThrow();
-      assertThat(preempted.getMessage()).contains("leader pod \"low-learner\" evicted: preempted by " + JOBS_NAMESPACE
-          + "/high").endsWith("not counted as a restart");
+      assertThat(preempted.getMessage())
+          .contains("leader pod \"low-learner\" evicted: preempted by " + JOBS_NAMESPACE + "/high")
+          .endsWith("not counted as a restart");
 
-      await("high runs and succeeds").atMost(Duration.ofSeconds(90)).until(() -> stage(admin, "high").equals("Succeeded"));
-      await("low runs again and succeeds").atMost(Duration.ofSeconds(90))
+      await("high runs and succeeds")
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> stage(admin, "high").equals("Succeeded"));
+      await("low runs again and succeeds")
+          .atMost(Duration.ofSeconds(90))
           .until(() -> stage(admin, "low").equals("Succeeded"));
       V1alpha1TYJob low = job(admin, "low");
-      assertThat(low.getStatus().getLeader().getRestarts()).as("no restart counted for the preemption").isZero();
+      assertThat(low.getStatus().getLeader().getRestarts())
+          .as("no restart counted for the preemption")
+          .isZero();
       assertThat(low.getStatus().getEviction()).as("the eviction note is consumed").isNull();
       // Events are recorded after the status write that causes them, so they are awaited.
-      await("low's events").atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(eventReasons(admin, "low"))
-          .contains("Preempted", "LeaderRecreated", "LeaderSucceeded"));
-      assertThat(eventReasons(admin, "low")).doesNotContain("RestartLimitExceeded", "LeaderDeleted");
+      await("low's events")
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThat(eventReasons(admin, "low"))
+                      .contains("Preempted", "LeaderRecreated", "LeaderSucceeded"));
+      assertThat(eventReasons(admin, "low"))
+          .doesNotContain("RestartLimitExceeded", "LeaderDeleted");
       assertThat(controller.leader().orElseThrow().logTail()).doesNotContain("is forbidden");
     }
   }
 
   private static TYJobBuilder job(String name, int priority) {
-    return TYJobBuilder.named(name).namespace(JOBS_NAMESPACE).leader("learner", "3", "4Gi")
-        .workers("actor", 1, "2", "2Gi").set("minWorkersNum", 1).set("priority", priority)
+    return TYJobBuilder.named(name)
+        .namespace(JOBS_NAMESPACE)
+        .leader("learner", "3", "4Gi")
+        .workers("actor", 1, "2", "2Gi")
+        .set("minWorkersNum", 1)
+        .set("priority", priority)
         .nodeSelector(E2eServices.NODE_LABEL, "preemption");
   }
 
   private static V1alpha1TYJob job(ApiClient admin, String name) throws Exception {
-    return ArrangerResources.tyJobs(admin).get(JOBS_NAMESPACE, name).throwsApiException().getObject();
+    return ArrangerResources.tyJobs(admin)
+        .get(JOBS_NAMESPACE, name)
+        .throwsApiException()
+        .getObject();
   }
 
   private static String stage(ApiClient admin, String name) throws Exception {
     V1alpha1TYJob job = job(admin, name);
-    return job.getStatus() == null || job.getStatus().getStage() == null ? "" : job.getStatus().getStage().getValue();
+    return job.getStatus() == null || job.getStatus().getStage() == null
+        ? ""
+        : job.getStatus().getStage().getValue();
   }
 
-  private static Optional<V1alpha1TYJobStatusConditions> runningCondition(ApiClient admin, String name) throws Exception {
+  private static Optional<V1alpha1TYJobStatusConditions> runningCondition(
+      ApiClient admin, String name) throws Exception {
     V1alpha1TYJob job = job(admin, name);
-    List<V1alpha1TYJobStatusConditions> conditions = job.getStatus() == null ? null : job.getStatus().getConditions();
-    return conditions == null ? Optional.empty()
-        : conditions.stream().filter(condition -> "Running".equals(condition.getType())).findFirst();
+    List<V1alpha1TYJobStatusConditions> conditions =
+        job.getStatus() == null ? null : job.getStatus().getConditions();
+    return conditions == null
+        ? Optional.empty()
+        : conditions.stream()
+            .filter(condition -> "Running".equals(condition.getType()))
+            .findFirst();
   }
 
   private static List<String> eventReasons(ApiClient admin, String name) throws Exception {
-    return new CoreV1Api(admin).listNamespacedEvent(JOBS_NAMESPACE).fieldSelector("involvedObject.name=" + name).execute()
-        .getItems().stream().map(CoreV1Event::getReason).toList();
+    return new CoreV1Api(admin)
+            .listNamespacedEvent(JOBS_NAMESPACE)
+            .fieldSelector("involvedObject.name=" + name)
+            .execute()
+            .getItems()
+            .stream()
+            .map(CoreV1Event::getReason)
+            .toList();
   }
 }

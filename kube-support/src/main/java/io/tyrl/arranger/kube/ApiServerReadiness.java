@@ -18,11 +18,12 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Keeps the service's readiness true only while the API server answers and every
- * {@link ReadinessCheck} passes: a replica cut off from the API server drops out of its Service, and
- * comes back by itself once the API server answers again.
+ * Keeps the service's readiness true only while the API server answers and every {@link
+ * ReadinessCheck} passes: a replica cut off from the API server drops out of its Service, and comes
+ * back by itself once the API server answers again.
  */
-public final class ApiServerReadiness implements SmartLifecycle, ApplicationListener<AvailabilityChangeEvent<?>> {
+public final class ApiServerReadiness
+    implements SmartLifecycle, ApplicationListener<AvailabilityChangeEvent<?>> {
 
   private static final Logger log = LoggerFactory.getLogger(ApiServerReadiness.class);
 
@@ -34,8 +35,12 @@ public final class ApiServerReadiness implements SmartLifecycle, ApplicationList
   private final ApplicationAvailability availability;
   private volatile String lastProblem = "not checked yet";
 
-  public ApiServerReadiness(ApiClient client, List<ReadinessCheck> checks, ApplicationEventPublisher events,
-      ApplicationAvailability availability, Duration period) {
+  public ApiServerReadiness(
+      ApiClient client,
+      List<ReadinessCheck> checks,
+      ApplicationEventPublisher events,
+      ApplicationAvailability availability,
+      Duration period) {
     this.availability = availability;
     this.versionApi = new VersionApi(client);
     this.checks = List.copyOf(checks);
@@ -50,12 +55,16 @@ public final class ApiServerReadiness implements SmartLifecycle, ApplicationList
 
   void check() {
     String problem = problem();
-    ReadinessState next = problem.isEmpty() ? ReadinessState.ACCEPTING_TRAFFIC : ReadinessState.REFUSING_TRAFFIC;
-    // Compared with the application's state, not only our last verdict: Spring Boot itself publishes
+    ReadinessState next =
+        problem.isEmpty() ? ReadinessState.ACCEPTING_TRAFFIC : ReadinessState.REFUSING_TRAFFIC;
+    // Compared with the application's state, not only our last verdict: Spring Boot itself
+    // publishes
     // ACCEPTING_TRAFFIC once the context is ready, which must not stand while a check fails.
     if (next != availability.getReadinessState()) {
       if (problem.isEmpty()) {
-        log.info("ready: the API server answers and {} passed", checks.stream().map(ReadinessCheck::name).toList());
+        log.info(
+            "ready: the API server answers and {} passed",
+            checks.stream().map(ReadinessCheck::name).toList());
       } else {
         log.warn("not ready: {}", problem);
       }
@@ -68,7 +77,8 @@ public final class ApiServerReadiness implements SmartLifecycle, ApplicationList
     try {
       versionApi.getCode().execute();
     } catch (ApiException e) {
-      return "API server unreachable: " + (e.getCode() == 0 ? String.valueOf(e.getCause()) : "HTTP " + e.getCode());
+      return "API server unreachable: "
+          + (e.getCode() == 0 ? String.valueOf(e.getCause()) : "HTTP " + e.getCode());
     } catch (RuntimeException e) {
       return "API server unreachable: " + e;
     }
@@ -86,31 +96,40 @@ public final class ApiServerReadiness implements SmartLifecycle, ApplicationList
    */
   @Override
   public synchronized void onApplicationEvent(AvailabilityChangeEvent<?> event) {
-    if (event.getSource() != this && event.getState() == ReadinessState.ACCEPTING_TRAFFIC && executor != null) {
-      executor.execute(() -> {
-        try {
-          check();
-        } catch (RuntimeException e) {
-          log.warn("readiness check failed", e);
-        }
-      });
+    if (event.getSource() != this
+        && event.getState() == ReadinessState.ACCEPTING_TRAFFIC
+        && executor != null) {
+      executor.execute(
+          () -> {
+            try {
+              check();
+            } catch (RuntimeException e) {
+              log.warn("readiness check failed", e);
+            }
+          });
     }
   }
 
   @Override
   public synchronized void start() {
-    executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "api-server-readiness");
-      thread.setDaemon(true);
-      return thread;
-    });
-    executor.scheduleWithFixedDelay(() -> {
-      try {
-        check();
-      } catch (RuntimeException e) {
-        log.warn("readiness check failed", e);
-      }
-    }, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+    executor =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "api-server-readiness");
+              thread.setDaemon(true);
+              return thread;
+            });
+    executor.scheduleWithFixedDelay(
+        () -> {
+          try {
+            check();
+          } catch (RuntimeException e) {
+            log.warn("readiness check failed", e);
+          }
+        },
+        0,
+        period.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   @Override

@@ -6,6 +6,10 @@ import io.tyrl.arranger.kube.events.EventRecorderProperties;
 import io.tyrl.arranger.kube.leader.LeaderElection;
 import io.tyrl.arranger.kube.leader.LeaderElectionProperties;
 import io.tyrl.arranger.kube.leader.LeadershipListener;
+import io.tyrl.arranger.kube.metrics.RestClientMetrics;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -14,59 +18,91 @@ import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
-import io.tyrl.arranger.kube.metrics.RestClientMetrics;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
 
 /**
  * The Kubernetes edge both services share: clients, status patching, the Event recorder, readiness
  * and Lease leader election (the write fence).
  */
 @AutoConfiguration
-@EnableConfigurationProperties({KubernetesClientProperties.class, LeaderElectionProperties.class,
-    EventRecorderProperties.class, WatchScope.class})
+@EnableConfigurationProperties({
+  KubernetesClientProperties.class,
+  LeaderElectionProperties.class,
+  EventRecorderProperties.class,
+  WatchScope.class
+})
 public class ArrangerKubernetesAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  KubernetesClients kubernetesClients(KubernetesClientProperties properties, MeterRegistry meterRegistry) {
+  KubernetesClients kubernetesClients(
+      KubernetesClientProperties properties, MeterRegistry meterRegistry) {
     return KubernetesClients.create(properties, List.of(new RestClientMetrics(meterRegistry)));
   }
 
   @Bean
   @ConditionalOnMissingBean
-  StatusPatcher statusPatcher(KubernetesClients clients, LeaderElection leaderElection,
+  StatusPatcher statusPatcher(
+      KubernetesClients clients,
+      LeaderElection leaderElection,
       LeaderElectionProperties leaderElectionProperties) {
     // Retries end before the renew deadline, hence before the lease could pass to another replica.
-    return new StatusPatcher(clients.requests(), Backoff.DEFAULT, leaderElection,
+    return new StatusPatcher(
+        clients.requests(),
+        Backoff.DEFAULT,
+        leaderElection,
         leaderElectionProperties.renewDeadline());
   }
 
-  /** One recorder per service; its component is the application's name (arranger-scheduler, arranger-controller). */
+  /**
+   * One recorder per service; its component is the application's name (arranger-scheduler,
+   * arranger-controller).
+   */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  EventRecorder eventRecorder(KubernetesClients clients, LeaderElection leaderElection,
-      LeaderElectionProperties leaderElectionProperties, EventRecorderProperties properties, MeterRegistry meterRegistry,
+  EventRecorder eventRecorder(
+      KubernetesClients clients,
+      LeaderElection leaderElection,
+      LeaderElectionProperties leaderElectionProperties,
+      EventRecorderProperties properties,
+      MeterRegistry meterRegistry,
       @Value("${spring.application.name:arranger}") String component) {
-    return new EventRecorder(clients.requests(), component, leaderElectionProperties.effectiveIdentity(), leaderElection,
-        properties, meterRegistry, Clock.systemUTC());
+    return new EventRecorder(
+        clients.requests(),
+        component,
+        leaderElectionProperties.effectiveIdentity(),
+        leaderElection,
+        properties,
+        meterRegistry,
+        Clock.systemUTC());
   }
 
   @Bean
   @ConditionalOnMissingBean
-  ApiServerReadiness apiServerReadiness(KubernetesClients clients, ObjectProvider<ReadinessCheck> checks,
-      ApplicationEventPublisher events, ApplicationAvailability availability,
+  ApiServerReadiness apiServerReadiness(
+      KubernetesClients clients,
+      ObjectProvider<ReadinessCheck> checks,
+      ApplicationEventPublisher events,
+      ApplicationAvailability availability,
       @Value("${arranger.kubernetes.readiness-period:2s}") Duration period) {
-    return new ApiServerReadiness(clients.probes(), checks.orderedStream().toList(), events, availability, period);
+    return new ApiServerReadiness(
+        clients.probes(), checks.orderedStream().toList(), events, availability, period);
   }
 
   @Bean
   @ConditionalOnMissingBean
-  LeaderElection leaderElection(LeaderElectionProperties properties, KubernetesClients clients,
-      KubernetesClientProperties clientProperties, ObjectProvider<LeadershipListener> listeners,
-      MeterRegistry meterRegistry, @Value("${spring.application.name:arranger}") String service) {
-    return new LeaderElection(properties, clients.requests(), () -> listeners.orderedStream().toList(), meterRegistry,
-        service, clientProperties.requestTimeout());
+  LeaderElection leaderElection(
+      LeaderElectionProperties properties,
+      KubernetesClients clients,
+      KubernetesClientProperties clientProperties,
+      ObjectProvider<LeadershipListener> listeners,
+      MeterRegistry meterRegistry,
+      @Value("${spring.application.name:arranger}") String service) {
+    return new LeaderElection(
+        properties,
+        clients.requests(),
+        () -> listeners.orderedStream().toList(),
+        meterRegistry,
+        service,
+        clientProperties.requestTimeout());
   }
 }

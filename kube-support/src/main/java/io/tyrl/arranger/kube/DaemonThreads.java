@@ -6,8 +6,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Daemon threads named {@code <prefix>-<n>}, so that a thread dump says whose work each one does and
- * none of them keeps a stopping service alive.
+ * Daemon threads named {@code <prefix>-<n>}, so that a thread dump says whose work each one does
+ * and none of them keeps a stopping service alive.
  */
 public final class DaemonThreads {
 

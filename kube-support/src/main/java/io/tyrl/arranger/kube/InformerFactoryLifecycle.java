@@ -40,7 +40,10 @@ public final class InformerFactoryLifecycle implements SmartLifecycle {
     return running;
   }
 
-  /** Before the leader election (default phase), so that a new leader never works from an empty cache. */
+  /**
+   * Before the leader election (default phase), so that a new leader never works from an empty
+   * cache.
+   */
   @Override
   public int getPhase() {
     return SmartLifecycle.DEFAULT_PHASE - 1;

@@ -14,8 +14,8 @@ import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 
 /**
- * The service's three clients: one for requests, each bounded by the request timeout as a whole; one
- * for informers' watches, which must not time out while the API server has nothing to say (read
+ * The service's three clients: one for requests, each bounded by the request timeout as a whole;
+ * one for informers' watches, which must not time out while the API server has nothing to say (read
  * timeout 0); one for the readiness probe, with a short timeout so that a frozen API server shows
  * within seconds. Each carries the given interceptors (the request metrics).
  */
@@ -25,26 +25,31 @@ public record KubernetesClients(ApiClient requests, ApiClient informers, ApiClie
     return create(properties, List.of());
   }
 
-  public static KubernetesClients create(KubernetesClientProperties properties, List<Interceptor> interceptors) {
+  public static KubernetesClients create(
+      KubernetesClientProperties properties, List<Interceptor> interceptors) {
     ApiClient requests = newClient(properties);
-    requests.setHttpClient(builder(requests, interceptors)
-        .connectTimeout(properties.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
-        .readTimeout(properties.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
-        .writeTimeout(properties.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
-        .callTimeout(properties.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
-        .build());
+    requests.setHttpClient(
+        builder(requests, interceptors)
+            .connectTimeout(properties.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
+            .readTimeout(properties.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+            .writeTimeout(properties.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+            .callTimeout(properties.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+            .build());
     ApiClient informers = newClient(properties);
-    informers.setHttpClient(builder(informers, interceptors)
-        .connectTimeout(properties.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
-        .readTimeout(0, TimeUnit.MILLISECONDS)
-        .build());
+    informers.setHttpClient(
+        builder(informers, interceptors)
+            .connectTimeout(properties.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
+            .readTimeout(0, TimeUnit.MILLISECONDS)
+            .build());
     ApiClient probes = newClient(properties);
-    long probeMillis = Math.min(properties.probeTimeout().toMillis(), properties.connectTimeout().toMillis());
-    probes.setHttpClient(builder(probes, interceptors)
-        .connectTimeout(probeMillis, TimeUnit.MILLISECONDS)
-        .readTimeout(properties.probeTimeout().toMillis(), TimeUnit.MILLISECONDS)
-        .callTimeout(properties.probeTimeout().toMillis(), TimeUnit.MILLISECONDS)
-        .build());
+    long probeMillis =
+        Math.min(properties.probeTimeout().toMillis(), properties.connectTimeout().toMillis());
+    probes.setHttpClient(
+        builder(probes, interceptors)
+            .connectTimeout(probeMillis, TimeUnit.MILLISECONDS)
+            .readTimeout(properties.probeTimeout().toMillis(), TimeUnit.MILLISECONDS)
+            .callTimeout(properties.probeTimeout().toMillis(), TimeUnit.MILLISECONDS)
+            .build());
     return new KubernetesClients(requests, informers, probes);
   }
 
@@ -66,8 +71,12 @@ public record KubernetesClients(ApiClient requests, ApiClient informers, ApiClie
         return ClientBuilder.kubeconfig(kubeConfig).build();
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot configure the Kubernetes client (arranger.kubernetes.kubeconfig="
-          + properties.kubeconfig() + "): " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot configure the Kubernetes client (arranger.kubernetes.kubeconfig="
+              + properties.kubeconfig()
+              + "): "
+              + e.getMessage(),
+          e);
     }
   }
 }

@@ -9,7 +9,8 @@ import java.time.OffsetDateTime;
 import java.util.Date;
 
 /**
- * A Gson that reads and writes client-java's models straight from and to the stream, field by field.
+ * A Gson that reads and writes client-java's models straight from and to the stream, field by
+ * field.
  *
  * <p>client-java's own Gson ({@link JSON#getGson()}) registers a generated adapter for each of its
  * ~2,000 models; each reads its object into a tree, validates the tree, then reads the model from
@@ -24,16 +25,16 @@ import java.util.Date;
  */
 public final class ModelGson {
 
-  private static final Gson GSON = new GsonBuilder()
-      .setExclusionStrategies(new V1MetadataExclusionStrategy())
-      .registerTypeAdapter(OffsetDateTime.class, new JSON.OffsetDateTimeTypeAdapter())
-      .registerTypeAdapter(LocalDate.class, new JSON.LocalDateTypeAdapter())
-      .registerTypeAdapter(Date.class, new JSON.DateTypeAdapter())
-      .registerTypeAdapter(byte[].class, new JSON.ByteArrayAdapter())
-      .create();
+  private static final Gson GSON =
+      new GsonBuilder()
+          .setExclusionStrategies(new V1MetadataExclusionStrategy())
+          .registerTypeAdapter(OffsetDateTime.class, new JSON.OffsetDateTimeTypeAdapter())
+          .registerTypeAdapter(LocalDate.class, new JSON.LocalDateTypeAdapter())
+          .registerTypeAdapter(Date.class, new JSON.DateTypeAdapter())
+          .registerTypeAdapter(byte[].class, new JSON.ByteArrayAdapter())
+          .create();
 
-  private ModelGson() {
-  }
+  private ModelGson() {}
 
   /** Thread-safe, like every Gson. */
   public static Gson get() {

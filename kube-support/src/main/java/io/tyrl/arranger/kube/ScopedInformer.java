@@ -13,10 +13,10 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * One kind of namespaced object, watched in the {@link WatchScope}: one informer for all namespaces,
- * or one per namespace of the scope (the API has no list over a set of namespaces, and a namespaced
- * Role allows no cluster-wide list). Reads go to the informer of the object's namespace; lists join
- * them.
+ * One kind of namespaced object, watched in the {@link WatchScope}: one informer for all
+ * namespaces, or one per namespace of the scope (the API has no list over a set of namespaces, and
+ * a namespaced Role allows no cluster-wide list). Reads go to the informer of the object's
+ * namespace; lists join them.
  *
  * <p>Client-java's factory holds one informer per object class, so each namespace's informer gets a
  * factory of its own ({@link #factories()}, to be started and stopped with the service's).
@@ -28,16 +28,21 @@ public final class ScopedInformer<T extends KubernetesObject> {
   private final Map<String, SharedIndexInformer<T>> byNamespace;
   private final List<SharedInformerFactory> factories;
 
-  private ScopedInformer(Map<String, SharedIndexInformer<T>> byNamespace, List<SharedInformerFactory> factories) {
+  private ScopedInformer(
+      Map<String, SharedIndexInformer<T>> byNamespace, List<SharedInformerFactory> factories) {
     this.byNamespace = Map.copyOf(byNamespace);
     this.factories = List.copyOf(factories);
   }
 
   /**
-   * @param create registers the informer on the factory for a namespace ({@code ""} for all of them)
+   * @param create registers the informer on the factory for a namespace ({@code ""} for all of
+   *     them)
    */
-  public static <T extends KubernetesObject> ScopedInformer<T> create(WatchScope scope, SharedInformerFactory shared,
-      ApiClient informerClient, BiFunction<SharedInformerFactory, String, SharedIndexInformer<T>> create) {
+  public static <T extends KubernetesObject> ScopedInformer<T> create(
+      WatchScope scope,
+      SharedInformerFactory shared,
+      ApiClient informerClient,
+      BiFunction<SharedInformerFactory, String, SharedIndexInformer<T>> create) {
     Map<String, SharedIndexInformer<T>> informers = new LinkedHashMap<>();
     List<SharedInformerFactory> own = new ArrayList<>();
     if (scope.watchesAllNamespaces()) {
@@ -70,7 +75,10 @@ public final class ScopedInformer<T extends KubernetesObject> {
     return byNamespace.values().stream().allMatch(SharedIndexInformer::hasSynced);
   }
 
-  /** The cached object of key {@code namespace/name}; null when it is not cached or outside the scope. */
+  /**
+   * The cached object of key {@code namespace/name}; null when it is not cached or outside the
+   * scope.
+   */
   public T getByKey(String key) {
     SharedIndexInformer<T> informer = informerFor(key);
     return informer == null ? null : informer.getIndexer().getByKey(key);
@@ -93,7 +101,9 @@ public final class ScopedInformer<T extends KubernetesObject> {
 
   public List<T> byIndex(String index, String value) {
     List<T> found = new ArrayList<>();
-    byNamespace.values().forEach(informer -> found.addAll(informer.getIndexer().byIndex(index, value)));
+    byNamespace
+        .values()
+        .forEach(informer -> found.addAll(informer.getIndexer().byIndex(index, value)));
     return found;
   }
 

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * JSON merge patches on the {@code /status} subresource of Arranger's custom resources. The patch
  * goes through {@link PatchUtils}, which sends {@code application/merge-patch+json}: the generated
- * patch calls of client-java 24 send {@code application/json}, which the API server answers with 415.
+ * patch calls of client-java 24 send {@code application/json}, which the API server answers with
+ * 415.
  *
  * <p>Every attempt first asks the {@link LeadershipFence}: a replica that may have lost its lease
  * sends nothing. Transport failures, 429 and 5xx are retried with backoff, for at most the retry
@@ -35,7 +36,8 @@ public final class StatusPatcher {
     record Patched(JsonObject object) implements Result {
       public String resourceVersion() {
         JsonObject metadata = object.getAsJsonObject("metadata");
-        return metadata == null || metadata.get("resourceVersion") == null ? null
+        return metadata == null || metadata.get("resourceVersion") == null
+            ? null
             : metadata.get("resourceVersion").getAsString();
       }
     }
@@ -57,11 +59,17 @@ public final class StatusPatcher {
   private final Duration retryBudget;
   private final LongSupplier nanoClock;
 
-  public StatusPatcher(ApiClient client, Backoff backoff, LeadershipFence fence, Duration retryBudget) {
+  public StatusPatcher(
+      ApiClient client, Backoff backoff, LeadershipFence fence, Duration retryBudget) {
     this(client, backoff, fence, retryBudget, System::nanoTime);
   }
 
-  StatusPatcher(ApiClient client, Backoff backoff, LeadershipFence fence, Duration retryBudget, LongSupplier nanoClock) {
+  StatusPatcher(
+      ApiClient client,
+      Backoff backoff,
+      LeadershipFence fence,
+      Duration retryBudget,
+      LongSupplier nanoClock) {
     this.client = client;
     this.api = new CustomObjectsApi(client);
     this.backoff = backoff;
@@ -85,7 +93,8 @@ public final class StatusPatcher {
   }
 
   /**
-   * Sends {@code patch}, e.g. {@code {"metadata":{"resourceVersion":"42"},"status":{"stage":"Running"}}}.
+   * Sends {@code patch}, e.g. {@code
+   * {"metadata":{"resourceVersion":"42"},"status":{"stage":"Running"}}}.
    *
    * @throws StatusPatchException when the API server refuses it, or it still fails when the
    *     attempts or the retry budget run out
@@ -94,7 +103,8 @@ public final class StatusPatcher {
     long started = nanoClock.getAsLong();
     for (int attempt = 1; ; attempt++) {
       if (!fence.mayWrite()) {
-        log.debug("status patch on {} not sent: this replica may no longer write as leader", target);
+        log.debug(
+            "status patch on {} not sent: this replica may no longer write as leader", target);
         return new Result.Fenced();
       }
       try {
@@ -108,29 +118,64 @@ public final class StatusPatcher {
           return new Result.Conflict();
         }
         if (!retryable(code)) {
-          throw new StatusPatchException("status patch on " + target + " refused with HTTP " + code + ": "
-              + e.getResponseBody(), code, e);
+          throw new StatusPatchException(
+              "status patch on "
+                  + target
+                  + " refused with HTTP "
+                  + code
+                  + ": "
+                  + e.getResponseBody(),
+              code,
+              e);
         }
         Duration pause = backoff.delay(attempt);
         Duration spent = Duration.ofNanos(nanoClock.getAsLong() - started);
         if (attempt >= backoff.maxAttempts() || spent.plus(pause).compareTo(retryBudget) >= 0) {
-          throw new StatusPatchException("status patch on " + target + " failed " + attempt + " times in "
-              + spent.toMillis() + " ms; last: " + describe(e), code, e);
+          throw new StatusPatchException(
+              "status patch on "
+                  + target
+                  + " failed "
+                  + attempt
+                  + " times in "
+                  + spent.toMillis()
+                  + " ms; last: "
+                  + describe(e),
+              code,
+              e);
         }
-        log.debug("status patch on {} failed ({}), retry {} in {} ms", target, describe(e), attempt, pause.toMillis());
+        log.debug(
+            "status patch on {} failed ({}), retry {} in {} ms",
+            target,
+            describe(e),
+            attempt,
+            pause.toMillis());
         pause(pause, target);
       }
     }
   }
 
   private JsonObject send(Target target, String patch) throws ApiException {
-    return PatchUtils.patch(JsonObject.class,
-        () -> target.namespace() == null
-            ? api.patchClusterCustomObjectStatus(target.group(), target.version(), target.plural(), target.name(),
-                new V1Patch(patch)).buildCall(null)
-            : api.patchNamespacedCustomObjectStatus(target.group(), target.version(), target.namespace(),
-                target.plural(), target.name(), new V1Patch(patch)).buildCall(null),
-        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+    return PatchUtils.patch(
+        JsonObject.class,
+        () ->
+            target.namespace() == null
+                ? api.patchClusterCustomObjectStatus(
+                        target.group(),
+                        target.version(),
+                        target.plural(),
+                        target.name(),
+                        new V1Patch(patch))
+                    .buildCall(null)
+                : api.patchNamespacedCustomObjectStatus(
+                        target.group(),
+                        target.version(),
+                        target.namespace(),
+                        target.plural(),
+                        target.name(),
+                        new V1Patch(patch))
+                    .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        client);
   }
 
   private static void pause(Duration pause, Target target) {
@@ -148,7 +193,8 @@ public final class StatusPatcher {
   }
 
   private static String describe(ApiException e) {
-    return e.getCode() == 0 ? String.valueOf(e.getCause() == null ? e.getMessage() : e.getCause())
+    return e.getCode() == 0
+        ? String.valueOf(e.getCause() == null ? e.getMessage() : e.getCause())
         : "HTTP " + e.getCode() + " " + e.getResponseBody();
   }
 }

@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The namespaces whose TYJobs (and, for the controller, pods) a service watches and writes:
- * {@code arranger.watch.namespaces}, empty for all namespaces. The chart's namespaced mode sets it
- * from {@code watchNamespaces} and grants the matching Roles only in those namespaces.
+ * The namespaces whose TYJobs (and, for the controller, pods) a service watches and writes: {@code
+ * arranger.watch.namespaces}, empty for all namespaces. The chart's namespaced mode sets it from
+ * {@code watchNamespaces} and grants the matching Roles only in those namespaces.
  */
 @ConfigurationProperties("arranger.watch")
 public record WatchScope(List<String> namespaces) {
@@ -24,8 +24,10 @@ public record WatchScope(List<String> namespaces) {
         continue;
       }
       if (!DNS_LABEL.matcher(name).matches()) {
-        throw new IllegalArgumentException("arranger.watch.namespaces: \"" + name
-            + "\" is not a namespace name (lower-case letters, digits and '-', at most 63); leave the list empty to watch all");
+        throw new IllegalArgumentException(
+            "arranger.watch.namespaces: \""
+                + name
+                + "\" is not a namespace name (lower-case letters, digits and '-', at most 63); leave the list empty to watch all");
       }
       cleaned.add(name);
     }

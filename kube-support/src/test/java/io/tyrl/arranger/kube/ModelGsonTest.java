@@ -12,8 +12,12 @@ import org.junit.jupiter.api.Test;
 
 class ModelGsonTest {
 
-  /** A pod as the API server serves it: defaults filled in, managed fields, status, a probe on a named port. */
-  private static final String POD = """
+  /**
+   * A pod as the API server serves it: defaults filled in, managed fields, status, a probe on a
+   * named port.
+   */
+  private static final String POD =
+      """
       {"apiVersion":"v1","kind":"Pod","metadata":{"creationTimestamp":"2026-11-26T07:52:32Z",
        "labels":{"arranger.tyrl.io/job-name":"job-1","arranger.tyrl.io/role":"worker"},
        "managedFields":[{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{".":{}}}},
@@ -41,26 +45,40 @@ class ModelGsonTest {
         .isEqualTo(OffsetDateTime.of(2026, 11, 26, 7, 52, 32, 0, ZoneOffset.UTC));
     assertThat(ours.getStatus().getStartTime().getNano()).isEqualTo(123_456_000);
     assertThat(ours.getSpec().getContainers().get(0).getResources().getRequests())
-        .containsEntry("cpu", Quantity.fromString("1500m")).containsEntry("nvidia.com/gpu", Quantity.fromString("1"));
-    assertThat(ours.getSpec().getContainers().get(0).getLivenessProbe().getHttpGet().getPort().getStrValue())
+        .containsEntry("cpu", Quantity.fromString("1500m"))
+        .containsEntry("nvidia.com/gpu", Quantity.fromString("1"));
+    assertThat(
+            ours.getSpec()
+                .getContainers()
+                .get(0)
+                .getLivenessProbe()
+                .getHttpGet()
+                .getPort()
+                .getStrValue())
         .isEqualTo("http");
-    assertThat(ours.getSpec().getContainers().get(0).getPorts().get(0).getContainerPort()).isEqualTo(8080);
+    assertThat(ours.getSpec().getContainers().get(0).getPorts().get(0).getContainerPort())
+        .isEqualTo(8080);
     assertThat(ours.getSpec().getTolerations().get(0).getTolerationSeconds()).isEqualTo(300L);
     assertThat(ours.getMetadata().getOwnerReferences().get(0).getController()).isTrue();
   }
 
   @Test
   void readsANodesAllocatableTaintsAndConditions() {
-    String node = """
+    String node =
+        """
         {"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a","labels":{"zone":"a"},"resourceVersion":"9"},
          "spec":{"unschedulable":true,"taints":[{"key":"gpu","value":"true","effect":"NoSchedule"}]},
          "status":{"allocatable":{"cpu":"64","memory":"256Gi","nvidia.com/gpu":"8","pods":"110"},
           "conditions":[{"type":"Ready","status":"True","lastHeartbeatTime":"2026-11-26T07:00:00Z"}]}}
         """;
     V1Node ours = ModelGson.get().fromJson(node, V1Node.class);
-    assertThat(JSON.getGson().toJson(ours)).isEqualTo(JSON.getGson().toJson(JSON.getGson().fromJson(node, V1Node.class)));
-    assertThat(ours.getStatus().getAllocatable()).containsEntry("memory", Quantity.fromString("256Gi"));
+    assertThat(JSON.getGson().toJson(ours))
+        .isEqualTo(JSON.getGson().toJson(JSON.getGson().fromJson(node, V1Node.class)));
+    assertThat(ours.getStatus().getAllocatable())
+        .containsEntry("memory", Quantity.fromString("256Gi"));
     assertThat(ours.getSpec().getUnschedulable()).isTrue();
-    assertThat(ours.getSpec().getTaints()).singleElement().satisfies(taint -> assertThat(taint.getEffect()).isEqualTo("NoSchedule"));
+    assertThat(ours.getSpec().getTaints())
+        .singleElement()
+        .satisfies(taint -> assertThat(taint.getEffect()).isEqualTo("NoSchedule"));
   }
 }

@@ -11,7 +11,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 class WatchScopeTest {
 
   private static WatchScope bind(Map<String, String> values) {
-    return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate("arranger.watch", WatchScope.class);
+    return new Binder(new MapConfigurationPropertySource(values))
+        .bindOrCreate("arranger.watch", WatchScope.class);
   }
 
   @Test
@@ -34,6 +35,7 @@ class WatchScopeTest {
   @Test
   void aNameThatIsNoNamespaceIsRefusedNamingIt() {
     assertThatThrownBy(() -> bind(Map.of("arranger.watch.namespaces", "team-a,Team_B")))
-        .rootCause().hasMessageContaining("arranger.watch.namespaces: \"Team_B\" is not a namespace name");
+        .rootCause()
+        .hasMessageContaining("arranger.watch.namespaces: \"Team_B\" is not a namespace name");
   }
 }

@@ -29,11 +29,13 @@ public final class ArrangerResources {
   private ArrangerResources() {}
 
   public static GenericKubernetesApi<V1alpha1TYJob, V1alpha1TYJobList> tyJobs(ApiClient client) {
-    return new GenericKubernetesApi<>(V1alpha1TYJob.class, V1alpha1TYJobList.class, GROUP, VERSION, TYJOBS, client);
+    return new GenericKubernetesApi<>(
+        V1alpha1TYJob.class, V1alpha1TYJobList.class, GROUP, VERSION, TYJOBS, client);
   }
 
   public static GenericKubernetesApi<V1alpha1Queue, V1alpha1QueueList> queues(ApiClient client) {
-    return new GenericKubernetesApi<>(V1alpha1Queue.class, V1alpha1QueueList.class, GROUP, VERSION, QUEUES, client);
+    return new GenericKubernetesApi<>(
+        V1alpha1Queue.class, V1alpha1QueueList.class, GROUP, VERSION, QUEUES, client);
   }
 
   /**
@@ -42,11 +44,12 @@ public final class ArrangerResources {
    * @return true if this call created it
    */
   public static boolean createQueueIfMissing(ApiClient client, String name) {
-    V1alpha1Queue queue = new V1alpha1Queue()
-        .apiVersion(API_VERSION)
-        .kind(QUEUE_KIND)
-        .metadata(new V1ObjectMeta().name(name))
-        .spec(new V1alpha1QueueSpec().weight(1).reclaimable(true));
+    V1alpha1Queue queue =
+        new V1alpha1Queue()
+            .apiVersion(API_VERSION)
+            .kind(QUEUE_KIND)
+            .metadata(new V1ObjectMeta().name(name))
+            .spec(new V1alpha1QueueSpec().weight(1).reclaimable(true));
     KubernetesApiResponse<V1alpha1Queue> created = queues(client).create(queue);
     if (created.isSuccess()) {
       return true;
@@ -54,7 +57,12 @@ public final class ArrangerResources {
     if (created.getHttpStatusCode() == 409) {
       return false;
     }
-    throw new IllegalStateException("cannot create Queue " + name + " (HTTP " + created.getHttpStatusCode() + "): "
-        + (created.getStatus() == null ? "no status" : created.getStatus().getMessage()));
+    throw new IllegalStateException(
+        "cannot create Queue "
+            + name
+            + " (HTTP "
+            + created.getHttpStatusCode()
+            + "): "
+            + (created.getStatus() == null ? "no status" : created.getStatus().getMessage()));
   }
 }

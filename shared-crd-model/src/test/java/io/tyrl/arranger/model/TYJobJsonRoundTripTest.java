@@ -56,17 +56,23 @@ class TYJobJsonRoundTripTest {
 
     assertThat(job.getMetadata().getNamespace()).isEqualTo("rl");
     V1Container learner = job.getSpec().getLeader().getTemplate().getSpec().getContainers().get(0);
-    assertThat(learner.getResources().getRequests().get("nvidia.com/gpu").getNumber()).isEqualByComparingTo("2");
+    assertThat(learner.getResources().getRequests().get("nvidia.com/gpu").getNumber())
+        .isEqualByComparingTo("2");
     assertThat(learner.getResources().getRequests().get("memory").getNumber())
         .isEqualByComparingTo(String.valueOf(32L * 1024 * 1024 * 1024));
-    V1Container actor = job.getSpec().getWorkerSets().get(0).getTemplate().getSpec().getContainers().get(0);
-    assertThat(actor.getResources().getRequests().get("cpu").getNumber()).isEqualByComparingTo("0.5");
-    assertThat(job.getSpec().getVolumes()).extracting(V1Volume::getName).containsExactly("checkpoints", "shm");
+    V1Container actor =
+        job.getSpec().getWorkerSets().get(0).getTemplate().getSpec().getContainers().get(0);
+    assertThat(actor.getResources().getRequests().get("cpu").getNumber())
+        .isEqualByComparingTo("0.5");
+    assertThat(job.getSpec().getVolumes())
+        .extracting(V1Volume::getName)
+        .containsExactly("checkpoints", "shm");
     assertThat(job.getSpec().getVolumes().get(0).getPersistentVolumeClaim().getClaimName())
         .isEqualTo("pong-checkpoints");
     assertThat(job.getSpec().getSchedulerPolicy().getBasicPolicy())
         .isEqualTo(V1alpha1TYJobSpecSchedulerPolicy.BasicPolicyEnum.LEADER_FIRST);
-    assertThat(job.getSpec().getGang().getMode()).isEqualTo(V1alpha1TYJobSpecGang.ModeEnum.NON_STRICT);
+    assertThat(job.getSpec().getGang().getMode())
+        .isEqualTo(V1alpha1TYJobSpecGang.ModeEnum.NON_STRICT);
     assertThat(job.getStatus().getScheduling().getLastCycleTime())
         .isEqualTo(OffsetDateTime.parse("2026-11-22T10:15:30Z"));
     assertThat(job.getStatus().getObservedGeneration()).isEqualTo(3L);
@@ -74,7 +80,8 @@ class TYJobJsonRoundTripTest {
 
   @Test
   void queueWithCapabilitySurvivesARoundTrip() {
-    String queue = """
+    String queue =
+        """
         {"apiVersion": "arranger.tyrl.io/v1alpha1", "kind": "Queue", "metadata": {"name": "games"},
          "spec": {"weight": 4, "capability": {"cpu": "96", "memory": "512Gi", "nvidia.com/gpu": "16"},
                   "reclaimable": false, "jobQueuePolicy": "DRF",
@@ -83,8 +90,10 @@ class TYJobJsonRoundTripTest {
 
     V1alpha1Queue parsed = json.deserialize(queue, V1alpha1Queue.class);
 
-    assertThat(parsed.getSpec().getCapability().get("nvidia.com/gpu").getNumber()).isEqualByComparingTo("16");
-    assertThat(parsed.getStatus().getAllocated().get("cpu").getNumber()).isEqualByComparingTo("40.5");
+    assertThat(parsed.getSpec().getCapability().get("nvidia.com/gpu").getNumber())
+        .isEqualByComparingTo("16");
+    assertThat(parsed.getStatus().getAllocated().get("cpu").getNumber())
+        .isEqualByComparingTo("40.5");
     assertThat((Object) canonical(JsonParser.parseString(json.serialize(parsed))))
         .isEqualTo(canonical(JsonParser.parseString(queue)));
   }
@@ -98,14 +107,19 @@ class TYJobJsonRoundTripTest {
   private static JsonElement canonical(JsonElement element) {
     if (element.isJsonObject()) {
       JsonObject pruned = new JsonObject();
-      element.getAsJsonObject().entrySet().forEach(entry -> {
-        JsonElement value = canonical(entry.getValue());
-        boolean empty = (value.isJsonObject() && value.getAsJsonObject().isEmpty())
-            || (value.isJsonArray() && value.getAsJsonArray().isEmpty());
-        if (!empty) {
-          pruned.add(entry.getKey(), value);
-        }
-      });
+      element
+          .getAsJsonObject()
+          .entrySet()
+          .forEach(
+              entry -> {
+                JsonElement value = canonical(entry.getValue());
+                boolean empty =
+                    (value.isJsonObject() && value.getAsJsonObject().isEmpty())
+                        || (value.isJsonArray() && value.getAsJsonArray().isEmpty());
+                if (!empty) {
+                  pruned.add(entry.getKey(), value);
+                }
+              });
       return pruned;
     }
     if (element.isJsonArray()) {
@@ -115,7 +129,8 @@ class TYJobJsonRoundTripTest {
     }
     if (element.isJsonPrimitive() && element.getAsJsonPrimitive().isString()) {
       try {
-        return new JsonPrimitive(OffsetDateTime.parse(element.getAsString()).toInstant().toString());
+        return new JsonPrimitive(
+            OffsetDateTime.parse(element.getAsString()).toInstant().toString());
       } catch (DateTimeParseException notATimestamp) {
         return element;
       }
@@ -130,20 +145,26 @@ class TYJobJsonRoundTripTest {
   @SuppressWarnings("unchecked")
   private static Map<String, Object> tyJobSchema() {
     Map<String, Object> crd = loadYaml("crds/tyjobs.arranger.tyrl.io.yaml");
-    Map<String, Object> version = ((List<Map<String, Object>>) ((Map<String, Object>) crd.get("spec")).get("versions")).get(0);
-    return (Map<String, Object>) ((Map<String, Object>) version.get("schema")).get("openAPIV3Schema");
+    Map<String, Object> version =
+        ((List<Map<String, Object>>) ((Map<String, Object>) crd.get("spec")).get("versions"))
+            .get(0);
+    return (Map<String, Object>)
+        ((Map<String, Object>) version.get("schema")).get("openAPIV3Schema");
   }
 
   /** Paths of every property the schema declares, with "[]" for array items. */
   @SuppressWarnings("unchecked")
-  private static void collectSchemaPaths(Map<String, Object> schema, String prefix, List<String> paths) {
-    Map<String, Map<String, Object>> properties = (Map<String, Map<String, Object>>) schema.get("properties");
+  private static void collectSchemaPaths(
+      Map<String, Object> schema, String prefix, List<String> paths) {
+    Map<String, Map<String, Object>> properties =
+        (Map<String, Map<String, Object>>) schema.get("properties");
     if (properties != null) {
-      properties.forEach((name, child) -> {
-        String path = prefix.isEmpty() ? name : prefix + "." + name;
-        paths.add(path);
-        collectSchemaPaths(child, path, paths);
-      });
+      properties.forEach(
+          (name, child) -> {
+            String path = prefix.isEmpty() ? name : prefix + "." + name;
+            paths.add(path);
+            collectSchemaPaths(child, path, paths);
+          });
     }
     Map<String, Object> items = (Map<String, Object>) schema.get("items");
     if (items != null) {
@@ -174,7 +195,8 @@ class TYJobJsonRoundTripTest {
   }
 
   private static <T> T loadYaml(String resource) {
-    try (InputStream in = TYJobJsonRoundTripTest.class.getClassLoader().getResourceAsStream(resource)) {
+    try (InputStream in =
+        TYJobJsonRoundTripTest.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException("no resource " + resource);
       }

@@ -47,7 +47,8 @@ public final class ControlPlane implements AutoCloseable {
   private byte[] caCertificate;
   private volatile boolean apiServerFrozen;
 
-  private ControlPlane(ControlPlaneBinaries binaries, Path workDir, Map<String, String> tokensByUser) {
+  private ControlPlane(
+      ControlPlaneBinaries binaries, Path workDir, Map<String, String> tokensByUser) {
     this.binaries = binaries;
     this.workDir = workDir;
     this.tokensByUser = tokensByUser;
@@ -64,7 +65,8 @@ public final class ControlPlane implements AutoCloseable {
     extraUsers.forEach(user -> tokens.put(user, UUID.randomUUID().toString()));
     ControlPlane controlPlane;
     try {
-      controlPlane = new ControlPlane(binaries, Files.createTempDirectory("arranger-control-plane-"), tokens);
+      controlPlane =
+          new ControlPlane(binaries, Files.createTempDirectory("arranger-control-plane-"), tokens);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a temporary folder for the control plane", e);
     }
@@ -83,29 +85,54 @@ public final class ControlPlane implements AutoCloseable {
 
   private void launch() {
     writeCredentials();
-    etcd = startProcess("etcd", List.of(binaries.etcd().toString(),
-        "--name", "arranger-test",
-        "--data-dir", workDir.resolve("etcd").toString(),
-        "--listen-client-urls", "http://127.0.0.1:" + etcdClientPort,
-        "--advertise-client-urls", "http://127.0.0.1:" + etcdClientPort,
-        "--listen-peer-urls", "http://127.0.0.1:" + etcdPeerPort,
-        "--initial-advertise-peer-urls", "http://127.0.0.1:" + etcdPeerPort,
-        "--initial-cluster", "arranger-test=http://127.0.0.1:" + etcdPeerPort,
-        "--unsafe-no-fsync"));
-    apiServerCommand = List.of(binaries.kubeApiServer().toString(),
-        "--etcd-servers", "http://127.0.0.1:" + etcdClientPort,
-        "--bind-address", "127.0.0.1",
-        "--advertise-address", "127.0.0.1",
-        "--secure-port", Integer.toString(apiServerPort),
-        "--cert-dir", workDir.resolve("certs").toString(),
-        "--service-account-issuer", "https://kubernetes.default.svc",
-        "--service-account-key-file", workDir.resolve("service-account.key").toString(),
-        "--service-account-signing-key-file", workDir.resolve("service-account.key").toString(),
-        "--token-auth-file", workDir.resolve("tokens.csv").toString(),
-        "--authorization-mode", "RBAC",
-        "--service-cluster-ip-range", "10.0.0.0/24",
-        // No controller-manager runs here, so no ServiceAccount tokens are ever minted.
-        "--disable-admission-plugins", "ServiceAccount");
+    etcd =
+        startProcess(
+            "etcd",
+            List.of(
+                binaries.etcd().toString(),
+                "--name",
+                "arranger-test",
+                "--data-dir",
+                workDir.resolve("etcd").toString(),
+                "--listen-client-urls",
+                "http://127.0.0.1:" + etcdClientPort,
+                "--advertise-client-urls",
+                "http://127.0.0.1:" + etcdClientPort,
+                "--listen-peer-urls",
+                "http://127.0.0.1:" + etcdPeerPort,
+                "--initial-advertise-peer-urls",
+                "http://127.0.0.1:" + etcdPeerPort,
+                "--initial-cluster",
+                "arranger-test=http://127.0.0.1:" + etcdPeerPort,
+                "--unsafe-no-fsync"));
+    apiServerCommand =
+        List.of(
+            binaries.kubeApiServer().toString(),
+            "--etcd-servers",
+            "http://127.0.0.1:" + etcdClientPort,
+            "--bind-address",
+            "127.0.0.1",
+            "--advertise-address",
+            "127.0.0.1",
+            "--secure-port",
+            Integer.toString(apiServerPort),
+            "--cert-dir",
+            workDir.resolve("certs").toString(),
+            "--service-account-issuer",
+            "https://kubernetes.default.svc",
+            "--service-account-key-file",
+            workDir.resolve("service-account.key").toString(),
+            "--service-account-signing-key-file",
+            workDir.resolve("service-account.key").toString(),
+            "--token-auth-file",
+            workDir.resolve("tokens.csv").toString(),
+            "--authorization-mode",
+            "RBAC",
+            "--service-cluster-ip-range",
+            "10.0.0.0/24",
+            // No controller-manager runs here, so no ServiceAccount tokens are ever minted.
+            "--disable-admission-plugins",
+            "ServiceAccount");
     apiServer = startProcess("kube-apiserver", apiServerCommand);
     awaitReady();
   }
@@ -114,13 +141,23 @@ public final class ControlPlane implements AutoCloseable {
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
       generator.initialize(2048);
-      String key = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-          .encodeToString(generator.generateKeyPair().getPrivate().getEncoded());
-      Files.writeString(workDir.resolve("service-account.key"),
+      String key =
+          Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+              .encodeToString(generator.generateKeyPair().getPrivate().getEncoded());
+      Files.writeString(
+          workDir.resolve("service-account.key"),
           "-----BEGIN PRIVATE KEY-----\n" + key + "\n-----END PRIVATE KEY-----\n");
       StringBuilder tokens = new StringBuilder();
-      tokensByUser.forEach((user, token) -> tokens.append(token).append(',').append(user).append(',').append(user)
-          .append(user.equals(ADMIN) ? ",system:masters" : "").append('\n'));
+      tokensByUser.forEach(
+          (user, token) ->
+              tokens
+                  .append(token)
+                  .append(',')
+                  .append(user)
+                  .append(',')
+                  .append(user)
+                  .append(user.equals(ADMIN) ? ",system:masters" : "")
+                  .append('\n'));
       Files.writeString(workDir.resolve("tokens.csv"), tokens);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write control-plane credentials to " + workDir, e);
@@ -155,8 +192,13 @@ public final class ControlPlane implements AutoCloseable {
       }
       sleep(Duration.ofMillis(250));
     }
-    throw new IllegalStateException("kube-apiserver was not ready within " + READY_TIMEOUT.toSeconds()
-        + " s (last /readyz answer: " + lastAnswer + ")\n" + logTail("kube-apiserver"));
+    throw new IllegalStateException(
+        "kube-apiserver was not ready within "
+            + READY_TIMEOUT.toSeconds()
+            + " s (last /readyz answer: "
+            + lastAnswer
+            + ")\n"
+            + logTail("kube-apiserver"));
   }
 
   private String probeReadyz(Path certificate) {
@@ -165,7 +207,9 @@ public final class ControlPlane implements AutoCloseable {
       ApiClient client = client(ADMIN);
       Request request = new Request.Builder().url(url() + "/readyz").build();
       try (Response response = client.getHttpClient().newCall(request).execute()) {
-        return response.body() == null ? "HTTP " + response.code() : response.body().string().trim();
+        return response.body() == null
+            ? "HTTP " + response.code()
+            : response.body().string().trim();
       }
     } catch (IOException | RuntimeException e) {
       return e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -174,7 +218,8 @@ public final class ControlPlane implements AutoCloseable {
 
   private void failIfExited(Process process, String name) {
     if (!process.isAlive()) {
-      throw new IllegalStateException(name + " exited with code " + process.exitValue() + "\n" + logTail(name));
+      throw new IllegalStateException(
+          name + " exited with code " + process.exitValue() + "\n" + logTail(name));
     }
   }
 
@@ -196,7 +241,8 @@ public final class ControlPlane implements AutoCloseable {
   public String token(String user) {
     String token = tokensByUser.get(user);
     if (token == null) {
-      throw new IllegalArgumentException("no identity " + user + " on this control plane; known: " + tokensByUser.keySet());
+      throw new IllegalArgumentException(
+          "no identity " + user + " on this control plane; known: " + tokensByUser.keySet());
     }
     return token;
   }
@@ -218,7 +264,8 @@ public final class ControlPlane implements AutoCloseable {
   /** Writes a kubeconfig for the identity, for kubectl or for a service started as a process. */
   public Path writeKubeconfig(Path file, String user) {
     String ca = Base64.getEncoder().encodeToString(caCertificate);
-    String kubeconfig = """
+    String kubeconfig =
+        """
         apiVersion: v1
         kind: Config
         clusters:
@@ -236,7 +283,8 @@ public final class ControlPlane implements AutoCloseable {
             cluster: arranger-local
             user: %s
         current-context: arranger-local
-        """.formatted(url(), ca, user, token(user), user);
+        """
+            .formatted(url(), ca, user, token(user), user);
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
       Files.writeString(file, kubeconfig);
@@ -268,7 +316,10 @@ public final class ControlPlane implements AutoCloseable {
     apiServerFrozen = true;
   }
 
-  /** Resumes kube-apiserver after {@link #freezeApiServer()} and waits until it answers /readyz again. */
+  /**
+   * Resumes kube-apiserver after {@link #freezeApiServer()} and waits until it answers /readyz
+   * again.
+   */
   public synchronized void thawApiServer() {
     Signals.thaw(apiServer.pid());
     apiServerFrozen = false;
@@ -278,7 +329,8 @@ public final class ControlPlane implements AutoCloseable {
   /** Starts kube-apiserver again on the same port with the same data and credentials. */
   public void restartApiServer() {
     if (apiServer.isAlive()) {
-      throw new IllegalStateException("kube-apiserver (pid " + apiServer.pid() + ") is still running");
+      throw new IllegalStateException(
+          "kube-apiserver (pid " + apiServer.pid() + ") is still running");
     }
     apiServer = startProcess("kube-apiserver", apiServerCommand);
     awaitReady();

@@ -33,34 +33,44 @@ public record ControlPlaneBinaries(Path etcd, Path kubeApiServer, Path kubeSched
     Path apiServer = folder.resolve("kube-apiserver");
     for (Path binary : List.of(etcd, apiServer)) {
       if (!Files.isExecutable(binary)) {
-        throw new IllegalStateException(source + " names " + folder + ", which has no executable " + binary.getFileName());
+        throw new IllegalStateException(
+            source + " names " + folder + ", which has no executable " + binary.getFileName());
       }
     }
     return new ControlPlaneBinaries(etcd, apiServer, folder.resolve("kube-scheduler"));
   }
 
-  /** Runs the provisioning script; its progress goes to this process's stderr, the folder comes last on stdout. */
+  /**
+   * Runs the provisioning script; its progress goes to this process's stderr, the folder comes last
+   * on stdout.
+   */
   private static Path provision() {
     Path script = ProjectRoot.find().resolve(SCRIPT);
-    System.err.println("[arranger-testing] provisioning the control plane with " + script
-        + " (the first run builds kube-apiserver and takes several minutes)");
-    ProcessBuilder builder = new ProcessBuilder("bash", script.toString(), "provision")
-        .redirectError(ProcessBuilder.Redirect.INHERIT);
+    System.err.println(
+        "[arranger-testing] provisioning the control plane with "
+            + script
+            + " (the first run builds kube-apiserver and takes several minutes)");
+    ProcessBuilder builder =
+        new ProcessBuilder("bash", script.toString(), "provision")
+            .redirectError(ProcessBuilder.Redirect.INHERIT);
     try {
       Process process = builder.start();
       List<String> lines = new ArrayList<>();
-      try (BufferedReader out = new BufferedReader(
-          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      try (BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
         for (String line = out.readLine(); line != null; line = out.readLine()) {
           lines.add(line);
         }
       }
       if (!process.waitFor(PROVISION_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
         process.destroyForcibly();
-        throw new IllegalStateException(script + " did not finish within " + PROVISION_TIMEOUT_MINUTES + " minutes");
+        throw new IllegalStateException(
+            script + " did not finish within " + PROVISION_TIMEOUT_MINUTES + " minutes");
       }
       if (process.exitValue() != 0 || lines.isEmpty()) {
-        throw new IllegalStateException(script + " failed with exit code " + process.exitValue() + "; see its output above");
+        throw new IllegalStateException(
+            script + " failed with exit code " + process.exitValue() + "; see its output above");
       }
       return Path.of(lines.get(lines.size() - 1).trim());
     } catch (IOException e) {

@@ -38,7 +38,8 @@ public final class CustomResourceDefinitions {
     List<JsonObject> crds = new ArrayList<>();
     Gson gson = new Gson();
     for (String resource : ArrangerResources.CRD_RESOURCES) {
-      try (InputStream in = CustomResourceDefinitions.class.getClassLoader().getResourceAsStream(resource)) {
+      try (InputStream in =
+          CustomResourceDefinitions.class.getClassLoader().getResourceAsStream(resource)) {
         if (in == null) {
           throw new IllegalStateException("CRD resource " + resource + " is not on the classpath");
         }
@@ -51,7 +52,9 @@ public final class CustomResourceDefinitions {
     return crds;
   }
 
-  /** Creates (or replaces) every CRD and returns them once the API server reports them Established. */
+  /**
+   * Creates (or replaces) every CRD and returns them once the API server reports them Established.
+   */
   public static List<V1CustomResourceDefinition> install(ApiClient client) {
     ApiextensionsV1Api api = new ApiextensionsV1Api(client);
     DynamicKubernetesApi crds =
@@ -63,7 +66,8 @@ public final class CustomResourceDefinitions {
       KubernetesApiResponse<DynamicKubernetesObject> created = crds.create(object);
       if (created.getHttpStatusCode() == 409) {
         DynamicKubernetesObject current = requireSuccess(crds.get(name), "read", name).getObject();
-        crd.getAsJsonObject("metadata").addProperty("resourceVersion", current.getMetadata().getResourceVersion());
+        crd.getAsJsonObject("metadata")
+            .addProperty("resourceVersion", current.getMetadata().getResourceVersion());
         requireSuccess(crds.update(new DynamicKubernetesObject(crd)), "replace", name);
       } else {
         requireSuccess(created, "create", name);
@@ -76,8 +80,15 @@ public final class CustomResourceDefinitions {
   private static KubernetesApiResponse<DynamicKubernetesObject> requireSuccess(
       KubernetesApiResponse<DynamicKubernetesObject> response, String verb, String name) {
     if (!response.isSuccess()) {
-      throw new IllegalStateException("cannot " + verb + " CRD " + name + " (HTTP " + response.getHttpStatusCode()
-          + "): " + (response.getStatus() == null ? "no status" : response.getStatus().getMessage()));
+      throw new IllegalStateException(
+          "cannot "
+              + verb
+              + " CRD "
+              + name
+              + " (HTTP "
+              + response.getHttpStatusCode()
+              + "): "
+              + (response.getStatus() == null ? "no status" : response.getStatus().getMessage()));
     }
     return response;
   }
@@ -94,7 +105,8 @@ public final class CustomResourceDefinitions {
         throw new IllegalStateException("cannot read CRD " + name + ": " + e.getResponseBody(), e);
       }
       if (Instant.now().isAfter(deadline)) {
-        throw new IllegalStateException("CRD " + name + " not Established within " + ESTABLISH_TIMEOUT.toSeconds() + " s");
+        throw new IllegalStateException(
+            "CRD " + name + " not Established within " + ESTABLISH_TIMEOUT.toSeconds() + " s");
       }
       try {
         Thread.sleep(100);
@@ -108,7 +120,8 @@ public final class CustomResourceDefinitions {
   public static boolean isEstablished(V1CustomResourceDefinition crd) {
     List<V1CustomResourceDefinitionCondition> conditions =
         crd.getStatus() == null ? null : crd.getStatus().getConditions();
-    return conditions != null && conditions.stream()
-        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+    return conditions != null
+        && conditions.stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 }

@@ -14,7 +14,9 @@ final class JobProgress {
 
   private JobProgress() {}
 
-  /** @return true if every job ended (Succeeded or Failed) in time */
+  /**
+   * @return true if every job ended (Succeeded or Failed) in time
+   */
   static boolean follow(ApiClient client, Duration timeout) throws InterruptedException {
     Instant deadline = Instant.now().plus(timeout);
     Map<String, String> last = new TreeMap<>();
@@ -29,27 +31,34 @@ final class JobProgress {
       }
       Map<String, String> now = new TreeMap<>();
       for (V1alpha1TYJob job : jobs) {
-        now.put(job.getMetadata().getNamespace() + "/" + job.getMetadata().getName(), describe(job));
+        now.put(
+            job.getMetadata().getNamespace() + "/" + job.getMetadata().getName(), describe(job));
       }
-      now.forEach((job, state) -> {
-        if (!state.equals(last.get(job))) {
-          System.out.printf("  %-40s %s%n", job, state);
-        }
-      });
+      now.forEach(
+          (job, state) -> {
+            if (!state.equals(last.get(job))) {
+              System.out.printf("  %-40s %s%n", job, state);
+            }
+          });
       last.clear();
       last.putAll(now);
-      long open = now.values().stream().filter(s -> !s.startsWith("Succeeded") && !s.startsWith("Failed")).count();
+      long open =
+          now.values().stream()
+              .filter(s -> !s.startsWith("Succeeded") && !s.startsWith("Failed"))
+              .count();
       if (open == 0) {
         System.out.printf("all %d jobs have ended%n", now.size());
         return true;
       }
       if (Instant.now().isAfter(deadline)) {
-        System.out.printf("%d of %d jobs had not ended after %d s:%n", open, now.size(), timeout.toSeconds());
-        now.forEach((job, state) -> {
-          if (!state.startsWith("Succeeded") && !state.startsWith("Failed")) {
-            System.out.printf("  %-40s %s%n", job, state);
-          }
-        });
+        System.out.printf(
+            "%d of %d jobs had not ended after %d s:%n", open, now.size(), timeout.toSeconds());
+        now.forEach(
+            (job, state) -> {
+              if (!state.startsWith("Succeeded") && !state.startsWith("Failed")) {
+                System.out.printf("  %-40s %s%n", job, state);
+              }
+            });
         return false;
       }
       Thread.sleep(1000);
@@ -62,9 +71,19 @@ final class JobProgress {
       return "(new)";
     }
     String stage = status.getStage() == null ? "-" : status.getStage().getValue();
-    String schedule = status.getScheduleState() == null ? "-" : status.getScheduleState().getValue();
-    String why = status.getScheduling() == null || status.getScheduling().getReason() == null ? ""
-        : "  " + status.getScheduling().getReason() + ": " + status.getScheduling().getMessage();
-    return stage + " (" + schedule + ")" + (stage.equals("Succeeded") || stage.equals("Failed") ? "" : why);
+    String schedule =
+        status.getScheduleState() == null ? "-" : status.getScheduleState().getValue();
+    String why =
+        status.getScheduling() == null || status.getScheduling().getReason() == null
+            ? ""
+            : "  "
+                + status.getScheduling().getReason()
+                + ": "
+                + status.getScheduling().getMessage();
+    return stage
+        + " ("
+        + schedule
+        + ")"
+        + (stage.equals("Succeeded") || stage.equals("Failed") ? "" : why);
   }
 }

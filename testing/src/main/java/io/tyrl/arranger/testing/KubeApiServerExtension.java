@@ -10,8 +10,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Gives a test class a real etcd + kube-apiserver with Arranger's CRDs installed. One control plane
- * serves the whole test JVM; it is stopped by its PIDs when the test plan ends. A control plane that
- * cannot be provisioned or started fails the tests: it never skips them.
+ * serves the whole test JVM; it is stopped by its PIDs when the test plan ends. A control plane
+ * that cannot be provisioned or started fails the tests: it never skips them.
  *
  * <p>Test methods and constructors may declare {@link ApiClient} (admin), {@link ControlPlane},
  * {@link SimulatedNodes} or {@link SimulatedKubelet} parameters.
@@ -19,8 +19,12 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 public final class KubeApiServerExtension implements BeforeAllCallback, ParameterResolver {
 
   /** Identities the services use against an RBAC-enforcing API server. */
-  public static final List<String> SERVICE_IDENTITIES = List.of("arranger-scheduler", "arranger-controller",
-      "arranger-scheduler-namespaced", "arranger-controller-namespaced");
+  public static final List<String> SERVICE_IDENTITIES =
+      List.of(
+          "arranger-scheduler",
+          "arranger-controller",
+          "arranger-scheduler-namespaced",
+          "arranger-controller-namespaced");
 
   private static final ExtensionContext.Namespace NAMESPACE =
       ExtensionContext.Namespace.create(KubeApiServerExtension.class);
@@ -32,16 +36,23 @@ public final class KubeApiServerExtension implements BeforeAllCallback, Paramete
 
   /** The JVM's control plane, started on first use. */
   public static ControlPlane controlPlane(ExtensionContext context) {
-    return context.getRoot().getStore(NAMESPACE)
-        .getOrComputeIfAbsent(RunningControlPlane.class, key -> RunningControlPlane.start(), RunningControlPlane.class)
+    return context
+        .getRoot()
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(
+            RunningControlPlane.class,
+            key -> RunningControlPlane.start(),
+            RunningControlPlane.class)
         .controlPlane();
   }
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == ApiClient.class || type == ControlPlane.class
-        || type == SimulatedNodes.class || type == SimulatedKubelet.class;
+    return type == ApiClient.class
+        || type == ControlPlane.class
+        || type == SimulatedNodes.class
+        || type == SimulatedKubelet.class;
   }
 
   @Override

@@ -20,18 +20,30 @@ import java.util.Map;
 public record KubectlTable(Map<String, String> cells, List<String> wide) {
 
   /**
-   * @param path e.g. {@code /apis/arranger.tyrl.io/v1alpha1/queues/default} or
-   *     {@code /apis/arranger.tyrl.io/v1alpha1/namespaces/rl/tyjobs/pong}
+   * @param path e.g. {@code /apis/arranger.tyrl.io/v1alpha1/queues/default} or {@code
+   *     /apis/arranger.tyrl.io/v1alpha1/namespaces/rl/tyjobs/pong}
    */
   public static KubectlTable get(ApiClient client, String path) {
     Map<String, String> headers = new HashMap<>();
     headers.put("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io");
     try {
-      okhttp3.Call call = client.buildCall(client.getBasePath(), path, "GET", new ArrayList<Pair>(), new ArrayList<Pair>(),
-          null, headers, new HashMap<>(), new HashMap<>(), new String[] {"BearerToken"}, null);
+      okhttp3.Call call =
+          client.buildCall(
+              client.getBasePath(),
+              path,
+              "GET",
+              new ArrayList<Pair>(),
+              new ArrayList<Pair>(),
+              null,
+              headers,
+              new HashMap<>(),
+              new HashMap<>(),
+              new String[] {"BearerToken"},
+              null);
       JsonObject table = client.<JsonObject>execute(call, JsonObject.class).getData();
       JsonArray columns = table.getAsJsonArray("columnDefinitions");
-      JsonArray cells = table.getAsJsonArray("rows").get(0).getAsJsonObject().getAsJsonArray("cells");
+      JsonArray cells =
+          table.getAsJsonArray("rows").get(0).getAsJsonObject().getAsJsonArray("cells");
       Map<String, String> byColumn = new LinkedHashMap<>();
       List<String> wide = new ArrayList<>();
       for (int i = 0; i < columns.size(); i++) {
@@ -45,12 +57,16 @@ public record KubectlTable(Map<String, String> cells, List<String> wide) {
       }
       return new KubectlTable(byColumn, wide);
     } catch (ApiException e) {
-      throw new IllegalStateException("cannot read " + path + " as a table (HTTP " + e.getCode() + "): "
-          + e.getResponseBody(), e);
+      throw new IllegalStateException(
+          "cannot read " + path + " as a table (HTTP " + e.getCode() + "): " + e.getResponseBody(),
+          e);
     }
   }
 
-  /** The cell of a column by its name (as kubectl prints it upper-cased), empty when the field is unset. */
+  /**
+   * The cell of a column by its name (as kubectl prints it upper-cased), empty when the field is
+   * unset.
+   */
   public String cell(String column) {
     String value = cells.get(column);
     if (value == null) {

@@ -21,10 +21,10 @@ public final class LocalCluster {
   private LocalCluster() {}
 
   /**
-   * The simulated fleet: a quarter GPU nodes (64 cpu, 256Gi, 8 GPUs); of the rest, CPU nodes (32 cpu,
-   * 128Gi), the last two of which (with 8 nodes or more) form a dedicated pool, labelled
-   * {@code pool.example.com/name=rl} and tainted {@code pool.example.com/dedicated=rl:NoSchedule}, as
-   * the samples that select a pool expect.
+   * The simulated fleet: a quarter GPU nodes (64 cpu, 256Gi, 8 GPUs); of the rest, CPU nodes (32
+   * cpu, 128Gi), the last two of which (with 8 nodes or more) form a dedicated pool, labelled
+   * {@code pool.example.com/name=rl} and tainted {@code pool.example.com/dedicated=rl:NoSchedule},
+   * as the samples that select a pool expect.
    */
   public static List<NodeSpec> fleet(int nodes) {
     if (nodes < 1) {
@@ -36,17 +36,19 @@ public final class LocalCluster {
     for (int i = 0; i < nodes; i++) {
       boolean gpu = i < gpuNodes;
       boolean pool = i >= nodes - poolNodes;
-      NodeSpec.Builder node = NodeSpec.named((gpu ? "gpu-node-" : pool ? "pool-node-" : "cpu-node-") + i)
-          .pods(110)
-          .label(SimulatedNodeAgent.SIMULATED_LABEL, "true")
-          .label("node.kubernetes.io/instance-type", gpu ? "gpu-a100-x8" : "cpu-32");
+      NodeSpec.Builder node =
+          NodeSpec.named((gpu ? "gpu-node-" : pool ? "pool-node-" : "cpu-node-") + i)
+              .pods(110)
+              .label(SimulatedNodeAgent.SIMULATED_LABEL, "true")
+              .label("node.kubernetes.io/instance-type", gpu ? "gpu-a100-x8" : "cpu-32");
       if (gpu) {
         node.cpu("64").memory("256Gi").gpus(8).label("accelerator", "a100");
       } else {
         node.cpu("32").memory("128Gi");
       }
       if (pool) {
-        node.label("pool.example.com/name", "rl").taint("pool.example.com/dedicated", "rl", "NoSchedule");
+        node.label("pool.example.com/name", "rl")
+            .taint("pool.example.com/dedicated", "rl", "NoSchedule");
       }
       fleet.add(node.build());
     }
@@ -67,36 +69,57 @@ public final class LocalCluster {
     ControlPlane controlPlane = ControlPlane.start(KubeApiServerExtension.SERVICE_IDENTITIES);
     List<AutoCloseable> running = new ArrayList<>();
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      for (int i = running.size() - 1; i >= 0; i--) {
-        try {
-          running.get(i).close();
-        } catch (Exception e) {
-          System.err.println("could not stop " + running.get(i) + ": " + e.getMessage());
-        }
-      }
-      System.out.println("stopped the control plane (kube-apiserver pid " + controlPlane.apiServerPid()
-          + ", etcd pid " + controlPlane.etcdPid() + ")");
-      controlPlane.close();
-      stopped.countDown();
-    }, "local-cluster-stop"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  for (int i = running.size() - 1; i >= 0; i--) {
+                    try {
+                      running.get(i).close();
+                    } catch (Exception e) {
+                      System.err.println(
+                          "could not stop " + running.get(i) + ": " + e.getMessage());
+                    }
+                  }
+                  System.out.println(
+                      "stopped the control plane (kube-apiserver pid "
+                          + controlPlane.apiServerPid()
+                          + ", etcd pid "
+                          + controlPlane.etcdPid()
+                          + ")");
+                  controlPlane.close();
+                  stopped.countDown();
+                },
+                "local-cluster-stop"));
     ApiClient admin = controlPlane.adminClient();
     populate(admin, fleet);
-    Path written = controlPlane.writeKubeconfig(options.kubeconfig(), ControlPlane.ADMIN).toAbsolutePath();
-    System.out.printf("%nArranger's local control plane is up at %s with %d simulated nodes.%n"
-        + "  export KUBECONFIG=%s%n  kubectl get nodes%n  kubectl get queues,tyjobs -A%n", controlPlane.url(),
-        fleet.size(), written);
+    Path written =
+        controlPlane.writeKubeconfig(options.kubeconfig(), ControlPlane.ADMIN).toAbsolutePath();
+    System.out.printf(
+        "%nArranger's local control plane is up at %s with %d simulated nodes.%n"
+            + "  export KUBECONFIG=%s%n  kubectl get nodes%n  kubectl get queues,tyjobs -A%n",
+        controlPlane.url(), fleet.size(), written);
     if (options.schedulerJar() != null) {
-      running.add(new SimulatedNodeAgent(controlPlane.adminClient(), admin, new SimulatedNodeAgent.Timing(
-          Duration.ofSeconds(1), options.leaderRunTime())).start());
+      running.add(
+          new SimulatedNodeAgent(
+                  controlPlane.adminClient(),
+                  admin,
+                  new SimulatedNodeAgent.Timing(Duration.ofSeconds(1), options.leaderRunTime()))
+              .start());
       Path logs = written.getParent();
       for (String service : List.of("scheduler", "controller")) {
         Path jar = service.equals("scheduler") ? options.schedulerJar() : options.controllerJar();
-        ServiceProcess process = ServiceProcess.start(service, jar, logs, Map.of(
-            "arranger.kubernetes.kubeconfig", written.toString()), List.of("-Xmx512m"));
+        ServiceProcess process =
+            ServiceProcess.start(
+                service,
+                jar,
+                logs,
+                Map.of("arranger.kubernetes.kubeconfig", written.toString()),
+                List.of("-Xmx512m"));
         running.add(process);
         process.awaitReady(Duration.ofSeconds(120));
-        System.out.printf("  %s-service is up (pid %d, log %s)%n", service, process.pid(), process.log());
+        System.out.printf(
+            "  %s-service is up (pid %d, log %s)%n", service, process.pid(), process.log());
       }
     }
     if (options.samples() != null) {
@@ -112,8 +135,15 @@ public final class LocalCluster {
   }
 
   /** Command-line options of the local cluster. */
-  record Options(int nodes, Path kubeconfig, Path schedulerJar, Path controllerJar, Path samples,
-      Duration leaderRunTime, Duration timeout, boolean keep) {
+  record Options(
+      int nodes,
+      Path kubeconfig,
+      Path schedulerJar,
+      Path controllerJar,
+      Path samples,
+      Duration leaderRunTime,
+      Duration timeout,
+      boolean keep) {
 
     static Options parse(String[] args) {
       int nodes = 16;
@@ -131,18 +161,24 @@ public final class LocalCluster {
           case "--scheduler-jar" -> schedulerJar = Path.of(requireValue(args, ++i));
           case "--controller-jar" -> controllerJar = Path.of(requireValue(args, ++i));
           case "--samples" -> samples = Path.of(requireValue(args, ++i));
-          case "--leader-run-time" -> leaderRunTime = Duration.ofSeconds(Long.parseLong(requireValue(args, ++i)));
+          case "--leader-run-time" ->
+              leaderRunTime = Duration.ofSeconds(Long.parseLong(requireValue(args, ++i)));
           case "--timeout" -> timeout = Duration.ofSeconds(Long.parseLong(requireValue(args, ++i)));
           case "--keep" -> keep = true;
-          default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: LocalCluster"
-              + " [--nodes N] [--kubeconfig FILE] [--scheduler-jar JAR --controller-jar JAR] [--samples DIR]"
-              + " [--leader-run-time SECONDS] [--timeout SECONDS] [--keep]");
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown argument "
+                      + args[i]
+                      + "; usage: LocalCluster"
+                      + " [--nodes N] [--kubeconfig FILE] [--scheduler-jar JAR --controller-jar JAR] [--samples DIR]"
+                      + " [--leader-run-time SECONDS] [--timeout SECONDS] [--keep]");
         }
       }
       if ((schedulerJar == null) != (controllerJar == null)) {
         throw new IllegalArgumentException("--scheduler-jar and --controller-jar go together");
       }
-      return new Options(nodes, kubeconfig, schedulerJar, controllerJar, samples, leaderRunTime, timeout, keep);
+      return new Options(
+          nodes, kubeconfig, schedulerJar, controllerJar, samples, leaderRunTime, timeout, keep);
     }
   }
 

@@ -11,20 +11,28 @@ import java.util.regex.Pattern;
  * @param file the file it was read from, e.g. {@code counts-int32-max.yaml}
  * @param name its {@code metadata.name}
  * @param expected what must happen when it is submitted
- * @param field the field the API server's or Arranger's message must name, with indices
- *     ({@code spec.workerSets[0].counts})
+ * @param field the field the API server's or Arranger's message must name, with indices ({@code
+ *     spec.workerSets[0].counts})
  * @param description what is wrong with it, in words
- * @param body the object as written, types and all (a counts of {@code "three"} stays a string), ready
- *     to be sent as it is
+ * @param body the object as written, types and all (a counts of {@code "three"} stays a string),
+ *     ready to be sent as it is
  */
-public record MalformedTYJob(String file, String name, Outcome expected, String field, String description,
+public record MalformedTYJob(
+    String file,
+    String name,
+    Outcome expected,
+    String field,
+    String description,
     Map<String, Object> body) {
 
   /** What must happen to a malformed TYJob. */
   public enum Outcome {
     /** The API server refuses to store it (422), naming the field. */
     REFUSED,
-    /** The API server stores it; Arranger ends it {@code Failed} with {@code Validated=False} naming the field. */
+    /**
+     * The API server stores it; Arranger ends it {@code Failed} with {@code Validated=False} naming
+     * the field.
+     */
     FAILED
   }
 
@@ -44,11 +52,19 @@ public record MalformedTYJob(String file, String name, Outcome expected, String 
    * which kube-apiserver 1.20 names fields of a list's items ({@code spec.workerSets.counts}).
    */
   public boolean isNamedIn(String message) {
-    return message != null && (message.contains(field) || message.contains(INDEX.matcher(field).replaceAll("")));
+    return message != null
+        && (message.contains(field) || message.contains(INDEX.matcher(field).replaceAll("")));
   }
 
   @Override
   public String toString() {
-    return file + " (" + description + "; " + expected.name().toLowerCase() + ", naming " + field + ")";
+    return file
+        + " ("
+        + description
+        + "; "
+        + expected.name().toLowerCase()
+        + ", naming "
+        + field
+        + ")";
   }
 }

@@ -3,9 +3,9 @@ package io.tyrl.arranger.testing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -40,14 +40,16 @@ public final class MalformedTYJobs {
 
   /** Every job of a folder in the corpus's format (an {@code index.txt} and the files it lists). */
   public static List<MalformedTYJob> load(Path folder) {
-    return load(folder.toString(), file -> {
-      Path path = folder.resolve(file);
-      try {
-        return Files.readString(path);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read " + path, e);
-      }
-    });
+    return load(
+        folder.toString(),
+        file -> {
+          Path path = folder.resolve(file);
+          try {
+            return Files.readString(path);
+          } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path, e);
+          }
+        });
   }
 
   /** The file names listed in the classpath corpus's index, without comments and blank lines. */
@@ -61,8 +63,13 @@ public final class MalformedTYJobs {
     for (String file : indexedFiles(textOfFile.apply(INDEX_FILE))) {
       MalformedTYJob job = read(where + "/" + file, file, textOfFile.apply(file));
       if (!names.add(job.name())) {
-        throw new IllegalStateException(where + "/" + file + ": metadata.name " + job.name()
-            + " is used by another file of the corpus");
+        throw new IllegalStateException(
+            where
+                + "/"
+                + file
+                + ": metadata.name "
+                + job.name()
+                + " is used by another file of the corpus");
       }
       jobs.add(job);
     }
@@ -70,7 +77,11 @@ public final class MalformedTYJobs {
   }
 
   private static List<String> indexedFiles(String index) {
-    return index.lines().map(String::strip).filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
+    return index
+        .lines()
+        .map(String::strip)
+        .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+        .toList();
   }
 
   @SuppressWarnings("unchecked")
@@ -80,7 +91,8 @@ public final class MalformedTYJobs {
       throw new IllegalStateException(where + ": not a YAML object");
     }
     Object metadata = body.get("metadata");
-    if (!(metadata instanceof Map<?, ?> meta) || !(meta.get("name") instanceof String name)
+    if (!(metadata instanceof Map<?, ?> meta)
+        || !(meta.get("name") instanceof String name)
         || !(meta.get("annotations") instanceof Map<?, ?> annotations)) {
       throw new IllegalStateException(where + ": needs metadata.name and metadata.annotations");
     }
@@ -89,10 +101,17 @@ public final class MalformedTYJobs {
     try {
       outcome = MalformedTYJob.Outcome.valueOf(expect.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalStateException(where + ": " + EXPECT_ANNOTATION + " \"" + expect + "\" is neither refused nor failed", e);
+      throw new IllegalStateException(
+          where + ": " + EXPECT_ANNOTATION + " \"" + expect + "\" is neither refused nor failed",
+          e);
     }
-    return new MalformedTYJob(file, name, outcome, annotation(where, annotations, FIELD_ANNOTATION),
-        annotation(where, annotations, CASE_ANNOTATION), (Map<String, Object>) body);
+    return new MalformedTYJob(
+        file,
+        name,
+        outcome,
+        annotation(where, annotations, FIELD_ANNOTATION),
+        annotation(where, annotations, CASE_ANNOTATION),
+        (Map<String, Object>) body);
   }
 
   private static String annotation(String where, Map<?, ?> annotations, String key) {

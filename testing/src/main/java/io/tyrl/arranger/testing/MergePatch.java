@@ -8,7 +8,8 @@ import okhttp3.Call;
 
 /**
  * JSON merge patches through {@link PatchUtils}, which sets the merge-patch content type; the
- * generated patch calls of client-java 24 send {@code application/json}, which the API server refuses.
+ * generated patch calls of client-java 24 send {@code application/json}, which the API server
+ * refuses.
  */
 final class MergePatch {
 
@@ -21,10 +22,11 @@ final class MergePatch {
   static <T> T apply(Class<T> type, ApiClient client, String json, CallFactory factory) {
     V1Patch patch = new V1Patch(json);
     try {
-      return PatchUtils.patch(type, () -> factory.call(patch), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+      return PatchUtils.patch(
+          type, () -> factory.call(patch), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
     } catch (ApiException e) {
-      throw new IllegalStateException("merge patch " + json + " refused (HTTP " + e.getCode() + "): "
-          + e.getResponseBody(), e);
+      throw new IllegalStateException(
+          "merge patch " + json + " refused (HTTP " + e.getCode() + "): " + e.getResponseBody(), e);
     }
   }
 }

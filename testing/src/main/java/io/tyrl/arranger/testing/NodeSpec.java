@@ -7,7 +7,11 @@ import java.util.List;
 import java.util.Map;
 
 /** A simulated node: its capacity (also its allocatable), labels, taints and readiness. */
-public record NodeSpec(String name, Map<String, String> capacity, Map<String, String> labels, List<V1Taint> taints,
+public record NodeSpec(
+    String name,
+    Map<String, String> capacity,
+    Map<String, String> labels,
+    List<V1Taint> taints,
     boolean ready) {
 
   public static final String GPU = "nvidia.com/gpu";
@@ -24,7 +28,8 @@ public record NodeSpec(String name, Map<String, String> capacity, Map<String, St
 
   public static final class Builder {
     private final String name;
-    private final Map<String, String> capacity = new LinkedHashMap<>(Map.of("cpu", "8", "memory", "32Gi", "pods", "110"));
+    private final Map<String, String> capacity =
+        new LinkedHashMap<>(Map.of("cpu", "8", "memory", "32Gi", "pods", "110"));
     private final Map<String, String> labels = new LinkedHashMap<>();
     private final List<V1Taint> taints = new ArrayList<>();
     private boolean ready = true;

@@ -3,7 +3,9 @@ package io.tyrl.arranger.testing;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The repository's root folder: from the {@code arranger.projectRoot} property, else found upwards. */
+/**
+ * The repository's root folder: from the {@code arranger.projectRoot} property, else found upwards.
+ */
 final class ProjectRoot {
 
   private ProjectRoot() {}
@@ -19,7 +21,9 @@ final class ProjectRoot {
         return dir;
       }
     }
-    throw new IllegalStateException("no scripts/control-plane.sh in " + start
-        + " or above it; set -Darranger.projectRoot to the Arranger checkout");
+    throw new IllegalStateException(
+        "no scripts/control-plane.sh in "
+            + start
+            + " or above it; set -Darranger.projectRoot to the Arranger checkout");
   }
 }

@@ -18,17 +18,25 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.yaml.snakeyaml.Yaml;
 
-/** Creates the Queues and TYJobs of a folder of YAML files (several documents per file allowed), Queues first. */
+/**
+ * Creates the Queues and TYJobs of a folder of YAML files (several documents per file allowed),
+ * Queues first.
+ */
 public final class SampleApplier {
 
   private SampleApplier() {}
 
-  /** @return "kind namespace/name" of every object created */
+  /**
+   * @return "kind namespace/name" of every object created
+   */
   public static List<String> apply(ApiClient client, Path folder, String defaultNamespace) {
     List<JsonObject> objects = new ArrayList<>();
     try (Stream<Path> files = Files.list(folder)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml")).sorted()
-          .toList()) {
+      for (Path file :
+          files
+              .filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml"))
+              .sorted()
+              .toList()) {
         try (Reader reader = Files.newBufferedReader(file)) {
           for (Object document : new Yaml().loadAll(reader)) {
             if (document instanceof Map<?, ?> map && !map.isEmpty()) {
@@ -58,21 +66,33 @@ public final class SampleApplier {
     KubernetesApiResponse<DynamicKubernetesObject> response;
     String namespace = "";
     if (isQueue(object)) {
-      response = new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION, ArrangerResources.QUEUES,
-          client).create(new DynamicKubernetesObject(object));
+      response =
+          new DynamicKubernetesApi(
+                  ArrangerResources.GROUP,
+                  ArrangerResources.VERSION,
+                  ArrangerResources.QUEUES,
+                  client)
+              .create(new DynamicKubernetesObject(object));
     } else if (ArrangerResources.TYJOB_KIND.equals(kind)) {
       JsonObject metadata = object.getAsJsonObject("metadata");
       if (!metadata.has("namespace")) {
         metadata.addProperty("namespace", defaultNamespace);
       }
       namespace = metadata.get("namespace").getAsString();
-      response = new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION, ArrangerResources.TYJOBS,
-          client).create(new DynamicKubernetesObject(object));
+      response =
+          new DynamicKubernetesApi(
+                  ArrangerResources.GROUP,
+                  ArrangerResources.VERSION,
+                  ArrangerResources.TYJOBS,
+                  client)
+              .create(new DynamicKubernetesObject(object));
     } else {
-      throw new IllegalArgumentException("sample " + name + " is a " + kind + "; only Queue and TYJob samples are applied");
+      throw new IllegalArgumentException(
+          "sample " + name + " is a " + kind + "; only Queue and TYJob samples are applied");
     }
     if (!response.isSuccess() && response.getHttpStatusCode() != 409) {
-      throw new IllegalStateException("cannot create " + kind + " " + name + ": " + response.getStatus().getMessage());
+      throw new IllegalStateException(
+          "cannot create " + kind + " " + name + ": " + response.getStatus().getMessage());
     }
     return kind + " " + (namespace.isEmpty() ? "" : namespace + "/") + name;
   }

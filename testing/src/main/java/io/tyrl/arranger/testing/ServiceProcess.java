@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 public final class ServiceProcess implements AutoCloseable {
 
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final String name;
   private final Process process;
@@ -39,13 +40,18 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   /**
-   * @param properties Spring properties, passed as command-line arguments so that they win over
-   *     the jar's application.yaml
+   * @param properties Spring properties, passed as command-line arguments so that they win over the
+   *     jar's application.yaml
    */
-  public static ServiceProcess start(String name, Path jar, Path workDir, Map<String, String> properties,
+  public static ServiceProcess start(
+      String name,
+      Path jar,
+      Path workDir,
+      Map<String, String> properties,
       List<String> jvmOptions) {
     if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException(name + ": no jar at " + jar + " (build it with ./mvnw package)");
+      throw new IllegalStateException(
+          name + ": no jar at " + jar + " (build it with ./mvnw package)");
     }
     int port = FreePorts.onLoopback();
     List<String> command = new ArrayList<>();
@@ -58,8 +64,11 @@ public final class ServiceProcess implements AutoCloseable {
     try {
       Files.createDirectories(workDir);
       Path log = workDir.resolve(name + ".log");
-      Process process = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
       return new ServiceProcess(name, process, port, log);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + name + " from " + jar, e);
@@ -94,15 +103,20 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   /**
-   * SIGKILL, as a crashed node or an OOM kill: the JVM gets no chance to give its lease up or finish
-   * anything in flight. Returns once the process has exited.
+   * SIGKILL, as a crashed node or an OOM kill: the JVM gets no chance to give its lease up or
+   * finish anything in flight. Returns once the process has exited.
    */
   public void kill() {
     process.destroyForcibly();
     try {
       if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new IllegalStateException(name + " (pid " + pid() + ") still runs " + STOP_TIMEOUT.toSeconds()
-            + " s after SIGKILL");
+        throw new IllegalStateException(
+            name
+                + " (pid "
+                + pid()
+                + ") still runs "
+                + STOP_TIMEOUT.toSeconds()
+                + " s after SIGKILL");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -125,8 +139,11 @@ public final class ServiceProcess implements AutoCloseable {
   /** GET on the service's HTTP port: status code and body, or 0 when it does not answer. */
   public HttpResponse<String> get(String path) {
     try {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      return HTTP.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+              .timeout(Duration.ofSeconds(5))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       return null;
     } catch (InterruptedException e) {
@@ -140,7 +157,8 @@ public final class ServiceProcess implements AutoCloseable {
     Instant deadline = Instant.now().plus(timeout);
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) {
-        throw new IllegalStateException(name + " exited with code " + process.exitValue() + "\n" + logTail());
+        throw new IllegalStateException(
+            name + " exited with code " + process.exitValue() + "\n" + logTail());
       }
       HttpResponse<String> response = get("/actuator/health/readiness");
       if (response != null && response.statusCode() == 200) {
@@ -153,7 +171,8 @@ public final class ServiceProcess implements AutoCloseable {
         throw new IllegalStateException("interrupted while waiting for " + name, e);
       }
     }
-    throw new IllegalStateException(name + " was not ready within " + timeout.toSeconds() + " s\n" + logTail());
+    throw new IllegalStateException(
+        name + " was not ready within " + timeout.toSeconds() + " s\n" + logTail());
   }
 
   public String logTail() {

@@ -23,14 +23,25 @@ public final class Signals {
 
   private static void send(String signal, long pid) {
     try {
-      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+      Process kill =
+          new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+              .redirectErrorStream(true)
+              .start();
       if (!kill.waitFor(10, TimeUnit.SECONDS)) {
         kill.destroyForcibly();
-        throw new IllegalStateException("kill -" + signal + " " + pid + " did not return within 10 s");
+        throw new IllegalStateException(
+            "kill -" + signal + " " + pid + " did not return within 10 s");
       }
       if (kill.exitValue() != 0) {
-        throw new IllegalStateException("kill -" + signal + " " + pid + " failed (exit " + kill.exitValue() + "): "
-            + new String(kill.getInputStream().readAllBytes()).strip());
+        throw new IllegalStateException(
+            "kill -"
+                + signal
+                + " "
+                + pid
+                + " failed (exit "
+                + kill.exitValue()
+                + "): "
+                + new String(kill.getInputStream().readAllBytes()).strip());
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot run kill -" + signal + " " + pid, e);

@@ -29,7 +29,10 @@ public final class SimulatedKubelet {
     this.core = new CoreV1Api(client);
   }
 
-  /** Marks the pod Running and Ready with a fresh IP, as the kubelet does once its containers started. */
+  /**
+   * Marks the pod Running and Ready with a fresh IP, as the kubelet does once its containers
+   * started.
+   */
   public V1Pod run(String namespace, String name) {
     int n = POD_ADDRESSES.incrementAndGet();
     return run(namespace, name, "127.3." + (n / 250) + "." + (n % 250 + 1));
@@ -75,8 +78,8 @@ public final class SimulatedKubelet {
   }
 
   /**
-   * Removes a pod whose deletion was requested, as the kubelet confirms a graceful deletion once the
-   * containers stopped; without it a bound pod stays Terminating.
+   * Removes a pod whose deletion was requested, as the kubelet confirms a graceful deletion once
+   * the containers stopped; without it a bound pod stays Terminating.
    *
    * @return false if the pod was already gone
    */
@@ -88,11 +91,13 @@ public final class SimulatedKubelet {
       if (e.getCode() == 404) {
         return false;
       }
-      throw new IllegalStateException("cannot remove pod " + namespace + "/" + name + ": " + e.getResponseBody(), e);
+      throw new IllegalStateException(
+          "cannot remove pod " + namespace + "/" + name + ": " + e.getResponseBody(), e);
     }
   }
 
-  private V1Pod terminate(String namespace, String name, String phase, int exitCode, String reason) {
+  private V1Pod terminate(
+      String namespace, String name, String phase, int exitCode, String reason) {
     V1Pod pod = read(namespace, name);
     String now = now();
     JsonObject terminated = new JsonObject();
@@ -119,9 +124,11 @@ public final class SimulatedKubelet {
     return conditions;
   }
 
-  private static JsonArray containerStatuses(V1Pod pod, String state, JsonObject details, boolean ready) {
+  private static JsonArray containerStatuses(
+      V1Pod pod, String state, JsonObject details, boolean ready) {
     JsonArray statuses = new JsonArray();
-    List<V1Container> containers = pod.getSpec() == null ? List.of() : pod.getSpec().getContainers();
+    List<V1Container> containers =
+        pod.getSpec() == null ? List.of() : pod.getSpec().getContainers();
     for (V1Container container : containers) {
       JsonObject stateObject = new JsonObject();
       JsonObject detail = details.deepCopy();
@@ -145,7 +152,10 @@ public final class SimulatedKubelet {
   private V1Pod patchStatus(String namespace, String name, JsonObject status) {
     JsonObject patch = new JsonObject();
     patch.add("status", status);
-    return MergePatch.apply(V1Pod.class, client, patch.toString(),
+    return MergePatch.apply(
+        V1Pod.class,
+        client,
+        patch.toString(),
         body -> core.patchNamespacedPodStatus(name, namespace, body).buildCall(null));
   }
 
@@ -153,7 +163,8 @@ public final class SimulatedKubelet {
     try {
       return core.readNamespacedPod(name, namespace).execute();
     } catch (ApiException e) {
-      throw new IllegalStateException("cannot read pod " + namespace + "/" + name + ": " + e.getResponseBody(), e);
+      throw new IllegalStateException(
+          "cannot read pod " + namespace + "/" + name + ": " + e.getResponseBody(), e);
     }
   }
 

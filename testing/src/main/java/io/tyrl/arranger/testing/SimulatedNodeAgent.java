@@ -22,9 +22,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Plays the kubelet of every simulated node (label {@code arranger.tyrl.io/simulated=true}): a pod
- * bound to such a node runs after {@code startDelay}; an Arranger leader pod (label
- * {@code arranger.tyrl.io/role=leader}) then succeeds after {@code leaderRunTime}, as a training run
- * that finishes; other pods run until deleted. A pod being deleted is removed at once, as a kubelet
+ * bound to such a node runs after {@code startDelay}; an Arranger leader pod (label {@code
+ * arranger.tyrl.io/role=leader}) then succeeds after {@code leaderRunTime}, as a training run that
+ * finishes; other pods run until deleted. A pod being deleted is removed at once, as a kubelet
  * confirms a graceful deletion — without that, a bound pod would stay Terminating forever.
  */
 public final class SimulatedNodeAgent implements AutoCloseable {
@@ -40,11 +40,14 @@ public final class SimulatedNodeAgent implements AutoCloseable {
   private final SharedIndexInformer<V1Node> nodes;
   private final SimulatedKubelet kubelet;
   private final Timing timing;
-  private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2, runnable -> {
-    Thread thread = new Thread(runnable, "simulated-kubelet");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService executor =
+      Executors.newScheduledThreadPool(
+          2,
+          runnable -> {
+            Thread thread = new Thread(runnable, "simulated-kubelet");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final Set<String> handled = ConcurrentHashMap.newKeySet();
   private static final Duration RETRY_FOR = Duration.ofMinutes(3);
   private static final Duration FIRST_RETRY_DELAY = Duration.ofMillis(250);
@@ -56,29 +59,36 @@ public final class SimulatedNodeAgent implements AutoCloseable {
     // Nodes first: a pod is only recognised as simulated once its node is in the cache.
     this.nodeFactory = new SharedInformerFactory(informerClient);
     this.podFactory = new SharedInformerFactory(informerClient);
-    this.nodes = nodeFactory.sharedIndexInformerFor(
-        new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", informerClient),
-        V1Node.class, 0);
-    SharedIndexInformer<V1Pod> pods = podFactory.sharedIndexInformerFor(
-        new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", informerClient),
-        V1Pod.class, 0);
-    pods.addEventHandler(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(V1Pod pod) {
-        observe(pod);
-      }
+    this.nodes =
+        nodeFactory.sharedIndexInformerFor(
+            new GenericKubernetesApi<>(
+                V1Node.class, V1NodeList.class, "", "v1", "nodes", informerClient),
+            V1Node.class,
+            0);
+    SharedIndexInformer<V1Pod> pods =
+        podFactory.sharedIndexInformerFor(
+            new GenericKubernetesApi<>(
+                V1Pod.class, V1PodList.class, "", "v1", "pods", informerClient),
+            V1Pod.class,
+            0);
+    pods.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(V1Pod pod) {
+            observe(pod);
+          }
 
-      @Override
-      public void onUpdate(V1Pod before, V1Pod after) {
-        observe(after);
-      }
+          @Override
+          public void onUpdate(V1Pod before, V1Pod after) {
+            observe(after);
+          }
 
-      @Override
-      public void onDelete(V1Pod pod, boolean finalStateUnknown) {
-        handled.remove(pod.getMetadata().getUid());
-        handled.remove(pod.getMetadata().getUid() + "/deleting");
-      }
-    });
+          @Override
+          public void onDelete(V1Pod pod, boolean finalStateUnknown) {
+            handled.remove(pod.getMetadata().getUid());
+            handled.remove(pod.getMetadata().getUid() + "/deleting");
+          }
+        });
   }
 
   public SimulatedNodeAgent start() {
@@ -115,7 +125,9 @@ public final class SimulatedNodeAgent implements AutoCloseable {
     }
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
     if ((phase == null || "Pending".equals(phase)) && handled.add(uid)) {
-      executor.schedule(() -> run(namespace, name, isLeader(pod)), timing.startDelay().toMillis(),
+      executor.schedule(
+          () -> run(namespace, name, isLeader(pod)),
+          timing.startDelay().toMillis(),
           TimeUnit.MILLISECONDS);
     }
   }
@@ -132,29 +144,43 @@ public final class SimulatedNodeAgent implements AutoCloseable {
   }
 
   private void run(String namespace, String name, boolean leader) {
-    retrying("run " + namespace + "/" + name, () -> kubelet.run(namespace, name), () -> {
-      if (leader) {
-        executor.schedule(() -> retrying("succeed " + namespace + "/" + name, () -> kubelet.succeed(namespace, name),
-            () -> {}), timing.leaderRunTime().toMillis(), TimeUnit.MILLISECONDS);
-      }
-    });
+    retrying(
+        "run " + namespace + "/" + name,
+        () -> kubelet.run(namespace, name),
+        () -> {
+          if (leader) {
+            executor.schedule(
+                () ->
+                    retrying(
+                        "succeed " + namespace + "/" + name,
+                        () -> kubelet.succeed(namespace, name),
+                        () -> {}),
+                timing.leaderRunTime().toMillis(),
+                TimeUnit.MILLISECONDS);
+          }
+        });
   }
 
   private void confirmDeletion(String namespace, String name) {
-    retrying("remove " + namespace + "/" + name, () -> kubelet.confirmDeletion(namespace, name), () -> {});
+    retrying(
+        "remove " + namespace + "/" + name,
+        () -> kubelet.confirmDeletion(namespace, name),
+        () -> {});
   }
 
   /**
    * Runs a kubelet action, then {@code next}. A pod deleted meanwhile is not an error. Any other
    * failure (the API server stopped or frozen, a timeout) is retried with backoff for a bounded
-   * time, as a kubelet keeps reporting a pod's status until it gets through: a status lost during an
-   * outage would otherwise leave its job running forever.
+   * time, as a kubelet keeps reporting a pod's status until it gets through: a status lost during
+   * an outage would otherwise leave its job running forever.
    */
   private void retrying(String what, Runnable action, Runnable next) {
-    retrying(what, action, next, System.nanoTime() + RETRY_FOR.toNanos(), FIRST_RETRY_DELAY.toMillis());
+    retrying(
+        what, action, next, System.nanoTime() + RETRY_FOR.toNanos(), FIRST_RETRY_DELAY.toMillis());
   }
 
-  private void retrying(String what, Runnable action, Runnable next, long deadlineNanos, long delayMillis) {
+  private void retrying(
+      String what, Runnable action, Runnable next, long deadlineNanos, long delayMillis) {
     try {
       action.run();
     } catch (RuntimeException e) {
@@ -162,12 +188,26 @@ public final class SimulatedNodeAgent implements AutoCloseable {
         return;
       }
       if (System.nanoTime() > deadlineNanos) {
-        System.err.println("[simulated-kubelet] gave up after " + RETRY_FOR.toSeconds() + " s: " + what + ": " + e);
+        System.err.println(
+            "[simulated-kubelet] gave up after "
+                + RETRY_FOR.toSeconds()
+                + " s: "
+                + what
+                + ": "
+                + e);
         return;
       }
       try {
-        executor.schedule(() -> retrying(what, action, next, deadlineNanos,
-            Math.min(delayMillis * 2, MAX_RETRY_DELAY.toMillis())), delayMillis, TimeUnit.MILLISECONDS);
+        executor.schedule(
+            () ->
+                retrying(
+                    what,
+                    action,
+                    next,
+                    deadlineNanos,
+                    Math.min(delayMillis * 2, MAX_RETRY_DELAY.toMillis())),
+            delayMillis,
+            TimeUnit.MILLISECONDS);
       } catch (RejectedExecutionException closed) {
         // The agent is closing: nothing is left to report to.
       }

@@ -7,8 +7,8 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Node;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1NodeSpec;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Taint;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -17,9 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Registers Nodes as a kubelet would: the Node object, then its status (capacity, allocatable, a
- * Ready condition, an address). The API server's admission taints every new node
- * {@code node.kubernetes.io/not-ready:NoSchedule}; with no node lifecycle controller here, the
- * simulator removes that taint itself once the node reports Ready.
+ * Ready condition, an address). The API server's admission taints every new node {@code
+ * node.kubernetes.io/not-ready:NoSchedule}; with no node lifecycle controller here, the simulator
+ * removes that taint itself once the node reports Ready.
  */
 public final class SimulatedNodes {
 
@@ -36,13 +36,17 @@ public final class SimulatedNodes {
   }
 
   public V1Node register(NodeSpec spec) {
-    V1Node node = new V1Node()
-        .metadata(new V1ObjectMeta().name(spec.name()).labels(spec.labels()))
-        .spec(new V1NodeSpec().taints(spec.taints().isEmpty() ? null : new ArrayList<>(spec.taints())));
+    V1Node node =
+        new V1Node()
+            .metadata(new V1ObjectMeta().name(spec.name()).labels(spec.labels()))
+            .spec(
+                new V1NodeSpec()
+                    .taints(spec.taints().isEmpty() ? null : new ArrayList<>(spec.taints())));
     try {
       core.createNode(node).execute();
     } catch (ApiException e) {
-      throw new IllegalStateException("cannot register node " + spec.name() + ": " + e.getResponseBody(), e);
+      throw new IllegalStateException(
+          "cannot register node " + spec.name() + ": " + e.getResponseBody(), e);
     }
     reportStatus(spec.name(), spec, spec.ready());
     return spec.ready() ? clearNotReadyTaint(spec) : read(spec.name());
@@ -59,7 +63,8 @@ public final class SimulatedNodes {
       core.deleteNode(name).execute();
     } catch (ApiException e) {
       if (e.getCode() != 404) {
-        throw new IllegalStateException("cannot delete node " + name + ": " + e.getResponseBody(), e);
+        throw new IllegalStateException(
+            "cannot delete node " + name + ": " + e.getResponseBody(), e);
       }
     }
   }
@@ -80,7 +85,9 @@ public final class SimulatedNodes {
     condition.addProperty("type", "Ready");
     condition.addProperty("status", ready ? "True" : "False");
     condition.addProperty("reason", ready ? "KubeletReady" : "KubeletNotReady");
-    condition.addProperty("message", ready ? "simulated kubelet is posting ready status" : "simulated kubelet stopped");
+    condition.addProperty(
+        "message",
+        ready ? "simulated kubelet is posting ready status" : "simulated kubelet stopped");
     condition.addProperty("lastHeartbeatTime", now);
     condition.addProperty("lastTransitionTime", now);
     JsonArray conditions = new JsonArray();
@@ -98,23 +105,36 @@ public final class SimulatedNodes {
     status.add("addresses", addresses);
     JsonObject patch = new JsonObject();
     patch.add("status", status);
-    MergePatch.apply(V1Node.class, client, patch.toString(), body -> core.patchNodeStatus(name, body).buildCall(null));
+    MergePatch.apply(
+        V1Node.class,
+        client,
+        patch.toString(),
+        body -> core.patchNodeStatus(name, body).buildCall(null));
   }
 
   private V1Node clearNotReadyTaint(NodeSpec spec) {
     V1Node current = read(spec.name());
-    boolean tainted = current.getSpec() != null && current.getSpec().getTaints() != null
-        && current.getSpec().getTaints().stream().anyMatch(t -> NOT_READY_TAINT.equals(t.getKey()));
+    boolean tainted =
+        current.getSpec() != null
+            && current.getSpec().getTaints() != null
+            && current.getSpec().getTaints().stream()
+                .anyMatch(t -> NOT_READY_TAINT.equals(t.getKey()));
     if (!tainted) {
       return current;
     }
     // A merge patch replaces the whole list, so send exactly the node's own taints.
     JsonObject nodeSpec = new JsonObject();
-    nodeSpec.add("taints", spec.taints().isEmpty()
-        ? com.google.gson.JsonNull.INSTANCE
-        : json.getGson().toJsonTree(spec.taints().toArray(new V1Taint[0])));
+    nodeSpec.add(
+        "taints",
+        spec.taints().isEmpty()
+            ? com.google.gson.JsonNull.INSTANCE
+            : json.getGson().toJsonTree(spec.taints().toArray(new V1Taint[0])));
     JsonObject patch = new JsonObject();
     patch.add("spec", nodeSpec);
-    return MergePatch.apply(V1Node.class, client, patch.toString(), body -> core.patchNode(spec.name(), body).buildCall(null));
+    return MergePatch.apply(
+        V1Node.class,
+        client,
+        patch.toString(),
+        body -> core.patchNode(spec.name(), body).buildCall(null));
   }
 }

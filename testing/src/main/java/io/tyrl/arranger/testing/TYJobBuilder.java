@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds TYJobs as raw objects, the way a user's YAML reaches the API server: fields left unset stay
- * absent, so the API server's defaults apply rather than the Java model's.
+ * Builds TYJobs as raw objects, the way a user's YAML reaches the API server: fields left unset
+ * stay absent, so the API server's defaults apply rather than the Java model's.
  */
 public final class TYJobBuilder {
 
@@ -42,15 +42,18 @@ public final class TYJobBuilder {
     return this;
   }
 
-  /** One more request of the leader's container, e.g. {@code leaderRequest("nvidia.com/gpu", "1")}. */
+  /**
+   * One more request of the leader's container, e.g. {@code leaderRequest("nvidia.com/gpu", "1")}.
+   */
   @SuppressWarnings("unchecked")
   public TYJobBuilder leaderRequest(String resource, String quantity) {
     if (leader == null) {
       throw new IllegalStateException("TYJob " + name + " needs a leader first");
     }
-    Map<String, Object> resources = new LinkedHashMap<>((Map<String, Object>) leader.get("resources"));
-    Map<String, Object> requests = new LinkedHashMap<>(
-        (Map<String, Object>) resources.getOrDefault("requests", Map.of()));
+    Map<String, Object> resources =
+        new LinkedHashMap<>((Map<String, Object>) leader.get("resources"));
+    Map<String, Object> requests =
+        new LinkedHashMap<>((Map<String, Object>) resources.getOrDefault("requests", Map.of()));
     requests.put(resource, quantity);
     resources.put("requests", requests);
     leader.put("resources", resources);
@@ -73,8 +76,8 @@ public final class TYJobBuilder {
   }
 
   /**
-   * Every pod of the job tolerates a node that is not Ready or unreachable (NoExecute) for that long,
-   * instead of the 300 s the API server's admission gives a pod without such tolerations.
+   * Every pod of the job tolerates a node that is not Ready or unreachable (NoExecute) for that
+   * long, instead of the 300 s the API server's admission gives a pod without such tolerations.
    */
   public TYJobBuilder tolerateNodeLossFor(long seconds) {
     this.nodeLossToleration = seconds;
@@ -92,12 +95,23 @@ public final class TYJobBuilder {
       throw new IllegalStateException("TYJob " + name + " needs a leader");
     }
     Map<String, Object> body = new LinkedHashMap<>(spec);
-    body.put("leader", Map.of("name", leader.get("name"),
-        "template", template((String) leader.get("name"), leader.get("resources"))));
+    body.put(
+        "leader",
+        Map.of(
+            "name",
+            leader.get("name"),
+            "template",
+            template((String) leader.get("name"), leader.get("resources"))));
     List<Map<String, Object>> sets = new ArrayList<>();
     for (Map<String, Object> set : workerSets) {
-      sets.add(Map.of("name", set.get("name"), "counts", set.get("counts"),
-          "template", template((String) set.get("name"), set.get("resources"))));
+      sets.add(
+          Map.of(
+              "name",
+              set.get("name"),
+              "counts",
+              set.get("counts"),
+              "template",
+              template((String) set.get("name"), set.get("resources"))));
     }
     body.put("workerSets", sets);
     Map<String, Object> job = new LinkedHashMap<>();
@@ -110,27 +124,65 @@ public final class TYJobBuilder {
 
   public void create(ApiClient client) {
     try {
-      new CustomObjectsApi(client).createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION,
-          namespace, ArrangerResources.TYJOBS, build()).execute();
+      new CustomObjectsApi(client)
+          .createNamespacedCustomObject(
+              ArrangerResources.GROUP,
+              ArrangerResources.VERSION,
+              namespace,
+              ArrangerResources.TYJOBS,
+              build())
+          .execute();
     } catch (ApiException e) {
-      throw new IllegalStateException("cannot create TYJob " + namespace + "/" + name + " (HTTP " + e.getCode() + "): "
-          + e.getResponseBody(), e);
+      throw new IllegalStateException(
+          "cannot create TYJob "
+              + namespace
+              + "/"
+              + name
+              + " (HTTP "
+              + e.getCode()
+              + "): "
+              + e.getResponseBody(),
+          e);
     }
   }
 
   private Map<String, Object> template(String container, Object resources) {
     Map<String, Object> podSpec = new LinkedHashMap<>();
-    podSpec.put("containers", List.of(Map.of("name", container, "image", "registry.local/rl/" + container + ":1",
-        "resources", resources)));
+    podSpec.put(
+        "containers",
+        List.of(
+            Map.of(
+                "name",
+                container,
+                "image",
+                "registry.local/rl/" + container + ":1",
+                "resources",
+                resources)));
     if (!nodeSelector.isEmpty()) {
       podSpec.put("nodeSelector", nodeSelector);
     }
     if (nodeLossToleration != null) {
-      podSpec.put("tolerations", List.of(
-          Map.of("key", "node.kubernetes.io/not-ready", "operator", "Exists", "effect", "NoExecute",
-              "tolerationSeconds", nodeLossToleration),
-          Map.of("key", "node.kubernetes.io/unreachable", "operator", "Exists", "effect", "NoExecute",
-              "tolerationSeconds", nodeLossToleration)));
+      podSpec.put(
+          "tolerations",
+          List.of(
+              Map.of(
+                  "key",
+                  "node.kubernetes.io/not-ready",
+                  "operator",
+                  "Exists",
+                  "effect",
+                  "NoExecute",
+                  "tolerationSeconds",
+                  nodeLossToleration),
+              Map.of(
+                  "key",
+                  "node.kubernetes.io/unreachable",
+                  "operator",
+                  "Exists",
+                  "effect",
+                  "NoExecute",
+                  "tolerationSeconds",
+                  nodeLossToleration)));
     }
     return Map.of("spec", podSpec);
   }

@@ -3,6 +3,7 @@
  * installed, simulated nodes and kubelet, the local cluster the run command starts, the services
  * started from their jars.
  *
- * <p>Start at {@code KubeApiServerExtension} for tests and {@code LocalCluster} for the run command.
+ * <p>Start at {@code KubeApiServerExtension} for tests and {@code LocalCluster} for the run
+ * command.
  */
 package io.tyrl.arranger.testing;

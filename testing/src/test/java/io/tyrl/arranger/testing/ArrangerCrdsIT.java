@@ -17,9 +17,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ArrangerCrdsIT {
 
   @Test
-  void tyJobCrdIsEstablishedNamespacedWithStatusAndPrinterColumns(ApiClient client) throws Exception {
+  void tyJobCrdIsEstablishedNamespacedWithStatusAndPrinterColumns(ApiClient client)
+      throws Exception {
     V1CustomResourceDefinition crd =
-        new ApiextensionsV1Api(client).readCustomResourceDefinition("tyjobs.arranger.tyrl.io").execute();
+        new ApiextensionsV1Api(client)
+            .readCustomResourceDefinition("tyjobs.arranger.tyrl.io")
+            .execute();
 
     assertThat(CustomResourceDefinitions.isEstablished(crd)).isTrue();
     assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
@@ -27,14 +30,17 @@ class ArrangerCrdsIT {
     V1CustomResourceDefinitionVersion version = crd.getSpec().getVersions().get(0);
     assertThat(version.getName()).isEqualTo("v1alpha1");
     assertThat(version.getSubresources().getStatus()).isNotNull();
-    assertThat(version.getAdditionalPrinterColumns()).extracting(V1CustomResourceColumnDefinition::getName)
+    assertThat(version.getAdditionalPrinterColumns())
+        .extracting(V1CustomResourceColumnDefinition::getName)
         .contains("Stage", "Queue", "Workers", "Schedule", "Reason", "Nodes", "Age");
   }
 
   @Test
   void queueCrdIsEstablishedClusterScoped(ApiClient client) throws Exception {
     V1CustomResourceDefinition crd =
-        new ApiextensionsV1Api(client).readCustomResourceDefinition("queues.arranger.tyrl.io").execute();
+        new ApiextensionsV1Api(client)
+            .readCustomResourceDefinition("queues.arranger.tyrl.io")
+            .execute();
 
     assertThat(CustomResourceDefinitions.isEstablished(crd)).isTrue();
     assertThat(crd.getSpec().getScope()).isEqualTo("Cluster");
@@ -44,8 +50,10 @@ class ArrangerCrdsIT {
 
   @Test
   void bothKindsAreServedThroughTheGeneratedModel(ApiClient client) throws Exception {
-    V1alpha1TYJobList jobs = ArrangerResources.tyJobs(client).list("default").throwsApiException().getObject();
-    V1alpha1QueueList queues = ArrangerResources.queues(client).list().throwsApiException().getObject();
+    V1alpha1TYJobList jobs =
+        ArrangerResources.tyJobs(client).list("default").throwsApiException().getObject();
+    V1alpha1QueueList queues =
+        ArrangerResources.queues(client).list().throwsApiException().getObject();
 
     assertThat(jobs.getKind()).isEqualTo("TYJobList");
     assertThat(queues.getKind()).isEqualTo("QueueList");

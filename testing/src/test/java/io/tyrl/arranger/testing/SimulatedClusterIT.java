@@ -20,15 +20,20 @@ class SimulatedClusterIT {
 
   @Test
   void registeredNodeIsReadyWithCapacityLabelsAndOnlyItsOwnTaints(SimulatedNodes nodes) {
-    NodeSpec spec = NodeSpec.named(TYJobFixtures.uniqueName("gpu-node"))
-        .cpu("64").memory("256Gi").gpus(8).pods(500)
-        .label("accelerator", "a100")
-        .taint("gpu", "a100", "NoSchedule")
-        .build();
+    NodeSpec spec =
+        NodeSpec.named(TYJobFixtures.uniqueName("gpu-node"))
+            .cpu("64")
+            .memory("256Gi")
+            .gpus(8)
+            .pods(500)
+            .label("accelerator", "a100")
+            .taint("gpu", "a100", "NoSchedule")
+            .build();
 
     V1Node node = nodes.register(spec);
 
-    assertThat(node.getStatus().getAllocatable().get("nvidia.com/gpu").getNumber()).isEqualByComparingTo("8");
+    assertThat(node.getStatus().getAllocatable().get("nvidia.com/gpu").getNumber())
+        .isEqualByComparingTo("8");
     assertThat(node.getStatus().getAllocatable().get("cpu").getNumber()).isEqualByComparingTo("64");
     assertThat(node.getStatus().getCapacity().get("pods").getNumber()).isEqualByComparingTo("500");
     assertThat(readyCondition(node).getStatus()).isEqualTo("True");
@@ -47,8 +52,8 @@ class SimulatedClusterIT {
   }
 
   @Test
-  void kubeletDrivesBoundPodsThroughTheirPhases(ApiClient client, SimulatedNodes nodes, SimulatedKubelet kubelet)
-      throws Exception {
+  void kubeletDrivesBoundPodsThroughTheirPhases(
+      ApiClient client, SimulatedNodes nodes, SimulatedKubelet kubelet) throws Exception {
     String nodeName = TYJobFixtures.uniqueName("node");
     nodes.register(NodeSpec.named(nodeName).build());
     CoreV1Api core = new CoreV1Api(client);
@@ -60,28 +65,39 @@ class SimulatedClusterIT {
 
     assertThat(runningPod.getStatus().getPhase()).isEqualTo("Running");
     assertThat(runningPod.getStatus().getPodIP()).startsWith("127.");
-    assertThat(runningPod.getStatus().getConditions()).filteredOn(c -> "Ready".equals(c.getType()))
-        .extracting(V1PodCondition::getStatus).containsExactly("True");
+    assertThat(runningPod.getStatus().getConditions())
+        .filteredOn(c -> "Ready".equals(c.getType()))
+        .extracting(V1PodCondition::getStatus)
+        .containsExactly("True");
     assertThat(refusedPod.getStatus().getPhase()).isEqualTo("Failed");
     assertThat(refusedPod.getStatus().getReason()).isEqualTo("OutOfcpu");
 
     V1Pod succeeded = kubelet.succeed("default", running);
     assertThat(succeeded.getStatus().getPhase()).isEqualTo("Succeeded");
-    assertThat(succeeded.getStatus().getContainerStatuses()).singleElement()
+    assertThat(succeeded.getStatus().getContainerStatuses())
+        .singleElement()
         .satisfies(s -> assertThat(s.getState().getTerminated().getExitCode()).isZero());
   }
 
   private static String createBoundPod(CoreV1Api core, String nodeName) throws Exception {
     String name = TYJobFixtures.uniqueName("pod");
-    V1PodSpec podSpec = new V1PodSpec().nodeName(nodeName).restartPolicy("Never")
-        .addContainersItem(new V1Container().name("main").image("registry.local/rl/actor:1"));
+    V1PodSpec podSpec =
+        new V1PodSpec()
+            .nodeName(nodeName)
+            .restartPolicy("Never")
+            .addContainersItem(new V1Container().name("main").image("registry.local/rl/actor:1"));
     // client-java 24 starts maps empty, and the 1.20 API server refuses an empty overhead.
     podSpec.setOverhead(null);
-    core.createNamespacedPod("default", new V1Pod().metadata(new V1ObjectMeta().name(name)).spec(podSpec)).execute();
+    core.createNamespacedPod(
+            "default", new V1Pod().metadata(new V1ObjectMeta().name(name)).spec(podSpec))
+        .execute();
     return name;
   }
 
   private static V1NodeCondition readyCondition(V1Node node) {
-    return node.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).findFirst().orElseThrow();
+    return node.getStatus().getConditions().stream()
+        .filter(c -> "Ready".equals(c.getType()))
+        .findFirst()
+        .orElseThrow();
   }
 }

@@ -19,15 +19,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SimulatedNodeAgentIT {
 
   @Test
-  void runsBoundPodsFinishesLeadersAndConfirmsDeletions(ControlPlane controlPlane, ApiClient client,
-      SimulatedNodes nodes) throws Exception {
+  void runsBoundPodsFinishesLeadersAndConfirmsDeletions(
+      ControlPlane controlPlane, ApiClient client, SimulatedNodes nodes) throws Exception {
     String node = TYJobFixtures.uniqueName("agent-node");
     nodes.register(NodeSpec.named(node).label(SimulatedNodeAgent.SIMULATED_LABEL, "true").build());
     String elsewhere = TYJobFixtures.uniqueName("real-node");
     nodes.register(NodeSpec.named(elsewhere).build());
     CoreV1Api core = new CoreV1Api(client);
-    try (SimulatedNodeAgent agent = new SimulatedNodeAgent(controlPlane.adminClient(), client,
-        new SimulatedNodeAgent.Timing(Duration.ofMillis(200), Duration.ofMillis(800))).start()) {
+    try (SimulatedNodeAgent agent =
+        new SimulatedNodeAgent(
+                controlPlane.adminClient(),
+                client,
+                new SimulatedNodeAgent.Timing(Duration.ofMillis(200), Duration.ofMillis(800)))
+            .start()) {
       String leader = create(core, node, "leader");
       String worker = create(core, node, "worker");
       String untouched = create(core, elsewhere, "worker");
@@ -35,7 +39,9 @@ class SimulatedNodeAgentIT {
       await().atMost(Duration.ofSeconds(15)).until(() -> phase(core, leader).equals("Succeeded"));
       assertThat(phase(core, worker)).isEqualTo("Running");
       assertThat(read(core, worker).getStatus().getPodIP()).startsWith("127.");
-      assertThat(phase(core, untouched)).as("pods on nodes the agent does not simulate").isEqualTo("Pending");
+      assertThat(phase(core, untouched))
+          .as("pods on nodes the agent does not simulate")
+          .isEqualTo("Pending");
 
       core.deleteNamespacedPod(worker, "default").execute();
       await().atMost(Duration.ofSeconds(15)).until(() -> !exists(core, worker));
@@ -44,11 +50,20 @@ class SimulatedNodeAgentIT {
 
   private static String create(CoreV1Api core, String node, String role) throws ApiException {
     String name = TYJobFixtures.uniqueName(role);
-    V1PodSpec spec = new V1PodSpec().nodeName(node).restartPolicy("Never")
-        .addContainersItem(new V1Container().name("main").image("registry.local/rl/agent:1"));
+    V1PodSpec spec =
+        new V1PodSpec()
+            .nodeName(node)
+            .restartPolicy("Never")
+            .addContainersItem(new V1Container().name("main").image("registry.local/rl/agent:1"));
     spec.setOverhead(null);
-    core.createNamespacedPod("default", new V1Pod()
-        .metadata(new V1ObjectMeta().name(name).labels(Map.of(SimulatedNodeAgent.ROLE_LABEL, role))).spec(spec))
+    core.createNamespacedPod(
+            "default",
+            new V1Pod()
+                .metadata(
+                    new V1ObjectMeta()
+                        .name(name)
+                        .labels(Map.of(SimulatedNodeAgent.ROLE_LABEL, role)))
+                .spec(spec))
         .execute();
     return name;
   }
@@ -59,7 +74,9 @@ class SimulatedNodeAgentIT {
 
   private static String phase(CoreV1Api core, String name) throws ApiException {
     V1Pod pod = read(core, name);
-    return pod.getStatus() == null || pod.getStatus().getPhase() == null ? "" : pod.getStatus().getPhase();
+    return pod.getStatus() == null || pod.getStatus().getPhase() == null
+        ? ""
+        : pod.getStatus().getPhase();
   }
 
   private static boolean exists(CoreV1Api core, String name) {

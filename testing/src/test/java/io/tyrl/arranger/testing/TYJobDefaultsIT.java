@@ -22,10 +22,15 @@ class TYJobDefaultsIT {
     assertThat(TYJobFixtures.spec(body)).containsOnlyKeys("leader", "workerSets");
 
     new CustomObjectsApi(client)
-        .createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION, "default",
-            ArrangerResources.TYJOBS, body)
+        .createNamespacedCustomObject(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            "default",
+            ArrangerResources.TYJOBS,
+            body)
         .execute();
-    V1alpha1TYJob job = ArrangerResources.tyJobs(client).get("default", name).throwsApiException().getObject();
+    V1alpha1TYJob job =
+        ArrangerResources.tyJobs(client).get("default", name).throwsApiException().getObject();
 
     V1alpha1TYJobSpec spec = job.getSpec();
     assertThat(spec.getRestartLimit()).isEqualTo(3);
@@ -33,23 +38,41 @@ class TYJobDefaultsIT {
     assertThat(spec.getMinWorkersNum()).isEqualTo(1);
     assertThat(spec.getPriority()).isEqualTo(5);
     assertThat(spec.getTerminating()).isFalse();
-    assertThat(spec.getWorkerSets()).singleElement().satisfies(set -> assertThat(set.getCounts()).isEqualTo(1));
+    assertThat(spec.getWorkerSets())
+        .singleElement()
+        .satisfies(set -> assertThat(set.getCounts()).isEqualTo(1));
     assertThat(spec.getQueue()).isEqualTo("default");
     assertThat(spec.getGang().getMode()).isEqualTo(V1alpha1TYJobSpecGang.ModeEnum.STRICT);
-    assertThat(spec.getLeader().getTemplate().getSpec().getContainers()).singleElement()
-        .satisfies(c -> assertThat(c.getResources().getRequests().get("cpu").getNumber()).isEqualByComparingTo("1"));
+    assertThat(spec.getLeader().getTemplate().getSpec().getContainers())
+        .singleElement()
+        .satisfies(
+            c ->
+                assertThat(c.getResources().getRequests().get("cpu").getNumber())
+                    .isEqualByComparingTo("1"));
   }
 
   @Test
   void rawStoredObjectCarriesTheDefaultsItself(ApiClient client) throws Exception {
     String name = TYJobFixtures.uniqueName("stored");
     CustomObjectsApi api = new CustomObjectsApi(client);
-    api.createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION, "default",
-        ArrangerResources.TYJOBS, TYJobFixtures.minimalTyJob(name)).execute();
+    api.createNamespacedCustomObject(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            "default",
+            ArrangerResources.TYJOBS,
+            TYJobFixtures.minimalTyJob(name))
+        .execute();
 
     @SuppressWarnings("unchecked")
-    Map<String, Object> stored = (Map<String, Object>) api.getNamespacedCustomObject(ArrangerResources.GROUP,
-        ArrangerResources.VERSION, "default", ArrangerResources.TYJOBS, name).execute();
+    Map<String, Object> stored =
+        (Map<String, Object>)
+            api.getNamespacedCustomObject(
+                    ArrangerResources.GROUP,
+                    ArrangerResources.VERSION,
+                    "default",
+                    ArrangerResources.TYJOBS,
+                    name)
+                .execute();
 
     assertThat(TYJobFixtures.spec(stored))
         .containsEntry("restartLimit", 3.0)

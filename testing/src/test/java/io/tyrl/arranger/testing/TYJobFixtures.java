@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** Raw TYJob bodies, so that what the API server fills in is not already set by the Java model's defaults. */
+/**
+ * Raw TYJob bodies, so that what the API server fills in is not already set by the Java model's
+ * defaults.
+ */
 final class TYJobFixtures {
 
   private TYJobFixtures() {}
@@ -21,7 +24,9 @@ final class TYJobFixtures {
     worker.put("name", "actor");
     worker.put("template", podTemplate("actor"));
     Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("leader", new LinkedHashMap<>(Map.of("name", "learner", "template", podTemplate("learner"))));
+    spec.put(
+        "leader",
+        new LinkedHashMap<>(Map.of("name", "learner", "template", podTemplate("learner"))));
     spec.put("workerSets", new ArrayList<>(List.of(worker)));
     Map<String, Object> job = new LinkedHashMap<>();
     job.put("apiVersion", "arranger.tyrl.io/v1alpha1");
@@ -33,8 +38,18 @@ final class TYJobFixtures {
 
   private static Map<String, Object> podTemplate(String container) {
     Map<String, Object> resources = Map.of("requests", Map.of("cpu", "1", "memory", "1Gi"));
-    return Map.of("spec", Map.of("containers",
-        List.of(Map.of("name", container, "image", "registry.local/rl/" + container + ":1", "resources", resources))));
+    return Map.of(
+        "spec",
+        Map.of(
+            "containers",
+            List.of(
+                Map.of(
+                    "name",
+                    container,
+                    "image",
+                    "registry.local/rl/" + container + ":1",
+                    "resources",
+                    resources))));
   }
 
   @SuppressWarnings("unchecked")

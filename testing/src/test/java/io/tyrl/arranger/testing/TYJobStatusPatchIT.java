@@ -18,26 +18,34 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(KubeApiServerExtension.class)
 class TYJobStatusPatchIT {
 
-  private static final String STATUS_PATCH = """
+  private static final String STATUS_PATCH =
+      """
       {"status": {"stage": "Running", "allocations": {"%1$s-learner": "node-1", "%1$s-actor-0": "node-2"}},
        "spec": {"priority": 9}}""";
 
   @Test
   void mergePatchOnStatusSetsStatusAndLeavesSpecUntouched(ApiClient client) throws Exception {
     String name = createJob(client);
-    V1alpha1TYJob before = ArrangerResources.tyJobs(client).get("default", name).throwsApiException().getObject();
+    V1alpha1TYJob before =
+        ArrangerResources.tyJobs(client).get("default", name).throwsApiException().getObject();
 
-    V1alpha1TYJob patched = PatchUtils.patch(V1alpha1TYJob.class,
-        () -> statusPatchCall(client, name),
-        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+    V1alpha1TYJob patched =
+        PatchUtils.patch(
+            V1alpha1TYJob.class,
+            () -> statusPatchCall(client, name),
+            V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+            client);
 
     assertThat(patched.getStatus().getStage()).isEqualTo(V1alpha1TYJobStatus.StageEnum.RUNNING);
     assertThat(patched.getStatus().getAllocations())
-        .containsExactlyInAnyOrderEntriesOf(Map.of(name + "-learner", "node-1", name + "-actor-0", "node-2"));
-    V1alpha1TYJob reread = ArrangerResources.tyJobs(client).get("default", name).throwsApiException().getObject();
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(name + "-learner", "node-1", name + "-actor-0", "node-2"));
+    V1alpha1TYJob reread =
+        ArrangerResources.tyJobs(client).get("default", name).throwsApiException().getObject();
     assertThat(reread.getSpec()).isEqualTo(before.getSpec());
     assertThat(reread.getSpec().getPriority()).isEqualTo(5);
-    assertThat(reread.getMetadata().getGeneration()).isEqualTo(before.getMetadata().getGeneration());
+    assertThat(reread.getMetadata().getGeneration())
+        .isEqualTo(before.getMetadata().getGeneration());
     assertThat(reread.getStatus().getAllocations()).hasSize(2);
   }
 
@@ -45,7 +53,8 @@ class TYJobStatusPatchIT {
   void generatedPatchCallSendsPlainJsonAndIsRefused(ApiClient client) throws Exception {
     String name = createJob(client);
 
-    ApiException refused = catchThrowableOfType(ApiException.class, () -> statusPatchRequest(client, name).execute());
+    ApiException refused =
+        catchThrowableOfType(ApiException.class, () -> statusPatchRequest(client, name).execute());
 
     assertThat(refused).isNotNull();
     assertThat(refused.getCode()).isEqualTo(415);
@@ -54,8 +63,12 @@ class TYJobStatusPatchIT {
   private static String createJob(ApiClient client) throws ApiException {
     String name = TYJobFixtures.uniqueName("status");
     new CustomObjectsApi(client)
-        .createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION, "default",
-            ArrangerResources.TYJOBS, TYJobFixtures.minimalTyJob(name))
+        .createNamespacedCustomObject(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            "default",
+            ArrangerResources.TYJOBS,
+            TYJobFixtures.minimalTyJob(name))
         .execute();
     return name;
   }
@@ -64,10 +77,15 @@ class TYJobStatusPatchIT {
     return statusPatchRequest(client, name).buildCall(null);
   }
 
-  private static CustomObjectsApi.APIpatchNamespacedCustomObjectStatusRequest statusPatchRequest(ApiClient client,
-      String name) {
-    return new CustomObjectsApi(client).patchNamespacedCustomObjectStatus(ArrangerResources.GROUP,
-        ArrangerResources.VERSION, "default", ArrangerResources.TYJOBS, name,
-        new V1Patch(STATUS_PATCH.formatted(name)));
+  private static CustomObjectsApi.APIpatchNamespacedCustomObjectStatusRequest statusPatchRequest(
+      ApiClient client, String name) {
+    return new CustomObjectsApi(client)
+        .patchNamespacedCustomObjectStatus(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            "default",
+            ArrangerResources.TYJOBS,
+            name,
+            new V1Patch(STATUS_PATCH.formatted(name)));
   }
 }

@@ -28,56 +28,91 @@ class TYJobValidationIT {
 
   static Stream<Arguments> invalidSpecs() {
     return Stream.of(
-        Arguments.of("priority 11", (Consumer<Map<String, Object>>) spec -> spec.put("priority", 11),
+        Arguments.of(
+            "priority 11",
+            (Consumer<Map<String, Object>>) spec -> spec.put("priority", 11),
             List.of("spec.priority", "10")),
-        Arguments.of("priority 0", (Consumer<Map<String, Object>>) spec -> spec.put("priority", 0),
+        Arguments.of(
+            "priority 0",
+            (Consumer<Map<String, Object>>) spec -> spec.put("priority", 0),
             List.of("spec.priority", "1")),
-        Arguments.of("cleanPodPolicy Foo", (Consumer<Map<String, Object>>) spec -> spec.put("cleanPodPolicy", "Foo"),
+        Arguments.of(
+            "cleanPodPolicy Foo",
+            (Consumer<Map<String, Object>>) spec -> spec.put("cleanPodPolicy", "Foo"),
             List.of("spec.cleanPodPolicy", "\"Foo\"")),
-        Arguments.of("counts 0", (Consumer<Map<String, Object>>) spec -> firstWorkerSet(spec).put("counts", 0),
+        Arguments.of(
+            "counts 0",
+            (Consumer<Map<String, Object>>) spec -> firstWorkerSet(spec).put("counts", 0),
             List.of("spec.workerSets", "counts")),
-        Arguments.of("basicPolicy Random",
-            (Consumer<Map<String, Object>>) spec -> spec.put("schedulerPolicy", Map.of("basicPolicy", "Random")),
+        Arguments.of(
+            "basicPolicy Random",
+            (Consumer<Map<String, Object>>)
+                spec -> spec.put("schedulerPolicy", Map.of("basicPolicy", "Random")),
             List.of("spec.schedulerPolicy.basicPolicy", "\"Random\"")),
-        Arguments.of("restartLimit -1", (Consumer<Map<String, Object>>) spec -> spec.put("restartLimit", -1),
+        Arguments.of(
+            "restartLimit -1",
+            (Consumer<Map<String, Object>>) spec -> spec.put("restartLimit", -1),
             List.of("spec.restartLimit")),
-        Arguments.of("gang mode Loose",
+        Arguments.of(
+            "gang mode Loose",
             (Consumer<Map<String, Object>>) spec -> spec.put("gang", Map.of("mode", "Loose")),
             List.of("spec.gang.mode", "\"Loose\"")),
-        Arguments.of("no workerSets", (Consumer<Map<String, Object>>) spec -> spec.remove("workerSets"),
+        Arguments.of(
+            "no workerSets",
+            (Consumer<Map<String, Object>>) spec -> spec.remove("workerSets"),
             List.of("spec.workerSets")),
-        Arguments.of("counts 2147483647", (Consumer<Map<String, Object>>) spec -> firstWorkerSet(spec).put("counts", 2147483647),
+        Arguments.of(
+            "counts 2147483647",
+            (Consumer<Map<String, Object>>) spec -> firstWorkerSet(spec).put("counts", 2147483647),
             List.of("spec.workerSets", "counts", "5000")),
-        Arguments.of("counts 5001", (Consumer<Map<String, Object>>) spec -> firstWorkerSet(spec).put("counts", 5001),
+        Arguments.of(
+            "counts 5001",
+            (Consumer<Map<String, Object>>) spec -> firstWorkerSet(spec).put("counts", 5001),
             List.of("spec.workerSets", "counts", "5000")),
-        Arguments.of("restartLimit 3000000000 (beyond int32)",
+        Arguments.of(
+            "restartLimit 3000000000 (beyond int32)",
             (Consumer<Map<String, Object>>) spec -> spec.put("restartLimit", 3_000_000_000L),
             List.of("spec.restartLimit", "10000")),
-        Arguments.of("minWorkersNum 5001", (Consumer<Map<String, Object>>) spec -> spec.put("minWorkersNum", 5001),
+        Arguments.of(
+            "minWorkersNum 5001",
+            (Consumer<Map<String, Object>>) spec -> spec.put("minWorkersNum", 5001),
             List.of("spec.minWorkersNum", "5000")),
-        Arguments.of("33 workerSets", (Consumer<Map<String, Object>>) spec -> {
-              List<Map<String, Object>> sets = new ArrayList<>();
-              for (int i = 0; i < TYJobBounds.MAX_WORKER_SETS + 1; i++) {
-                Map<String, Object> set = new LinkedHashMap<>(firstWorkerSet(spec));
-                set.put("name", "set-" + i);
-                sets.add(set);
-              }
-              spec.put("workerSets", sets);
-            },
+        Arguments.of(
+            "33 workerSets",
+            (Consumer<Map<String, Object>>)
+                spec -> {
+                  List<Map<String, Object>> sets = new ArrayList<>();
+                  for (int i = 0; i < TYJobBounds.MAX_WORKER_SETS + 1; i++) {
+                    Map<String, Object> set = new LinkedHashMap<>(firstWorkerSet(spec));
+                    set.put("name", "set-" + i);
+                    sets.add(set);
+                  }
+                  spec.put("workerSets", sets);
+                },
             List.of("spec.workerSets", "32")),
-        Arguments.of("leader name of 62 characters",
+        Arguments.of(
+            "leader name of 62 characters",
             (Consumer<Map<String, Object>>) spec -> leader(spec).put("name", "l".repeat(62)),
             List.of("spec.leader.name", "61")),
-        Arguments.of("workerSet name of 57 characters",
-            (Consumer<Map<String, Object>>) spec -> firstWorkerSet(spec).put("name", "w".repeat(57)),
+        Arguments.of(
+            "workerSet name of 57 characters",
+            (Consumer<Map<String, Object>>)
+                spec -> firstWorkerSet(spec).put("name", "w".repeat(57)),
             List.of("spec.workerSets", "name", "56")),
-        Arguments.of("volume name Data_1",
-            (Consumer<Map<String, Object>>) spec -> spec.put("volumes", List.of(Map.of("name", "Data_1", "emptyDir", Map.of()))),
+        Arguments.of(
+            "volume name Data_1",
+            (Consumer<Map<String, Object>>)
+                spec ->
+                    spec.put("volumes", List.of(Map.of("name", "Data_1", "emptyDir", Map.of()))),
             List.of("spec.volumes", "name")),
-        Arguments.of("queue Bad Queue", (Consumer<Map<String, Object>>) spec -> spec.put("queue", "Bad Queue"),
+        Arguments.of(
+            "queue Bad Queue",
+            (Consumer<Map<String, Object>>) spec -> spec.put("queue", "Bad Queue"),
             List.of("spec.queue")),
-        Arguments.of("waitTime of 33 characters",
-            (Consumer<Map<String, Object>>) spec -> spec.put("gang", Map.of("waitTime", "1".repeat(32) + "s")),
+        Arguments.of(
+            "waitTime of 33 characters",
+            (Consumer<Map<String, Object>>)
+                spec -> spec.put("gang", Map.of("waitTime", "1".repeat(32) + "s")),
             List.of("spec.gang.waitTime", "32")));
   }
 
@@ -93,8 +128,11 @@ class TYJobValidationIT {
 
   @ParameterizedTest(name = "{0} is refused naming the field")
   @MethodSource("invalidSpecs")
-  void apiServerRefusesTheValueAndNamesTheField(String caseName, Consumer<Map<String, Object>> breakSpec,
-      List<String> expectedInMessage, ApiClient client) {
+  void apiServerRefusesTheValueAndNamesTheField(
+      String caseName,
+      Consumer<Map<String, Object>> breakSpec,
+      List<String> expectedInMessage,
+      ApiClient client) {
     Map<String, Object> job = TYJobFixtures.minimalTyJob(TYJobFixtures.uniqueName("invalid"));
     breakSpec.accept(TYJobFixtures.spec(job));
 
@@ -105,7 +143,8 @@ class TYJobValidationIT {
     V1Status status = new JSON().deserialize(refused.getResponseBody(), V1Status.class);
     assertThat(status.getReason()).isEqualTo("Invalid");
     assertThat(status.getMessage()).contains(expectedInMessage);
-    assertThat(status.getDetails().getCauses()).extracting(V1StatusCause::getField)
+    assertThat(status.getDetails().getCauses())
+        .extracting(V1StatusCause::getField)
         .anySatisfy(field -> assertThat(field).startsWith(expectedInMessage.get(0)));
   }
 
@@ -130,7 +169,9 @@ class TYJobValidationIT {
     spec.put("restartLimit", TYJobBounds.MAX_RESTART_LIMIT);
     spec.put("minWorkersNum", TYJobBounds.MAX_MIN_WORKERS_NUM);
     spec.put("queue", "team-a.gpu");
-    spec.put("gang", Map.of("waitTime", "1h30m", "group", "g".repeat(TYJobBounds.MAX_GANG_GROUP_LENGTH)));
+    spec.put(
+        "gang",
+        Map.of("waitTime", "1h30m", "group", "g".repeat(TYJobBounds.MAX_GANG_GROUP_LENGTH)));
 
     Object created = create(client, job);
 
@@ -139,8 +180,12 @@ class TYJobValidationIT {
 
   private static Object create(ApiClient client, Map<String, Object> job) throws ApiException {
     return new CustomObjectsApi(client)
-        .createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION, "default",
-            ArrangerResources.TYJOBS, job)
+        .createNamespacedCustomObject(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            "default",
+            ArrangerResources.TYJOBS,
+            job)
         .execute();
   }
 }

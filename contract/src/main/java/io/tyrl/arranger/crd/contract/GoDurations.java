@@ -32,17 +32,19 @@ public final class GoDurations {
     BigDecimal millis = BigDecimal.ZERO;
     while (matcher.find() && matcher.start() == end) {
       BigDecimal amount = new BigDecimal(matcher.group(1));
-      long unit = switch (matcher.group(2)) {
-        case "ms" -> 1;
-        case "s" -> 1_000;
-        case "m" -> 60_000;
-        default -> 3_600_000;
-      };
+      long unit =
+          switch (matcher.group(2)) {
+            case "ms" -> 1;
+            case "s" -> 1_000;
+            case "m" -> 60_000;
+            default -> 3_600_000;
+          };
       millis = millis.add(amount.multiply(BigDecimal.valueOf(unit)));
       end = matcher.end();
     }
     if (end != text.length() || end == 0) {
-      throw new IllegalArgumentException(field + ": '" + text + "' is not a duration such as 90s, 10m or 1h30m");
+      throw new IllegalArgumentException(
+          field + ": '" + text + "' is not a duration such as 90s, 10m or 1h30m");
     }
     return Duration.ofMillis(millis.longValueExact());
   }

@@ -12,8 +12,10 @@ public final class PodLabels {
 
   public static final String PREFIX = "arranger.tyrl.io/";
   public static final String JOB_NAME = PREFIX + "job-name";
+
   /** {@link #LEADER} or {@link #WORKER}. */
   public static final String ROLE = PREFIX + "role";
+
   public static final String WORKER_SET = PREFIX + "worker-set";
   public static final String WORKER_INDEX = PREFIX + "worker-index";
   public static final String LEADER = "leader";

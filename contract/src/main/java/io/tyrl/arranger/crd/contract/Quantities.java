@@ -12,34 +12,39 @@ import java.util.regex.Pattern;
  * Kubernetes resource quantities ({@code 500m}, {@code 2}, {@code 16Gi}, {@code 1e3}, {@code 1.5}),
  * read exactly, with the grammar of the API machinery's quantity type.
  *
- * <p>The value stays a {@link BigDecimal} until the last step and is then rounded <em>up</em> to the
- * integer unit asked for, as Kubernetes does when it turns a quantity into an int64 — so a request
- * of {@code 0.5m} cpu never becomes a free pod. Written here once so that the controller's
+ * <p>The value stays a {@link BigDecimal} until the last step and is then rounded <em>up</em> to
+ * the integer unit asked for, as Kubernetes does when it turns a quantity into an int64 — so a
+ * request of {@code 0.5m} cpu never becomes a free pod. Written here once so that the controller's
  * validation and the scheduler's arithmetic agree on what a quantity is.
  */
 public final class Quantities {
 
   private static final Pattern QUANTITY =
-      Pattern.compile("([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+))(?:([eE][+-]?\\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E))?");
-  /** Beyond this a decimal exponent names no resource amount and would only make huge BigDecimals. */
+      Pattern.compile(
+          "([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+))(?:([eE][+-]?\\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E))?");
+
+  /**
+   * Beyond this a decimal exponent names no resource amount and would only make huge BigDecimals.
+   */
   private static final int MAX_EXPONENT = 30;
 
-  private static final Map<String, BigDecimal> SUFFIXES = Map.ofEntries(
-      Map.entry("Ki", new BigDecimal(BigInteger.TWO.pow(10))),
-      Map.entry("Mi", new BigDecimal(BigInteger.TWO.pow(20))),
-      Map.entry("Gi", new BigDecimal(BigInteger.TWO.pow(30))),
-      Map.entry("Ti", new BigDecimal(BigInteger.TWO.pow(40))),
-      Map.entry("Pi", new BigDecimal(BigInteger.TWO.pow(50))),
-      Map.entry("Ei", new BigDecimal(BigInteger.TWO.pow(60))),
-      Map.entry("n", new BigDecimal("1e-9")),
-      Map.entry("u", new BigDecimal("1e-6")),
-      Map.entry("m", new BigDecimal("1e-3")),
-      Map.entry("k", new BigDecimal("1e3")),
-      Map.entry("M", new BigDecimal("1e6")),
-      Map.entry("G", new BigDecimal("1e9")),
-      Map.entry("T", new BigDecimal("1e12")),
-      Map.entry("P", new BigDecimal("1e15")),
-      Map.entry("E", new BigDecimal("1e18")));
+  private static final Map<String, BigDecimal> SUFFIXES =
+      Map.ofEntries(
+          Map.entry("Ki", new BigDecimal(BigInteger.TWO.pow(10))),
+          Map.entry("Mi", new BigDecimal(BigInteger.TWO.pow(20))),
+          Map.entry("Gi", new BigDecimal(BigInteger.TWO.pow(30))),
+          Map.entry("Ti", new BigDecimal(BigInteger.TWO.pow(40))),
+          Map.entry("Pi", new BigDecimal(BigInteger.TWO.pow(50))),
+          Map.entry("Ei", new BigDecimal(BigInteger.TWO.pow(60))),
+          Map.entry("n", new BigDecimal("1e-9")),
+          Map.entry("u", new BigDecimal("1e-6")),
+          Map.entry("m", new BigDecimal("1e-3")),
+          Map.entry("k", new BigDecimal("1e3")),
+          Map.entry("M", new BigDecimal("1e6")),
+          Map.entry("G", new BigDecimal("1e9")),
+          Map.entry("T", new BigDecimal("1e12")),
+          Map.entry("P", new BigDecimal("1e15")),
+          Map.entry("E", new BigDecimal("1e18")));
 
   private static final BigDecimal MAX_LONG = BigDecimal.valueOf(Long.MAX_VALUE);
 
@@ -56,8 +61,10 @@ public final class Quantities {
     }
     Matcher matcher = QUANTITY.matcher(quantity);
     if (!matcher.matches()) {
-      throw new IllegalArgumentException("invalid quantity '" + quantity
-          + "': expected a number with an optional suffix (m, k, Ki, Mi, Gi, ..., or an exponent such as e3)");
+      throw new IllegalArgumentException(
+          "invalid quantity '"
+              + quantity
+              + "': expected a number with an optional suffix (m, k, Ki, Mi, Gi, ..., or an exponent such as e3)");
     }
     BigDecimal number = new BigDecimal(matcher.group(1));
     if (matcher.group(2) != null) {
@@ -93,10 +100,12 @@ public final class Quantities {
     try {
       exponent = Integer.parseInt(digits);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("invalid quantity '" + quantity + "': exponent out of range", e);
+      throw new IllegalArgumentException(
+          "invalid quantity '" + quantity + "': exponent out of range", e);
     }
     if (Math.abs(exponent) > MAX_EXPONENT) {
-      throw new IllegalArgumentException("invalid quantity '" + quantity + "': exponent out of range");
+      throw new IllegalArgumentException(
+          "invalid quantity '" + quantity + "': exponent out of range");
     }
     return exponent;
   }

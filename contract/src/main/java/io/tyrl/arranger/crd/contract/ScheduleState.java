@@ -1,6 +1,9 @@
 package io.tyrl.arranger.crd.contract;
 
-/** The scheduler-owned {@code status.scheduleState} of a TYJob: written by the scheduler, read by the controller. */
+/**
+ * The scheduler-owned {@code status.scheduleState} of a TYJob: written by the scheduler, read by
+ * the controller.
+ */
 public enum ScheduleState {
   UNSCHEDULED("Unscheduled"),
   SCHEDULED_PARTLY("ScheduledPartly"),

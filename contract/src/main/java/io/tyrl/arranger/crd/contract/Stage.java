@@ -9,11 +9,20 @@ import java.util.Optional;
 public enum Stage {
   /** Created, waiting for the scheduler to place its minimum for the first time. */
   PENDING("Pending"),
-  /** The minimum is placed and the leader is being started; it has not run yet (since creation or a reschedule). */
+  /**
+   * The minimum is placed and the leader is being started; it has not run yet (since creation or a
+   * reschedule).
+   */
   STARTING("Starting"),
-  /** The minimum has run: gang rules no longer apply, and a lost pod is placed back like an elastic one. */
+  /**
+   * The minimum has run: gang rules no longer apply, and a lost pod is placed back like an elastic
+   * one.
+   */
   RUNNING("Running"),
-  /** The job lost its leader (or its minimum) and gave everything back; it waits for its minimum again. */
+  /**
+   * The job lost its leader (or its minimum) and gave everything back; it waits for its minimum
+   * again.
+   */
   RESCHEDULING("Rescheduling"),
   SUCCEEDED("Succeeded"),
   FAILED("Failed");

@@ -1,6 +1,8 @@
 package io.tyrl.arranger.crd.reasons;
 
-/** The {@code type} of a core/v1 Event: what both services record, and what a reason is recorded as. */
+/**
+ * The {@code type} of a core/v1 Event: what both services record, and what a reason is recorded as.
+ */
 public enum EventType {
   NORMAL("Normal"),
   WARNING("Warning");

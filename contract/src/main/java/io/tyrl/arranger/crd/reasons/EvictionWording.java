@@ -14,20 +14,37 @@ public final class EvictionWording {
 
   /** e.g. {@code preempted by team-a/high (priority 8 > 5)} */
   public static String preemptedBy(String preemptorKey, int preemptorPriority, int victimPriority) {
-    return PREEMPTED_BY + preemptorKey + " (priority " + preemptorPriority + " > " + victimPriority + ")";
-  }
-
-  /** e.g. {@code reclaimed by queue b (below its deserved share) for b/job; queue a is above its deserved share} */
-  public static String reclaimedBy(String preemptorQueue, String preemptorKey, String victimQueue) {
-    return RECLAIMED_BY + "queue " + preemptorQueue + " (below its deserved share) for " + preemptorKey
-        + "; queue " + victimQueue + " is above its deserved share";
+    return PREEMPTED_BY
+        + preemptorKey
+        + " (priority "
+        + preemptorPriority
+        + " > "
+        + victimPriority
+        + ")";
   }
 
   /**
-   * {@link SchedulingReasons#RECLAIMED} or {@link SchedulingReasons#PREEMPTED}, as an eviction's text
-   * says: reclaim's text starts with "reclaimed", anything else counts as preemption.
+   * e.g. {@code reclaimed by queue b (below its deserved share) for b/job; queue a is above its
+   * deserved share}
+   */
+  public static String reclaimedBy(String preemptorQueue, String preemptorKey, String victimQueue) {
+    return RECLAIMED_BY
+        + "queue "
+        + preemptorQueue
+        + " (below its deserved share) for "
+        + preemptorKey
+        + "; queue "
+        + victimQueue
+        + " is above its deserved share";
+  }
+
+  /**
+   * {@link SchedulingReasons#RECLAIMED} or {@link SchedulingReasons#PREEMPTED}, as an eviction's
+   * text says: reclaim's text starts with "reclaimed", anything else counts as preemption.
    */
   public static String causeOf(String text) {
-    return text != null && text.startsWith("reclaimed") ? SchedulingReasons.RECLAIMED : SchedulingReasons.PREEMPTED;
+    return text != null && text.startsWith("reclaimed")
+        ? SchedulingReasons.RECLAIMED
+        : SchedulingReasons.PREEMPTED;
   }
 }

@@ -12,9 +12,12 @@ public final class ProblemList {
 
   private ProblemList() {}
 
-  /** @param problems each in its {@code field: message} form ({@link Object#toString()}) */
+  /**
+   * @param problems each in its {@code field: message} form ({@link Object#toString()})
+   */
   public static String join(List<?> problems, int shown) {
-    String listed = problems.stream().limit(shown).map(Object::toString).collect(Collectors.joining("; "));
+    String listed =
+        problems.stream().limit(shown).map(Object::toString).collect(Collectors.joining("; "));
     int more = problems.size() - shown;
     return more > 0 ? listed + "; and " + more + " more" : listed;
   }

@@ -9,18 +9,22 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * The controller's own settings ({@code arranger.controller.*}). Bad values fail the start with a
  * message naming the property.
  *
- * @param workers reconcile workers; jobs are reconciled in parallel, one job by one worker at a time
- * @param podCreators pod creates in flight at once, across all jobs: a job's pods are created concurrently
- * @param statusBatchPeriod how long a status write that only reports on the pods (the leader's address
- *     and phase, created and ready counts, allocated nodes) may be held back so that several pod
- *     changes go out in one write; stage changes, restarts and conditions are written at once. 0 turns it off
- * @param resyncPeriod how often every cached job is reconciled again even without events; 0 turns it off
+ * @param workers reconcile workers; jobs are reconciled in parallel, one job by one worker at a
+ *     time
+ * @param podCreators pod creates in flight at once, across all jobs: a job's pods are created
+ *     concurrently
+ * @param statusBatchPeriod how long a status write that only reports on the pods (the leader's
+ *     address and phase, created and ready counts, allocated nodes) may be held back so that
+ *     several pod changes go out in one write; stage changes, restarts and conditions are written
+ *     at once. 0 turns it off
+ * @param resyncPeriod how often every cached job is reconciled again even without events; 0 turns
+ *     it off
  * @param retry backoff for a job whose reconcile failed, per job, doubling from the initial delay
- * @param refusingNodeAvoidance how long the scheduler avoids, for a job, a node whose kubelet refused one
- *     of its pods after binding
- * @param unreachableNodeGrace how long the pods of a job being rescheduled may sit on a node that is not
- *     Ready before the controller force-deletes them, for pods without a {@code tolerationSeconds} for
- *     {@code node.kubernetes.io/unreachable} or {@code not-ready}
+ * @param refusingNodeAvoidance how long the scheduler avoids, for a job, a node whose kubelet
+ *     refused one of its pods after binding
+ * @param unreachableNodeGrace how long the pods of a job being rescheduled may sit on a node that
+ *     is not Ready before the controller force-deletes them, for pods without a {@code
+ *     tolerationSeconds} for {@code node.kubernetes.io/unreachable} or {@code not-ready}
  */
 @ConfigurationProperties("arranger.controller")
 record ControllerProperties(
@@ -34,6 +38,7 @@ record ControllerProperties(
 
   static final int MAX_WORKERS = 64;
   static final int MAX_POD_CREATORS = 256;
+
   /** client-java refuses resync periods below one second. */
   private static final Duration MIN_RESYNC = Duration.ofSeconds(1);
 
@@ -44,9 +49,13 @@ record ControllerProperties(
     }
     if (podCreators < 1 || podCreators > MAX_POD_CREATORS) {
       throw new IllegalArgumentException(
-          "arranger.controller.pod-creators must be between 1 and " + MAX_POD_CREATORS + ", got " + podCreators);
+          "arranger.controller.pod-creators must be between 1 and "
+              + MAX_POD_CREATORS
+              + ", got "
+              + podCreators);
     }
-    if (resyncPeriod == null || resyncPeriod.isNegative()
+    if (resyncPeriod == null
+        || resyncPeriod.isNegative()
         || (!resyncPeriod.isZero() && resyncPeriod.compareTo(MIN_RESYNC) < 0)) {
       throw new IllegalArgumentException(
           "arranger.controller.resync-period must be 0 (off) or at least 1s, got " + resyncPeriod);
@@ -57,15 +66,19 @@ record ControllerProperties(
           "arranger.controller.status-batch-period must not be negative, got " + statusBatchPeriod);
     }
     retry = retry == null ? new Retry(null, null) : retry;
-    refusingNodeAvoidance = refusingNodeAvoidance == null ? Duration.ofMinutes(5) : refusingNodeAvoidance;
-    unreachableNodeGrace = unreachableNodeGrace == null ? Duration.ofMinutes(5) : unreachableNodeGrace;
+    refusingNodeAvoidance =
+        refusingNodeAvoidance == null ? Duration.ofMinutes(5) : refusingNodeAvoidance;
+    unreachableNodeGrace =
+        unreachableNodeGrace == null ? Duration.ofMinutes(5) : unreachableNodeGrace;
     if (refusingNodeAvoidance.isNegative()) {
       throw new IllegalArgumentException(
-          "arranger.controller.refusing-node-avoidance must not be negative, got " + refusingNodeAvoidance);
+          "arranger.controller.refusing-node-avoidance must not be negative, got "
+              + refusingNodeAvoidance);
     }
     if (unreachableNodeGrace.isNegative()) {
       throw new IllegalArgumentException(
-          "arranger.controller.unreachable-node-grace must not be negative, got " + unreachableNodeGrace);
+          "arranger.controller.unreachable-node-grace must not be negative, got "
+              + unreachableNodeGrace);
     }
   }
 
@@ -77,7 +90,8 @@ record ControllerProperties(
    * @param initialDelay the first retry's delay
    * @param maxDelay the cap the doubling delay stops at
    */
-  record Retry(@DefaultValue("500ms") Duration initialDelay, @DefaultValue("5m") Duration maxDelay) {
+  record Retry(
+      @DefaultValue("500ms") Duration initialDelay, @DefaultValue("5m") Duration maxDelay) {
 
     Retry {
       initialDelay = initialDelay == null ? Duration.ofMillis(500) : initialDelay;
@@ -87,8 +101,12 @@ record ControllerProperties(
             "arranger.controller.retry.initial-delay must be positive, got " + initialDelay);
       }
       if (maxDelay.compareTo(initialDelay) < 0) {
-        throw new IllegalArgumentException("arranger.controller.retry.max-delay (" + maxDelay
-            + ") must not be shorter than retry.initial-delay (" + initialDelay + ")");
+        throw new IllegalArgumentException(
+            "arranger.controller.retry.max-delay ("
+                + maxDelay
+                + ") must not be shorter than retry.initial-delay ("
+                + initialDelay
+                + ")");
       }
     }
   }

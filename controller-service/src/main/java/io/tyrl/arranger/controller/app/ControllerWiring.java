@@ -12,15 +12,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tyrl.arranger.controller.kube.ControllerMetrics;
 import io.tyrl.arranger.controller.kube.ForeignPods;
 import io.tyrl.arranger.controller.kube.InformerCache;
-import io.tyrl.arranger.controller.kube.PodExpectations;
-import io.tyrl.arranger.kube.DaemonThreads;
-import io.tyrl.arranger.controller.kube.NodeReadiness;
 import io.tyrl.arranger.controller.kube.InformersSynced;
 import io.tyrl.arranger.controller.kube.JobEventRouter;
 import io.tyrl.arranger.controller.kube.JobEvents;
 import io.tyrl.arranger.controller.kube.JobViewMapper;
 import io.tyrl.arranger.controller.kube.LeaderOnlyController;
+import io.tyrl.arranger.controller.kube.NodeReadiness;
 import io.tyrl.arranger.controller.kube.PlanExecutor;
+import io.tyrl.arranger.controller.kube.PodExpectations;
 import io.tyrl.arranger.controller.kube.PodFactory;
 import io.tyrl.arranger.controller.kube.PodViewMapper;
 import io.tyrl.arranger.controller.kube.ReconcileWorkers;
@@ -29,13 +28,14 @@ import io.tyrl.arranger.controller.kube.VictimEvictor;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.crd.contract.PodLabels;
+import io.tyrl.arranger.kube.DaemonThreads;
 import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.tyrl.arranger.kube.KubernetesClients;
 import io.tyrl.arranger.kube.ScopedInformer;
-import io.tyrl.arranger.kube.informer.ModelListerWatcher;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.kube.events.EventRecorder;
+import io.tyrl.arranger.kube.informer.ModelListerWatcher;
 import io.tyrl.arranger.kube.leader.LeaderElection;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -49,7 +49,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Wires the controller: informers on TYJobs and Arranger's pods → work queue → reconciler, run only
- * while this replica leads. Informers are plain beans (client-java's Spring integration is deprecated).
+ * while this replica leads. Informers are plain beans (client-java's Spring integration is
+ * deprecated).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ControllerProperties.class)
@@ -73,35 +74,76 @@ class ControllerWiring {
   }
 
   @Bean
-  ScopedInformer<DynamicKubernetesObject> tyJobInformer(SharedInformerFactory factory, KubernetesClients clients,
-      ControllerProperties properties, WatchScope scope, JobEventRouter router) {
-    // Raw objects: a TYJob with a malformed template must reach validation, not break the informer's list.
-    DynamicKubernetesApi api = new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION,
-        ArrangerResources.TYJOBS, clients.informers());
-    ScopedInformer<DynamicKubernetesObject> informer = ScopedInformer.create(scope, factory, clients.informers(),
-        (namespaceFactory, namespace) -> namespaceFactory.sharedIndexInformerFor(api, DynamicKubernetesObject.class,
-            properties.resyncPeriod().toMillis(), namespace,
-            (type, error) -> log.warn("TYJob informer: list/watch failed, retrying: {}", error.toString())));
+  ScopedInformer<DynamicKubernetesObject> tyJobInformer(
+      SharedInformerFactory factory,
+      KubernetesClients clients,
+      ControllerProperties properties,
+      WatchScope scope,
+      JobEventRouter router) {
+    // Raw objects: a TYJob with a malformed template must reach validation, not break the
+    // informer's list.
+    DynamicKubernetesApi api =
+        new DynamicKubernetesApi(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            ArrangerResources.TYJOBS,
+            clients.informers());
+    ScopedInformer<DynamicKubernetesObject> informer =
+        ScopedInformer.create(
+            scope,
+            factory,
+            clients.informers(),
+            (namespaceFactory, namespace) ->
+                namespaceFactory.sharedIndexInformerFor(
+                    api,
+                    DynamicKubernetesObject.class,
+                    properties.resyncPeriod().toMillis(),
+                    namespace,
+                    (type, error) ->
+                        log.warn(
+                            "TYJob informer: list/watch failed, retrying: {}", error.toString())));
     informer.addEventHandler(router.jobEvents());
     return informer;
   }
 
   @Bean
-  ScopedInformer<V1Pod> arrangerPodInformer(SharedInformerFactory factory, KubernetesClients clients,
-      ControllerProperties properties, WatchScope scope, JobEventRouter router) {
+  ScopedInformer<V1Pod> arrangerPodInformer(
+      SharedInformerFactory factory,
+      KubernetesClients clients,
+      ControllerProperties properties,
+      WatchScope scope,
+      JobEventRouter router) {
     CoreV1Api core = new CoreV1Api(clients.informers());
     // Only pods carrying the job-name label: the controller has no business with any other pod.
-    ScopedInformer<V1Pod> informer = ScopedInformer.create(scope, factory, clients.informers(),
-        (namespaceFactory, namespace) -> namespaceFactory.sharedIndexInformerFor(new ModelListerWatcher<>(
-            params -> namespace.isEmpty()
-                ? core.listPodForAllNamespaces().labelSelector(PodLabels.JOB_NAME)
-                    .resourceVersion(params.resourceVersion).watch(params.watch).timeoutSeconds(params.timeoutSeconds)
-                    .buildCall(null)
-                : core.listNamespacedPod(namespace).labelSelector(PodLabels.JOB_NAME)
-                    .resourceVersion(params.resourceVersion).watch(params.watch).timeoutSeconds(params.timeoutSeconds)
-                    .buildCall(null),
-            V1Pod.class, V1PodList.class), V1Pod.class, properties.resyncPeriod().toMillis(),
-            (type, error) -> log.warn("pod informer: list/watch failed, retrying: {}", error.toString())));
+    ScopedInformer<V1Pod> informer =
+        ScopedInformer.create(
+            scope,
+            factory,
+            clients.informers(),
+            (namespaceFactory, namespace) ->
+                namespaceFactory.sharedIndexInformerFor(
+                    new ModelListerWatcher<>(
+                        params ->
+                            namespace.isEmpty()
+                                ? core.listPodForAllNamespaces()
+                                    .labelSelector(PodLabels.JOB_NAME)
+                                    .resourceVersion(params.resourceVersion)
+                                    .watch(params.watch)
+                                    .timeoutSeconds(params.timeoutSeconds)
+                                    .buildCall(null)
+                                : core.listNamespacedPod(namespace)
+                                    .labelSelector(PodLabels.JOB_NAME)
+                                    .resourceVersion(params.resourceVersion)
+                                    .watch(params.watch)
+                                    .timeoutSeconds(params.timeoutSeconds)
+                                    .buildCall(null),
+                        V1Pod.class,
+                        V1PodList.class),
+                    V1Pod.class,
+                    properties.resyncPeriod().toMillis(),
+                    (type, error) ->
+                        log.warn(
+                            "pod informer: list/watch failed, retrying: {}", error.toString())));
     InformerCache.indexPodsByJob(informer);
     informer.addEventHandler(router.podEvents());
     return informer;
@@ -112,17 +154,26 @@ class ControllerWiring {
    * that is not Ready has them force-deleted after a grace.
    */
   @Bean
-  NodeReadiness nodeReadiness(SharedInformerFactory factory, KubernetesClients clients, ControllerProperties properties,
-      JobEventRouter router, InformerCache cache) {
-    SharedIndexInformer<V1Node> informer = factory.sharedIndexInformerFor(ModelListerWatcher.nodes(clients.informers()),
-        V1Node.class, properties.resyncPeriod().toMillis(),
-        (type, error) -> log.warn("node informer: list/watch failed, retrying: {}", error.toString()));
+  NodeReadiness nodeReadiness(
+      SharedInformerFactory factory,
+      KubernetesClients clients,
+      ControllerProperties properties,
+      JobEventRouter router,
+      InformerCache cache) {
+    SharedIndexInformer<V1Node> informer =
+        factory.sharedIndexInformerFor(
+            ModelListerWatcher.nodes(clients.informers()),
+            V1Node.class,
+            properties.resyncPeriod().toMillis(),
+            (type, error) ->
+                log.warn("node informer: list/watch failed, retrying: {}", error.toString()));
     informer.addEventHandler(router.nodeEvents(cache::jobsOnNode));
     return new NodeReadiness(informer);
   }
 
   @Bean
-  InformerCache informerCache(ScopedInformer<DynamicKubernetesObject> tyJobInformer,
+  InformerCache informerCache(
+      ScopedInformer<DynamicKubernetesObject> tyJobInformer,
       ScopedInformer<V1Pod> arrangerPodInformer) {
     return new InformerCache(tyJobInformer, arrangerPodInformer);
   }
@@ -134,7 +185,8 @@ class ControllerWiring {
 
   /** The per-namespace factories of the namespaced mode (none when all namespaces are watched). */
   @Bean
-  InformerFactoryLifecycle namespacedInformerLifecycle(ScopedInformer<DynamicKubernetesObject> tyJobInformer,
+  InformerFactoryLifecycle namespacedInformerLifecycle(
+      ScopedInformer<DynamicKubernetesObject> tyJobInformer,
       ScopedInformer<V1Pod> arrangerPodInformer) {
     List<SharedInformerFactory> factories = new ArrayList<>(tyJobInformer.factories());
     factories.addAll(arrangerPodInformer.factories());
@@ -179,28 +231,69 @@ class ControllerWiring {
   }
 
   @Bean
-  PlanExecutor planExecutor(KubernetesClients clients, StatusPatcher statusPatcher, JobEvents jobEvents,
-      ControllerMetrics metrics, LeaderElection leaderElection, ForeignPods foreignPods, ExecutorService podCreators,
+  PlanExecutor planExecutor(
+      KubernetesClients clients,
+      StatusPatcher statusPatcher,
+      JobEvents jobEvents,
+      ControllerMetrics metrics,
+      LeaderElection leaderElection,
+      ForeignPods foreignPods,
+      ExecutorService podCreators,
       PodExpectations podExpectations) {
-    return new PlanExecutor(new CoreV1Api(clients.requests()), statusPatcher, new PodFactory(), jobEvents, metrics,
-        leaderElection, foreignPods, podCreators, podExpectations);
+    return new PlanExecutor(
+        new CoreV1Api(clients.requests()),
+        statusPatcher,
+        new PodFactory(),
+        jobEvents,
+        metrics,
+        leaderElection,
+        foreignPods,
+        podCreators,
+        podExpectations);
   }
 
   @Bean
-  TYJobReconciler tyJobReconciler(InformerCache cache, PlanExecutor executor, StatusPatcher statusPatcher,
-      ForeignPods foreignPods, ControllerMetrics metrics, Clock controllerClock, ControllerProperties properties,
-      NodeReadiness nodeReadiness, PodExpectations podExpectations) {
-    return new TYJobReconciler(cache, new JobViewMapper(), new PodViewMapper(nodeReadiness::notReady),
+  TYJobReconciler tyJobReconciler(
+      InformerCache cache,
+      PlanExecutor executor,
+      StatusPatcher statusPatcher,
+      ForeignPods foreignPods,
+      ControllerMetrics metrics,
+      Clock controllerClock,
+      ControllerProperties properties,
+      NodeReadiness nodeReadiness,
+      PodExpectations podExpectations) {
+    return new TYJobReconciler(
+        cache,
+        new JobViewMapper(),
+        new PodViewMapper(nodeReadiness::notReady),
         new LifecyclePlanner(properties.lifecycle()),
         executor,
-        new VictimEvictor(cache, executor, statusPatcher), foreignPods, metrics, controllerClock,
-        properties.statusBatchPeriod(), podExpectations);
+        new VictimEvictor(cache, executor, statusPatcher),
+        foreignPods,
+        metrics,
+        controllerClock,
+        properties.statusBatchPeriod(),
+        podExpectations);
   }
 
   @Bean
-  LeaderOnlyController leaderOnlyController(InformerCache cache, JobEventRouter router, TYJobReconciler reconciler,
-      ControllerProperties properties, ControllerMetrics metrics) {
-    return new LeaderOnlyController(cache, router, () -> new ReconcileWorkers(reconciler::reconcile, properties.workers(),
-        properties.retry().initialDelay(), properties.retry().maxDelay(), properties.statusBatchPeriod(), metrics));
+  LeaderOnlyController leaderOnlyController(
+      InformerCache cache,
+      JobEventRouter router,
+      TYJobReconciler reconciler,
+      ControllerProperties properties,
+      ControllerMetrics metrics) {
+    return new LeaderOnlyController(
+        cache,
+        router,
+        () ->
+            new ReconcileWorkers(
+                reconciler::reconcile,
+                properties.workers(),
+                properties.retry().initialDelay(),
+                properties.retry().maxDelay(),
+                properties.statusBatchPeriod(),
+                metrics));
   }
 }

@@ -20,6 +20,8 @@ final class InformersHealthIndicator implements HealthIndicator {
   public Health health() {
     return cache.hasSynced()
         ? Health.up().withDetail("informers", "synced").build()
-        : Health.down().withDetail("informers", "TYJob and pod informers have not completed their first list").build();
+        : Health.down()
+            .withDetail("informers", "TYJob and pod informers have not completed their first list")
+            .build();
   }
 }

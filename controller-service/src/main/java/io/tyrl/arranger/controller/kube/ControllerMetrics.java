@@ -13,15 +13,17 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The controller's Micrometer meters. On {@code /actuator/prometheus} they appear as
- * {@code arranger_controller_reconcile_duration_seconds}, {@code arranger_controller_jobs},
- * {@code arranger_controller_stage_transitions_total}, {@code arranger_controller_pod_creations_total},
- * {@code arranger_controller_pod_deletions_total} and {@code arranger_controller_job_start_duration_seconds};
- * the latencies are histograms with fixed buckets ({@link LatencyBuckets}). The reconcile queue's
- * metrics are client-go's {@code workqueue_*} with {@code name="tyjob"}.
+ * The controller's Micrometer meters. On {@code /actuator/prometheus} they appear as {@code
+ * arranger_controller_reconcile_duration_seconds}, {@code arranger_controller_jobs}, {@code
+ * arranger_controller_stage_transitions_total}, {@code arranger_controller_pod_creations_total},
+ * {@code arranger_controller_pod_deletions_total} and {@code
+ * arranger_controller_job_start_duration_seconds}; the latencies are histograms with fixed buckets
+ * ({@link LatencyBuckets}). The reconcile queue's metrics are client-go's {@code workqueue_*} with
+ * {@code name="tyjob"}.
  *
- * <p>Pod counters are named "creations"/"deletions" rather than "pods.created": the Prometheus client
- * strips a {@code _created} suffix, which OpenMetrics reserves for a counter's creation timestamp.
+ * <p>Pod counters are named "creations"/"deletions" rather than "pods.created": the Prometheus
+ * client strips a {@code _created} suffix, which OpenMetrics reserves for a counter's creation
+ * timestamp.
  */
 public final class ControllerMetrics {
 
@@ -42,7 +44,9 @@ public final class ControllerMetrics {
      * owner to free a name, a node's grace to run out; looked at again with backoff.
      */
     WAITING("waiting"),
-    /** This replica may not write as leader right now; retried with backoff while this term lasts. */
+    /**
+     * This replica may not write as leader right now; retried with backoff while this term lasts.
+     */
     FENCED("fenced"),
     /**
      * The plan was applied but for its status write, which only reported on the pods and was held
@@ -67,10 +71,11 @@ public final class ControllerMetrics {
 
   public ControllerMetrics(MeterRegistry registry) {
     this.registry = registry;
-    this.jobStartLatency = Timer.builder("arranger.controller.job.start.duration")
-        .description("Time from a TYJob's creation until it first reached Running")
-        .serviceLevelObjectives(LatencyBuckets.JOB)
-        .register(registry);
+    this.jobStartLatency =
+        Timer.builder("arranger.controller.job.start.duration")
+            .description("Time from a TYJob's creation until it first reached Running")
+            .serviceLevelObjectives(LatencyBuckets.JOB)
+            .register(registry);
     this.workQueue = new WorkQueueMetrics(registry, "tyjob");
     for (ReconcileResult result : ReconcileResult.values()) {
       reconcileTimer(result);
@@ -86,7 +91,10 @@ public final class ControllerMetrics {
     for (Stage stage : Stage.values()) {
       // A strong reference: the supplier is a method reference nobody else holds, and a weakly held
       // gauge object would be collected and report NaN.
-      Gauge.builder("arranger.controller.jobs", oncePerScrape, counts -> counts.get().getOrDefault(stage, 0L))
+      Gauge.builder(
+              "arranger.controller.jobs",
+              oncePerScrape,
+              counts -> counts.get().getOrDefault(stage, 0L))
           .strongReference(true)
           .description("TYJobs in the informer cache, by status.stage")
           .tag("stage", stage.wireName())
@@ -134,7 +142,8 @@ public final class ControllerMetrics {
    */
   public void reconcileCrashed(Throwable crash) {
     Counter.builder("arranger.controller.reconcile.crashes")
-        .description("Reconciles that threw instead of returning a result; the worker contained it and went on")
+        .description(
+            "Reconciles that threw instead of returning a result; the worker contained it and went on")
         .tag("error", crash.getClass().getSimpleName())
         .register(registry)
         .increment();

@@ -14,13 +14,14 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Finds pods of other owners that hold names a job needs. The controller's pod informer sees only
- * pods labelled with a job, so such a pod is met when a create of that name is refused (409) or when
- * the leader is about to be created; it is then read from the API server on every reconcile of the
- * job until it is gone or turns out to be the job's own. Only names met that way are read.
+ * pods labelled with a job, so such a pod is met when a create of that name is refused (409) or
+ * when the leader is about to be created; it is then read from the API server on every reconcile of
+ * the job until it is gone or turns out to be the job's own. Only names met that way are read.
  */
 public final class ForeignPods {
 
   private final CoreV1Api core;
+
   /** Job key → names of its pods that a pod of another owner held when last read. */
   private final Map<String, Set<String>> heldNames = new ConcurrentHashMap<>();
 
@@ -42,8 +43,8 @@ public final class ForeignPods {
   }
 
   /**
-   * Reads the pod of that name: a {@link ForeignPod} (remembered for {@link #recheck}) when it exists
-   * and this job does not control it; empty when there is none or it is the job's own.
+   * Reads the pod of that name: a {@link ForeignPod} (remembered for {@link #recheck}) when it
+   * exists and this job does not control it; empty when there is none or it is the job's own.
    */
   public Optional<ForeignPod> check(JobSnapshot job, String podName) {
     V1Pod pod;
@@ -54,20 +55,32 @@ public final class ForeignPods {
         release(job.key(), podName);
         return Optional.empty();
       }
-      throw new PlanApplyException("cannot read pod " + job.namespace() + "/" + podName + " to see whose it is: HTTP "
-          + e.getCode() + " " + e.getResponseBody(), e);
+      throw new PlanApplyException(
+          "cannot read pod "
+              + job.namespace()
+              + "/"
+              + podName
+              + " to see whose it is: HTTP "
+              + e.getCode()
+              + " "
+              + e.getResponseBody(),
+          e);
     }
-    List<V1OwnerReference> owners = Optional.ofNullable(pod.getMetadata().getOwnerReferences()).orElse(List.of());
-    Optional<V1OwnerReference> controller = owners.stream()
-        .filter(owner -> Boolean.TRUE.equals(owner.getController())).findFirst();
+    List<V1OwnerReference> owners =
+        Optional.ofNullable(pod.getMetadata().getOwnerReferences()).orElse(List.of());
+    Optional<V1OwnerReference> controller =
+        owners.stream().filter(owner -> Boolean.TRUE.equals(owner.getController())).findFirst();
     if (controller.filter(owner -> job.uid().equals(owner.getUid())).isPresent()) {
       release(job.key(), podName);
       return Optional.empty();
     }
     heldNames.computeIfAbsent(job.key(), key -> ConcurrentHashMap.newKeySet()).add(podName);
-    return Optional.of(new ForeignPod(podName, controller
-        .map(owner -> "owned by %s/%s".formatted(owner.getKind(), owner.getName()))
-        .orElse(owners.isEmpty() ? "no owner" : "not controlled by any owner")));
+    return Optional.of(
+        new ForeignPod(
+            podName,
+            controller
+                .map(owner -> "owned by %s/%s".formatted(owner.getKind(), owner.getName()))
+                .orElse(owners.isEmpty() ? "no owner" : "not controlled by any owner")));
   }
 
   /** Forgets a job that is gone. */
@@ -76,9 +89,11 @@ public final class ForeignPods {
   }
 
   private void release(String jobKey, String podName) {
-    heldNames.computeIfPresent(jobKey, (key, names) -> {
-      names.remove(podName);
-      return names.isEmpty() ? null : names;
-    });
+    heldNames.computeIfPresent(
+        jobKey,
+        (key, names) -> {
+          names.remove(podName);
+          return names.isEmpty() ? null : names;
+        });
   }
 }

@@ -21,6 +21,7 @@ public final class InformerCache {
 
   /** Index of pods by the key ({@code namespace/name}) of the job their label names. */
   public static final String BY_JOB = "arranger-job";
+
   /** Index of pods by the node they are bound to. */
   public static final String BY_NODE = "arranger-node";
 
@@ -34,15 +35,23 @@ public final class InformerCache {
 
   /** Adds the job index to the pod informer; must run before the informer starts. */
   public static void indexPodsByJob(ScopedInformer<V1Pod> pods) {
-    pods.addIndexers(Map.of(
-        BY_JOB, pod -> jobKeyOf(pod).map(List::of).orElse(List.of()),
-        BY_NODE, pod -> pod.getSpec() == null || pod.getSpec().getNodeName() == null
-            ? List.of() : List.of(pod.getSpec().getNodeName())));
+    pods.addIndexers(
+        Map.of(
+            BY_JOB, pod -> jobKeyOf(pod).map(List::of).orElse(List.of()),
+            BY_NODE,
+                pod ->
+                    pod.getSpec() == null || pod.getSpec().getNodeName() == null
+                        ? List.of()
+                        : List.of(pod.getSpec().getNodeName())));
   }
 
   /** Keys of the jobs with a pod bound to that node. */
   public List<String> jobsOnNode(String nodeName) {
-    return pods.byIndex(BY_NODE, nodeName).stream().map(InformerCache::jobKeyOf).flatMap(Optional::stream).distinct().toList();
+    return pods.byIndex(BY_NODE, nodeName).stream()
+        .map(InformerCache::jobKeyOf)
+        .flatMap(Optional::stream)
+        .distinct()
+        .toList();
   }
 
   /** {@code namespace/job} from the pod's job-name label. */
@@ -51,7 +60,9 @@ public final class InformerCache {
       return Optional.empty();
     }
     String job = pod.getMetadata().getLabels().get(PodLabels.JOB_NAME);
-    return job == null || job.isEmpty() ? Optional.empty() : Optional.of(pod.getMetadata().getNamespace() + "/" + job);
+    return job == null || job.isEmpty()
+        ? Optional.empty()
+        : Optional.of(pod.getMetadata().getNamespace() + "/" + job);
   }
 
   public static String keyOf(DynamicKubernetesObject job) {
@@ -63,7 +74,8 @@ public final class InformerCache {
    * metadata on every call, and these are read on every event and reconcile.
    */
   public static Optional<String> metadata(DynamicKubernetesObject job, String field) {
-    return Optional.ofNullable(TYJobDecoder.object(job.getRaw(), "metadata")).map(metadata -> TYJobDecoder.string(metadata, field));
+    return Optional.ofNullable(TYJobDecoder.object(job.getRaw(), "metadata"))
+        .map(metadata -> TYJobDecoder.string(metadata, field));
   }
 
   public boolean hasSynced() {
@@ -78,7 +90,10 @@ public final class InformerCache {
     return jobs.listKeys();
   }
 
-  /** The pods labelled with the job's name (possibly including leftovers of an earlier job of that name). */
+  /**
+   * The pods labelled with the job's name (possibly including leftovers of an earlier job of that
+   * name).
+   */
   public List<V1Pod> podsOf(String jobKey) {
     return pods.byIndex(BY_JOB, jobKey);
   }

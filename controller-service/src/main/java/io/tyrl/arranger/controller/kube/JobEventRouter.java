@@ -65,7 +65,8 @@ public final class JobEventRouter {
   }
 
   /**
-   * A node that turns Ready or not concerns the jobs with pods on it (their pods may be stuck there).
+   * A node that turns Ready or not concerns the jobs with pods on it (their pods may be stuck
+   * there).
    *
    * @param jobsOnNode node name → keys of the jobs with a pod bound to it
    */

@@ -1,8 +1,8 @@
 package io.tyrl.arranger.controller.kube;
 
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.events.InvolvedObject;
 import io.tyrl.arranger.kube.leader.LeadershipFence;
@@ -11,8 +11,8 @@ import java.time.Clock;
 /**
  * Records core/v1 Events on a TYJob through the service's {@link EventRecorder} (kube-support), the
  * one the scheduler uses too: repeats are counted on one Event, similar ones aggregated, long
- * messages cut ({@code arranger.events.max-message-length}), writes fenced and asynchronous. An Event
- * is a courtesy to the user, not state: recording one never blocks or fails a reconcile.
+ * messages cut ({@code arranger.events.max-message-length}), writes fenced and asynchronous. An
+ * Event is a courtesy to the user, not state: recording one never blocks or fails a reconcile.
  */
 public final class JobEvents {
 
@@ -24,7 +24,10 @@ public final class JobEvents {
     this.recorder = recorder;
   }
 
-  /** With a recorder of its own and the default settings (tests, tools); the service shares its recorder. */
+  /**
+   * With a recorder of its own and the default settings (tests, tools); the service shares its
+   * recorder.
+   */
   public JobEvents(CoreV1Api core, Clock clock, String instance, LeadershipFence fence) {
     this(EventRecorder.standalone(core.getApiClient(), COMPONENT, instance, fence, clock));
   }
@@ -34,7 +37,11 @@ public final class JobEvents {
   }
 
   static InvolvedObject involvedObject(JobSnapshot job) {
-    return new InvolvedObject(ArrangerResources.API_VERSION, ArrangerResources.TYJOB_KIND, job.namespace(), job.name(),
+    return new InvolvedObject(
+        ArrangerResources.API_VERSION,
+        ArrangerResources.TYJOB_KIND,
+        job.namespace(),
+        job.name(),
         job.uid());
   }
 }

@@ -3,7 +3,6 @@ package io.tyrl.arranger.controller.kube;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Volume;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
-import io.tyrl.arranger.crd.reasons.SchedulingReasons;
 import io.tyrl.arranger.crd.contract.status.VictimEntry;
 import java.time.Instant;
 import java.util.List;

@@ -24,7 +24,8 @@ public final class LeaderOnlyController implements LeadershipListener {
   private final Supplier<ReconcileWorkers> newTerm;
   private ReconcileWorkers current;
 
-  public LeaderOnlyController(InformerCache cache, JobEventRouter router, Supplier<ReconcileWorkers> newTerm) {
+  public LeaderOnlyController(
+      InformerCache cache, JobEventRouter router, Supplier<ReconcileWorkers> newTerm) {
     this.cache = cache;
     this.router = router;
     this.newTerm = newTerm;
@@ -86,7 +87,8 @@ public final class LeaderOnlyController implements LeadershipListener {
       if (term != current || term.isShutDown()) {
         return;
       }
-      // Route events first, then enqueue what is cached: a job changing in between is enqueued twice, never missed.
+      // Route events first, then enqueue what is cached: a job changing in between is enqueued
+      // twice, never missed.
       router.routeTo(term::enqueue);
       cache.jobKeys().forEach(term::enqueue);
       term.start();

@@ -16,13 +16,18 @@ public final class NodeReadiness {
 
   /** Taint the node lifecycle puts on a node whose Ready condition is False. */
   public static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
-  /** Taint the node lifecycle puts on a node whose Ready condition is Unknown (it stopped reporting). */
+
+  /**
+   * Taint the node lifecycle puts on a node whose Ready condition is Unknown (it stopped
+   * reporting).
+   */
   public static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
 
   /**
    * A node that is not Ready.
    *
-   * @param taint the NoExecute taint such a node gets, whose {@code tolerationSeconds} are a pod's grace there
+   * @param taint the NoExecute taint such a node gets, whose {@code tolerationSeconds} are a pod's
+   *     grace there
    */
   public record NotReady(Instant since, String taint) {}
 
@@ -37,19 +42,24 @@ public final class NodeReadiness {
   }
 
   public Optional<NotReady> notReady(String nodeName) {
-    return Optional.ofNullable(nodes.getIndexer().getByKey(nodeName)).flatMap(NodeReadiness::notReady);
+    return Optional.ofNullable(nodes.getIndexer().getByKey(nodeName))
+        .flatMap(NodeReadiness::notReady);
   }
 
   static Optional<NotReady> notReady(V1Node node) {
-    List<V1NodeCondition> conditions = node.getStatus() == null || node.getStatus().getConditions() == null
-        ? List.of() : node.getStatus().getConditions();
-    Optional<V1NodeCondition> ready = conditions.stream().filter(condition -> "Ready".equals(condition.getType())).findFirst();
+    List<V1NodeCondition> conditions =
+        node.getStatus() == null || node.getStatus().getConditions() == null
+            ? List.of()
+            : node.getStatus().getConditions();
+    Optional<V1NodeCondition> ready =
+        conditions.stream().filter(condition -> "Ready".equals(condition.getType())).findFirst();
     if (ready.isEmpty() || "True".equals(ready.get().getStatus())) {
       return Optional.empty();
     }
     V1NodeCondition condition = ready.get();
     String taint = "False".equals(condition.getStatus()) ? NOT_READY_TAINT : UNREACHABLE_TAINT;
-    // Without a transition time the node counts as not Ready since its last heartbeat, or its creation.
+    // Without a transition time the node counts as not Ready since its last heartbeat, or its
+    // creation.
     return Optional.ofNullable(condition.getLastTransitionTime())
         .or(() -> Optional.ofNullable(condition.getLastHeartbeatTime()))
         .or(() -> Optional.ofNullable(node.getMetadata().getCreationTimestamp()))

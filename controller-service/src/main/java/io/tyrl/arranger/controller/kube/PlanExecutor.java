@@ -5,12 +5,12 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Preconditions;
-import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.observe.ForeignPod;
+import io.tyrl.arranger.controller.lifecycle.observe.PodRole;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
-import io.tyrl.arranger.controller.lifecycle.observe.PodRole;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import io.tyrl.arranger.kube.StatusPatchException;
 import io.tyrl.arranger.kube.StatusPatcher;
@@ -30,14 +30,14 @@ import org.slf4j.LoggerFactory;
  * merge patch, then pod deletes, then pod creates, then events. It stops at the first failure and
  * throws, so the reconciler retries the job with backoff and plans it afresh.
  *
- * <p>One exception to the order ({@link Plan#createsLeaderFirst()}): the leader is created before the
- * status that announces it is written. A name held by a pod of another owner is then found by the
- * create's own 409, before the status says anything — without reading the pod on every leader
- * create. Should the status write fail after the create, the next plan finds the leader in the cache
- * and announces it then.
+ * <p>One exception to the order ({@link Plan#createsLeaderFirst()}): the leader is created before
+ * the status that announces it is written. A name held by a pod of another owner is then found by
+ * the create's own 409, before the status says anything — without reading the pod on every leader
+ * create. Should the status write fail after the create, the next plan finds the leader in the
+ * cache and announces it then.
  *
- * <p>A plan's pods are created concurrently, at most {@code podCreators} across all jobs at once; the
- * plan waits for all of them, and the first failure is thrown once they have all answered.
+ * <p>A plan's pods are created concurrently, at most {@code podCreators} across all jobs at once;
+ * the plan waits for all of them, and the first failure is thrown once they have all answered.
  *
  * <p>Events are recorded once the status write has succeeded, even if a later delete or create
  * fails: they describe the transition the status now holds, and the next plan, which starts from
@@ -84,8 +84,15 @@ public final class PlanExecutor {
   private final ExecutorService podCreators;
   private final PodExpectations expectations;
 
-  public PlanExecutor(CoreV1Api core, StatusPatcher statusPatcher, PodFactory podFactory, JobEvents events,
-      ControllerMetrics metrics, LeadershipFence fence, ForeignPods foreignPods, ExecutorService podCreators,
+  public PlanExecutor(
+      CoreV1Api core,
+      StatusPatcher statusPatcher,
+      PodFactory podFactory,
+      JobEvents events,
+      ControllerMetrics metrics,
+      LeadershipFence fence,
+      ForeignPods foreignPods,
+      ExecutorService podCreators,
       PodExpectations expectations) {
     this.podCreators = podCreators;
     this.expectations = expectations;
@@ -103,11 +110,16 @@ public final class PlanExecutor {
    *     UIDs, so that a delete planned from a stale cache cannot hit a newer pod of the same name
    */
   public Result apply(JobSnapshot job, Map<String, V1Pod> pods, Plan plan) {
-    List<String> releases = plan.releases().stream().map(PlannedAction.ReleaseAllocation::podName).toList();
-    Optional<PlannedAction.CreatePod> leaderFirst = plan.createsLeaderFirst()
-        ? plan.creates().stream().filter(create -> create.role() == PodRole.LEADER).findFirst() : Optional.empty();
-    List<PlannedAction.CreatePod> creates = plan.creates().stream()
-        .filter(create -> leaderFirst.map(leader -> leader != create).orElse(true)).toList();
+    List<String> releases =
+        plan.releases().stream().map(PlannedAction.ReleaseAllocation::podName).toList();
+    Optional<PlannedAction.CreatePod> leaderFirst =
+        plan.createsLeaderFirst()
+            ? plan.creates().stream().filter(create -> create.role() == PodRole.LEADER).findFirst()
+            : Optional.empty();
+    List<PlannedAction.CreatePod> creates =
+        plan.creates().stream()
+            .filter(create -> leaderFirst.map(leader -> leader != create).orElse(true))
+            .toList();
     if (leaderFirst.isPresent() && !createIfLeading(job, leaderFirst.get())) {
       return Result.of(Outcome.FENCED);
     }
@@ -121,8 +133,12 @@ public final class PlanExecutor {
     }
     try {
       for (PlannedAction.DeletePod delete : plan.deletes()) {
-        if (!deletePod(job.namespace(), delete.podName(), Optional.ofNullable(pods.get(delete.podName())),
-            delete.why().name(), delete.force())) {
+        if (!deletePod(
+            job.namespace(),
+            delete.podName(),
+            Optional.ofNullable(pods.get(delete.podName())),
+            delete.why().name(),
+            delete.force())) {
           return Result.of(Outcome.FENCED);
         }
       }
@@ -138,9 +154,15 @@ public final class PlanExecutor {
   }
 
   private Result writeStatus(JobSnapshot job, List<String> releases, Plan plan) {
-    String document = StatusPatchDocument.of(job.resourceVersion(), releases, plan.statusPatch(), plan.refusal());
-    StatusPatcher.Target target = new StatusPatcher.Target(ArrangerResources.GROUP, ArrangerResources.VERSION,
-        ArrangerResources.TYJOBS, job.namespace(), job.name());
+    String document =
+        StatusPatchDocument.of(job.resourceVersion(), releases, plan.statusPatch(), plan.refusal());
+    StatusPatcher.Target target =
+        new StatusPatcher.Target(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            ArrangerResources.TYJOBS,
+            job.namespace(),
+            job.name());
     try {
       StatusPatcher.Result result = statusPatcher.patch(target, document);
       if (result instanceof StatusPatcher.Result.Patched patched) {
@@ -150,14 +172,17 @@ public final class PlanExecutor {
         log.debug("TYJob {} changed while it was being planned; planning again", job.key());
         return Result.of(Outcome.CONFLICT);
       }
-      return Result.of(result instanceof StatusPatcher.Result.Gone ? Outcome.JOB_GONE : Outcome.FENCED);
+      return Result.of(
+          result instanceof StatusPatcher.Result.Gone ? Outcome.JOB_GONE : Outcome.FENCED);
     } catch (StatusPatchException e) {
-      throw new PlanApplyException("status patch of TYJob " + job.key() + " failed: " + e.getMessage(), e);
+      throw new PlanApplyException(
+          "status patch of TYJob " + job.key() + " failed: " + e.getMessage(), e);
     }
   }
 
   /**
-   * Deletes a pod; NotFound means it is already gone, and a UID mismatch that it was replaced: both are done.
+   * Deletes a pod; NotFound means it is already gone, and a UID mismatch that it was replaced: both
+   * are done.
    *
    * @return false when nothing was sent because this replica may no longer write as leader
    */
@@ -165,10 +190,14 @@ public final class PlanExecutor {
     return deletePod(namespace, name, seen, reason, false);
   }
 
-  /** @param force with {@code gracePeriodSeconds: 0}: gone at once, without waiting for its kubelet */
-  public boolean deletePod(String namespace, String name, Optional<V1Pod> seen, String reason, boolean force) {
+  /**
+   * @param force with {@code gracePeriodSeconds: 0}: gone at once, without waiting for its kubelet
+   */
+  public boolean deletePod(
+      String namespace, String name, Optional<V1Pod> seen, String reason, boolean force) {
     if (!fence.mayWrite()) {
-      log.debug("pod {}/{} not deleted: this replica may no longer write as leader", namespace, name);
+      log.debug(
+          "pod {}/{} not deleted: this replica may no longer write as leader", namespace, name);
       return false;
     }
     V1DeleteOptions options = new V1DeleteOptions();
@@ -187,7 +216,8 @@ public final class PlanExecutor {
         log.debug("pod {}/{} was already gone (HTTP {})", namespace, name, e.getCode());
         return true;
       }
-      throw new PlanApplyException("cannot delete pod " + namespace + "/" + name + ": " + describe(e), e);
+      throw new PlanApplyException(
+          "cannot delete pod " + namespace + "/" + name + ": " + describe(e), e);
     }
   }
 
@@ -210,8 +240,12 @@ public final class PlanExecutor {
       try {
         allSent &= answer.get();
       } catch (ExecutionException e) {
-        RuntimeException failure = e.getCause() instanceof RuntimeException runtime ? runtime
-            : new PlanApplyException("creating a pod of TYJob " + job.key() + " failed: " + e.getCause(), e.getCause());
+        RuntimeException failure =
+            e.getCause() instanceof RuntimeException runtime
+                ? runtime
+                : new PlanApplyException(
+                    "creating a pod of TYJob " + job.key() + " failed: " + e.getCause(),
+                    e.getCause());
         if (first == null) {
           first = failure;
         } else {
@@ -220,7 +254,8 @@ public final class PlanExecutor {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         answers.forEach(pending -> pending.cancel(true));
-        throw new PlanApplyException("interrupted while creating the pods of TYJob " + job.key(), e);
+        throw new PlanApplyException(
+            "interrupted while creating the pods of TYJob " + job.key(), e);
       }
     }
     if (first != null) {
@@ -229,7 +264,9 @@ public final class PlanExecutor {
     return allSent;
   }
 
-  /** @return false when nothing was sent because this replica may no longer write as leader */
+  /**
+   * @return false when nothing was sent because this replica may no longer write as leader
+   */
   private boolean createIfLeading(JobSnapshot job, PlannedAction.CreatePod create) {
     if (!fence.mayWrite()) {
       return false;
@@ -245,30 +282,50 @@ public final class PlanExecutor {
       core.getApiClient().execute(PodCreateCall.of(core.getApiClient(), job.namespace(), pod));
       expectations.created(job.key(), create.podName());
       metrics.podCreated(create.role());
-      log.debug("created pod {}/{} on node {}", job.namespace(), create.podName(), create.nodeName());
+      log.debug(
+          "created pod {}/{} on node {}", job.namespace(), create.podName(), create.nodeName());
     } catch (ApiException e) {
       if (e.getCode() == 409) {
-        // Ours (a create that got through before, its answer lost) is done; another owner's is never
+        // Ours (a create that got through before, its answer lost) is done; another owner's is
+        // never
         // adopted: the next plan reports it and leaves the name alone until it is free.
         Optional<ForeignPod> foreign = foreignPods.check(job, create.podName());
         if (foreign.isEmpty()) {
           expectations.created(job.key(), create.podName());
-          log.debug("pod {}/{} already exists and is the job's own", job.namespace(), create.podName());
+          log.debug(
+              "pod {}/{} already exists and is the job's own", job.namespace(), create.podName());
           return;
         }
-        throw new PlanApplyException("pod " + job.namespace() + "/" + create.podName() + " exists and is not TYJob "
-            + job.key() + "'s (" + foreign.get().owner() + "); not adopted", e);
+        throw new PlanApplyException(
+            "pod "
+                + job.namespace()
+                + "/"
+                + create.podName()
+                + " exists and is not TYJob "
+                + job.key()
+                + "'s ("
+                + foreign.get().owner()
+                + "); not adopted",
+            e);
       }
       if (e.getCode() == 422 || e.getCode() == 400) {
-        // The API server refuses the pod as built from the job's template: tell the user where it shows.
-        events.record(job, EventType.WARNING, LifecycleReasons.POD_CREATE_REFUSED,
-            "the API server refused pod \"%s\": %s".formatted(create.podName(), e.getResponseBody()));
+        // The API server refuses the pod as built from the job's template: tell the user where it
+        // shows.
+        events.record(
+            job,
+            EventType.WARNING,
+            LifecycleReasons.POD_CREATE_REFUSED,
+            "the API server refused pod \"%s\": %s"
+                .formatted(create.podName(), e.getResponseBody()));
       }
-      throw new PlanApplyException("cannot create pod " + job.namespace() + "/" + create.podName() + ": " + describe(e), e);
+      throw new PlanApplyException(
+          "cannot create pod " + job.namespace() + "/" + create.podName() + ": " + describe(e), e);
     }
   }
 
   private static String describe(ApiException e) {
-    return e.getCode() == 0 ? String.valueOf(e.getCause()) : "HTTP " + e.getCode() + " " + e.getResponseBody();
+    return e.getCode() == 0
+        ? String.valueOf(e.getCause())
+        : "HTTP " + e.getCode() + " " + e.getResponseBody();
   }
 }

@@ -11,15 +11,19 @@ import java.util.Map;
 import okhttp3.Call;
 
 /**
- * {@code POST /api/v1/namespaces/{namespace}/pods}, the request {@code CoreV1Api.createNamespacedPod}
- * makes, with the pod written by {@link ModelGson}: client-java's own serializer copies every nested
- * object of the pod into a tree before writing it, which made a tenth of the controller's CPU during
- * a burst of creates (docs/performance.md). The same JSON is sent: both write the models' fields by
- * their serialized names and leave nulls and managed fields out.
+ * {@code POST /api/v1/namespaces/{namespace}/pods}, the request {@code
+ * CoreV1Api.createNamespacedPod} makes, with the pod written by {@link ModelGson}: client-java's
+ * own serializer copies every nested object of the pod into a tree before writing it, which made a
+ * tenth of the controller's CPU during a burst of creates (docs/performance.md). The same JSON is
+ * sent: both write the models' fields by their serialized names and leave nulls and managed fields
+ * out.
  */
 final class PodCreateCall {
 
-  /** client-java's name for the kubeconfig's bearer token; the ApiClient's other authentications apply as ever. */
+  /**
+   * client-java's name for the kubeconfig's bearer token; the ApiClient's other authentications
+   * apply as ever.
+   */
   private static final String[] AUTHENTICATIONS = {"BearerToken"};
 
   private PodCreateCall() {}
@@ -29,8 +33,17 @@ final class PodCreateCall {
     Map<String, String> headers = new HashMap<>();
     headers.put("Accept", "application/json");
     headers.put("Content-Type", "application/json");
-    return client.buildCall(client.getBasePath(), "/api/v1/namespaces/" + client.escapeString(namespace) + "/pods",
-        "POST", new ArrayList<>(), new ArrayList<>(), body, headers, new HashMap<>(), new HashMap<>(), AUTHENTICATIONS,
+    return client.buildCall(
+        client.getBasePath(),
+        "/api/v1/namespaces/" + client.escapeString(namespace) + "/pods",
+        "POST",
+        new ArrayList<>(),
+        new ArrayList<>(),
+        body,
+        headers,
+        new HashMap<>(),
+        new HashMap<>(),
+        AUTHENTICATIONS,
         null);
   }
 }

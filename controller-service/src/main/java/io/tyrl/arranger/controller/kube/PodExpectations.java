@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * controller expectations. A job is not planned while some are missing: a plan made before the
  * cache shows a pod the controller just created would take the pod for one still to be created, or,
  * once the status holds it as observed, for one that was lost. The pod's own watch event brings the
- * job back. An expectation the cache never meets (the pod was deleted before the informer saw it) is
- * dropped after the time to live, and the job is planned on what the cache shows.
+ * job back. An expectation the cache never meets (the pod was deleted before the informer saw it)
+ * is dropped after the time to live, and the job is planned on what the cache shows.
  */
 public final class PodExpectations {
 
@@ -39,11 +39,14 @@ public final class PodExpectations {
   /** The pod was created (or found to exist already as the job's own) by this controller. */
   void created(String jobKey, String podName) {
     Instant deadline = clock.instant().plus(timeToLive);
-    byJob.compute(jobKey, (key, expected) -> {
-      Set<String> names = expected == null ? new HashSet<>() : new HashSet<>(expected.podNames());
-      names.add(podName);
-      return new Expected(Set.copyOf(names), deadline);
-    });
+    byJob.compute(
+        jobKey,
+        (key, expected) -> {
+          Set<String> names =
+              expected == null ? new HashSet<>() : new HashSet<>(expected.podNames());
+          names.add(podName);
+          return new Expected(Set.copyOf(names), deadline);
+        });
   }
 
   /**
@@ -63,8 +66,11 @@ public final class PodExpectations {
     }
     if (clock.instant().isAfter(expected.deadline())) {
       byJob.remove(jobKey, expected);
-      log.warn("TYJob {}: pods {} created by this controller not seen by the informer within {}; planning on the cache",
-          jobKey, expected.podNames(), timeToLive);
+      log.warn(
+          "TYJob {}: pods {} created by this controller not seen by the informer within {}; planning on the cache",
+          jobKey,
+          expected.podNames(),
+          timeToLive);
       return true;
     }
     return false;

@@ -8,8 +8,8 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Volume;
-import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
+import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.kube.ModelGson;
@@ -22,16 +22,17 @@ import java.util.Map;
  * Builds the pod of a {@link PlannedAction.CreatePod} from the job's template.
  *
  * <p>{@code restartPolicy} is always {@code Never}: the controller, not the kubelet, restarts a
- * job's pods. A kubelet restarting a container in place would hide failures from
- * {@code restartLimit}, and a leader restarted in place may come back with state its workers no
- * longer match; a failed pod instead ends Failed, is counted, and is replaced through the scheduler,
- * which may pick a different node.
+ * job's pods. A kubelet restarting a container in place would hide failures from {@code
+ * restartLimit}, and a leader restarted in place may come back with state its workers no longer
+ * match; a failed pod instead ends Failed, is counted, and is replaced through the scheduler, which
+ * may pick a different node.
  */
 public final class PodFactory {
 
   public V1Pod build(JobSnapshot job, PlannedAction.CreatePod create) {
     V1PodTemplateSpec template = copy(templateFor(job, create.slot()));
-    V1ObjectMeta templateMetadata = template.getMetadata() == null ? new V1ObjectMeta() : template.getMetadata();
+    V1ObjectMeta templateMetadata =
+        template.getMetadata() == null ? new V1ObjectMeta() : template.getMetadata();
     V1PodSpec spec = template.getSpec() == null ? new V1PodSpec() : template.getSpec();
 
     Map<String, String> labels = new LinkedHashMap<>();
@@ -39,22 +40,28 @@ public final class PodFactory {
       labels.putAll(templateMetadata.getLabels());
     }
     labels.putAll(labelsFor(job, create.slot()));
-    V1ObjectMeta metadata = new V1ObjectMeta()
-        .name(create.podName())
-        .namespace(job.namespace())
-        .labels(labels)
-        .annotations(templateMetadata.getAnnotations() == null || templateMetadata.getAnnotations().isEmpty()
-            ? null : new LinkedHashMap<>(templateMetadata.getAnnotations()))
-        .ownerReferences(List.of(ownerReference(job)));
+    V1ObjectMeta metadata =
+        new V1ObjectMeta()
+            .name(create.podName())
+            .namespace(job.namespace())
+            .labels(labels)
+            .annotations(
+                templateMetadata.getAnnotations() == null
+                        || templateMetadata.getAnnotations().isEmpty()
+                    ? null
+                    : new LinkedHashMap<>(templateMetadata.getAnnotations()))
+            .ownerReferences(List.of(ownerReference(job)));
 
     spec.setNodeName(create.nodeName());
     spec.setRestartPolicy("Never");
-    // client-java 24 starts this map empty, and the API server refuses an overhead without a RuntimeClass.
+    // client-java 24 starts this map empty, and the API server refuses an overhead without a
+    // RuntimeClass.
     spec.setOverhead(null);
     spec.setVolumes(volumes(spec.getVolumes(), job.volumes()));
-    List<V1EnvVar> environment = create.environment().variables().entrySet().stream()
-        .map(variable -> new V1EnvVar().name(variable.getKey()).value(variable.getValue()))
-        .toList();
+    List<V1EnvVar> environment =
+        create.environment().variables().entrySet().stream()
+            .map(variable -> new V1EnvVar().name(variable.getKey()).value(variable.getValue()))
+            .toList();
     addEnvironment(spec.getContainers(), environment);
     addEnvironment(spec.getInitContainers(), environment);
     return new V1Pod().apiVersion("v1").kind("Pod").metadata(metadata).spec(spec);
@@ -67,12 +74,14 @@ public final class PodFactory {
   }
 
   private static V1PodTemplateSpec templateFor(JobSnapshot job, PodSlot slot) {
-    V1PodTemplateSpec template = slot instanceof PodSlot.Worker worker
-        ? job.workerTemplates().get(worker.workerSet())
-        : job.leaderTemplate().orElse(null);
+    V1PodTemplateSpec template =
+        slot instanceof PodSlot.Worker worker
+            ? job.workerTemplates().get(worker.workerSet())
+            : job.leaderTemplate().orElse(null);
     if (template == null) {
       // Validation fails a job whose templates cannot be read, so a plan never asks for this.
-      throw new IllegalStateException("TYJob " + job.key() + " has no readable template for pod " + slot.podName());
+      throw new IllegalStateException(
+          "TYJob " + job.key() + " has no readable template for pod " + slot.podName());
     }
     return template;
   }
@@ -93,7 +102,10 @@ public final class PodFactory {
     return volumes.isEmpty() ? null : volumes;
   }
 
-  /** Arranger's variables replace any of the same name in the template: the controller's values are the truth. */
+  /**
+   * Arranger's variables replace any of the same name in the template: the controller's values are
+   * the truth.
+   */
   private static void addEnvironment(List<V1Container> containers, List<V1EnvVar> environment) {
     if (containers == null) {
       return;
@@ -102,10 +114,15 @@ public final class PodFactory {
       List<V1EnvVar> merged = new ArrayList<>();
       if (container.getEnv() != null) {
         container.getEnv().stream()
-            .filter(variable -> environment.stream().noneMatch(ours -> ours.getName().equals(variable.getName())))
+            .filter(
+                variable ->
+                    environment.stream()
+                        .noneMatch(ours -> ours.getName().equals(variable.getName())))
             .forEach(merged::add);
       }
-      environment.forEach(variable -> merged.add(new V1EnvVar().name(variable.getName()).value(variable.getValue())));
+      environment.forEach(
+          variable ->
+              merged.add(new V1EnvVar().name(variable.getName()).value(variable.getValue())));
       container.setEnv(merged);
     }
   }

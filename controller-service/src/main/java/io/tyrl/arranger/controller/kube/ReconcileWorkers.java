@@ -18,14 +18,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A rate-limited work queue of job keys ({@code namespace/name}) and the worker threads that drain
- * it into the reconciler ({@link TYJobReconciler#reconcile}). The queue hands a key to one worker at a time and collapses
- * repeated adds of a key that is waiting, so a job is never reconciled concurrently with itself.
- * Failures are retried with per-key exponential backoff; a success resets the key's backoff. The
- * queue reports client-go's work-queue metrics ({@code workqueue_*{name="tyjob"}}).
+ * it into the reconciler ({@link TYJobReconciler#reconcile}). The queue hands a key to one worker
+ * at a time and collapses repeated adds of a key that is waiting, so a job is never reconciled
+ * concurrently with itself. Failures are retried with per-key exponential backoff; a success resets
+ * the key's backoff. The queue reports client-go's work-queue metrics ({@code
+ * workqueue_*{name="tyjob"}}).
  *
- * <p>No job can kill a worker: anything a reconcile throws — a bug's RuntimeException, or an
- * {@link Error} such as an OutOfMemoryError or StackOverflowError in one job's work — is contained
- * here. It is logged with the job's key, counted ({@code arranger_controller_reconcile_crashes_total}),
+ * <p>No job can kill a worker: anything a reconcile throws — a bug's RuntimeException, or an {@link
+ * Error} such as an OutOfMemoryError or StackOverflowError in one job's work — is contained here.
+ * It is logged with the job's key, counted ({@code arranger_controller_reconcile_crashes_total}),
  * and the job retried with backoff, at most {@value #MAX_RETRIES_AFTER_CRASH} times in a row; after
  * that it waits for its next change (or the informer's resync) instead of crashing a worker on a
  * loop. The worker thread goes on with the next job.
@@ -42,21 +43,36 @@ public final class ReconcileWorkers {
   private final Function<String, ReconcileResult> reconciler;
   private final Duration batchedRecheck;
   private final ControllerMetrics metrics;
+
   /** Job key → reconciles in a row that crashed; cleared by any reconcile that returns. */
   private final Map<String, Integer> consecutiveCrashes = new ConcurrentHashMap<>();
+
   private final RateLimitingQueue<String> queue;
   private final ScheduledExecutorService queueClock;
   private final List<Thread> workers = new ArrayList<>();
 
-  /** @param batchedRecheck how soon a job whose status reports were held back is looked at again */
-  public ReconcileWorkers(Function<String, ReconcileResult> reconciler, int workerCount, Duration retryInitialDelay,
-      Duration retryMaxDelay, Duration batchedRecheck, ControllerMetrics metrics) {
+  /**
+   * @param batchedRecheck how soon a job whose status reports were held back is looked at again
+   */
+  public ReconcileWorkers(
+      Function<String, ReconcileResult> reconciler,
+      int workerCount,
+      Duration retryInitialDelay,
+      Duration retryMaxDelay,
+      Duration batchedRecheck,
+      ControllerMetrics metrics) {
     this.batchedRecheck = batchedRecheck;
     this.reconciler = reconciler;
     this.metrics = metrics;
-    this.queueClock = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("arranger-controller-queue"));
-    this.queue = metrics.workQueue().newQueue(queueClock,
-        new ItemExponentialFailureRateLimiter<>(retryInitialDelay, retryMaxDelay));
+    this.queueClock =
+        Executors.newSingleThreadScheduledExecutor(
+            DaemonThreads.named("arranger-controller-queue"));
+    this.queue =
+        metrics
+            .workQueue()
+            .newQueue(
+                queueClock,
+                new ItemExponentialFailureRateLimiter<>(retryInitialDelay, retryMaxDelay));
     ThreadFactory workerThreads = DaemonThreads.named("arranger-controller-worker");
     for (int i = 0; i < workerCount; i++) {
       workers.add(workerThreads.newThread(this::work));
@@ -140,10 +156,17 @@ public final class ReconcileWorkers {
     try {
       metrics.reconcileCrashed(crash);
       if (retry) {
-        log.error("reconcile of TYJob {} crashed ({} in a row), retrying with backoff", key, crashes, crash);
+        log.error(
+            "reconcile of TYJob {} crashed ({} in a row), retrying with backoff",
+            key,
+            crashes,
+            crash);
       } else {
-        log.error("reconcile of TYJob {} crashed {} times in a row; not retried until the job changes or is resynced",
-            key, crashes, crash);
+        log.error(
+            "reconcile of TYJob {} crashed {} times in a row; not retried until the job changes or is resynced",
+            key,
+            crashes,
+            crash);
       }
     } catch (Throwable reportFailed) {
       // Reporting needs memory too, and right after an OutOfMemoryError it may fail again. The job
@@ -163,7 +186,8 @@ public final class ReconcileWorkers {
         queue.forget(key);
         queue.addAfter(key, batchedRecheck);
       }
-      // Fenced: the lease is late to renew, or lost. Lost ends this term and its queue; late must not
+      // Fenced: the lease is late to renew, or lost. Lost ends this term and its queue; late must
+      // not
       // drop the job, or it would wait for its next change.
       case CONFLICT, ERROR, FENCED, WAITING -> queue.addRateLimited(key);
     }

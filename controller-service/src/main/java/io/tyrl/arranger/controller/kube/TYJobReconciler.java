@@ -4,10 +4,10 @@ import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.controller.kube.ControllerMetrics.ReconcileResult;
-import io.tyrl.arranger.controller.lifecycle.observe.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
-import io.tyrl.arranger.controller.lifecycle.plan.Plan;
+import io.tyrl.arranger.controller.lifecycle.observe.ForeignPod;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
+import io.tyrl.arranger.controller.lifecycle.plan.Plan;
 import io.tyrl.arranger.crd.contract.Stage;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,10 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles one TYJob: read it and its pods from the informer cache, plan with the
- * {@link LifecyclePlanner}, apply the plan. It never throws: every failure becomes a
- * {@link ReconcileResult} that the work queue turns into a retry with backoff, so one bad job
- * never stops the others.
+ * Reconciles one TYJob: read it and its pods from the informer cache, plan with the {@link
+ * LifecyclePlanner}, apply the plan. It never throws: every failure becomes a {@link
+ * ReconcileResult} that the work queue turns into a retry with backoff, so one bad job never stops
+ * the others.
  */
 public final class TYJobReconciler {
 
@@ -42,26 +42,40 @@ public final class TYJobReconciler {
   private final ForeignPods foreignPods;
   private final ControllerMetrics metrics;
   private final Clock clock;
+
   /**
    * Job key → the resourceVersion this controller last patched from. Until the cache holds a newer
    * version, planning would only repeat the last plan and run into a 409.
    */
   private final Map<String, String> supersededVersions = new ConcurrentHashMap<>();
-  /** Job key → when its held-back status reports are to be written (see {@link #statusBatchPeriod}). */
+
+  /**
+   * Job key → when its held-back status reports are to be written (see {@link #statusBatchPeriod}).
+   */
   private final Map<String, Instant> reportsDue = new ConcurrentHashMap<>();
+
   private final Duration statusBatchPeriod;
   private final PodExpectations expectations;
 
   /**
-   * @param statusBatchPeriod how long a status write that only reports on the pods and the spec (the
-   *     leader's address and phase, created and ready counts, allocated nodes) may be held back, so that
-   *     the reports of several pod changes go out in one write, as kube's Job controller batches its
-   *     syncs; a lifecycle fact (a stage, a restart, a condition) is never held back and carries the
-   *     reports with it. Zero writes every report at once.
+   * @param statusBatchPeriod how long a status write that only reports on the pods and the spec
+   *     (the leader's address and phase, created and ready counts, allocated nodes) may be held
+   *     back, so that the reports of several pod changes go out in one write, as kube's Job
+   *     controller batches its syncs; a lifecycle fact (a stage, a restart, a condition) is never
+   *     held back and carries the reports with it. Zero writes every report at once.
    */
-  public TYJobReconciler(InformerCache cache, JobViewMapper jobMapper, PodViewMapper podMapper, LifecyclePlanner planner,
-      PlanExecutor executor, VictimEvictor victimEvictor, ForeignPods foreignPods, ControllerMetrics metrics, Clock clock,
-      Duration statusBatchPeriod, PodExpectations expectations) {
+  public TYJobReconciler(
+      InformerCache cache,
+      JobViewMapper jobMapper,
+      PodViewMapper podMapper,
+      LifecyclePlanner planner,
+      PlanExecutor executor,
+      VictimEvictor victimEvictor,
+      ForeignPods foreignPods,
+      ControllerMetrics metrics,
+      Clock clock,
+      Duration statusBatchPeriod,
+      PodExpectations expectations) {
     this.statusBatchPeriod = statusBatchPeriod;
     this.expectations = expectations;
     this.foreignPods = foreignPods;
@@ -107,7 +121,8 @@ public final class TYJobReconciler {
     supersededVersions.remove(key);
     Map<String, V1Pod> pods = ownedPods(key, InformerCache.metadata(raw, "uid").orElse(null));
     if (!expectations.satisfied(key, pods.keySet())) {
-      // Pods this controller created are not in the cache yet; their watch events bring the job back.
+      // Pods this controller created are not in the cache yet; their watch events bring the job
+      // back.
       return ReconcileResult.STALE_CACHE;
     }
 
@@ -118,7 +133,8 @@ public final class TYJobReconciler {
     List<PodView> podViews = pods.values().stream().map(podMapper::map).toList();
     Instant now = clock.instant();
     List<ForeignPod> foreign = foreignPods.recheck(job);
-    // A name held by another owner is met by the create's 409 (the leader is created before the status
+    // A name held by another owner is met by the create's 409 (the leader is created before the
+    // status
     // that announces it, see PlanExecutor) and read again here on every reconcile until it is free.
     Plan plan = planner.plan(job.view(), podViews, foreign, now);
     // An ended job waits for nothing: a name held by another pod no longer matters to it.
@@ -136,13 +152,21 @@ public final class TYJobReconciler {
         heldBack = true;
       }
     }
-    // Held-back reports are looked at again when due; that also covers waiting, with a shorter delay.
-    ReconcileResult done = heldBack ? ReconcileResult.BATCHED
-        : waits ? ReconcileResult.WAITING : ReconcileResult.SUCCESS;
+    // Held-back reports are looked at again when due; that also covers waiting, with a shorter
+    // delay.
+    ReconcileResult done =
+        heldBack
+            ? ReconcileResult.BATCHED
+            : waits ? ReconcileResult.WAITING : ReconcileResult.SUCCESS;
     if (plan.isEmpty()) {
       return done;
     }
-    log.debug("TYJob {}: {} → {} with {}", key, job.view().status().stage(), plan.stage(), plan.actions());
+    log.debug(
+        "TYJob {}: {} → {} with {}",
+        key,
+        job.view().status().stage(),
+        plan.stage(),
+        plan.actions());
     PlanExecutor.Result applied = executor.apply(job, pods, plan);
     return switch (applied.outcome()) {
       case CONFLICT -> ReconcileResult.CONFLICT;
@@ -154,7 +178,8 @@ public final class TYJobReconciler {
         }
         // Only a write that produced a new version supersedes the cached one: a patch that changed
         // nothing keeps the resourceVersion, and waiting for a newer one would wait forever.
-        applied.newResourceVersion()
+        applied
+            .newResourceVersion()
             .filter(written -> !written.equals(resourceVersion))
             .ifPresent(written -> supersededVersions.put(key, resourceVersion));
         recordTransition(job, plan, now);
@@ -172,8 +197,13 @@ public final class TYJobReconciler {
     Map<String, V1Pod> owned = new LinkedHashMap<>();
     for (V1Pod pod : cache.podsOf(jobKey)) {
       List<V1OwnerReference> owners = pod.getMetadata().getOwnerReferences();
-      boolean controlledByJob = owners != null && owners.stream()
-          .anyMatch(owner -> Boolean.TRUE.equals(owner.getController()) && Objects.equals(jobUid, owner.getUid()));
+      boolean controlledByJob =
+          owners != null
+              && owners.stream()
+                  .anyMatch(
+                      owner ->
+                          Boolean.TRUE.equals(owner.getController())
+                              && Objects.equals(jobUid, owner.getUid()));
       if (controlledByJob) {
         owned.put(pod.getMetadata().getName(), pod);
       }

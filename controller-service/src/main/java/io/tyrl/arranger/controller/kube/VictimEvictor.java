@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes the pods the scheduler chose as preemption or reclaim victims for a job
- * ({@code status.victims} of the preemptor). The victims belong to other jobs; before their pods are
+ * Deletes the pods the scheduler chose as preemption or reclaim victims for a job ({@code
+ * status.victims} of the preemptor). The victims belong to other jobs; before their pods are
  * deleted, the victim job gets {@code status.eviction} (reason Preempted or Reclaimed, the message
  * naming the preemptor, the pods), so that its own reconcile reschedules it without counting a
  * restart even when the pods are gone by the time it looks. The note is written before the deletes
@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * <p>Only pods that are in the cache, carry the job-name label of the victim job the scheduler
  * named, have the UID the scheduler recorded, and are not already being deleted are deleted: a
  * stale or mistyped entry can never take a pod Arranger does not own, a pod recreated under a
- * victim's name is left alone, and a victim list that stays in status does not cause repeated calls.
+ * victim's name is left alone, and a victim list that stays in status does not cause repeated
+ * calls.
  */
 public final class VictimEvictor {
 
@@ -41,14 +42,22 @@ public final class VictimEvictor {
     this.statusPatcher = statusPatcher;
   }
 
-  /** @return false when this replica may no longer write as leader and stopped evicting */
+  /**
+   * @return false when this replica may no longer write as leader and stopped evicting
+   */
   public boolean evict(JobSnapshot preemptor) {
     for (VictimEntry victims : preemptor.victims()) {
-      String namespace = victims.namespace().isEmpty() ? preemptor.namespace() : victims.namespace();
+      String namespace =
+          victims.namespace().isEmpty() ? preemptor.namespace() : victims.namespace();
       List<V1Pod> doomed = new ArrayList<>();
       for (String podName : victims.pods()) {
-        cache.pod(namespace, podName)
-            .filter(candidate -> InformerCache.jobKeyOf(candidate).filter((namespace + "/" + victims.job())::equals).isPresent())
+        cache
+            .pod(namespace, podName)
+            .filter(
+                candidate ->
+                    InformerCache.jobKeyOf(candidate)
+                        .filter((namespace + "/" + victims.job())::equals)
+                        .isPresent())
             .filter(candidate -> victims.names(podName, candidate.getMetadata().getUid()))
             .filter(candidate -> candidate.getMetadata().getDeletionTimestamp() == null)
             .ifPresent(doomed::add);
@@ -56,16 +65,25 @@ public final class VictimEvictor {
       if (doomed.isEmpty()) {
         continue;
       }
-      EvictionNotice notice = new EvictionNotice(victims.evictionCause(),
-          victims.reason().isEmpty() ? "evicted for " + preemptor.key() : victims.reason(), victims.pods());
+      EvictionNotice notice =
+          new EvictionNotice(
+              victims.evictionCause(),
+              victims.reason().isEmpty() ? "evicted for " + preemptor.key() : victims.reason(),
+              victims.pods());
       if (!markVictim(namespace, victims.job(), notice)) {
         return false;
       }
       for (V1Pod pod : doomed) {
         String podName = pod.getMetadata().getName();
-        log.info("evicting pod {}/{} of TYJob {} for TYJob {}: {}", namespace, podName, victims.job(), preemptor.key(),
+        log.info(
+            "evicting pod {}/{} of TYJob {} for TYJob {}: {}",
+            namespace,
+            podName,
+            victims.job(),
+            preemptor.key(),
             notice.message());
-        if (!executor.deletePod(namespace, podName, Optional.of(pod), notice.reason().toUpperCase())) {
+        if (!executor.deletePod(
+            namespace, podName, Optional.of(pod), notice.reason().toUpperCase())) {
           return false;
         }
       }
@@ -73,12 +91,16 @@ public final class VictimEvictor {
     return true;
   }
 
-  /** @return false when this replica may no longer write as leader */
+  /**
+   * @return false when this replica may no longer write as leader
+   */
   private boolean markVictim(String namespace, String job, EvictionNotice notice) {
-    Optional<EvictionNotice> current = cache.job(namespace + "/" + job)
-        .map(raw -> TYJobDecoder.object(raw.getRaw(), "status"))
-        .map(status -> TYJobDecoder.object(status, "eviction"))
-        .flatMap(JobViewMapper::eviction);
+    Optional<EvictionNotice> current =
+        cache
+            .job(namespace + "/" + job)
+            .map(raw -> TYJobDecoder.object(raw.getRaw(), "status"))
+            .map(status -> TYJobDecoder.object(status, "eviction"))
+            .flatMap(JobViewMapper::eviction);
     if (current.filter(notice::equals).isPresent()) {
       return true;
     }
@@ -86,14 +108,20 @@ public final class VictimEvictor {
     status.add("eviction", StatusPatchDocument.eviction(notice));
     JsonObject patch = new JsonObject();
     patch.add("status", status);
-    StatusPatcher.Target target = new StatusPatcher.Target(ArrangerResources.GROUP, ArrangerResources.VERSION,
-        ArrangerResources.TYJOBS, namespace, job);
+    StatusPatcher.Target target =
+        new StatusPatcher.Target(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            ArrangerResources.TYJOBS,
+            namespace,
+            job);
     try {
       StatusPatcher.Result result = statusPatcher.patch(target, patch.toString());
       // A victim job that is gone leaves pods to be deleted all the same.
       return !(result instanceof StatusPatcher.Result.Fenced);
     } catch (StatusPatchException e) {
-      throw new PlanApplyException("cannot note the eviction on TYJob " + namespace + "/" + job + ": " + e.getMessage(), e);
+      throw new PlanApplyException(
+          "cannot note the eviction on TYJob " + namespace + "/" + job + ": " + e.getMessage(), e);
     }
   }
 }

@@ -40,12 +40,12 @@ import java.util.Optional;
  *
  * <p>A plan depends only on its inputs — restart counters and the leader's last observation are in
  * the job's status, pod names are deterministic — so the controller may be restarted at any point,
- * or plan the same job twice, without creating a pod twice or counting a restart twice. The
- * adapter applies the plan as {@link PlannedAction} describes and plans again on the next event.
+ * or plan the same job twice, without creating a pod twice or counting a restart twice. The adapter
+ * applies the plan as {@link PlannedAction} describes and plans again on the next event.
  *
  * <p>A malformed job does not make {@code plan} throw: it is planned into {@link Stage#FAILED} with
- * the condition {@code Validated=False} naming every bad field, and reason {@code InvalidJob} with the
- * same message in its scheduling reason, its conditions and its Event.
+ * the condition {@code Validated=False} naming every bad field, and reason {@code InvalidJob} with
+ * the same message in its scheduling reason, its conditions and its Event.
  */
 public final class LifecyclePlanner {
 
@@ -64,14 +64,20 @@ public final class LifecyclePlanner {
   public LifecyclePlanner(LifecycleSettings settings) {
     statusProjector = new StatusProjector(settings.refusingNodeAvoidance());
     PodLauncher launcher = new PodLauncher();
-    LeaderSupervisor leaderSupervisor = new LeaderSupervisor(launcher, termination, settings.refusingNodeAvoidance());
-    WorkerSupervisor workerSupervisor = new WorkerSupervisor(termination, settings.refusingNodeAvoidance());
+    LeaderSupervisor leaderSupervisor =
+        new LeaderSupervisor(launcher, termination, settings.refusingNodeAvoidance());
+    WorkerSupervisor workerSupervisor =
+        new WorkerSupervisor(termination, settings.refusingNodeAvoidance());
     FinishedStagePlanner finished = new FinishedStagePlanner();
     stagePlanners.put(Stage.PENDING, new PendingStagePlanner(launcher, termination));
-    stagePlanners.put(Stage.STARTING, new StartingStagePlanner(leaderSupervisor, workerSupervisor, launcher));
-    stagePlanners.put(Stage.RUNNING, new RunningStagePlanner(leaderSupervisor, workerSupervisor, launcher));
-    stagePlanners.put(Stage.RESCHEDULING, new ReschedulingStagePlanner(launcher, termination,
-        new UnreachableNodeRelease(settings.unreachableNodeGrace())));
+    stagePlanners.put(
+        Stage.STARTING, new StartingStagePlanner(leaderSupervisor, workerSupervisor, launcher));
+    stagePlanners.put(
+        Stage.RUNNING, new RunningStagePlanner(leaderSupervisor, workerSupervisor, launcher));
+    stagePlanners.put(
+        Stage.RESCHEDULING,
+        new ReschedulingStagePlanner(
+            launcher, termination, new UnreachableNodeRelease(settings.unreachableNodeGrace())));
     stagePlanners.put(Stage.SUCCEEDED, finished);
     stagePlanners.put(Stage.FAILED, finished);
   }
@@ -97,23 +103,39 @@ public final class LifecyclePlanner {
     List<ValidationProblem> problems = stage.isTerminal() ? List.of() : validator.validate(job);
     // Worker slots are made only from a spec within the bounds. A finished job is not validated
     // again, but its spec may have been edited since; the bounds are checked for it all the same.
-    boolean slotsMayBeMade = stage.isTerminal() ? validator.isWithinBounds(job) : problems.isEmpty();
+    boolean slotsMayBeMade =
+        stage.isTerminal() ? validator.isWithinBounds(job) : problems.isEmpty();
     JobObservation observation = JobObservation.of(job, pods, foreign, at, slotsMayBeMade);
     PlanDraft draft = new PlanDraft(job.status());
     if (stage.isTerminal()) {
       stagePlanners.get(stage).plan(observation, draft);
     } else if (!problems.isEmpty()) {
       String message = validationMessage(problems);
-      draft.recordValidation(new Condition(Condition.VALIDATED, ConditionStatus.FALSE, LifecycleReasons.INVALID, message, Optional.empty()));
+      draft.recordValidation(
+          new Condition(
+              Condition.VALIDATED,
+              ConditionStatus.FALSE,
+              LifecycleReasons.INVALID,
+              message,
+              Optional.empty()));
       // One reason and one message for the status REASON column, the conditions and the Event: the
       // scheduler's word for a job it cannot read is the same.
       draft.refuse(SchedulingReasons.INVALID_JOB, message);
       termination.fail(observation, draft, SchedulingReasons.INVALID_JOB, message);
     } else {
-      draft.recordValidation(new Condition(
-          Condition.VALIDATED, ConditionStatus.TRUE, LifecycleReasons.VALID, "the spec passed validation", Optional.empty()));
+      draft.recordValidation(
+          new Condition(
+              Condition.VALIDATED,
+              ConditionStatus.TRUE,
+              LifecycleReasons.VALID,
+              "the spec passed validation",
+              Optional.empty()));
       if (job.spec().terminating()) {
-        termination.succeed(observation, draft, LifecycleReasons.TERMINATED, "spec.terminating is true: the job was stopped by request");
+        termination.succeed(
+            observation,
+            draft,
+            LifecycleReasons.TERMINATED,
+            "spec.terminating is true: the job was stopped by request");
       } else {
         stagePlanners.get(stage).plan(observation, draft);
         nameConflicts.report(observation, draft);

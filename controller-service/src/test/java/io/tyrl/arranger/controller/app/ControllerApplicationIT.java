@@ -56,8 +56,12 @@ class ControllerApplicationIT {
   @BeforeAll
   static void prepareCluster(ControlPlane plane) throws Exception {
     controlPlane = plane;
-    kubeconfig = plane.writeKubeconfig(Files.createTempDirectory("arranger-app-it").resolve("kubeconfig"), ControlPlane.ADMIN);
-    new CoreV1Api(plane.adminClient()).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(NAMESPACE))).execute();
+    kubeconfig =
+        plane.writeKubeconfig(
+            Files.createTempDirectory("arranger-app-it").resolve("kubeconfig"), ControlPlane.ADMIN);
+    new CoreV1Api(plane.adminClient())
+        .createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(NAMESPACE)))
+        .execute();
   }
 
   @DynamicPropertySource
@@ -88,11 +92,14 @@ class ControllerApplicationIT {
 
   @Test
   void readyOnceTheInformersHaveSyncedAndLeading() {
-    await().atMost(TIMEOUT).untilAsserted(() -> {
-      HttpResponse<String> readiness = get(port(environment), "/actuator/health/readiness");
-      assertThat(readiness.statusCode()).isEqualTo(200);
-      assertThat(readiness.body()).contains("\"status\":\"UP\"");
-    });
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              HttpResponse<String> readiness = get(port(environment), "/actuator/health/readiness");
+              assertThat(readiness.statusCode()).isEqualTo(200);
+              assertThat(readiness.body()).contains("\"status\":\"UP\"");
+            });
     await().atMost(TIMEOUT).until(controller::isReconciling);
   }
 
@@ -100,12 +107,23 @@ class ControllerApplicationIT {
   void prometheusExposesTheControllerMetrics() throws Exception {
     ApiClient admin = controlPlane.adminClient();
     String job = "metered";
-    new CustomObjectsApi(admin).createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION,
-        NAMESPACE, ArrangerResources.TYJOBS, Map.of(
-            "apiVersion", ArrangerResources.API_VERSION, "kind", "TYJob", "metadata", Map.of("name", job),
-            "spec", Map.of(
-                "leader", Map.of("name", "learner", "template", template("learner")),
-                "workerSets", List.of(Map.of("name", "actor", "template", template("actor"))))))
+    new CustomObjectsApi(admin)
+        .createNamespacedCustomObject(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            NAMESPACE,
+            ArrangerResources.TYJOBS,
+            Map.of(
+                "apiVersion",
+                ArrangerResources.API_VERSION,
+                "kind",
+                "TYJob",
+                "metadata",
+                Map.of("name", job),
+                "spec",
+                Map.of(
+                    "leader", Map.of("name", "learner", "template", template("learner")),
+                    "workerSets", List.of(Map.of("name", "actor", "template", template("actor"))))))
         .execute();
     JsonObject allocations = new JsonObject();
     allocations.addProperty(job + "-learner", "some-node");
@@ -114,25 +132,48 @@ class ControllerApplicationIT {
     status.add("allocations", allocations);
     JsonObject patch = new JsonObject();
     patch.add("status", status);
-    PatchUtils.patch(Object.class, () -> new CustomObjectsApi(admin).patchNamespacedCustomObjectStatus(
-            ArrangerResources.GROUP, ArrangerResources.VERSION, NAMESPACE, ArrangerResources.TYJOBS, job,
-            new V1Patch(patch.toString())).buildCall(null),
-        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, admin);
+    PatchUtils.patch(
+        Object.class,
+        () ->
+            new CustomObjectsApi(admin)
+                .patchNamespacedCustomObjectStatus(
+                    ArrangerResources.GROUP,
+                    ArrangerResources.VERSION,
+                    NAMESPACE,
+                    ArrangerResources.TYJOBS,
+                    job,
+                    new V1Patch(patch.toString()))
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        admin);
 
-    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(get(port(environment), "/actuator/prometheus").body())
-        .contains("arranger_controller_stage_transitions_total{from=\"Pending\",to=\"Starting\"} 1.0")
-        .contains("arranger_controller_jobs{stage=\"Starting\"} 1.0")
-        .contains("arranger_controller_pod_creations_total{role=\"leader\"} 1.0")
-        .contains("arranger_controller_reconcile_duration_seconds_count{result=\"success\"}")
-        .contains("arranger_controller_job_start_duration_seconds_count")
-        .contains("arranger_leader{service=\"arranger-controller\"} 1.0")
-        .contains("arranger_controller_reconcile_duration_seconds_bucket{result=\"success\",le=\"0.001\"}")
-        .contains("workqueue_adds_total{name=\"tyjob\"}", "workqueue_depth{name=\"tyjob\"}",
-            "workqueue_queue_duration_seconds_bucket{name=\"tyjob\",le=", "workqueue_work_duration_seconds_bucket{name=\"tyjob\",le=",
-            "workqueue_retries_total{name=\"tyjob\"}", "workqueue_unfinished_work_seconds{name=\"tyjob\"}",
-            "workqueue_longest_running_processor_seconds{name=\"tyjob\"}")
-        .contains("rest_client_requests_total{code=\"201\"", "rest_client_request_duration_seconds_bucket{resource=\"pods\",verb=\"POST\"")
-        .doesNotContain("quantile="));
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(get(port(environment), "/actuator/prometheus").body())
+                    .contains(
+                        "arranger_controller_stage_transitions_total{from=\"Pending\",to=\"Starting\"} 1.0")
+                    .contains("arranger_controller_jobs{stage=\"Starting\"} 1.0")
+                    .contains("arranger_controller_pod_creations_total{role=\"leader\"} 1.0")
+                    .contains(
+                        "arranger_controller_reconcile_duration_seconds_count{result=\"success\"}")
+                    .contains("arranger_controller_job_start_duration_seconds_count")
+                    .contains("arranger_leader{service=\"arranger-controller\"} 1.0")
+                    .contains(
+                        "arranger_controller_reconcile_duration_seconds_bucket{result=\"success\",le=\"0.001\"}")
+                    .contains(
+                        "workqueue_adds_total{name=\"tyjob\"}",
+                        "workqueue_depth{name=\"tyjob\"}",
+                        "workqueue_queue_duration_seconds_bucket{name=\"tyjob\",le=",
+                        "workqueue_work_duration_seconds_bucket{name=\"tyjob\",le=",
+                        "workqueue_retries_total{name=\"tyjob\"}",
+                        "workqueue_unfinished_work_seconds{name=\"tyjob\"}",
+                        "workqueue_longest_running_processor_seconds{name=\"tyjob\"}")
+                    .contains(
+                        "rest_client_requests_total{code=\"201\"",
+                        "rest_client_request_duration_seconds_bucket{resource=\"pods\",verb=\"POST\"")
+                    .doesNotContain("quantile="));
   }
 
   @Test
@@ -142,14 +183,20 @@ class ControllerApplicationIT {
     properties.put("server.port", "0");
     properties.put("spring.main.banner-mode", "off");
     // Command-line arguments, so that they override application.yaml as in the leader's context.
-    String[] arguments = properties.entrySet().stream()
-        .map(property -> "--" + property.getKey() + "=" + property.getValue())
-        .toArray(String[]::new);
-    try (ConfigurableApplicationContext standby = new SpringApplicationBuilder(ControllerApplication.class).run(arguments)) {
-      await().atMost(TIMEOUT).untilAsserted(() -> {
-        HttpResponse<String> readiness = get(port(standby.getEnvironment()), "/actuator/health/readiness");
-        assertThat(readiness.statusCode()).isEqualTo(200);
-      });
+    String[] arguments =
+        properties.entrySet().stream()
+            .map(property -> "--" + property.getKey() + "=" + property.getValue())
+            .toArray(String[]::new);
+    try (ConfigurableApplicationContext standby =
+        new SpringApplicationBuilder(ControllerApplication.class).run(arguments)) {
+      await()
+          .atMost(TIMEOUT)
+          .untilAsserted(
+              () -> {
+                HttpResponse<String> readiness =
+                    get(port(standby.getEnvironment()), "/actuator/health/readiness");
+                assertThat(readiness.statusCode()).isEqualTo(200);
+              });
       LeaderElection standbyElection = standby.getBean(LeaderElection.class);
       assertThat(standbyElection.identity()).isEqualTo("app-it-standby");
       assertThat(standbyElection.isLeader()).isFalse();
@@ -159,7 +206,11 @@ class ControllerApplicationIT {
   }
 
   private static Map<String, Object> template(String container) {
-    return Map.of("spec", Map.of("containers", List.of(Map.of("name", container, "image", "registry.local/rl/" + container))));
+    return Map.of(
+        "spec",
+        Map.of(
+            "containers",
+            List.of(Map.of("name", container, "image", "registry.local/rl/" + container))));
   }
 
   private static String port(Environment environment) {
@@ -167,8 +218,11 @@ class ControllerApplicationIT {
   }
 
   private static HttpResponse<String> get(String port, String path) throws Exception {
-    return HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -28,11 +28,13 @@ class ControllerPropertiesTest {
 
   @Test
   void bindsEverySetting() {
-    ControllerProperties properties = bind(Map.of(
-        "arranger.controller.workers", "8",
-        "arranger.controller.resync-period", "0",
-        "arranger.controller.retry.initial-delay", "1s",
-        "arranger.controller.retry.max-delay", "1m"));
+    ControllerProperties properties =
+        bind(
+            Map.of(
+                "arranger.controller.workers", "8",
+                "arranger.controller.resync-period", "0",
+                "arranger.controller.retry.initial-delay", "1s",
+                "arranger.controller.retry.max-delay", "1m"));
 
     assertThat(properties.workers()).isEqualTo(8);
     assertThat(properties.resyncPeriod()).isZero();
@@ -42,11 +44,20 @@ class ControllerPropertiesTest {
   @Test
   void badValuesAreRefusedNamingTheProperty() {
     assertThatThrownBy(() -> bind(Map.of("arranger.controller.workers", "0")))
-        .rootCause().hasMessageContaining("arranger.controller.workers must be between 1 and 64, got 0");
+        .rootCause()
+        .hasMessageContaining("arranger.controller.workers must be between 1 and 64, got 0");
     assertThatThrownBy(() -> bind(Map.of("arranger.controller.resync-period", "100ms")))
-        .rootCause().hasMessageContaining("arranger.controller.resync-period must be 0 (off) or at least 1s");
-    assertThatThrownBy(() -> bind(Map.of(
-        "arranger.controller.retry.initial-delay", "10s", "arranger.controller.retry.max-delay", "1s")))
-        .rootCause().hasMessageContaining("arranger.controller.retry.max-delay (PT1S) must not be shorter");
+        .rootCause()
+        .hasMessageContaining("arranger.controller.resync-period must be 0 (off) or at least 1s");
+    assertThatThrownBy(
+            () ->
+                bind(
+                    Map.of(
+                        "arranger.controller.retry.initial-delay",
+                        "10s",
+                        "arranger.controller.retry.max-delay",
+                        "1s")))
+        .rootCause()
+        .hasMessageContaining("arranger.controller.retry.max-delay (PT1S) must not be shorter");
   }
 }

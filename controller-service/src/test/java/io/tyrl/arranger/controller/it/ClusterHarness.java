@@ -65,8 +65,10 @@ final class ClusterHarness {
     this.kubelet = new SimulatedKubelet(admin);
     this.namespace = namespace;
     try {
-      this.kubeconfig = controlPlane.writeKubeconfig(
-          Files.createTempDirectory("arranger-controller-it").resolve("kubeconfig"), ControlPlane.ADMIN);
+      this.kubeconfig =
+          controlPlane.writeKubeconfig(
+              Files.createTempDirectory("arranger-controller-it").resolve("kubeconfig"),
+              ControlPlane.ADMIN);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -79,10 +81,13 @@ final class ClusterHarness {
   }
 
   /** A fresh namespace, so that each IT class has its own jobs, pods and Lease. */
-  static ClusterHarness inNewNamespace(ControlPlane controlPlane, String prefix) throws ApiException {
+  static ClusterHarness inNewNamespace(ControlPlane controlPlane, String prefix)
+      throws ApiException {
     ApiClient admin = controlPlane.adminClient();
     String namespace = prefix + "-" + UUID.randomUUID().toString().substring(0, 6);
-    new CoreV1Api(admin).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
+    new CoreV1Api(admin)
+        .createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace)))
+        .execute();
     return new ClusterHarness(controlPlane, admin, namespace);
   }
 
@@ -113,7 +118,9 @@ final class ClusterHarness {
     return kubeconfig;
   }
 
-  /** Properties of a controller that watches only this namespace, with timings shortened for tests. */
+  /**
+   * Properties of a controller that watches only this namespace, with timings shortened for tests.
+   */
   Map<String, Object> controllerProperties(String identity) {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put("arranger.kubernetes.kubeconfig", kubeconfig.toString());
@@ -133,40 +140,66 @@ final class ClusterHarness {
     return properties;
   }
 
-  /** Properties go in as command-line arguments: they must override application.yaml, not merely default it. */
+  /**
+   * Properties go in as command-line arguments: they must override application.yaml, not merely
+   * default it.
+   */
   ConfigurableApplicationContext startController(String identity) {
     return startController(identity, Map.of());
   }
 
-  /** @param overrides further properties, or other values for the test's defaults */
+  /**
+   * @param overrides further properties, or other values for the test's defaults
+   */
   ConfigurableApplicationContext startController(String identity, Map<String, Object> overrides) {
     Map<String, Object> properties = controllerProperties(identity);
     properties.putAll(overrides);
-    String[] arguments = properties.entrySet().stream()
-        .map(property -> "--" + property.getKey() + "=" + property.getValue())
-        .toArray(String[]::new);
+    String[] arguments =
+        properties.entrySet().stream()
+            .map(property -> "--" + property.getKey() + "=" + property.getValue())
+            .toArray(String[]::new);
     return new SpringApplicationBuilder(ControllerApplication.class).run(arguments);
   }
 
   void createJob(TYJobBody body) throws ApiException {
-    custom.createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION, namespace,
-        ArrangerResources.TYJOBS, body.build()).execute();
+    custom
+        .createNamespacedCustomObject(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            namespace,
+            ArrangerResources.TYJOBS,
+            body.build())
+        .execute();
   }
 
   /** Acts as the scheduler: writes scheduleState and allocations with a merge patch on /status. */
-  void schedule(String job, String scheduleState, Map<String, String> allocations) throws ApiException {
+  void schedule(String job, String scheduleState, Map<String, String> allocations)
+      throws ApiException {
     JsonObject status = new JsonObject();
     status.addProperty("scheduleState", scheduleState);
     status.add("allocations", JSON.getGson().toJsonTree(allocations));
     JsonObject patch = new JsonObject();
     patch.add("status", status);
-    PatchUtils.patch(Object.class,
-        () -> custom.patchNamespacedCustomObjectStatus(ArrangerResources.GROUP, ArrangerResources.VERSION, namespace,
-            ArrangerResources.TYJOBS, job, new V1Patch(patch.toString())).buildCall(null),
-        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, admin);
+    PatchUtils.patch(
+        Object.class,
+        () ->
+            custom
+                .patchNamespacedCustomObjectStatus(
+                    ArrangerResources.GROUP,
+                    ArrangerResources.VERSION,
+                    namespace,
+                    ArrangerResources.TYJOBS,
+                    job,
+                    new V1Patch(patch.toString()))
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        admin);
   }
 
-  /** Acts as the scheduler choosing preemption victims for {@code preemptor}: writes {@code status.victims}. */
+  /**
+   * Acts as the scheduler choosing preemption victims for {@code preemptor}: writes {@code
+   * status.victims}.
+   */
   void chooseVictims(String preemptor, String victimJob, List<String> pods) throws ApiException {
     JsonObject victim = new JsonObject();
     victim.addProperty("namespace", namespace);
@@ -179,10 +212,20 @@ final class ClusterHarness {
     status.add("victims", victims);
     JsonObject patch = new JsonObject();
     patch.add("status", status);
-    PatchUtils.patch(Object.class,
-        () -> custom.patchNamespacedCustomObjectStatus(ArrangerResources.GROUP, ArrangerResources.VERSION, namespace,
-            ArrangerResources.TYJOBS, preemptor, new V1Patch(patch.toString())).buildCall(null),
-        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, admin);
+    PatchUtils.patch(
+        Object.class,
+        () ->
+            custom
+                .patchNamespacedCustomObjectStatus(
+                    ArrangerResources.GROUP,
+                    ArrangerResources.VERSION,
+                    namespace,
+                    ArrangerResources.TYJOBS,
+                    preemptor,
+                    new V1Patch(patch.toString()))
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        admin);
   }
 
   /** The leader on node A, every worker of {@code workerSet} on node B. */
@@ -196,16 +239,33 @@ final class ClusterHarness {
   }
 
   void setTerminating(String job) throws ApiException {
-    PatchUtils.patch(Object.class,
-        () -> custom.patchNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION, namespace,
-            ArrangerResources.TYJOBS, job, new V1Patch("{\"spec\":{\"terminating\":true}}")).buildCall(null),
-        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, admin);
+    PatchUtils.patch(
+        Object.class,
+        () ->
+            custom
+                .patchNamespacedCustomObject(
+                    ArrangerResources.GROUP,
+                    ArrangerResources.VERSION,
+                    namespace,
+                    ArrangerResources.TYJOBS,
+                    job,
+                    new V1Patch("{\"spec\":{\"terminating\":true}}"))
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        admin);
   }
 
   JsonObject job(String name) {
     try {
-      Object raw = custom.getNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION, namespace,
-          ArrangerResources.TYJOBS, name).execute();
+      Object raw =
+          custom
+              .getNamespacedCustomObject(
+                  ArrangerResources.GROUP,
+                  ArrangerResources.VERSION,
+                  namespace,
+                  ArrangerResources.TYJOBS,
+                  name)
+              .execute();
       return JSON.getGson().toJsonTree(raw).getAsJsonObject();
     } catch (ApiException e) {
       throw new IllegalStateException("cannot read TYJob " + name + ": " + e.getResponseBody(), e);
@@ -223,7 +283,9 @@ final class ClusterHarness {
   }
 
   void awaitStage(String job, String stage) {
-    await("TYJob " + job + " in stage " + stage).atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
+    await("TYJob " + job + " in stage " + stage)
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(100))
         .untilAsserted(() -> assertThat(stage(job)).isEqualTo(stage));
   }
 
@@ -249,13 +311,19 @@ final class ClusterHarness {
   }
 
   V1Pod awaitPod(String name) {
-    return await("pod " + name).atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
-        .until(() -> pod(name), Optional::isPresent).orElseThrow();
+    return await("pod " + name)
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> pod(name), Optional::isPresent)
+        .orElseThrow();
   }
 
   List<V1Pod> pods(String job) {
     try {
-      return core.listNamespacedPod(namespace).labelSelector(PodLabels.JOB_NAME + "=" + job).execute().getItems();
+      return core.listNamespacedPod(namespace)
+          .labelSelector(PodLabels.JOB_NAME + "=" + job)
+          .execute()
+          .getItems();
     } catch (ApiException e) {
       throw new IllegalStateException("cannot list pods of " + job + ": " + e.getResponseBody(), e);
     }
@@ -283,7 +351,12 @@ final class ClusterHarness {
   }
 
   List<String> eventReasons(String job) throws ApiException {
-    return core.listNamespacedEvent(namespace).fieldSelector("involvedObject.name=" + job).execute().getItems().stream()
+    return core
+        .listNamespacedEvent(namespace)
+        .fieldSelector("involvedObject.name=" + job)
+        .execute()
+        .getItems()
+        .stream()
         .map(CoreV1Event::getReason)
         .toList();
   }

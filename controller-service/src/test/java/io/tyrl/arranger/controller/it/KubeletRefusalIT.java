@@ -19,8 +19,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A leader refused by the kubelet after binding (OutOfcpu): the controller gives it back without
- * counting a restart and writes the node into {@code status.avoidNodes} until the configured time, in
- * the same patch, so the scheduler's next placement of the job keeps off it (SchedulerAvoidedNodeIT).
+ * counting a restart and writes the node into {@code status.avoidNodes} until the configured time,
+ * in the same patch, so the scheduler's next placement of the job keeps off it
+ * (SchedulerAvoidedNodeIT).
  */
 @ExtendWith(KubeApiServerExtension.class)
 class KubeletRefusalIT {
@@ -33,7 +34,9 @@ class KubeletRefusalIT {
   @BeforeAll
   static void startController(ControlPlane controlPlane) throws Exception {
     cluster = ClusterHarness.inNewNamespace(controlPlane, "refused");
-    controller = cluster.startController("refused-it", Map.of("arranger.controller.refusing-node-avoidance", "3m"));
+    controller =
+        cluster.startController(
+            "refused-it", Map.of("arranger.controller.refusing-node-avoidance", "3m"));
   }
 
   @AfterAll
@@ -60,14 +63,27 @@ class KubeletRefusalIT {
     assertThat(entry.get("node").getAsString()).isEqualTo(cluster.nodeA);
     assertThat(entry.get("reason").getAsString()).isEqualTo("OutOfcpu");
     assertThat(Instant.parse(entry.get("until").getAsString()))
-        .isBetween(refusedAt.plus(AVOIDANCE).minusSeconds(2), Instant.now().plus(AVOIDANCE).plusSeconds(1));
-    assertThat(status.getAsJsonObject("allocations") == null || !status.getAsJsonObject("allocations").has(job + "-learner"))
-        .as("the placement is given back in the same write").isTrue();
-    assertThat(status.getAsJsonObject("leader").get("restarts").getAsInt()).as("not counted").isZero();
+        .isBetween(
+            refusedAt.plus(AVOIDANCE).minusSeconds(2),
+            Instant.now().plus(AVOIDANCE).plusSeconds(1));
+    assertThat(
+            status.getAsJsonObject("allocations") == null
+                || !status.getAsJsonObject("allocations").has(job + "-learner"))
+        .as("the placement is given back in the same write")
+        .isTrue();
+    assertThat(status.getAsJsonObject("leader").get("restarts").getAsInt())
+        .as("not counted")
+        .isZero();
     JsonObject running = cluster.condition(job, "Running");
     assertThat(running.get("reason").getAsString()).isEqualTo("LeaderRejected");
     assertThat(running.get("message").getAsString())
-        .contains("node " + cluster.nodeA + " is avoided for this job until " + entry.get("until").getAsString());
-    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(cluster.eventReasons(job)).contains("LeaderRejected"));
+        .contains(
+            "node "
+                + cluster.nodeA
+                + " is avoided for this job until "
+                + entry.get("until").getAsString());
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(() -> assertThat(cluster.eventReasons(job)).contains("LeaderRejected"));
   }
 }

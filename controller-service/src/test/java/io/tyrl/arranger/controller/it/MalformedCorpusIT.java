@@ -68,7 +68,8 @@ class MalformedCorpusIT {
   }
 
   @Test
-  void everyMalformedJobIsRefusedOrFailedNamingItsFieldAndEveryGoodJobAmongThemSucceeds() throws Exception {
+  void everyMalformedJobIsRefusedOrFailedNamingItsFieldAndEveryGoodJobAmongThemSucceeds()
+      throws Exception {
     List<MalformedTYJob> corpus = MalformedTYJobs.load();
     assertThat(corpus).hasSizeGreaterThanOrEqualTo(20);
     List<String> goodJobs = new ArrayList<>();
@@ -85,33 +86,58 @@ class MalformedCorpusIT {
 
     SoftAssertions softly = new SoftAssertions();
     List<MalformedTYJob> stored = new ArrayList<>();
-    refusals.forEach((job, refusal) -> {
-      refusal.ifPresent(status -> log.info("corpus {}: refused ({}): {}", job.file(), status.getCode(), status.getMessage()));
-      if (job.expected() == Outcome.REFUSED) {
-        softly.assertThat(refusal).as("%s must be refused", job).isPresent();
-        refusal.ifPresent(status -> {
-          softly.assertThat(status.getCode()).as("%s: HTTP status", job).isEqualTo(422);
-          softly.assertThat(job.isNamedIn(status.getMessage()))
-              .as("%s: the API server's message names %s: %s", job, job.field(), status.getMessage()).isTrue();
+    refusals.forEach(
+        (job, refusal) -> {
+          refusal.ifPresent(
+              status ->
+                  log.info(
+                      "corpus {}: refused ({}): {}",
+                      job.file(),
+                      status.getCode(),
+                      status.getMessage()));
+          if (job.expected() == Outcome.REFUSED) {
+            softly.assertThat(refusal).as("%s must be refused", job).isPresent();
+            refusal.ifPresent(
+                status -> {
+                  softly.assertThat(status.getCode()).as("%s: HTTP status", job).isEqualTo(422);
+                  softly
+                      .assertThat(job.isNamedIn(status.getMessage()))
+                      .as(
+                          "%s: the API server's message names %s: %s",
+                          job, job.field(), status.getMessage())
+                      .isTrue();
+                });
+          } else {
+            softly
+                .assertThat(refusal.map(V1Status::getMessage))
+                .as("%s must be stored, not refused", job)
+                .isEmpty();
+          }
+          if (refusal.isEmpty()) {
+            stored.add(job);
+          }
         });
-      } else {
-        softly.assertThat(refusal.map(V1Status::getMessage)).as("%s must be stored, not refused", job).isEmpty();
-      }
-      if (refusal.isEmpty()) {
-        stored.add(job);
-      }
-    });
 
     runToSuccess(goodJobs);
     awaitTerminal(stored);
     for (MalformedTYJob job : stored) {
       JsonObject status = cluster.status(job.name());
-      softly.assertThat(string(status, "stage")).as("%s: stage; status %s", job, status).isEqualTo("Failed");
+      softly
+          .assertThat(string(status, "stage"))
+          .as("%s: stage; status %s", job, status)
+          .isEqualTo("Failed");
       Optional<JsonObject> validated = condition(status, "Validated");
-      softly.assertThat(validated.map(c -> string(c, "status"))).as("%s: Validated", job).contains("False");
+      softly
+          .assertThat(validated.map(c -> string(c, "status")))
+          .as("%s: Validated", job)
+          .contains("False");
       String message = validated.map(c -> string(c, "message")).orElse("");
-      log.info("corpus {}: {} with Validated=False: {}", job.file(), string(status, "stage"), message);
-      softly.assertThat(job.isNamedIn(message)).as("%s: the condition names %s: %s", job, job.field(), message).isTrue();
+      log.info(
+          "corpus {}: {} with Validated=False: {}", job.file(), string(status, "stage"), message);
+      softly
+          .assertThat(job.isNamedIn(message))
+          .as("%s: the condition names %s: %s", job, job.field(), message)
+          .isTrue();
       softly.assertThat(cluster.pods(job.name())).as("%s: no pod made for it", job).isEmpty();
     }
     for (String good : goodJobs) {
@@ -123,23 +149,38 @@ class MalformedCorpusIT {
   }
 
   private String createGoodJob(String name) throws ApiException {
-    cluster.createJob(TYJobBody.named(name).workerSet("actor", WORKERS_PER_GOOD_JOB).spec("minWorkersNum", WORKERS_PER_GOOD_JOB));
+    cluster.createJob(
+        TYJobBody.named(name)
+            .workerSet("actor", WORKERS_PER_GOOD_JOB)
+            .spec("minWorkersNum", WORKERS_PER_GOOD_JOB));
     return name;
   }
 
   /** Creates the job as written; the API server's refusal if it refused it. */
   private Optional<V1Status> submit(MalformedTYJob job) {
     try {
-      cluster.custom.createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION, cluster.namespace,
-          ArrangerResources.TYJOBS, job.body()).execute();
+      cluster
+          .custom
+          .createNamespacedCustomObject(
+              ArrangerResources.GROUP,
+              ArrangerResources.VERSION,
+              cluster.namespace,
+              ArrangerResources.TYJOBS,
+              job.body())
+          .execute();
       return Optional.empty();
     } catch (ApiException refused) {
       V1Status status = new JSON().deserialize(refused.getResponseBody(), V1Status.class);
-      return Optional.of(status == null ? new V1Status().code(refused.getCode()).message(refused.getMessage()) : status);
+      return Optional.of(
+          status == null
+              ? new V1Status().code(refused.getCode()).message(refused.getMessage())
+              : status);
     }
   }
 
-  /** As the scheduler and the kubelet: places each good job, runs its pods, lets its leader succeed. */
+  /**
+   * As the scheduler and the kubelet: places each good job, runs its pods, lets its leader succeed.
+   */
   private void runToSuccess(List<String> jobs) throws ApiException {
     for (String job : jobs) {
       cluster.scheduleAll(job, "actor", WORKERS_PER_GOOD_JOB);
@@ -149,10 +190,13 @@ class MalformedCorpusIT {
       cluster.run(job + "-learner");
     }
     for (String job : jobs) {
-      IntStream.range(0, WORKERS_PER_GOOD_JOB).mapToObj(i -> job + "-actor-" + i).forEach(worker -> {
-        cluster.awaitPod(worker);
-        cluster.run(worker);
-      });
+      IntStream.range(0, WORKERS_PER_GOOD_JOB)
+          .mapToObj(i -> job + "-actor-" + i)
+          .forEach(
+              worker -> {
+                cluster.awaitPod(worker);
+                cluster.run(worker);
+              });
       cluster.awaitStage(job, "Running");
       cluster.succeed(job + "-learner");
     }
@@ -165,8 +209,15 @@ class MalformedCorpusIT {
    */
   private void awaitTerminal(List<MalformedTYJob> jobs) {
     try {
-      await("every stored malformed job Failed").atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
-          .until(() -> jobs.stream().allMatch(job -> List.of("Failed", "Succeeded").contains(cluster.stage(job.name()))));
+      await("every stored malformed job Failed")
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () ->
+                  jobs.stream()
+                      .allMatch(
+                          job ->
+                              List.of("Failed", "Succeeded").contains(cluster.stage(job.name()))));
     } catch (ConditionTimeoutException notAll) {
       // Reported per job below, with its status.
     }
@@ -177,9 +228,12 @@ class MalformedCorpusIT {
     HttpResponse<String> readiness = get(port, "/actuator/health/readiness");
     assertThat(readiness.statusCode()).isEqualTo(200);
     assertThat(readiness.body()).contains("\"status\":\"UP\"");
-    assertThat(controller.getBean(LeaderOnlyController.class).isReconciling()).as("still leading and reconciling").isTrue();
+    assertThat(controller.getBean(LeaderOnlyController.class).isReconciling())
+        .as("still leading and reconciling")
+        .isTrue();
     assertThat(get(port, "/actuator/prometheus").body())
-        .as("no reconcile threw: every malformed job was handled as a result, not contained as a crash")
+        .as(
+            "no reconcile threw: every malformed job was handled as a result, not contained as a crash")
         .contains("arranger_controller_reconcile_duration_seconds_count{result=\"success\"}")
         .doesNotContain("arranger_controller_reconcile_crashes_total");
   }
@@ -203,8 +257,11 @@ class MalformedCorpusIT {
   }
 
   private static HttpResponse<String> get(String port, String path) throws Exception {
-    return HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 }

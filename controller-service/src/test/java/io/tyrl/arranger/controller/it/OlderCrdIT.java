@@ -51,7 +51,8 @@ class OlderCrdIT {
     admin = controlPlane.adminClient();
     cluster = ClusterHarness.inNewNamespace(controlPlane, "older-crd");
     replaceTyJobCrd(olderTyJobCrd());
-    await("the API server takes counts 100000 under the older CRD").atMost(ClusterHarness.TIMEOUT)
+    await("the API server takes counts 100000 under the older CRD")
+        .atMost(ClusterHarness.TIMEOUT)
         .until(() -> dryRunCreate(100_000) == 201);
     controller = cluster.startController("older-crd-it");
   }
@@ -62,25 +63,33 @@ class OlderCrdIT {
       controller.close();
     }
     CustomResourceDefinitions.install(admin);
-    await("the API server refuses counts 100000 again").atMost(ClusterHarness.TIMEOUT)
+    await("the API server refuses counts 100000 again")
+        .atMost(ClusterHarness.TIMEOUT)
         .until(() -> dryRunCreate(100_000) == 422);
   }
 
   static Stream<Arguments> storedOutOfBounds() {
     return Stream.of(
-        Arguments.of("counts-int32-max", TYJobBody.named("counts-int32-max").workerSet("actor", Integer.MAX_VALUE),
+        Arguments.of(
+            "counts-int32-max",
+            TYJobBody.named("counts-int32-max").workerSet("actor", Integer.MAX_VALUE),
             "spec.workerSets[0].counts: 2147483647 is more than the maximum 5000 per WorkerSet"),
-        Arguments.of("counts-100000", TYJobBody.named("counts-100000").workerSet("actor", 100_000),
+        Arguments.of(
+            "counts-100000",
+            TYJobBody.named("counts-100000").workerSet("actor", 100_000),
             "spec.workerSets[0].counts: 100000 is more than the maximum 5000 per WorkerSet"),
-        Arguments.of("restart-limit-beyond-int32",
-            TYJobBody.named("restart-limit-beyond-int32").workerSet("actor", 1).spec("restartLimit", 3_000_000_000L),
+        Arguments.of(
+            "restart-limit-beyond-int32",
+            TYJobBody.named("restart-limit-beyond-int32")
+                .workerSet("actor", 1)
+                .spec("restartLimit", 3_000_000_000L),
             "spec.restartLimit: 3000000000 is not a 32-bit integer"));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("storedOutOfBounds")
-  void theControllerFailsAJobTheOlderCrdLetThroughNamingFieldAndValue(String job, TYJobBody body, String problem)
-      throws Exception {
+  void theControllerFailsAJobTheOlderCrdLetThroughNamingFieldAndValue(
+      String job, TYJobBody body, String problem) throws Exception {
     cluster.createJob(body);
 
     cluster.awaitStage(job, "Failed");
@@ -88,7 +97,9 @@ class OlderCrdIT {
     assertThat(validated.get("status").getAsString()).isEqualTo("False");
     assertThat(validated.get("message").getAsString()).contains(problem);
     assertThat(cluster.pods(job)).isEmpty();
-    assertThat(prometheus()).as("no reconcile crashed").doesNotContain("arranger_controller_reconcile_crashes_total");
+    assertThat(prometheus())
+        .as("no reconcile crashed")
+        .doesNotContain("arranger_controller_reconcile_crashes_total");
   }
 
   @Test
@@ -104,18 +115,34 @@ class OlderCrdIT {
   }
 
   private static JsonObject olderTyJobCrd() {
-    JsonObject crd = CustomResourceDefinitions.load().stream()
-        .filter(candidate -> candidate.getAsJsonObject("metadata").get("name").getAsString()
-            .equals(ArrangerResources.TYJOBS + "." + ArrangerResources.GROUP))
-        .findFirst().orElseThrow();
-    JsonObject spec = crd.getAsJsonObject("spec").getAsJsonArray("versions").get(0).getAsJsonObject()
-        .getAsJsonObject("schema").getAsJsonObject("openAPIV3Schema").getAsJsonObject("properties")
-        .getAsJsonObject("spec");
+    JsonObject crd =
+        CustomResourceDefinitions.load().stream()
+            .filter(
+                candidate ->
+                    candidate
+                        .getAsJsonObject("metadata")
+                        .get("name")
+                        .getAsString()
+                        .equals(ArrangerResources.TYJOBS + "." + ArrangerResources.GROUP))
+            .findFirst()
+            .orElseThrow();
+    JsonObject spec =
+        crd.getAsJsonObject("spec")
+            .getAsJsonArray("versions")
+            .get(0)
+            .getAsJsonObject()
+            .getAsJsonObject("schema")
+            .getAsJsonObject("openAPIV3Schema")
+            .getAsJsonObject("properties")
+            .getAsJsonObject("spec");
     stripNewerBounds(spec);
     return crd;
   }
 
-  /** Removes the newer keywords under {@code spec}, except priority's 1..10, which the CRD always had. */
+  /**
+   * Removes the newer keywords under {@code spec}, except priority's 1..10, which the CRD always
+   * had.
+   */
   private static void stripNewerBounds(JsonObject schema) {
     NEWER_KEYWORDS.forEach(schema::remove);
     JsonElement properties = schema.get("properties");
@@ -131,19 +158,31 @@ class OlderCrdIT {
   }
 
   private static void replaceTyJobCrd(JsonObject crd) {
-    DynamicKubernetesApi crds = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", admin);
+    DynamicKubernetesApi crds =
+        new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", admin);
     String name = crd.getAsJsonObject("metadata").get("name").getAsString();
     DynamicKubernetesObject current = crds.get(name).getObject();
-    crd.getAsJsonObject("metadata").addProperty("resourceVersion", current.getMetadata().getResourceVersion());
+    crd.getAsJsonObject("metadata")
+        .addProperty("resourceVersion", current.getMetadata().getResourceVersion());
     var replaced = crds.update(new DynamicKubernetesObject(crd));
     assertThat(replaced.isSuccess()).as("replace the TYJob CRD: %s", replaced.getStatus()).isTrue();
   }
 
-  /** The HTTP status of a server-side dry run of a job with this counts: 201 stored, 422 refused. */
+  /**
+   * The HTTP status of a server-side dry run of a job with this counts: 201 stored, 422 refused.
+   */
   private static int dryRunCreate(int counts) {
     try {
-      cluster.custom.createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION, cluster.namespace,
-          ArrangerResources.TYJOBS, TYJobBody.named("probe").workerSet("actor", counts).build()).dryRun("All").execute();
+      cluster
+          .custom
+          .createNamespacedCustomObject(
+              ArrangerResources.GROUP,
+              ArrangerResources.VERSION,
+              cluster.namespace,
+              ArrangerResources.TYJOBS,
+              TYJobBody.named("probe").workerSet("actor", counts).build())
+          .dryRun("All")
+          .execute();
       return 201;
     } catch (ApiException e) {
       return e.getCode();
@@ -152,10 +191,14 @@ class OlderCrdIT {
 
   private static String prometheus() throws Exception {
     String port = controller.getEnvironment().getRequiredProperty("local.server.port");
-    HttpResponse<String> response = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
-            .timeout(Duration.ofSeconds(5)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+                    .timeout(Duration.ofSeconds(5))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     return response.body();
   }
 }

@@ -18,9 +18,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A job the controller's validation refuses shows why where a user looks: the REASON column of
- * {@code kubectl get tyj -o wide} reads {@code InvalidJob} (status.scheduling.reason, written by the
- * service that refused it), and its status message, its Validated condition and its Event say the
- * same words. No scheduler runs here: the controller alone refused it.
+ * {@code kubectl get tyj -o wide} reads {@code InvalidJob} (status.scheduling.reason, written by
+ * the service that refused it), and its status message, its Validated condition and its Event say
+ * the same words. No scheduler runs here: the controller alone refused it.
  */
 @ExtendWith(KubeApiServerExtension.class)
 class RefusalReasonIT {
@@ -52,24 +52,41 @@ class RefusalReasonIT {
     assertThat(message).contains("spec.workerSets[1].name", "duplicate name \"actor\"");
     assertThat(scheduling.get("reason").getAsString()).isEqualTo("InvalidJob");
     assertThat(scheduling.get("message").getAsString()).isEqualTo(message);
-    assertThat(cluster.condition("twins", "Finished").get("reason").getAsString()).isEqualTo("InvalidJob");
+    assertThat(cluster.condition("twins", "Finished").get("reason").getAsString())
+        .isEqualTo("InvalidJob");
 
-    KubectlTable table = KubectlTable.get(cluster.admin,
-        "/apis/arranger.tyrl.io/v1alpha1/namespaces/" + cluster.namespace + "/tyjobs/twins");
+    KubectlTable table =
+        KubectlTable.get(
+            cluster.admin,
+            "/apis/arranger.tyrl.io/v1alpha1/namespaces/" + cluster.namespace + "/tyjobs/twins");
     assertThat(table.cell("Reason")).as("kubectl get tyj -o wide").isEqualTo("InvalidJob");
     assertThat(table.cell("Stage")).isEqualTo("Failed");
 
-    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(events("twins")).singleElement().satisfies(event -> {
-      assertThat(event.getType()).isEqualTo("Warning");
-      assertThat(event.getReason()).isEqualTo("InvalidJob");
-      assertThat(event.getMessage()).as("the Event says what the status says").isEqualTo(message);
-      assertThat(event.getSource().getComponent()).isEqualTo("arranger-controller");
-      assertThat(event.getCount()).isEqualTo(1);
-    }));
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(events("twins"))
+                    .singleElement()
+                    .satisfies(
+                        event -> {
+                          assertThat(event.getType()).isEqualTo("Warning");
+                          assertThat(event.getReason()).isEqualTo("InvalidJob");
+                          assertThat(event.getMessage())
+                              .as("the Event says what the status says")
+                              .isEqualTo(message);
+                          assertThat(event.getSource().getComponent())
+                              .isEqualTo("arranger-controller");
+                          assertThat(event.getCount()).isEqualTo(1);
+                        }));
   }
 
   private static List<CoreV1Event> events(String job) throws Exception {
-    return cluster.core.listNamespacedEvent(cluster.namespace).fieldSelector("involvedObject.name=" + job).execute()
+    return cluster
+        .core
+        .listNamespacedEvent(cluster.namespace)
+        .fieldSelector("involvedObject.name=" + job)
+        .execute()
         .getItems();
   }
 }

@@ -27,12 +27,33 @@ final class TYJobBody {
     return this;
   }
 
-  /** The leader tolerates a node that is not Ready or unreachable for that long (NoExecute), as a user may set. */
+  /**
+   * The leader tolerates a node that is not Ready or unreachable for that long (NoExecute), as a
+   * user may set.
+   */
   TYJobBody leaderToleratingNodeLossFor(long seconds) {
     Map<String, Object> spec = new LinkedHashMap<>(castMap(leaderTemplate.get("spec")));
-    spec.put("tolerations", List.of(
-        Map.of("key", "node.kubernetes.io/not-ready", "operator", "Exists", "effect", "NoExecute", "tolerationSeconds", seconds),
-        Map.of("key", "node.kubernetes.io/unreachable", "operator", "Exists", "effect", "NoExecute", "tolerationSeconds", seconds)));
+    spec.put(
+        "tolerations",
+        List.of(
+            Map.of(
+                "key",
+                "node.kubernetes.io/not-ready",
+                "operator",
+                "Exists",
+                "effect",
+                "NoExecute",
+                "tolerationSeconds",
+                seconds),
+            Map.of(
+                "key",
+                "node.kubernetes.io/unreachable",
+                "operator",
+                "Exists",
+                "effect",
+                "NoExecute",
+                "tolerationSeconds",
+                seconds)));
     Map<String, Object> template = new LinkedHashMap<>(leaderTemplate);
     template.put("spec", spec);
     leaderTemplate = template;

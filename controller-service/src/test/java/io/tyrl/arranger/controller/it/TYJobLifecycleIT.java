@@ -50,8 +50,12 @@ class TYJobLifecycleIT {
   @ValueSource(strings = {"All", "Running", "None"})
   void leaderWithFourWorkersRunsToSuccessAndIsCleanedUpPerPolicy(String policy) throws Exception {
     String job = "train-" + policy.toLowerCase();
-    cluster.createJob(TYJobBody.named(job).workerSet("actor", 4).spec("minWorkersNum", 4)
-        .spec("cleanPodPolicy", policy).sharedVolume("shared"));
+    cluster.createJob(
+        TYJobBody.named(job)
+            .workerSet("actor", 4)
+            .spec("minWorkersNum", 4)
+            .spec("cleanPodPolicy", policy)
+            .sharedVolume("shared"));
 
     cluster.awaitStage(job, "Pending");
     assertThat(cluster.pods(job)).isEmpty();
@@ -63,7 +67,8 @@ class TYJobLifecycleIT {
     assertThat(cluster.pods(job)).as("workers wait for the leader's address").hasSize(1);
 
     String leaderAddress = cluster.run(job + "-learner").getStatus().getPodIP();
-    List<V1Pod> workers = IntStream.range(0, 4).mapToObj(i -> cluster.awaitPod(job + "-actor-" + i)).toList();
+    List<V1Pod> workers =
+        IntStream.range(0, 4).mapToObj(i -> cluster.awaitPod(job + "-actor-" + i)).toList();
     for (int i = 0; i < workers.size(); i++) {
       V1Pod worker = workers.get(i);
       assertThat(env(worker, "TYJOB_LEADER_ADDR")).isEqualTo(leaderAddress);
@@ -76,7 +81,9 @@ class TYJobLifecycleIT {
           .containsEntry("arranger.tyrl.io/worker-set", "actor")
           .containsEntry("arranger.tyrl.io/worker-index", Integer.toString(i));
     }
-    assertThat(cluster.stage(job)).as("not Running before minWorkersNum workers are ready").isEqualTo("Starting");
+    assertThat(cluster.stage(job))
+        .as("not Running before minWorkersNum workers are ready")
+        .isEqualTo("Starting");
 
     workers.forEach(worker -> cluster.run(worker.getMetadata().getName()));
     cluster.awaitStage(job, "Running");
@@ -85,22 +92,40 @@ class TYJobLifecycleIT {
 
     cluster.succeed(job + "-learner");
     cluster.awaitStage(job, "Succeeded");
-    assertThat(cluster.condition(job, "Finished").get("reason").getAsString()).isEqualTo("LeaderSucceeded");
+    assertThat(cluster.condition(job, "Finished").get("reason").getAsString())
+        .isEqualTo("LeaderSucceeded");
     assertThat(cluster.status(job).has("completionTime")).isTrue();
-    // Events come after the plan's deletes: once the last transition's event is there, cleanup was applied.
-    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(cluster.eventReasons(job))
-        .contains("LeaderCreated", "Started", "LeaderSucceeded"));
+    // Events come after the plan's deletes: once the last transition's event is there, cleanup was
+    // applied.
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(cluster.eventReasons(job))
+                    .contains("LeaderCreated", "Started", "LeaderSucceeded"));
 
-    List<String> workerNames = workers.stream().map(worker -> worker.getMetadata().getName()).toList();
+    List<String> workerNames =
+        workers.stream().map(worker -> worker.getMetadata().getName()).toList();
     switch (policy) {
-      case "All" -> await().atMost(TIMEOUT).untilAsserted(() -> {
-        assertThat(isDeleted(cluster.pod(job + "-learner"))).isTrue();
-        workerNames.forEach(name -> assertThat(isDeleted(cluster.pod(name))).as(name).isTrue());
-      });
+      case "All" ->
+          await()
+              .atMost(TIMEOUT)
+              .untilAsserted(
+                  () -> {
+                    assertThat(isDeleted(cluster.pod(job + "-learner"))).isTrue();
+                    workerNames.forEach(
+                        name -> assertThat(isDeleted(cluster.pod(name))).as(name).isTrue());
+                  });
       case "Running" -> {
-        await().atMost(TIMEOUT).untilAsserted(() ->
-            workerNames.forEach(name -> assertThat(isDeleted(cluster.pod(name))).as(name).isTrue()));
-        assertThat(isDeleted(cluster.pod(job + "-learner"))).as("the succeeded leader stays").isFalse();
+        await()
+            .atMost(TIMEOUT)
+            .untilAsserted(
+                () ->
+                    workerNames.forEach(
+                        name -> assertThat(isDeleted(cluster.pod(name))).as(name).isTrue()));
+        assertThat(isDeleted(cluster.pod(job + "-learner")))
+            .as("the succeeded leader stays")
+            .isFalse();
       }
       default -> {
         assertThat(isDeleted(cluster.pod(job + "-learner"))).isFalse();
@@ -118,22 +143,31 @@ class TYJobLifecycleIT {
 
     cluster.fail(job + "-learner");
     cluster.awaitStage(job, "Rescheduling");
-    assertThat(cluster.status(job).getAsJsonObject("leader").get("restarts").getAsInt()).isEqualTo(1);
+    assertThat(cluster.status(job).getAsJsonObject("leader").get("restarts").getAsInt())
+        .isEqualTo(1);
     assertThat(cluster.status(job).getAsJsonObject("allocations"))
-        .as("allocations are given back to the scheduler").satisfiesAnyOf(
+        .as("allocations are given back to the scheduler")
+        .satisfiesAnyOf(
             allocations -> assertThat(allocations).isNull(),
             allocations -> assertThat(allocations.size()).isZero());
 
     await().atMost(TIMEOUT).until(() -> cluster.pod(job + "-learner").isEmpty());
     cluster.scheduleAll(job, "actor", 1);
-    V1Pod second = await().atMost(TIMEOUT).until(() -> cluster.pod(job + "-learner"),
-        pod -> pod.isPresent() && !pod.get().getMetadata().getUid().equals(firstUid)).orElseThrow();
+    V1Pod second =
+        await()
+            .atMost(TIMEOUT)
+            .until(
+                () -> cluster.pod(job + "-learner"),
+                pod -> pod.isPresent() && !pod.get().getMetadata().getUid().equals(firstUid))
+            .orElseThrow();
     cluster.awaitStage(job, "Starting");
 
     cluster.fail(second.getMetadata().getName());
     cluster.awaitStage(job, "Failed");
-    assertThat(cluster.condition(job, "Finished").get("reason").getAsString()).isEqualTo("RestartLimitExceeded");
-    assertThat(cluster.status(job).getAsJsonObject("leader").get("restarts").getAsInt()).isEqualTo(2);
+    assertThat(cluster.condition(job, "Finished").get("reason").getAsString())
+        .isEqualTo("RestartLimitExceeded");
+    assertThat(cluster.status(job).getAsJsonObject("leader").get("restarts").getAsInt())
+        .isEqualTo(2);
   }
 
   @Test
@@ -149,24 +183,36 @@ class TYJobLifecycleIT {
 
     cluster.deletePod(job + "-learner");
     cluster.awaitStage(job, "Rescheduling");
-    assertThat(cluster.status(job).getAsJsonObject("leader").get("restarts").getAsInt()).isEqualTo(1);
+    assertThat(cluster.status(job).getAsJsonObject("leader").get("restarts").getAsInt())
+        .isEqualTo(1);
     // The controller deletes the workers; the test, as kubelet, confirms every pod has stopped.
-    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(cluster.pods(job))
-        .allSatisfy(pod -> assertThat(pod.getMetadata().getDeletionTimestamp()).isNotNull()));
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(cluster.pods(job))
+                    .allSatisfy(
+                        pod -> assertThat(pod.getMetadata().getDeletionTimestamp()).isNotNull()));
     for (V1Pod pod : cluster.pods(job)) {
       cluster.confirmDeletion(pod.getMetadata().getName());
     }
     await().atMost(TIMEOUT).until(() -> cluster.pods(job).isEmpty());
 
     cluster.scheduleAll(job, "actor", 2);
-    V1Pod newLeader = await().atMost(TIMEOUT).until(() -> cluster.pod(job + "-learner"),
-        pod -> pod.isPresent() && !pod.get().getMetadata().getUid().equals(firstUid)).orElseThrow();
+    V1Pod newLeader =
+        await()
+            .atMost(TIMEOUT)
+            .until(
+                () -> cluster.pod(job + "-learner"),
+                pod -> pod.isPresent() && !pod.get().getMetadata().getUid().equals(firstUid))
+            .orElseThrow();
     cluster.awaitStage(job, "Starting");
     String newAddress = cluster.run(newLeader.getMetadata().getName()).getStatus().getPodIP();
     assertThat(newAddress).isNotEqualTo(firstAddress);
 
     List<V1Pod> workers = runWorkers(job, 2);
-    assertThat(workers).allSatisfy(worker -> assertThat(env(worker, "TYJOB_LEADER_ADDR")).isEqualTo(newAddress));
+    assertThat(workers)
+        .allSatisfy(worker -> assertThat(env(worker, "TYJOB_LEADER_ADDR")).isEqualTo(newAddress));
     cluster.awaitStage(job, "Running");
   }
 
@@ -183,9 +229,15 @@ class TYJobLifecycleIT {
     cluster.setTerminating(job);
 
     cluster.awaitStage(job, "Succeeded");
-    assertThat(cluster.condition(job, "Finished").get("reason").getAsString()).isEqualTo("Terminated");
-    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(cluster.pods(job))
-        .allSatisfy(pod -> assertThat(pod.getMetadata().getDeletionTimestamp()).isNotNull()));
+    assertThat(cluster.condition(job, "Finished").get("reason").getAsString())
+        .isEqualTo("Terminated");
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(cluster.pods(job))
+                    .allSatisfy(
+                        pod -> assertThat(pod.getMetadata().getDeletionTimestamp()).isNotNull()));
   }
 
   @Test
@@ -198,7 +250,8 @@ class TYJobLifecycleIT {
     cluster.scheduleAll("fine", "actor", 1);
 
     cluster.awaitStage("twins", "Failed");
-    assertThat(cluster.condition("twins", "Validated").get("status").getAsString()).isEqualTo("False");
+    assertThat(cluster.condition("twins", "Validated").get("status").getAsString())
+        .isEqualTo("False");
     assertThat(cluster.condition("twins", "Validated").get("message").getAsString())
         .contains("spec.workerSets[1].name", "duplicate name \"actor\"");
     cluster.awaitStage("greedy", "Failed");
@@ -232,26 +285,39 @@ class TYJobLifecycleIT {
   }
 
   private List<V1Pod> runWorkers(String job, int count) {
-    return IntStream.range(0, count).mapToObj(i -> {
-      String name = job + "-actor-" + i;
-      V1Pod created = await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
-          .until(() -> cluster.pod(name), pod -> pod.isPresent() && pod.get().getMetadata().getDeletionTimestamp() == null)
-          .orElseThrow();
-      cluster.run(name);
-      return created;
-    }).toList();
+    return IntStream.range(0, count)
+        .mapToObj(
+            i -> {
+              String name = job + "-actor-" + i;
+              V1Pod created =
+                  await()
+                      .atMost(TIMEOUT)
+                      .pollInterval(Duration.ofMillis(100))
+                      .until(
+                          () -> cluster.pod(name),
+                          pod ->
+                              pod.isPresent()
+                                  && pod.get().getMetadata().getDeletionTimestamp() == null)
+                      .orElseThrow();
+              cluster.run(name);
+              return created;
+            })
+        .toList();
   }
 
   private static void assertLeaderPod(String job, V1Pod leader) {
     assertThat(leader.getSpec().getNodeName()).isEqualTo(cluster.nodeA);
     assertThat(leader.getSpec().getRestartPolicy()).isEqualTo("Never");
     assertThat(leader.getSpec().getOverhead()).isNullOrEmpty();
-    assertThat(leader.getMetadata().getLabels()).containsAllEntriesOf(Map.of(
-        "arranger.tyrl.io/job-name", job, "arranger.tyrl.io/role", "leader", "team", "rl"));
+    assertThat(leader.getMetadata().getLabels())
+        .containsAllEntriesOf(
+            Map.of(
+                "arranger.tyrl.io/job-name", job, "arranger.tyrl.io/role", "leader", "team", "rl"));
     V1OwnerReference owner = leader.getMetadata().getOwnerReferences().get(0);
     assertThat(owner.getKind()).isEqualTo("TYJob");
     assertThat(owner.getName()).isEqualTo(job);
-    assertThat(owner.getUid()).isEqualTo(cluster.job(job).getAsJsonObject("metadata").get("uid").getAsString());
+    assertThat(owner.getUid())
+        .isEqualTo(cluster.job(job).getAsJsonObject("metadata").get("uid").getAsString());
     assertThat(owner.getController()).isTrue();
     assertThat(owner.getBlockOwnerDeletion()).isTrue();
     assertThat(leader.getSpec().getVolumes()).extracting(V1Volume::getName).contains("shared");

@@ -20,10 +20,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A job being rescheduled whose leader sits on a node that stopped reporting: nobody confirms the
- * leader's graceful delete, so without the controller it would hold the job forever. After the grace
- * — the leader's own tolerationSeconds for the node's taint, 2 s here (the API server's admission
- * gives every pod without one 300 s) — the controller force-deletes it, says so in a Warning Event,
- * and the job is placed again.
+ * leader's graceful delete, so without the controller it would hold the job forever. After the
+ * grace — the leader's own tolerationSeconds for the node's taint, 2 s here (the API server's
+ * admission gives every pod without one 300 s) — the controller force-deletes it, says so in a
+ * Warning Event, and the job is placed again.
  */
 @ExtendWith(KubeApiServerExtension.class)
 class UnreachableNodeIT {
@@ -47,9 +47,11 @@ class UnreachableNodeIT {
   }
 
   @Test
-  void aLeaderStuckOnANodeThatIsNotReadyIsForceDeletedAfterTheGraceAndTheJobIsPlacedAgain() throws Exception {
+  void aLeaderStuckOnANodeThatIsNotReadyIsForceDeletedAfterTheGraceAndTheJobIsPlacedAgain()
+      throws Exception {
     String job = "stranded";
-    cluster.createJob(TYJobBody.named(job).workerSet("actor", 1).leaderToleratingNodeLossFor(GRACE.toSeconds()));
+    cluster.createJob(
+        TYJobBody.named(job).workerSet("actor", 1).leaderToleratingNodeLossFor(GRACE.toSeconds()));
     cluster.scheduleAll(job, "actor", 1);
     String stuckUid = cluster.awaitPod(job + "-learner").getMetadata().getUid();
     cluster.run(job + "-learner");
@@ -62,31 +64,58 @@ class UnreachableNodeIT {
     // The leader is deleted (a drain, say); its kubelet on node A never confirms it.
     cluster.deletePod(job + "-learner");
     cluster.awaitStage(job, "Rescheduling");
-    await("the worker's delete is requested").atMost(TIMEOUT)
+    await("the worker's delete is requested")
+        .atMost(TIMEOUT)
         .until(() -> ClusterHarness.isDeleted(cluster.pod(job + "-actor-0")));
     cluster.confirmDeletion(job + "-actor-0");
 
-    await("the stuck leader is force-deleted").atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
+    await("the stuck leader is force-deleted")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(100))
         .until(() -> cluster.pod(job + "-learner").isEmpty());
-    assertThat(Instant.now()).as("not before the grace").isAfterOrEqualTo(notReadyAt.plus(GRACE).minusSeconds(1));
-    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(events(job)).anySatisfy(event -> {
-      assertThat(event.getType()).isEqualTo("Warning");
-      assertThat(event.getReason()).isEqualTo("NodeUnreachable");
-      assertThat(event.getMessage()).startsWith("pod \"" + job + "-learner\" force-deleted: node " + cluster.nodeA
-          + " has not been Ready since");
-    }));
+    assertThat(Instant.now())
+        .as("not before the grace")
+        .isAfterOrEqualTo(notReadyAt.plus(GRACE).minusSeconds(1));
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(events(job))
+                    .anySatisfy(
+                        event -> {
+                          assertThat(event.getType()).isEqualTo("Warning");
+                          assertThat(event.getReason()).isEqualTo("NodeUnreachable");
+                          assertThat(event.getMessage())
+                              .startsWith(
+                                  "pod \""
+                                      + job
+                                      + "-learner\" force-deleted: node "
+                                      + cluster.nodeA
+                                      + " has not been Ready since");
+                        }));
 
     // As the scheduler: the job is placed again, on the node that is still Ready.
-    cluster.schedule(job, "ScheduledSucceed", Map.of(job + "-learner", cluster.nodeB, job + "-actor-0", cluster.nodeB));
-    V1Pod recreated = await("the leader is created again").atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
-        .until(() -> cluster.pod(job + "-learner"), pod -> pod.isPresent()).orElseThrow();
+    cluster.schedule(
+        job,
+        "ScheduledSucceed",
+        Map.of(job + "-learner", cluster.nodeB, job + "-actor-0", cluster.nodeB));
+    V1Pod recreated =
+        await("the leader is created again")
+            .atMost(TIMEOUT)
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> cluster.pod(job + "-learner"), pod -> pod.isPresent())
+            .orElseThrow();
     assertThat(recreated.getMetadata().getUid()).isNotEqualTo(stuckUid);
     assertThat(recreated.getSpec().getNodeName()).isEqualTo(cluster.nodeB);
     cluster.awaitStage(job, "Starting");
   }
 
   private static List<CoreV1Event> events(String job) throws Exception {
-    return cluster.core.listNamespacedEvent(cluster.namespace).fieldSelector("involvedObject.name=" + job).execute()
+    return cluster
+        .core
+        .listNamespacedEvent(cluster.namespace)
+        .fieldSelector("involvedObject.name=" + job)
+        .execute()
         .getItems();
   }
 }

@@ -25,30 +25,34 @@ class PodExpectationsTest {
 
     assertThat(expectations.satisfied("rl/train", Set.of())).isFalse();
     assertThat(expectations.satisfied("rl/train", Set.of("train-learner"))).isFalse();
-    assertThat(expectations.satisfied("rl/other", Set.of())).as("other jobs expect nothing").isTrue();
-    assertThat(expectations.satisfied("rl/train", Set.of("train-learner", "train-actor-0"))).isTrue();
+    assertThat(expectations.satisfied("rl/other", Set.of()))
+        .as("other jobs expect nothing")
+        .isTrue();
+    assertThat(expectations.satisfied("rl/train", Set.of("train-learner", "train-actor-0")))
+        .isTrue();
     assertThat(expectations.satisfied("rl/train", Set.of())).as("met once, then dropped").isTrue();
   }
 
   @Test
   void aPodTheCacheNeverShowsIsWaitedForOnlyUntilTheTimeToLive() {
     Instant[] now = {NOW};
-    Clock clock = new Clock() {
-      @Override
-      public ZoneOffset getZone() {
-        return ZoneOffset.UTC;
-      }
+    Clock clock =
+        new Clock() {
+          @Override
+          public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+          }
 
-      @Override
-      public Clock withZone(java.time.ZoneId zone) {
-        return this;
-      }
+          @Override
+          public Clock withZone(java.time.ZoneId zone) {
+            return this;
+          }
 
-      @Override
-      public Instant instant() {
-        return now[0];
-      }
-    };
+          @Override
+          public Instant instant() {
+            return now[0];
+          }
+        };
     PodExpectations expectations = new PodExpectations(Duration.ofSeconds(30), clock);
     expectations.created("rl/train", "train-learner");
 

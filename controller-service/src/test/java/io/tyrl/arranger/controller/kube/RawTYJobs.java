@@ -9,11 +9,14 @@ final class RawTYJobs {
   private RawTYJobs() {}
 
   static JsonObject job(String spec, String status) {
-    return JsonParser.parseString("""
+    return JsonParser.parseString(
+            """
         {"apiVersion": "arranger.tyrl.io/v1alpha1", "kind": "TYJob",
          "metadata": {"name": "train", "namespace": "rl", "uid": "uid-1", "resourceVersion": "42", "generation": 3,
                       "creationTimestamp": "2026-11-22T10:00:00Z"},
-         "spec": %s, "status": %s}""".formatted(spec, status)).getAsJsonObject();
+         "spec": %s, "status": %s}"""
+                .formatted(spec, status))
+        .getAsJsonObject();
   }
 
   static JsonObject job(String spec) {
@@ -25,7 +28,8 @@ final class RawTYJobs {
         {"restartLimit": 2, "minWorkersNum": 2, "cleanPodPolicy": "Running", "terminating": false,
          "volumes": [{"name": "shared", "emptyDir": {}}],
          "leader": {"name": "learner", "template": %s},
-         "workerSets": [{"name": "actor", "counts": 2, "template": %s}]}""".formatted(leaderTemplate, actorTemplate);
+         "workerSets": [{"name": "actor", "counts": 2, "template": %s}]}"""
+        .formatted(leaderTemplate, actorTemplate);
   }
 
   static String template(String container) {

@@ -34,10 +34,17 @@ class ReconcileWorkersTest {
   @Test
   void aFailingJobIsRetriedWithGrowingDelaysUntilItSucceeds() {
     List<Long> attempts = new CopyOnWriteArrayList<>();
-    workers = new ReconcileWorkers(key -> {
-      attempts.add(System.nanoTime());
-      return attempts.size() < 4 ? ReconcileResult.ERROR : ReconcileResult.SUCCESS;
-    }, 2, Duration.ofMillis(50), Duration.ofSeconds(1), BATCHED_RECHECK, metrics);
+    workers =
+        new ReconcileWorkers(
+            key -> {
+              attempts.add(System.nanoTime());
+              return attempts.size() < 4 ? ReconcileResult.ERROR : ReconcileResult.SUCCESS;
+            },
+            2,
+            Duration.ofMillis(50),
+            Duration.ofSeconds(1),
+            BATCHED_RECHECK,
+            metrics);
     workers.start();
 
     workers.enqueue("rl/train");
@@ -52,24 +59,39 @@ class ReconcileWorkersTest {
   @Test
   void aJobWhoseReportsWereHeldBackIsLookedAtAgainAfterTheBatchPeriodWithoutAnEvent() {
     List<Long> attempts = new CopyOnWriteArrayList<>();
-    workers = new ReconcileWorkers(key -> {
-      attempts.add(System.nanoTime());
-      return attempts.size() < 2 ? ReconcileResult.BATCHED : ReconcileResult.SUCCESS;
-    }, 1, Duration.ofMillis(10), Duration.ofMillis(20), BATCHED_RECHECK, metrics);
+    workers =
+        new ReconcileWorkers(
+            key -> {
+              attempts.add(System.nanoTime());
+              return attempts.size() < 2 ? ReconcileResult.BATCHED : ReconcileResult.SUCCESS;
+            },
+            1,
+            Duration.ofMillis(10),
+            Duration.ofMillis(20),
+            BATCHED_RECHECK,
+            metrics);
     workers.start();
 
     workers.enqueue("rl/train");
 
     await().atMost(Duration.ofSeconds(5)).until(() -> attempts.size() == 2);
     assertThat(TimeUnit.NANOSECONDS.toMillis(attempts.get(1) - attempts.get(0)))
-        .as("after the batch period, not the retry backoff").isGreaterThanOrEqualTo(BATCHED_RECHECK.toMillis() - 10);
+        .as("after the batch period, not the retry backoff")
+        .isGreaterThanOrEqualTo(BATCHED_RECHECK.toMillis() - 10);
   }
 
   @Test
   void aJobFencedWhileTheLeaseIsLateToRenewIsRetriedNotDropped() {
     AtomicInteger attempts = new AtomicInteger();
-    workers = new ReconcileWorkers(key -> attempts.incrementAndGet() < 3 ? ReconcileResult.FENCED
-        : ReconcileResult.SUCCESS, 1, Duration.ofMillis(10), Duration.ofMillis(100), BATCHED_RECHECK, metrics);
+    workers =
+        new ReconcileWorkers(
+            key ->
+                attempts.incrementAndGet() < 3 ? ReconcileResult.FENCED : ReconcileResult.SUCCESS,
+            1,
+            Duration.ofMillis(10),
+            Duration.ofMillis(100),
+            BATCHED_RECHECK,
+            metrics);
     workers.start();
 
     workers.enqueue("rl/train");
@@ -83,23 +105,30 @@ class ReconcileWorkersTest {
     AtomicInteger overlaps = new AtomicInteger();
     AtomicInteger otherJobDone = new AtomicInteger();
     CountDownLatch release = new CountDownLatch(1);
-    workers = new ReconcileWorkers(key -> {
-      if (inFlight.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet() > 1) {
-        overlaps.incrementAndGet();
-      }
-      try {
-        if (key.equals("rl/slow")) {
-          release.await(5, TimeUnit.SECONDS);
-        } else {
-          otherJobDone.incrementAndGet();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } finally {
-        inFlight.get(key).decrementAndGet();
-      }
-      return ReconcileResult.SUCCESS;
-    }, 4, Duration.ofMillis(50), Duration.ofSeconds(1), BATCHED_RECHECK, metrics);
+    workers =
+        new ReconcileWorkers(
+            key -> {
+              if (inFlight.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet() > 1) {
+                overlaps.incrementAndGet();
+              }
+              try {
+                if (key.equals("rl/slow")) {
+                  release.await(5, TimeUnit.SECONDS);
+                } else {
+                  otherJobDone.incrementAndGet();
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } finally {
+                inFlight.get(key).decrementAndGet();
+              }
+              return ReconcileResult.SUCCESS;
+            },
+            4,
+            Duration.ofMillis(50),
+            Duration.ofSeconds(1),
+            BATCHED_RECHECK,
+            metrics);
     workers.start();
 
     workers.enqueue("rl/slow");
@@ -110,7 +139,9 @@ class ReconcileWorkersTest {
     workers.enqueue("rl/other");
 
     await().atMost(Duration.ofSeconds(5)).until(() -> otherJobDone.get() == 1);
-    assertThat(inFlight.get("rl/slow").get()).as("the slow job is still in its first reconcile").isEqualTo(1);
+    assertThat(inFlight.get("rl/slow").get())
+        .as("the slow job is still in its first reconcile")
+        .isEqualTo(1);
     release.countDown();
     await().atMost(Duration.ofSeconds(5)).until(() -> inFlight.get("rl/slow").get() == 0);
     assertThat(overlaps.get()).isZero();
@@ -119,33 +150,50 @@ class ReconcileWorkersTest {
   @Test
   void aShutDownTermStopsTakingWork() {
     AtomicInteger reconciles = new AtomicInteger();
-    workers = new ReconcileWorkers(key -> {
-      reconciles.incrementAndGet();
-      return ReconcileResult.SUCCESS;
-    }, 1, Duration.ofMillis(50), Duration.ofSeconds(1), BATCHED_RECHECK, metrics);
+    workers =
+        new ReconcileWorkers(
+            key -> {
+              reconciles.incrementAndGet();
+              return ReconcileResult.SUCCESS;
+            },
+            1,
+            Duration.ofMillis(50),
+            Duration.ofSeconds(1),
+            BATCHED_RECHECK,
+            metrics);
     workers.shutDown();
     workers.start();
 
     workers.enqueue("rl/train");
 
     assertThat(workers.isShutDown()).isTrue();
-    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> reconciles.get() == 0);
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(1))
+        .until(() -> reconciles.get() == 0);
   }
 
   @Test
   void anErrorInOneJobsWorkIsContainedAndTheOnlyWorkerGoesOnWithTheOtherJobs() {
     List<String> reconciled = new CopyOnWriteArrayList<>();
-    workers = new ReconcileWorkers(key -> {
-      reconciled.add(key);
-      switch (key) {
-        case "rl/huge" -> throw new OutOfMemoryError("Java heap space");
-        case "rl/deep" -> throw new StackOverflowError();
-        case "rl/buggy" -> throw new IllegalStateException("a bug");
-        default -> {
-          return ReconcileResult.SUCCESS;
-        }
-      }
-    }, 1, Duration.ofMillis(50), Duration.ofSeconds(1), BATCHED_RECHECK, metrics);
+    workers =
+        new ReconcileWorkers(
+            key -> {
+              reconciled.add(key);
+              switch (key) {
+                case "rl/huge" -> throw new OutOfMemoryError("Java heap space");
+                case "rl/deep" -> throw new StackOverflowError();
+                case "rl/buggy" -> throw new IllegalStateException("a bug");
+                default -> {
+                  return ReconcileResult.SUCCESS;
+                }
+              }
+            },
+            1,
+            Duration.ofMillis(50),
+            Duration.ofSeconds(1),
+            BATCHED_RECHECK,
+            metrics);
     workers.start();
 
     workers.enqueue("rl/huge");
@@ -158,57 +206,84 @@ class ReconcileWorkersTest {
     assertThat(crashes("StackOverflowError")).isGreaterThanOrEqualTo(1);
     assertThat(crashes("IllegalStateException")).isGreaterThanOrEqualTo(1);
     workers.enqueue("rl/later");
-    await("the one worker still takes work").atMost(Duration.ofSeconds(5)).until(() -> reconciled.contains("rl/later"));
+    await("the one worker still takes work")
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> reconciled.contains("rl/later"));
   }
 
   @Test
   void aJobThatKeepsCrashingIsRetriedWithBackoffABoundedNumberOfTimesThenWaitsForItsNextChange() {
     List<Long> attempts = new CopyOnWriteArrayList<>();
-    workers = new ReconcileWorkers(key -> {
-      attempts.add(System.nanoTime());
-      throw new OutOfMemoryError("Java heap space");
-    }, 2, Duration.ofMillis(20), Duration.ofMillis(200), BATCHED_RECHECK, metrics);
+    workers =
+        new ReconcileWorkers(
+            key -> {
+              attempts.add(System.nanoTime());
+              throw new OutOfMemoryError("Java heap space");
+            },
+            2,
+            Duration.ofMillis(20),
+            Duration.ofMillis(200),
+            BATCHED_RECHECK,
+            metrics);
     workers.start();
 
     workers.enqueue("rl/huge");
 
     int bounded = 1 + ReconcileWorkers.MAX_RETRIES_AFTER_CRASH;
     await().atMost(Duration.ofSeconds(5)).until(() -> attempts.size() == bounded);
-    assertThat(attempts.get(2) - attempts.get(1)).as("the backoff grows").isGreaterThan(attempts.get(1) - attempts.get(0));
-    await("no retry past the bound").during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2))
+    assertThat(attempts.get(2) - attempts.get(1))
+        .as("the backoff grows")
+        .isGreaterThan(attempts.get(1) - attempts.get(0));
+    await("no retry past the bound")
+        .during(Duration.ofMillis(600))
+        .atMost(Duration.ofSeconds(2))
         .until(() -> attempts.size() == bounded);
     assertThat(crashes("OutOfMemoryError")).isEqualTo(bounded);
 
     workers.enqueue("rl/huge");
 
-    await("a change of the job gives it one more try").atMost(Duration.ofSeconds(2))
+    await("a change of the job gives it one more try")
+        .atMost(Duration.ofSeconds(2))
         .until(() -> attempts.size() == bounded + 1);
-    await("and only one").during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2))
+    await("and only one")
+        .during(Duration.ofMillis(600))
+        .atMost(Duration.ofSeconds(2))
         .until(() -> attempts.size() == bounded + 1);
   }
 
   @Test
   void aReconcileThatReturnsClearsTheJobsCrashes() {
     AtomicInteger attempts = new AtomicInteger();
-    workers = new ReconcileWorkers(key -> {
-      int attempt = attempts.incrementAndGet();
-      // Crash, crash, then ERROR (a normal result), then crash for good.
-      if (attempt == 3) {
-        return ReconcileResult.ERROR;
-      }
-      throw new StackOverflowError();
-    }, 1, Duration.ofMillis(10), Duration.ofMillis(40), BATCHED_RECHECK, metrics);
+    workers =
+        new ReconcileWorkers(
+            key -> {
+              int attempt = attempts.incrementAndGet();
+              // Crash, crash, then ERROR (a normal result), then crash for good.
+              if (attempt == 3) {
+                return ReconcileResult.ERROR;
+              }
+              throw new StackOverflowError();
+            },
+            1,
+            Duration.ofMillis(10),
+            Duration.ofMillis(40),
+            BATCHED_RECHECK,
+            metrics);
     workers.start();
 
     workers.enqueue("rl/deep");
 
     int expected = 2 + 1 + 1 + ReconcileWorkers.MAX_RETRIES_AFTER_CRASH;
     await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() == expected);
-    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> attempts.get() == expected);
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> attempts.get() == expected);
   }
 
   private double crashes(String error) {
-    var counter = registry.find("arranger.controller.reconcile.crashes").tag("error", error).counter();
+    var counter =
+        registry.find("arranger.controller.reconcile.crashes").tag("error", error).counter();
     return counter == null ? 0 : counter.count();
   }
 }

@@ -50,8 +50,8 @@ public final class FakeCluster {
   }
 
   /**
-   * A job of a leader and two workers on the given placements, stepped until it is Running: the leader
-   * created and run, then its workers created and run.
+   * A job of a leader and two workers on the given placements, stepped until it is Running: the
+   * leader created and run, then its workers created and run.
    */
   public static FakeCluster running(Map<String, String> allocations) {
     FakeCluster cluster = new FakeCluster(JobFixture.job().build());
@@ -83,8 +83,12 @@ public final class FakeCluster {
     Map<String, String> allocations = new LinkedHashMap<>(job.scheduler().allocations());
     plan.releases().forEach(release -> allocations.remove(release.podName()));
     ControllerStatus status = plan.statusPatch().orElse(job.status());
-    SchedulerStatusView scheduler = new SchedulerStatusView(
-        job.scheduler().scheduleState(), allocations, job.scheduler().reason(), job.scheduler().message());
+    SchedulerStatusView scheduler =
+        new SchedulerStatusView(
+            job.scheduler().scheduleState(),
+            allocations,
+            job.scheduler().reason(),
+            job.scheduler().message());
     job = new JobView(job.namespace(), job.name(), job.generation(), job.spec(), scheduler, status);
   }
 
@@ -97,8 +101,16 @@ public final class FakeCluster {
         refusedCreates.add(create.podName());
       } else {
         createdPods.add(create.podName());
-        pods.put(create.podName(), new PodView(create.podName(), PodPhase.PENDING, false, Optional.empty(),
-            Optional.of(create.nodeName()), false, Optional.empty()));
+        pods.put(
+            create.podName(),
+            new PodView(
+                create.podName(),
+                PodPhase.PENDING,
+                false,
+                Optional.empty(),
+                Optional.of(create.nodeName()),
+                false,
+                Optional.empty()));
       }
     }
   }
@@ -106,19 +118,43 @@ public final class FakeCluster {
   public void schedule(ScheduleState state, Map<String, String> allocations) {
     Map<String, String> merged = new LinkedHashMap<>(job.scheduler().allocations());
     merged.putAll(allocations);
-    job = new JobView(job.namespace(), job.name(), job.generation(), job.spec(),
-        new SchedulerStatusView(state, merged, Optional.empty(), Optional.empty()), job.status());
+    job =
+        new JobView(
+            job.namespace(),
+            job.name(),
+            job.generation(),
+            job.spec(),
+            new SchedulerStatusView(state, merged, Optional.empty(), Optional.empty()),
+            job.status());
   }
 
   /** The kubelet starts the pod: Running, Ready, with an IP. */
   public void run(String podName, String ip) {
-    pods.computeIfPresent(podName, (name, pod) -> new PodView(name, PodPhase.RUNNING, true, Optional.of(ip),
-        pod.nodeName(), pod.deleting(), Optional.empty()));
+    pods.computeIfPresent(
+        podName,
+        (name, pod) ->
+            new PodView(
+                name,
+                PodPhase.RUNNING,
+                true,
+                Optional.of(ip),
+                pod.nodeName(),
+                pod.deleting(),
+                Optional.empty()));
   }
 
   public void fail(String podName, String reason) {
-    pods.computeIfPresent(podName, (name, pod) -> new PodView(name, PodPhase.FAILED, false, pod.podIp(),
-        pod.nodeName(), pod.deleting(), Optional.of(reason)));
+    pods.computeIfPresent(
+        podName,
+        (name, pod) ->
+            new PodView(
+                name,
+                PodPhase.FAILED,
+                false,
+                pod.podIp(),
+                pod.nodeName(),
+                pod.deleting(),
+                Optional.of(reason)));
   }
 
   /** Pods marked for deletion disappear, as once their containers stopped. */
@@ -127,6 +163,13 @@ public final class FakeCluster {
   }
 
   private static PodView markedForDeletion(PodView pod) {
-    return new PodView(pod.name(), pod.phase(), pod.ready(), pod.podIp(), pod.nodeName(), true, pod.statusReason());
+    return new PodView(
+        pod.name(),
+        pod.phase(),
+        pod.ready(),
+        pod.podIp(),
+        pod.nodeName(),
+        true,
+        pod.statusReason());
   }
 }

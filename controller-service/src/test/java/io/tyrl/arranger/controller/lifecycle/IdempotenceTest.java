@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
  */
 class IdempotenceTest {
 
-  private static final Map<String, String> ALL_ON_NODE_A = Map.of(
-      "train-learner", "node-a", "train-actor-0", "node-a", "train-actor-1", "node-a");
+  private static final Map<String, String> ALL_ON_NODE_A =
+      Map.of("train-learner", "node-a", "train-actor-0", "node-a", "train-actor-1", "node-a");
 
   private static FakeCluster runningCluster() {
     FakeCluster cluster = FakeCluster.running(ALL_ON_NODE_A);
@@ -33,7 +33,8 @@ class IdempotenceTest {
       Plan plan = cluster.step();
       assertThat(plan.isEmpty()).as("plan %d after settling", i).isTrue();
     }
-    assertThat(cluster.createdPods()).containsExactly("train-learner", "train-actor-0", "train-actor-1");
+    assertThat(cluster.createdPods())
+        .containsExactly("train-learner", "train-actor-0", "train-actor-1");
     assertThat(cluster.refusedCreates()).isEmpty();
   }
 
@@ -61,7 +62,8 @@ class IdempotenceTest {
 
     assertThat(retry.creates()).isEqualTo(first.creates());
     assertThat(retry.events()).isEqualTo(first.events());
-    assertThat(retry.statusPatch().orElseThrow().stage()).isEqualTo(first.statusPatch().orElseThrow().stage());
+    assertThat(retry.statusPatch().orElseThrow().stage())
+        .isEqualTo(first.statusPatch().orElseThrow().stage());
     assertThat(cluster.job().status().stage()).isEqualTo(Stage.STARTING);
     assertThat(cluster.createdPods()).containsExactly("train-learner");
     assertThat(cluster.step().creates()).isEmpty();
@@ -79,9 +81,11 @@ class IdempotenceTest {
     cluster.applyStatus(first);
     Plan retry = cluster.step();
 
-    assertThat(retry.creates()).extracting(PlannedAction.CreatePod::podName)
+    assertThat(retry.creates())
+        .extracting(PlannedAction.CreatePod::podName)
         .containsExactly("train-actor-0", "train-actor-1");
-    assertThat(cluster.createdPods()).containsExactly("train-learner", "train-actor-0", "train-actor-1");
+    assertThat(cluster.createdPods())
+        .containsExactly("train-learner", "train-actor-0", "train-actor-1");
     assertThat(cluster.step().creates()).isEmpty();
   }
 
@@ -96,11 +100,17 @@ class IdempotenceTest {
     cluster.finishDeletions();
     Plan afterwards = cluster.step();
 
-    assertThat(loss.releases()).extracting(PlannedAction.ReleaseAllocation::podName).containsExactly("train-actor-0");
-    assertThat(retry.deletes()).extracting(PlannedAction.DeletePod::podName).containsExactly("train-actor-0");
+    assertThat(loss.releases())
+        .extracting(PlannedAction.ReleaseAllocation::podName)
+        .containsExactly("train-actor-0");
+    assertThat(retry.deletes())
+        .extracting(PlannedAction.DeletePod::podName)
+        .containsExactly("train-actor-0");
     assertThat(retry.releases()).isEmpty();
     assertThat(cluster.job().status().workerSetRestarts("actor")).isEqualTo(1);
-    assertThat(afterwards.creates()).as("no create until the scheduler places the slot again").isEmpty();
+    assertThat(afterwards.creates())
+        .as("no create until the scheduler places the slot again")
+        .isEmpty();
   }
 
   @Test
@@ -114,11 +124,14 @@ class IdempotenceTest {
     Plan replacement = cluster.step();
     Plan again = cluster.step();
 
-    assertThat(replacement.creates()).singleElement().satisfies(create -> {
-      assertThat(create.podName()).isEqualTo("train-actor-1");
-      assertThat(create.nodeName()).isEqualTo("node-b");
-      assertThat(create.leaderAddress()).contains("10.0.0.1");
-    });
+    assertThat(replacement.creates())
+        .singleElement()
+        .satisfies(
+            create -> {
+              assertThat(create.podName()).isEqualTo("train-actor-1");
+              assertThat(create.nodeName()).isEqualTo("node-b");
+              assertThat(create.leaderAddress()).contains("10.0.0.1");
+            });
     assertThat(again.creates()).isEmpty();
     assertThat(cluster.refusedCreates()).isEmpty();
     assertThat(cluster.job().status().workerSetRestarts("actor")).isEqualTo(1);
@@ -133,8 +146,9 @@ class IdempotenceTest {
     Plan waiting = cluster.step();
     cluster.finishDeletions();
     Plan stillWaiting = cluster.step();
-    cluster.schedule(ScheduleState.SCHEDULED_SUCCEED, Map.of(
-        "train-learner", "node-c", "train-actor-0", "node-c", "train-actor-1", "node-c"));
+    cluster.schedule(
+        ScheduleState.SCHEDULED_SUCCEED,
+        Map.of("train-learner", "node-c", "train-actor-0", "node-c", "train-actor-1", "node-c"));
     Plan recreated = cluster.step();
     Plan noDuplicate = cluster.step();
 
@@ -143,7 +157,9 @@ class IdempotenceTest {
     assertThat(waiting.releases()).isEmpty();
     assertThat(stillWaiting.stage()).isEqualTo(Stage.RESCHEDULING);
     assertThat(recreated.stage()).isEqualTo(Stage.STARTING);
-    assertThat(recreated.creates()).extracting(PlannedAction.CreatePod::nodeName).containsExactly("node-c");
+    assertThat(recreated.creates())
+        .extracting(PlannedAction.CreatePod::nodeName)
+        .containsExactly("node-c");
     assertThat(noDuplicate.creates()).isEmpty();
     assertThat(noDuplicate.stage()).isEqualTo(Stage.STARTING);
     assertThat(cluster.job().status().leader().restarts()).isEqualTo(1);
@@ -184,7 +200,8 @@ class IdempotenceTest {
 
     Plan plan = cluster.plan();
 
-    assertThat(plan.creates()).extracting(PlannedAction.CreatePod::podName)
+    assertThat(plan.creates())
+        .extracting(PlannedAction.CreatePod::podName)
         .doesNotContainAnyElementsOf(cluster.pods().keySet());
   }
 }

@@ -9,7 +9,6 @@ import io.tyrl.arranger.controller.lifecycle.observe.PodTemplateView;
 import io.tyrl.arranger.controller.lifecycle.observe.SchedulerStatusView;
 import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
 import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
-import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import io.tyrl.arranger.controller.lifecycle.status.EvictionNotice;
 import io.tyrl.arranger.controller.lifecycle.status.LeaderSummary;
@@ -18,6 +17,7 @@ import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
 import io.tyrl.arranger.crd.contract.PodNames;
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,9 +26,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Fluent builder of {@link JobView}s for tests. Defaults: job {@code train}, leader {@code learner},
- * one WorkerSet {@code actor} of 2, restartLimit 3, minWorkersNum 1, cleanPodPolicy All, Pending,
- * Unscheduled. Pod names follow: {@code train-learner}, {@code train-actor-0}, ...
+ * Fluent builder of {@link JobView}s for tests. Defaults: job {@code train}, leader {@code
+ * learner}, one WorkerSet {@code actor} of 2, restartLimit 3, minWorkersNum 1, cleanPodPolicy All,
+ * Pending, Unscheduled. Pod names follow: {@code train-learner}, {@code train-actor-0}, ...
  */
 public final class JobFixture {
 
@@ -62,7 +62,8 @@ public final class JobFixture {
   }
 
   public static PodTemplateView template() {
-    return PodTemplateView.of(new ContainerView("main", Map.of("cpu", "1", "memory", "1Gi"), Map.of("memory", "2Gi")));
+    return PodTemplateView.of(
+        new ContainerView("main", Map.of("cpu", "1", "memory", "1Gi"), Map.of("memory", "2Gi")));
   }
 
   public JobFixture named(String jobName) {
@@ -188,24 +189,44 @@ public final class JobFixture {
   }
 
   public JobView build() {
-    List<WorkerSetSpecView> sets = workerSets.isEmpty() ? List.of(new WorkerSetSpecView("actor", 2, template())) : workerSets;
-    JobSpecView spec = new JobSpecView(
-        new LeaderSpecView(leaderName, leaderTemplate), sets, restartLimit, minWorkersNum, cleanPodPolicy, terminating, unplanned);
+    List<WorkerSetSpecView> sets =
+        workerSets.isEmpty() ? List.of(new WorkerSetSpecView("actor", 2, template())) : workerSets;
+    JobSpecView spec =
+        new JobSpecView(
+            new LeaderSpecView(leaderName, leaderTemplate),
+            sets,
+            restartLimit,
+            minWorkersNum,
+            cleanPodPolicy,
+            terminating,
+            unplanned);
     List<WorkerSetSummary> summaries = new ArrayList<>();
-    workerSetRestarts.forEach((set, restarts) -> summaries.add(new WorkerSetSummary(set, 0, 0, 0, restarts)));
-    ControllerStatus status = new ControllerStatus(
-        stage,
-        List.of(),
-        new LeaderSummary(Optional.empty(), Optional.empty(), Optional.empty(), leaderObserved, leaderRestarts),
-        summaries,
-        0,
-        startTime,
-        completionTime,
+    workerSetRestarts.forEach(
+        (set, restarts) -> summaries.add(new WorkerSetSummary(set, 0, 0, 0, restarts)));
+    ControllerStatus status =
+        new ControllerStatus(
+            stage,
+            List.of(),
+            new LeaderSummary(
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                leaderObserved,
+                leaderRestarts),
+            summaries,
+            0,
+            startTime,
+            completionTime,
+            generation,
+            eviction,
+            0,
+            avoidNodes);
+    return new JobView(
+        "ns",
+        name,
         generation,
-        eviction,
-        0,
-        avoidNodes);
-    return new JobView("ns", name, generation, spec,
-        new SchedulerStatusView(scheduleState, allocations, schedulingReason, schedulingMessage), status);
+        spec,
+        new SchedulerStatusView(scheduleState, allocations, schedulingReason, schedulingMessage),
+        status);
   }
 }

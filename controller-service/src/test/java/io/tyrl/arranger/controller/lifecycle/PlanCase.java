@@ -13,7 +13,8 @@ public record PlanCase(JobFixture job, List<PodFixture> pods, PlanExpectation ex
 
   public static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
 
-  public static Arguments row(String description, JobFixture job, List<PodFixture> pods, PlanExpectation expected) {
+  public static Arguments row(
+      String description, JobFixture job, List<PodFixture> pods, PlanExpectation expected) {
     return Arguments.of(Named.of(description, new PlanCase(job, pods, expected)));
   }
 
@@ -23,7 +24,8 @@ public record PlanCase(JobFixture job, List<PodFixture> pods, PlanExpectation ex
 
   public void verify() {
     JobView view = job.build();
-    Plan plan = new LifecyclePlanner().plan(view, pods.stream().map(PodFixture::build).toList(), NOW);
+    Plan plan =
+        new LifecyclePlanner().plan(view, pods.stream().map(PodFixture::build).toList(), NOW);
     expected.verify(plan, view);
   }
 }

@@ -74,19 +74,36 @@ public final class PlanExpectation {
 
   void verify(Plan plan, JobView job) {
     assertThat(plan.stage()).as("stage").isEqualTo(stage);
-    assertThat(plan.creates()).extracting(PlannedAction.CreatePod::podName).as("creates")
+    assertThat(plan.creates())
+        .extracting(PlannedAction.CreatePod::podName)
+        .as("creates")
         .containsExactlyInAnyOrderElementsOf(creates);
-    assertThat(plan.deletes()).extracting(PlannedAction.DeletePod::podName).as("deletes")
+    assertThat(plan.deletes())
+        .extracting(PlannedAction.DeletePod::podName)
+        .as("deletes")
         .containsExactlyInAnyOrderElementsOf(deletes);
-    assertThat(plan.releases()).extracting(PlannedAction.ReleaseAllocation::podName).as("releases")
+    assertThat(plan.releases())
+        .extracting(PlannedAction.ReleaseAllocation::podName)
+        .as("releases")
         .containsExactlyInAnyOrderElementsOf(releases);
-    assertThat(plan.events()).extracting(PlannedAction.EmitEvent::reason).as("event reasons")
+    assertThat(plan.events())
+        .extracting(PlannedAction.EmitEvent::reason)
+        .as("event reasons")
         .containsExactlyElementsOf(events);
     ControllerStatus status = plan.statusPatch().orElse(job.status());
     assertThat(status.stage()).as("status.stage").isEqualTo(stage);
-    leaderRestarts.ifPresent(expected -> assertThat(status.leader().restarts()).as("leader restarts").isEqualTo(expected));
-    workerSetRestarts.forEach((set, expected) ->
-        assertThat(status.workerSetRestarts(set)).as("restarts of workerSet " + set).isEqualTo(expected));
-    evictionKept.ifPresent(expected -> assertThat(status.eviction().isPresent()).as("status.eviction kept").isEqualTo(expected));
+    leaderRestarts.ifPresent(
+        expected ->
+            assertThat(status.leader().restarts()).as("leader restarts").isEqualTo(expected));
+    workerSetRestarts.forEach(
+        (set, expected) ->
+            assertThat(status.workerSetRestarts(set))
+                .as("restarts of workerSet " + set)
+                .isEqualTo(expected));
+    evictionKept.ifPresent(
+        expected ->
+            assertThat(status.eviction().isPresent())
+                .as("status.eviction kept")
+                .isEqualTo(expected));
   }
 }

@@ -39,10 +39,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class PlannerRobustnessTest {
 
-  private static final List<String> NAMES = List.of("train", "actor", "critic", "learner", "actor-1", "", "Bad_Name", "x".repeat(70));
+  private static final List<String> NAMES =
+      List.of("train", "actor", "critic", "learner", "actor-1", "", "Bad_Name", "x".repeat(70));
   private static final List<String> POLICIES = List.of("All", "Running", "None", "", "Sometimes");
   private static final List<String> QUANTITIES = List.of("1", "500m", "2Gi", "lots", "-1", "");
-  private static final List<String> REASONS = List.of("Error", "Evicted", "OutOfcpu", "NodeAffinity", "OutOf", "");
+  private static final List<String> REASONS =
+      List.of("Error", "Evicted", "OutOfcpu", "NodeAffinity", "OutOf", "");
 
   private final LifecyclePlanner planner = new LifecyclePlanner();
 
@@ -59,15 +61,25 @@ class PlannerRobustnessTest {
       List<PodView> pods = randomPods(random, job);
 
       Plan[] plan = new Plan[1];
-      assertThatCode(() -> plan[0] = planner.plan(job, pods, PlanCase.NOW)).as("job %s", job).doesNotThrowAnyException();
+      assertThatCode(() -> plan[0] = planner.plan(job, pods, PlanCase.NOW))
+          .as("job %s", job)
+          .doesNotThrowAnyException();
 
       Set<String> existing = pods.stream().map(PodView::name).collect(Collectors.toSet());
-      assertThat(plan[0].creates()).as("creates of existing pods for %s", job)
+      assertThat(plan[0].creates())
+          .as("creates of existing pods for %s", job)
           .noneMatch(create -> existing.contains(create.podName()));
-      assertThat(plan[0].creates()).as("creates only where the scheduler placed the pod")
-          .allMatch(create -> create.nodeName().equals(job.scheduler().allocations().get(create.podName())));
-      assertThat(plan[0].deletes()).as("deletes of pods being deleted or absent")
-          .allMatch(delete -> pods.stream().anyMatch(pod -> pod.name().equals(delete.podName()) && !pod.deleting()));
+      assertThat(plan[0].creates())
+          .as("creates only where the scheduler placed the pod")
+          .allMatch(
+              create ->
+                  create.nodeName().equals(job.scheduler().allocations().get(create.podName())));
+      assertThat(plan[0].deletes())
+          .as("deletes of pods being deleted or absent")
+          .allMatch(
+              delete ->
+                  pods.stream()
+                      .anyMatch(pod -> pod.name().equals(delete.podName()) && !pod.deleting()));
       if (job.status().stage().isTerminal()) {
         assertThat(plan[0].stage()).isEqualTo(job.status().stage());
         assertThat(plan[0].creates()).isEmpty();
@@ -93,8 +105,11 @@ class PlannerRobustnessTest {
     List<ContainerView> containers = new ArrayList<>();
     int count = random.nextInt(3);
     for (int i = 0; i < count; i++) {
-      containers.add(new ContainerView(pick(random, List.of("main", "side", "")),
-          Map.of("cpu", pick(random, QUANTITIES)), random.nextBoolean() ? Map.of() : Map.of("cpu", pick(random, QUANTITIES))));
+      containers.add(
+          new ContainerView(
+              pick(random, List.of("main", "side", "")),
+              Map.of("cpu", pick(random, QUANTITIES)),
+              random.nextBoolean() ? Map.of() : Map.of("cpu", pick(random, QUANTITIES))));
     }
     return new PodTemplateView(containers, List.of());
   }
@@ -103,10 +118,18 @@ class PlannerRobustnessTest {
     List<WorkerSetSpecView> workerSets = new ArrayList<>();
     int sets = random.nextInt(4);
     for (int i = 0; i < sets; i++) {
-      workerSets.add(new WorkerSetSpecView(pick(random, NAMES), random.nextInt(6) - 1, randomTemplate(random)));
+      workerSets.add(
+          new WorkerSetSpecView(
+              pick(random, NAMES), random.nextInt(6) - 1, randomTemplate(random)));
     }
-    JobSpecView spec = new JobSpecView(new LeaderSpecView(pick(random, NAMES), randomTemplate(random)), workerSets,
-        random.nextInt(5) - 1, random.nextInt(7) - 1, pick(random, POLICIES), random.nextInt(8) == 0);
+    JobSpecView spec =
+        new JobSpecView(
+            new LeaderSpecView(pick(random, NAMES), randomTemplate(random)),
+            workerSets,
+            random.nextInt(5) - 1,
+            random.nextInt(7) - 1,
+            pick(random, POLICIES),
+            random.nextInt(8) == 0);
     String jobName = random.nextInt(10) == 0 ? pick(random, NAMES) : "train";
     Map<String, String> allocations = new LinkedHashMap<>();
     for (String podName : candidatePodNames(jobName, spec)) {
@@ -116,13 +139,33 @@ class PlannerRobustnessTest {
     }
     Map<String, Integer> restarts = new LinkedHashMap<>();
     workerSets.forEach(set -> restarts.put(set.name(), random.nextInt(5)));
-    ControllerStatus status = new ControllerStatus(pick(random, Stage.values()), List.of(),
-        new LeaderSummary(Optional.empty(), Optional.empty(), Optional.empty(),
-            random.nextBoolean() ? Optional.of(pick(random, PodPhase.values())) : Optional.empty(), random.nextInt(5)),
-        restarts.entrySet().stream().map(e -> new WorkerSetSummary(e.getKey(), 0, 0, 0, e.getValue())).toList(),
-        0, Optional.empty(), Optional.empty(), 1);
-    return new JobView("ns", jobName, 1, spec,
-        new SchedulerStatusView(pick(random, ScheduleState.values()), allocations, Optional.empty(), Optional.empty()), status);
+    ControllerStatus status =
+        new ControllerStatus(
+            pick(random, Stage.values()),
+            List.of(),
+            new LeaderSummary(
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                random.nextBoolean()
+                    ? Optional.of(pick(random, PodPhase.values()))
+                    : Optional.empty(),
+                random.nextInt(5)),
+            restarts.entrySet().stream()
+                .map(e -> new WorkerSetSummary(e.getKey(), 0, 0, 0, e.getValue()))
+                .toList(),
+            0,
+            Optional.empty(),
+            Optional.empty(),
+            1);
+    return new JobView(
+        "ns",
+        jobName,
+        1,
+        spec,
+        new SchedulerStatusView(
+            pick(random, ScheduleState.values()), allocations, Optional.empty(), Optional.empty()),
+        status);
   }
 
   private static List<String> candidatePodNames(String jobName, JobSpecView spec) {
@@ -142,11 +185,17 @@ class PlannerRobustnessTest {
       if (random.nextInt(3) == 0) {
         continue;
       }
-      pods.add(new PodView(name, pick(random, PodPhase.values()), random.nextBoolean(),
-          random.nextBoolean() ? Optional.of("10.0.0.1") : Optional.empty(),
-          random.nextBoolean() ? Optional.of(pick(random, List.of("node-a", "node-b"))) : Optional.empty(),
-          random.nextInt(4) == 0,
-          random.nextBoolean() ? Optional.of(pick(random, REASONS)) : Optional.empty()));
+      pods.add(
+          new PodView(
+              name,
+              pick(random, PodPhase.values()),
+              random.nextBoolean(),
+              random.nextBoolean() ? Optional.of("10.0.0.1") : Optional.empty(),
+              random.nextBoolean()
+                  ? Optional.of(pick(random, List.of("node-a", "node-b")))
+                  : Optional.empty(),
+              random.nextInt(4) == 0,
+              random.nextBoolean() ? Optional.of(pick(random, REASONS)) : Optional.empty()));
     }
     return pods;
   }

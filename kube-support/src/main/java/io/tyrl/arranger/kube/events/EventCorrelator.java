@@ -11,8 +11,8 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Decides what one occurrence of an Event becomes on the API server, by client-go's rules
- * ({@code EventCorrelator} in {@code tools/record/events_cache.go}), in three steps:
+ * Decides what one occurrence of an Event becomes on the API server, by client-go's rules ({@code
+ * EventCorrelator} in {@code tools/record/events_cache.go}), in three steps:
  *
  * <ol>
  *   <li><b>Aggregate.</b> Occurrences of one object, type and reason are <i>similar</i>. Their
@@ -20,16 +20,16 @@ import java.util.function.Function;
  *       than the window. Once {@code maxDistinctMessages} distinct messages are remembered, the
  *       occurrence is recorded on one combined Event of that object, type and reason whose message
  *       is {@value #COMBINED_PREFIX} followed by the latest message (and one remembered message is
- *       forgotten, so that the set stays bounded, as client-go's {@code PopAny} does).</li>
+ *       forgotten, so that the set stays bounded, as client-go's {@code PopAny} does).
  *   <li><b>Count.</b> An occurrence identical to one recorded before (same object, type, reason and
  *       message, or the same combined Event) within the window of its last occurrence increments
  *       that Event's {@code count} and moves its {@code lastTimestamp}: one PATCH. Otherwise it
  *       starts a new Event (a create) with count 1. client-go's logger has no window of its own (an
  *       LRU cache only); the window here also keeps a PATCH from usually meeting an Event the API
- *       server has already expired (its {@code --event-ttl}, 1 h by default).</li>
+ *       server has already expired (its {@code --event-ttl}, 1 h by default).
  *   <li><b>Spam filter.</b> Per object, a token bucket of {@code spamBurst} writes refilled by one
  *       every {@code spamRefillPeriod}: an occurrence finding it empty is not written. It was
- *       counted in step 2 all the same, so the next write carries every occurrence in its count.</li>
+ *       counted in step 2 all the same, so the next write carries every occurrence in its count.
  * </ol>
  *
  * <p>Pure and in memory: no I/O, time comes in as an argument. Thread-safe; each call takes a few
@@ -88,7 +88,8 @@ public final class EventCorrelator {
   private final Map<String, TokenBucket> buckets;
 
   /**
-   * @param names names a new Event of an object ({@code <object>.<unique suffix>}, as client-go does)
+   * @param names names a new Event of an object ({@code <object>.<unique suffix>}, as client-go
+   *     does)
    */
   public EventCorrelator(EventRecorderProperties settings, Function<InvolvedObject, String> names) {
     this.window = settings.correlationWindow();
@@ -101,8 +102,8 @@ public final class EventCorrelator {
     this.buckets = lru(settings.cacheSize());
   }
 
-  public synchronized Outcome correlate(InvolvedObject object, EventType type, String reason, String message,
-      Instant now) {
+  public synchronized Outcome correlate(
+      InvolvedObject object, EventType type, String reason, String message, Instant now) {
     String similarKey = object.key() + "\u0000" + type.wireName() + "\u0000" + reason;
     Similar group = similar.get(similarKey);
     if (group == null || Duration.between(group.last, now).compareTo(window) > 0) {
@@ -126,18 +127,22 @@ public final class EventCorrelator {
     }
 
     Observation last = observations.get(key);
-    Observation next = last != null && Duration.between(last.last(), now).compareTo(window) <= 0
-        ? new Observation(last.name(), last.count() + 1, last.first(), now)
-        : new Observation(names.apply(object), 1, now, now);
+    Observation next =
+        last != null && Duration.between(last.last(), now).compareTo(window) <= 0
+            ? new Observation(last.name(), last.count() + 1, last.first(), now)
+            : new Observation(names.apply(object), 1, now, now);
     observations.put(key, next);
-    RecordedEvent event = new RecordedEvent(next.name(), object, type, reason, text, next.count(), next.first(), now);
+    RecordedEvent event =
+        new RecordedEvent(next.name(), object, type, reason, text, next.count(), next.first(), now);
 
     TokenBucket bucket = buckets.get(object.key());
     if (bucket == null) {
       bucket = new TokenBucket(spamBurst, now);
     }
     buckets.put(object.key(), bucket);
-    return bucket.tryTake(now, spamBurst, spamRefillPeriod) ? new Outcome.Write(event) : new Outcome.Skip(event);
+    return bucket.tryTake(now, spamBurst, spamRefillPeriod)
+        ? new Outcome.Write(event)
+        : new Outcome.Skip(event);
   }
 
   private static <V> Map<String, V> lru(int size) {

@@ -1,6 +1,5 @@
 package io.tyrl.arranger.kube.events;
 
-import io.tyrl.arranger.crd.reasons.EventType;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
@@ -15,6 +14,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.kube.Backoff;
 import io.tyrl.arranger.kube.leader.LeadershipFence;
 import io.tyrl.arranger.kube.leader.LeadershipListener;
@@ -39,20 +39,21 @@ import org.springframework.core.Ordered;
  * The one way both services record core/v1 Events: {@link #record} never blocks and never throws,
  * so a scheduling cycle or a reconcile is never held up by an Event.
  *
- * <p>{@code record} correlates the occurrence at once ({@link EventCorrelator}: client-go's counting,
- * aggregation and spam filter) and puts the resulting write on a bounded queue; a write that finds
- * the queue full is dropped and counted. One writer thread sends the writes in order — a create, or a
- * JSON merge patch of {@code count}, {@code lastTimestamp} and {@code message} (a patch whose Event
- * has gone becomes a create with the same name and count). Before every attempt it asks the
- * {@link LeadershipFence}: a replica that may have lost its lease sends nothing. Transport errors,
- * 429 and 5xx are retried a bounded number of times with backoff; other refusals drop the write.
+ * <p>{@code record} correlates the occurrence at once ({@link EventCorrelator}: client-go's
+ * counting, aggregation and spam filter) and puts the resulting write on a bounded queue; a write
+ * that finds the queue full is dropped and counted. One writer thread sends the writes in order — a
+ * create, or a JSON merge patch of {@code count}, {@code lastTimestamp} and {@code message} (a
+ * patch whose Event has gone becomes a create with the same name and count). Before every attempt
+ * it asks the {@link LeadershipFence}: a replica that may have lost its lease sends nothing.
+ * Transport errors, 429 and 5xx are retried a bounded number of times with backoff; other refusals
+ * drop the write.
  *
- * <p>Metrics: {@code arranger_events_total{result}} — {@code created}, {@code patched} (counted on an
- * existing Event), {@code skipped} (spam filter), {@code dropped} (queue full), {@code fenced},
+ * <p>Metrics: {@code arranger_events_total{result}} — {@code created}, {@code patched} (counted on
+ * an existing Event), {@code skipped} (spam filter), {@code dropped} (queue full), {@code fenced},
  * {@code failed} — and {@code arranger_events_queued}.
  *
- * <p>As a {@link LeadershipListener} it drains on a graceful stop: queued writes get until the drain
- * timeout to go out before the lease is given up; it drains after the leader's other work
+ * <p>As a {@link LeadershipListener} it drains on a graceful stop: queued writes get until the
+ * drain timeout to go out before the lease is given up; it drains after the leader's other work
  * ({@link Ordered#LOWEST_PRECEDENCE}), whose last Events it then carries.
  */
 public final class EventRecorder implements LeadershipListener, Ordered, AutoCloseable {
@@ -81,12 +82,18 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
   private volatile boolean closed;
 
   /**
-   * @param component {@code source.component} and {@code reportingComponent} of every Event
-   *     ({@code arranger-scheduler}, {@code arranger-controller})
+   * @param component {@code source.component} and {@code reportingComponent} of every Event ({@code
+   *     arranger-scheduler}, {@code arranger-controller})
    * @param instance {@code reportingInstance}: this replica's identity
    */
-  public EventRecorder(ApiClient client, String component, String instance, LeadershipFence fence,
-      EventRecorderProperties settings, MeterRegistry registry, Clock clock) {
+  public EventRecorder(
+      ApiClient client,
+      String component,
+      String instance,
+      LeadershipFence fence,
+      EventRecorderProperties settings,
+      MeterRegistry registry,
+      Clock clock) {
     this.client = client;
     this.core = new CoreV1Api(client);
     this.component = Objects.requireNonNull(component, "component");
@@ -95,7 +102,8 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
     this.settings = settings;
     this.clock = clock;
     this.correlator = new EventCorrelator(settings, this::newName);
-    this.backoff = new Backoff(settings.retryInitialDelay(), settings.retryMaxDelay(), settings.maxAttempts());
+    this.backoff =
+        new Backoff(settings.retryInitialDelay(), settings.retryMaxDelay(), settings.maxAttempts());
     this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
     this.created = result(registry, "created");
     this.patched = result(registry, "patched");
@@ -104,22 +112,31 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
     this.fenced = result(registry, "fenced");
     this.failed = result(registry, "failed");
     Gauge.builder("arranger.events.queued", queue, BlockingQueue::size)
-        .description("Event writes waiting to be sent").register(registry);
+        .description("Event writes waiting to be sent")
+        .register(registry);
     this.writer = new Thread(this::writeLoop, "event-recorder-" + component);
     writer.setDaemon(true);
     writer.start();
   }
 
   /** A recorder with the default settings and metrics of its own (tests, tools). */
-  public static EventRecorder standalone(ApiClient client, String component, String instance, LeadershipFence fence,
-      Clock clock) {
-    return new EventRecorder(client, component, instance, fence, EventRecorderProperties.defaults(),
-        new SimpleMeterRegistry(), clock);
+  public static EventRecorder standalone(
+      ApiClient client, String component, String instance, LeadershipFence fence, Clock clock) {
+    return new EventRecorder(
+        client,
+        component,
+        instance,
+        fence,
+        EventRecorderProperties.defaults(),
+        new SimpleMeterRegistry(),
+        clock);
   }
 
   private static Counter result(MeterRegistry registry, String result) {
-    return Counter.builder("arranger.events").tag("result", result)
-        .description("Event occurrences by what became of them").register(registry);
+    return Counter.builder("arranger.events")
+        .tag("result", result)
+        .description("Event occurrences by what became of them")
+        .register(registry);
   }
 
   /**
@@ -132,7 +149,8 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
       if (text.length() > settings.maxMessageLength()) {
         text = text.substring(0, settings.maxMessageLength() - 3) + "...";
       }
-      EventCorrelator.Outcome outcome = correlator.correlate(object, type, reason, text, clock.instant());
+      EventCorrelator.Outcome outcome =
+          correlator.correlate(object, type, reason, text, clock.instant());
       if (outcome instanceof EventCorrelator.Outcome.Write write) {
         if (closed) {
           dropped.increment();
@@ -142,7 +160,11 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
         if (!queue.offer(write.event())) {
           unfinished.decrementAndGet();
           dropped.increment();
-          log.debug("event {} on {} dropped: {} writes are queued already", reason, object, settings.queueCapacity());
+          log.debug(
+              "event {} on {} dropped: {} writes are queued already",
+              reason,
+              object,
+              settings.queueCapacity());
         }
       } else {
         skipped.increment();
@@ -152,7 +174,9 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
     }
   }
 
-  /** Waits until every queued write has been sent or given up, at most {@code timeout}; true if so. */
+  /**
+   * Waits until every queued write has been sent or given up, at most {@code timeout}; true if so.
+   */
   public boolean awaitIdle(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (unfinished.get() > 0) {
@@ -174,7 +198,10 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
     // Nothing to start: the writer runs all along and the fence decides.
   }
 
-  /** What is queued can no longer be written by this replica: dropped now rather than fenced one by one. */
+  /**
+   * What is queued can no longer be written by this replica: dropped now rather than fenced one by
+   * one.
+   */
   @Override
   public void stoppedLeading() {
     List<RecordedEvent> abandoned = new ArrayList<>();
@@ -189,7 +216,10 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
   @Override
   public void drain(Duration timeout) {
     if (!awaitIdle(timeout)) {
-      log.warn("{} events still queued after {}; the lease is given up anyway", unfinished.get(), timeout);
+      log.warn(
+          "{} events still queued after {}; the lease is given up anyway",
+          unfinished.get(),
+          timeout);
     }
   }
 
@@ -204,7 +234,10 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
     writer.interrupt();
   }
 
-  /** {@code <object>.<hex nanoseconds>}, as client-go names Events, strictly increasing so that two never clash. */
+  /**
+   * {@code <object>.<hex nanoseconds>}, as client-go names Events, strictly increasing so that two
+   * never clash.
+   */
   private String newName(InvolvedObject object) {
     Instant now = clock.instant();
     long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
@@ -244,7 +277,10 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
     for (int attempt = 1; ; attempt++) {
       if (!fence.mayWrite()) {
         fenced.increment();
-        log.debug("event {} on {} not written: this replica may no longer write as leader", event.reason(), event.object());
+        log.debug(
+            "event {} on {} not written: this replica may no longer write as leader",
+            event.reason(),
+            event.object());
         return;
       }
       try {
@@ -257,7 +293,8 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
             if (e.getCode() != 404) {
               throw e;
             }
-            // The Event expired or was never written: this occurrence starts it again, with its count.
+            // The Event expired or was never written: this occurrence starts it again, with its
+            // count.
             update = false;
           }
         }
@@ -274,8 +311,13 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
         boolean retryable = code == 0 || code == 429 || code >= 500;
         if (!retryable || attempt >= backoff.maxAttempts()) {
           failed.increment();
-          log.debug("event {} on {} not written after {} attempts (HTTP {}): {}", event.reason(), event.object(),
-              attempt, code, code == 0 ? String.valueOf(e.getCause()) : e.getResponseBody());
+          log.debug(
+              "event {} on {} not written after {} attempts (HTTP {}): {}",
+              event.reason(),
+              event.object(),
+              attempt,
+              code,
+              code == 0 ? String.valueOf(e.getCause()) : e.getResponseBody());
           return;
         }
         try {
@@ -289,36 +331,48 @@ public final class EventRecorder implements LeadershipListener, Ordered, AutoClo
   }
 
   private void create(RecordedEvent event) throws ApiException {
-    CoreV1Event body = new CoreV1Event()
-        .metadata(new V1ObjectMeta().name(event.name()).namespace(event.namespace()))
-        .involvedObject(new V1ObjectReference()
-            .apiVersion(event.object().apiVersion())
-            .kind(event.object().kind())
-            .namespace(event.object().namespace())
-            .name(event.object().name())
-            .uid(event.object().uid()))
-        .type(event.type().wireName())
-        .reason(event.reason())
-        .message(event.message())
-        .source(new V1EventSource().component(component))
-        .reportingComponent(component)
-        .reportingInstance(instance)
-        .firstTimestamp(event.firstTimestamp().truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC))
-        .lastTimestamp(event.lastTimestamp().truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC))
-        .count(event.count());
-    // The answer is read as plain JSON: nothing of it is needed, and the model's strict reading must not
+    CoreV1Event body =
+        new CoreV1Event()
+            .metadata(new V1ObjectMeta().name(event.name()).namespace(event.namespace()))
+            .involvedObject(
+                new V1ObjectReference()
+                    .apiVersion(event.object().apiVersion())
+                    .kind(event.object().kind())
+                    .namespace(event.object().namespace())
+                    .name(event.object().name())
+                    .uid(event.object().uid()))
+            .type(event.type().wireName())
+            .reason(event.reason())
+            .message(event.message())
+            .source(new V1EventSource().component(component))
+            .reportingComponent(component)
+            .reportingInstance(instance)
+            .firstTimestamp(
+                event.firstTimestamp().truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC))
+            .lastTimestamp(
+                event.lastTimestamp().truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC))
+            .count(event.count());
+    // The answer is read as plain JSON: nothing of it is needed, and the model's strict reading
+    // must not
     // turn a write that went through into a failure.
-    client.execute(core.createNamespacedEvent(event.namespace(), body).buildCall(null), JsonObject.class);
+    client.execute(
+        core.createNamespacedEvent(event.namespace(), body).buildCall(null), JsonObject.class);
   }
 
   private void patch(RecordedEvent event) throws ApiException {
     JsonObject body = new JsonObject();
     body.addProperty("count", event.count());
-    body.addProperty("lastTimestamp", event.lastTimestamp().truncatedTo(ChronoUnit.SECONDS).toString());
+    body.addProperty(
+        "lastTimestamp", event.lastTimestamp().truncatedTo(ChronoUnit.SECONDS).toString());
     body.addProperty("message", event.message());
-    // A merge patch built by Gson: the message is escaped (client-java's legacy EventLogger formats it into JSON raw).
-    PatchUtils.patch(JsonObject.class,
-        () -> core.patchNamespacedEvent(event.name(), event.namespace(), new V1Patch(body.toString())).buildCall(null),
-        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+    // A merge patch built by Gson: the message is escaped (client-java's legacy EventLogger formats
+    // it into JSON raw).
+    PatchUtils.patch(
+        JsonObject.class,
+        () ->
+            core.patchNamespacedEvent(event.name(), event.namespace(), new V1Patch(body.toString()))
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        client);
   }
 }

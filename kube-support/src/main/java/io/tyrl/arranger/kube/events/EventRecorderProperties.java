@@ -38,38 +38,60 @@ public record EventRecorderProperties(
 
   public EventRecorderProperties {
     if (queueCapacity < 1) {
-      throw new IllegalArgumentException("arranger.events.queue-capacity must be at least 1, got " + queueCapacity);
+      throw new IllegalArgumentException(
+          "arranger.events.queue-capacity must be at least 1, got " + queueCapacity);
     }
     if (correlationWindow.isNegative() || correlationWindow.isZero()) {
-      throw new IllegalArgumentException("arranger.events.correlation-window must be positive, got " + correlationWindow);
+      throw new IllegalArgumentException(
+          "arranger.events.correlation-window must be positive, got " + correlationWindow);
     }
     if (maxDistinctMessages < 2) {
-      throw new IllegalArgumentException("arranger.events.max-distinct-messages must be at least 2, got " + maxDistinctMessages);
+      throw new IllegalArgumentException(
+          "arranger.events.max-distinct-messages must be at least 2, got " + maxDistinctMessages);
     }
     if (spamBurst < 1) {
-      throw new IllegalArgumentException("arranger.events.spam-burst must be at least 1, got " + spamBurst);
+      throw new IllegalArgumentException(
+          "arranger.events.spam-burst must be at least 1, got " + spamBurst);
     }
     if (spamRefillPeriod.isNegative() || spamRefillPeriod.isZero()) {
-      throw new IllegalArgumentException("arranger.events.spam-refill-period must be positive, got " + spamRefillPeriod);
+      throw new IllegalArgumentException(
+          "arranger.events.spam-refill-period must be positive, got " + spamRefillPeriod);
     }
     if (cacheSize < 1) {
-      throw new IllegalArgumentException("arranger.events.cache-size must be at least 1, got " + cacheSize);
+      throw new IllegalArgumentException(
+          "arranger.events.cache-size must be at least 1, got " + cacheSize);
     }
     if (maxMessageLength < 16) {
-      throw new IllegalArgumentException("arranger.events.max-message-length must be at least 16, got " + maxMessageLength);
+      throw new IllegalArgumentException(
+          "arranger.events.max-message-length must be at least 16, got " + maxMessageLength);
     }
     if (maxAttempts < 1) {
-      throw new IllegalArgumentException("arranger.events.max-attempts must be at least 1, got " + maxAttempts);
+      throw new IllegalArgumentException(
+          "arranger.events.max-attempts must be at least 1, got " + maxAttempts);
     }
-    if (retryInitialDelay.isNegative() || retryInitialDelay.isZero() || retryMaxDelay.compareTo(retryInitialDelay) < 0) {
-      throw new IllegalArgumentException("arranger.events.retry-initial-delay must be positive and at most retry-max-delay, got "
-          + retryInitialDelay + " and " + retryMaxDelay);
+    if (retryInitialDelay.isNegative()
+        || retryInitialDelay.isZero()
+        || retryMaxDelay.compareTo(retryInitialDelay) < 0) {
+      throw new IllegalArgumentException(
+          "arranger.events.retry-initial-delay must be positive and at most retry-max-delay, got "
+              + retryInitialDelay
+              + " and "
+              + retryMaxDelay);
     }
   }
 
   /** client-go's correlation, a queue of 1000 writes, 4 attempts from 200 ms. */
   public static EventRecorderProperties defaults() {
-    return new EventRecorderProperties(1000, Duration.ofMinutes(10), 10, 25, Duration.ofMinutes(5), 4096, 1024, 4,
-        Duration.ofMillis(200), Duration.ofSeconds(2));
+    return new EventRecorderProperties(
+        1000,
+        Duration.ofMinutes(10),
+        10,
+        25,
+        Duration.ofMinutes(5),
+        4096,
+        1024,
+        4,
+        Duration.ofMillis(200),
+        Duration.ofSeconds(2));
   }
 }

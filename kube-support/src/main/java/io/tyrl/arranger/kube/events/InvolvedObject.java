@@ -7,7 +7,8 @@ import java.util.Objects;
  * for a cluster-scoped object (a Queue); its Events then go to the {@code default} namespace, as
  * client-go's recorder does.
  */
-public record InvolvedObject(String apiVersion, String kind, String namespace, String name, String uid) {
+public record InvolvedObject(
+    String apiVersion, String kind, String namespace, String name, String uid) {
 
   public InvolvedObject {
     Objects.requireNonNull(kind, "kind");
@@ -20,9 +21,18 @@ public record InvolvedObject(String apiVersion, String kind, String namespace, S
     return namespace == null ? "default" : namespace;
   }
 
-  /** Identifies the object for correlation: kind, namespace, name, UID and API version, as client-go's keys do. */
+  /**
+   * Identifies the object for correlation: kind, namespace, name, UID and API version, as
+   * client-go's keys do.
+   */
   String key() {
-    return String.join("\u0000", String.valueOf(apiVersion), kind, String.valueOf(namespace), name, String.valueOf(uid));
+    return String.join(
+        "\u0000",
+        String.valueOf(apiVersion),
+        kind,
+        String.valueOf(namespace),
+        name,
+        String.valueOf(uid));
   }
 
   @Override

@@ -1,6 +1,5 @@
 package io.tyrl.arranger.kube.informer;
 
-import io.tyrl.arranger.kube.ModelGson;
 import com.google.gson.Gson;
 import com.google.gson.JsonParseException;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -14,6 +13,7 @@ import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.util.CallGenerator;
 import io.kubernetes.client.util.CallGeneratorParams;
 import io.kubernetes.client.util.Watchable;
+import io.tyrl.arranger.kube.ModelGson;
 import java.io.IOException;
 import java.io.Reader;
 import okhttp3.Call;
@@ -50,13 +50,22 @@ public final class ModelListerWatcher<T extends KubernetesObject, L extends Kube
   /** Every node of the cluster, as both services watch them. */
   public static ModelListerWatcher<V1Node, V1NodeList> nodes(ApiClient informerClient) {
     CoreV1Api core = new CoreV1Api(informerClient);
-    return new ModelListerWatcher<>(params -> core.listNode().resourceVersion(params.resourceVersion)
-        .watch(params.watch).timeoutSeconds(params.timeoutSeconds).buildCall(null), V1Node.class, V1NodeList.class);
+    return new ModelListerWatcher<>(
+        params ->
+            core.listNode()
+                .resourceVersion(params.resourceVersion)
+                .watch(params.watch)
+                .timeoutSeconds(params.timeoutSeconds)
+                .buildCall(null),
+        V1Node.class,
+        V1NodeList.class);
   }
 
   @Override
   public L list(CallGeneratorParams params) throws ApiException {
-    Call call = calls.generate(new CallGeneratorParams(false, params.resourceVersion, params.timeoutSeconds));
+    Call call =
+        calls.generate(
+            new CallGeneratorParams(false, params.resourceVersion, params.timeoutSeconds));
     try (Response response = call.execute()) {
       ResponseBody body = failIfUnsuccessful(response, "list");
       try (Reader reader = body.charStream()) {
@@ -67,25 +76,33 @@ public final class ModelListerWatcher<T extends KubernetesObject, L extends Kube
         return list;
       }
     } catch (IOException | JsonParseException e) {
-      throw new ApiException("list of " + type.getSimpleName() + " failed: " + e.getMessage(), e, 0, null, null);
+      throw new ApiException(
+          "list of " + type.getSimpleName() + " failed: " + e.getMessage(), e, 0, null, null);
     }
   }
 
   @Override
   public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
-    Call call = calls.generate(new CallGeneratorParams(true, params.resourceVersion, params.timeoutSeconds));
+    Call call =
+        calls.generate(
+            new CallGeneratorParams(true, params.resourceVersion, params.timeoutSeconds));
     Response response;
     try {
       response = call.execute();
     } catch (IOException e) {
-      throw new ApiException("watch of " + type.getSimpleName() + " failed: " + e.getMessage(), e, 0, null, null);
+      throw new ApiException(
+          "watch of " + type.getSimpleName() + " failed: " + e.getMessage(), e, 0, null, null);
     }
     try {
       ResponseBody body = failIfUnsuccessful(response, "watch");
-      return new ModelWatch<>(gson, type, body.source(), () -> {
-        response.close();
-        call.cancel();
-      });
+      return new ModelWatch<>(
+          gson,
+          type,
+          body.source(),
+          () -> {
+            response.close();
+            call.cancel();
+          });
     } catch (ApiException | RuntimeException e) {
       response.close();
       throw e;
@@ -103,7 +120,10 @@ public final class ModelListerWatcher<T extends KubernetesObject, L extends Kube
     } catch (IOException e) {
       text = "(body unreadable: " + e.getMessage() + ")";
     }
-    throw new ApiException(verb + " of " + type.getSimpleName() + " answered HTTP " + response.code(), response.code(),
-        response.headers().toMultimap(), text);
+    throw new ApiException(
+        verb + " of " + type.getSimpleName() + " answered HTTP " + response.code(),
+        response.code(),
+        response.headers().toMultimap(),
+        text);
   }
 }

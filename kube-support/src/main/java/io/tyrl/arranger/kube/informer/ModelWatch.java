@@ -17,15 +17,16 @@ import java.util.NoSuchElementException;
 import okio.BufferedSource;
 
 /**
- * One watch's events, each decoded with the given Gson: the object as {@code T}, or, for an
- * {@code ERROR} event, as the {@link V1Status} the API server sends (its code tells the reflector a
- * 410 Gone from other failures), as client-java's {@link Watch} does.
+ * One watch's events, each decoded with the given Gson: the object as {@code T}, or, for an {@code
+ * ERROR} event, as the {@link V1Status} the API server sends (its code tells the reflector a 410
+ * Gone from other failures), as client-java's {@link Watch} does.
  *
  * @param <T> the watched model
  */
 final class ModelWatch<T> implements Watchable<T> {
 
   private static final String ERROR = "ERROR";
+
   /**
    * client-java's reflector takes a failure whose message holds this, as its own watch reports a
    * broken stream, for the end of a watch: it lists again without calling the error handler.
@@ -53,7 +54,8 @@ final class ModelWatch<T> implements Watchable<T> {
     try {
       return !source.exhausted();
     } catch (IOException e) {
-      throw new UncheckedIOException(BROKEN_STREAM + ": watch of " + type.getSimpleName() + " ended: " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          BROKEN_STREAM + ": watch of " + type.getSimpleName() + " ended: " + e.getMessage(), e);
     }
   }
 
@@ -63,7 +65,8 @@ final class ModelWatch<T> implements Watchable<T> {
     try {
       line = source.readUtf8Line();
     } catch (IOException e) {
-      throw new UncheckedIOException("watch of " + type.getSimpleName() + " ended: " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "watch of " + type.getSimpleName() + " ended: " + e.getMessage(), e);
     }
     if (line == null) {
       throw new NoSuchElementException("watch of " + type.getSimpleName() + " has no more events");
@@ -71,7 +74,10 @@ final class ModelWatch<T> implements Watchable<T> {
     return parse(line);
   }
 
-  /** {@code {"type":…,"object":{…}}}; the API server writes the type first, but either order is read. */
+  /**
+   * {@code {"type":…,"object":{…}}}; the API server writes the type first, but either order is
+   * read.
+   */
   Watch.Response<T> parse(String line) {
     try (JsonReader reader = new JsonReader(new StringReader(line))) {
       String eventType = null;
@@ -95,13 +101,15 @@ final class ModelWatch<T> implements Watchable<T> {
         throw new JsonParseException("watch event without a type: " + abbreviate(line));
       }
       if (response == null && objectBeforeType != null) {
-        response = eventType.equals(ERROR)
-            ? new Watch.Response<>(eventType, gson.fromJson(objectBeforeType, V1Status.class))
-            : new Watch.Response<>(eventType, gson.fromJson(objectBeforeType, type));
+        response =
+            eventType.equals(ERROR)
+                ? new Watch.Response<>(eventType, gson.fromJson(objectBeforeType, V1Status.class))
+                : new Watch.Response<>(eventType, gson.fromJson(objectBeforeType, type));
       }
       return response != null ? response : new Watch.Response<>(eventType, (T) null);
     } catch (IOException e) {
-      throw new JsonParseException("unreadable watch event of " + type.getSimpleName() + ": " + abbreviate(line), e);
+      throw new JsonParseException(
+          "unreadable watch event of " + type.getSimpleName() + ": " + abbreviate(line), e);
     }
   }
 

@@ -49,8 +49,13 @@ public final class LeaderElection implements SmartLifecycle, LeadershipFence {
    *     timeout): a write sent at the end of the fence window has ended by the time the lease can
    *     pass to another replica
    */
-  public LeaderElection(LeaderElectionProperties properties, ApiClient client, List<LeadershipListener> listeners,
-      MeterRegistry meterRegistry, String service, Duration requestTimeout) {
+  public LeaderElection(
+      LeaderElectionProperties properties,
+      ApiClient client,
+      List<LeadershipListener> listeners,
+      MeterRegistry meterRegistry,
+      String service,
+      Duration requestTimeout) {
     this(properties, client, () -> listeners, meterRegistry, service, requestTimeout);
   }
 
@@ -58,8 +63,12 @@ public final class LeaderElection implements SmartLifecycle, LeadershipFence {
    * @param listeners looked up when the election starts, not before: the leader's work writes
    *     through this very election's fence, so it is built after it
    */
-  public LeaderElection(LeaderElectionProperties properties, ApiClient client,
-      Supplier<List<LeadershipListener>> listeners, MeterRegistry meterRegistry, String service,
+  public LeaderElection(
+      LeaderElectionProperties properties,
+      ApiClient client,
+      Supplier<List<LeadershipListener>> listeners,
+      MeterRegistry meterRegistry,
+      String service,
       Duration requestTimeout) {
     this.properties = properties;
     this.fenceWindow = fenceWindow(properties, requestTimeout);
@@ -91,9 +100,14 @@ public final class LeaderElection implements SmartLifecycle, LeadershipFence {
   static Duration fenceWindow(LeaderElectionProperties properties, Duration requestTimeout) {
     Duration window = properties.leaseDuration().minus(requestTimeout);
     if (properties.enabled() && window.compareTo(properties.retryPeriod()) <= 0) {
-      throw new IllegalArgumentException("arranger.leader-election.lease-duration (" + properties.leaseDuration()
-          + ") must exceed arranger.kubernetes.request-timeout (" + requestTimeout + ") by more than retry-period ("
-          + properties.retryPeriod() + "), or a leader could never write between two renewals");
+      throw new IllegalArgumentException(
+          "arranger.leader-election.lease-duration ("
+              + properties.leaseDuration()
+              + ") must exceed arranger.kubernetes.request-timeout ("
+              + requestTimeout
+              + ") by more than retry-period ("
+              + properties.retryPeriod()
+              + "), or a leader could never write between two renewals");
     }
     return window.compareTo(properties.renewDeadline()) < 0 ? window : properties.renewDeadline();
   }
@@ -121,20 +135,40 @@ public final class LeaderElection implements SmartLifecycle, LeadershipFence {
 
   private void campaign() {
     while (running) {
-      RenewalTrackingLock tracked = new RenewalTrackingLock(
-          new LeaseLock(properties.leaseNamespace(), properties.leaseName(), identity, client), System::nanoTime);
+      RenewalTrackingLock tracked =
+          new RenewalTrackingLock(
+              new LeaseLock(properties.leaseNamespace(), properties.leaseName(), identity, client),
+              System::nanoTime);
       lock = tracked;
-      LeaderElectionConfig config = new LeaderElectionConfig(tracked, properties.leaseDuration(),
-          properties.renewDeadline(), properties.retryPeriod());
-      try (LeaderElector candidate = new LeaderElector(config,
-          error -> log.warn("leader election for lease {}/{}: {}", properties.leaseNamespace(),
-              properties.leaseName(), error.toString()))) {
+      LeaderElectionConfig config =
+          new LeaderElectionConfig(
+              tracked,
+              properties.leaseDuration(),
+              properties.renewDeadline(),
+              properties.retryPeriod());
+      try (LeaderElector candidate =
+          new LeaderElector(
+              config,
+              error ->
+                  log.warn(
+                      "leader election for lease {}/{}: {}",
+                      properties.leaseNamespace(),
+                      properties.leaseName(),
+                      error.toString()))) {
         elector = candidate;
-        log.info("{} stands for lease {}/{}", identity, properties.leaseNamespace(), properties.leaseName());
+        log.info(
+            "{} stands for lease {}/{}",
+            identity,
+            properties.leaseNamespace(),
+            properties.leaseName());
         candidate.run(this::becomeLeader, this::stepDown);
       } catch (RuntimeException e) {
-        log.warn("leader election for lease {}/{} failed; standing again after {}", properties.leaseNamespace(),
-            properties.leaseName(), properties.retryPeriod(), e);
+        log.warn(
+            "leader election for lease {}/{} failed; standing again after {}",
+            properties.leaseNamespace(),
+            properties.leaseName(),
+            properties.retryPeriod(),
+            e);
       } finally {
         stepDown();
       }

@@ -6,9 +6,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Lease-based leader election. The identity defaults to the pod name ({@code HOSTNAME}); two
- * replicas must never share one. A leader writes only while its last renewal is younger than
- * {@code renewDeadline} (see {@link LeadershipFence}); on a graceful stop it waits up to
- * {@code drainTimeout} for its writes in flight before it gives the lease up.
+ * replicas must never share one. A leader writes only while its last renewal is younger than {@code
+ * renewDeadline} (see {@link LeadershipFence}); on a graceful stop it waits up to {@code
+ * drainTimeout} for its writes in flight before it gives the lease up.
  */
 @ConfigurationProperties("arranger.leader-election")
 public record LeaderElectionProperties(
@@ -23,18 +23,28 @@ public record LeaderElectionProperties(
 
   public LeaderElectionProperties {
     if (enabled && (leaseName == null || leaseName.isBlank())) {
-      throw new IllegalArgumentException("arranger.leader-election.lease-name is required when leader election is enabled");
+      throw new IllegalArgumentException(
+          "arranger.leader-election.lease-name is required when leader election is enabled");
     }
     if (leaseDuration.compareTo(renewDeadline) <= 0) {
-      throw new IllegalArgumentException("arranger.leader-election.lease-duration (" + leaseDuration
-          + ") must be longer than renew-deadline (" + renewDeadline + ")");
+      throw new IllegalArgumentException(
+          "arranger.leader-election.lease-duration ("
+              + leaseDuration
+              + ") must be longer than renew-deadline ("
+              + renewDeadline
+              + ")");
     }
     if (drainTimeout.isNegative()) {
-      throw new IllegalArgumentException("arranger.leader-election.drain-timeout must not be negative, got " + drainTimeout);
+      throw new IllegalArgumentException(
+          "arranger.leader-election.drain-timeout must not be negative, got " + drainTimeout);
     }
     if (renewDeadline.compareTo(retryPeriod) <= 0) {
-      throw new IllegalArgumentException("arranger.leader-election.renew-deadline (" + renewDeadline
-          + ") must be longer than retry-period (" + retryPeriod + ")");
+      throw new IllegalArgumentException(
+          "arranger.leader-election.renew-deadline ("
+              + renewDeadline
+              + ") must be longer than retry-period ("
+              + retryPeriod
+              + ")");
     }
   }
 
@@ -43,6 +53,8 @@ public record LeaderElectionProperties(
       return identity;
     }
     String hostname = System.getenv("HOSTNAME");
-    return hostname != null && !hostname.isBlank() ? hostname : "arranger-" + ProcessHandle.current().pid();
+    return hostname != null && !hostname.isBlank()
+        ? hostname
+        : "arranger-" + ProcessHandle.current().pid();
   }
 }

@@ -2,7 +2,10 @@ package io.tyrl.arranger.kube.leader;
 
 import java.time.Duration;
 
-/** Work that only the leader does. Both calls must return quickly: they run on the election's thread. */
+/**
+ * Work that only the leader does. Both calls must return quickly: they run on the election's
+ * thread.
+ */
 public interface LeadershipListener {
 
   void startedLeading();

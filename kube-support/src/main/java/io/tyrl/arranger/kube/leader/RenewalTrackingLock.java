@@ -7,10 +7,10 @@ import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
- * A {@link Lock} that remembers when this replica last wrote the lease as its holder. The time taken
- * is the start of the successful call, never its end: other replicas count the lease's expiry from
- * when they see the renewal, which is no earlier than when the request was sent, so a fence judged
- * from the start time closes before the lease can be taken.
+ * A {@link Lock} that remembers when this replica last wrote the lease as its holder. The time
+ * taken is the start of the successful call, never its end: other replicas count the lease's expiry
+ * from when they see the renewal, which is no earlier than when the request was sent, so a fence
+ * judged from the start time closes before the lease can be taken.
  */
 final class RenewalTrackingLock implements Lock {
 
@@ -31,7 +31,9 @@ final class RenewalTrackingLock implements Lock {
     return start != NEVER && nanoClock.getAsLong() - start < window.toNanos();
   }
 
-  /** Forgets the last renewal: the lease was given up or lost, and no later write may rely on it. */
+  /**
+   * Forgets the last renewal: the lease was given up or lost, and no later write may rely on it.
+   */
   void invalidate() {
     lastRenewalStart = NEVER;
   }

@@ -20,19 +20,23 @@ import java.util.concurrent.TimeUnit;
  * non-virtual call, so no subclass sees them, and a wrapper could not tell a collapsed add from a
  * new one without racing the queue's own lock. Here the metrics are kept under the queue's own
  * monitor (every override is {@code synchronized} on it, and {@code get} waits inside it), so depth
- * and latencies are exact. Delays are timers on the given scheduler; the rate limiter is client-java's.
+ * and latencies are exact. Delays are timers on the given scheduler; the rate limiter is
+ * client-java's.
  */
 public final class MeteredWorkQueue<T> extends DefaultWorkQueue<T> implements RateLimitingQueue<T> {
 
   private final ScheduledExecutorService clock;
   private final RateLimiter<T> rateLimiter;
   private final WorkQueueMetrics metrics;
+
   /** Added and not yet handed to a worker (the queue's "dirty" set): the depth. */
   private final Set<T> waiting = new HashSet<>();
+
   private final Map<T, Long> addedAt = new HashMap<>();
   private final Map<T, Long> startedAt = new HashMap<>();
 
-  MeteredWorkQueue(ScheduledExecutorService clock, RateLimiter<T> rateLimiter, WorkQueueMetrics metrics) {
+  MeteredWorkQueue(
+      ScheduledExecutorService clock, RateLimiter<T> rateLimiter, WorkQueueMetrics metrics) {
     this.clock = clock;
     this.rateLimiter = rateLimiter;
     this.metrics = metrics;
@@ -107,7 +111,9 @@ public final class MeteredWorkQueue<T> extends DefaultWorkQueue<T> implements Ra
     return waiting.size();
   }
 
-  /** Seconds of work in progress: the sum over the keys being worked on, and the longest of them. */
+  /**
+   * Seconds of work in progress: the sum over the keys being worked on, and the longest of them.
+   */
   synchronized double[] unfinishedWork() {
     long now = System.nanoTime();
     double total = 0;

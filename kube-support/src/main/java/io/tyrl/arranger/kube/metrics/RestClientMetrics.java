@@ -19,8 +19,8 @@ import okhttp3.Response;
  * {@code rest_client_request_duration_seconds{verb,resource}} (a histogram).
  *
  * <p>A watch is a GET that stays open for minutes; it is timed as verb {@code WATCH} so that it
- * does not stretch the GET latencies. A request that got no response counts with code
- * {@code <error>}, as in client-go.
+ * does not stretch the GET latencies. A request that got no response counts with code {@code
+ * <error>}, as in client-go.
  */
 public final class RestClientMetrics implements Interceptor {
 
@@ -51,24 +51,30 @@ public final class RestClientMetrics implements Interceptor {
     HttpUrl url = request.url();
     Counter.builder("rest.client.requests")
         .description("Requests to the Kubernetes API server, by status code, method and host")
-        .tag("code", code).tag("method", request.method()).tag("host", url.host() + ":" + url.port())
-        .register(registry).increment();
+        .tag("code", code)
+        .tag("method", request.method())
+        .tag("host", url.host() + ":" + url.port())
+        .register(registry)
+        .increment();
     Timer.builder("rest.client.request.duration")
         .description("Latency of requests to the Kubernetes API server, by verb and resource")
-        .tag("verb", verb(request)).tag("resource", resource(url.pathSegments()))
+        .tag("verb", verb(request))
+        .tag("resource", resource(url.pathSegments()))
         .serviceLevelObjectives(LatencyBuckets.REST_CLIENT)
-        .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   static String verb(Request request) {
     return "GET".equals(request.method()) && "true".equals(request.url().queryParameter("watch"))
-        ? "WATCH" : request.method();
+        ? "WATCH"
+        : request.method();
   }
 
   /**
    * The resource a path names, with its subresource: {@code /api/v1/namespaces/a/pods/p/status} →
-   * {@code pods/status}, {@code /apis/arranger.tyrl.io/v1alpha1/tyjobs} → {@code tyjobs},
-   * {@code /api/v1/namespaces/a} → {@code namespaces}; anything else (version, health) → {@code none}.
+   * {@code pods/status}, {@code /apis/arranger.tyrl.io/v1alpha1/tyjobs} → {@code tyjobs}, {@code
+   * /api/v1/namespaces/a} → {@code namespaces}; anything else (version, health) → {@code none}.
    */
   static String resource(List<String> segments) {
     int start;
@@ -79,7 +85,8 @@ public final class RestClientMetrics implements Interceptor {
     } else {
       return "none";
     }
-    List<String> rest = segments.subList(start, segments.size()).stream().filter(s -> !s.isEmpty()).toList();
+    List<String> rest =
+        segments.subList(start, segments.size()).stream().filter(s -> !s.isEmpty()).toList();
     if (rest.size() >= 3 && rest.get(0).equals("namespaces")) {
       rest = rest.subList(2, rest.size());
     }

@@ -1,6 +1,5 @@
 package io.tyrl.arranger.kube.events;
 
-import io.tyrl.arranger.crd.reasons.EventType;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
@@ -22,6 +21,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tyrl.arranger.crd.reasons.EventType;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,8 +36,10 @@ class EventRecorderTest {
 
   private static final String EVENTS = "/api/v1/namespaces/rl/events";
   private static final String MERGE_PATCH = "application/merge-patch+json";
-  private static final InvolvedObject JOB = new InvolvedObject("arranger.tyrl.io/v1alpha1", "TYJob", "rl", "pong", "u-1");
-  private static final String CREATED = "{\"metadata\":{\"name\":\"pong.1\",\"namespace\":\"rl\"},\"involvedObject\":{}}";
+  private static final InvolvedObject JOB =
+      new InvolvedObject("arranger.tyrl.io/v1alpha1", "TYJob", "rl", "pong", "u-1");
+  private static final String CREATED =
+      "{\"metadata\":{\"name\":\"pong.1\",\"namespace\":\"rl\"},\"involvedObject\":{}}";
 
   private final AtomicBoolean leading = new AtomicBoolean(true);
   private final MeterRegistry registry = new SimpleMeterRegistry();
@@ -55,13 +57,28 @@ class EventRecorderTest {
 
   private EventRecorder recorder(EventRecorderProperties settings) {
     ApiClient client = new ClientBuilder().setBasePath(apiServer.baseUrl()).build();
-    return new EventRecorder(client, "arranger-test", "replica-a", leading::get, settings, registry,
+    return new EventRecorder(
+        client,
+        "arranger-test",
+        "replica-a",
+        leading::get,
+        settings,
+        registry,
         Clock.fixed(Instant.parse("2026-11-24T10:00:00Z"), ZoneOffset.UTC));
   }
 
   private static EventRecorderProperties withQueue(int capacity, int attempts) {
-    return new EventRecorderProperties(capacity, Duration.ofMinutes(10), 10, 25, Duration.ofMinutes(5), 4096, 1024,
-        attempts, Duration.ofMillis(5), Duration.ofMillis(20));
+    return new EventRecorderProperties(
+        capacity,
+        Duration.ofMinutes(10),
+        10,
+        25,
+        Duration.ofMinutes(5),
+        4096,
+        1024,
+        attempts,
+        Duration.ofMillis(5),
+        Duration.ofMillis(20));
   }
 
   @AfterEach
@@ -70,8 +87,12 @@ class EventRecorderTest {
     apiServer.stop();
   }
 
-  private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder json(int status, String body) {
-    return aResponse().withStatus(status).withHeader("Content-Type", "application/json").withBody(body);
+  private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder json(
+      int status, String body) {
+    return aResponse()
+        .withStatus(status)
+        .withHeader("Content-Type", "application/json")
+        .withBody(body);
   }
 
   private double count(String result) {
@@ -86,34 +107,47 @@ class EventRecorderTest {
     recorder.record(JOB, EventType.WARNING, "Unschedulable", message);
     assertThat(recorder.awaitIdle(Duration.ofSeconds(5))).isTrue();
 
-    apiServer.verify(1, postRequestedFor(urlEqualTo(EVENTS))
-        .withRequestBody(matchingJsonPath("$.count", equalTo("1")))
-        .withRequestBody(matchingJsonPath("$.reason", equalTo("Unschedulable")))
-        .withRequestBody(matchingJsonPath("$.type", equalTo("Warning")))
-        .withRequestBody(matchingJsonPath("$.message", equalTo(message)))
-        .withRequestBody(matchingJsonPath("$.involvedObject.uid", equalTo("u-1")))
-        .withRequestBody(matchingJsonPath("$.source.component", equalTo("arranger-test")))
-        .withRequestBody(matchingJsonPath("$.reportingInstance", equalTo("replica-a"))));
-    String name = JsonParser.parseString(apiServer.findAll(postRequestedFor(urlEqualTo(EVENTS))).get(0).getBodyAsString())
-        .getAsJsonObject().getAsJsonObject("metadata").get("name").getAsString();
+    apiServer.verify(
+        1,
+        postRequestedFor(urlEqualTo(EVENTS))
+            .withRequestBody(matchingJsonPath("$.count", equalTo("1")))
+            .withRequestBody(matchingJsonPath("$.reason", equalTo("Unschedulable")))
+            .withRequestBody(matchingJsonPath("$.type", equalTo("Warning")))
+            .withRequestBody(matchingJsonPath("$.message", equalTo(message)))
+            .withRequestBody(matchingJsonPath("$.involvedObject.uid", equalTo("u-1")))
+            .withRequestBody(matchingJsonPath("$.source.component", equalTo("arranger-test")))
+            .withRequestBody(matchingJsonPath("$.reportingInstance", equalTo("replica-a"))));
+    String name =
+        JsonParser.parseString(
+                apiServer.findAll(postRequestedFor(urlEqualTo(EVENTS))).get(0).getBodyAsString())
+            .getAsJsonObject()
+            .getAsJsonObject("metadata")
+            .get("name")
+            .getAsString();
     assertThat(name).startsWith("pong.");
-    apiServer.verify(1, patchRequestedFor(urlEqualTo(EVENTS + "/" + name))
-        .withHeader("Content-Type", equalTo(MERGE_PATCH))
-        .withRequestBody(matchingJsonPath("$.count", equalTo("2")))
-        .withRequestBody(matchingJsonPath("$.message", equalTo(message)))
-        .withRequestBody(matchingJsonPath("$.lastTimestamp", equalTo("2026-11-24T10:00:00Z"))));
+    apiServer.verify(
+        1,
+        patchRequestedFor(urlEqualTo(EVENTS + "/" + name))
+            .withHeader("Content-Type", equalTo(MERGE_PATCH))
+            .withRequestBody(matchingJsonPath("$.count", equalTo("2")))
+            .withRequestBody(matchingJsonPath("$.message", equalTo(message)))
+            .withRequestBody(matchingJsonPath("$.lastTimestamp", equalTo("2026-11-24T10:00:00Z"))));
     assertThat(count("created")).isEqualTo(1);
     assertThat(count("patched")).isEqualTo(1);
   }
 
   @Test
   void aPatchOfAnEventThatIsGoneCreatesItAgainWithItsCount() {
-    apiServer.stubFor(patch(urlMatching(EVENTS + "/.*")).willReturn(json(404, "{\"reason\":\"NotFound\"}")));
+    apiServer.stubFor(
+        patch(urlMatching(EVENTS + "/.*")).willReturn(json(404, "{\"reason\":\"NotFound\"}")));
     recorder.record(JOB, EventType.NORMAL, "Scheduled", "placed");
     recorder.record(JOB, EventType.NORMAL, "Scheduled", "placed");
     assertThat(recorder.awaitIdle(Duration.ofSeconds(5))).isTrue();
 
-    apiServer.verify(1, postRequestedFor(urlEqualTo(EVENTS)).withRequestBody(matchingJsonPath("$.count", equalTo("2"))));
+    apiServer.verify(
+        1,
+        postRequestedFor(urlEqualTo(EVENTS))
+            .withRequestBody(matchingJsonPath("$.count", equalTo("2"))));
     assertThat(count("created")).isEqualTo(2);
   }
 
@@ -121,10 +155,17 @@ class EventRecorderTest {
   void transientFailuresAreRetriedAndRefusalsAreNot() {
     recorder.close();
     recorder = recorder(withQueue(10, 3));
-    apiServer.stubFor(post(urlEqualTo(EVENTS)).inScenario("flaky").whenScenarioStateIs(Scenario.STARTED)
-        .willReturn(aResponse().withStatus(503)).willSetStateTo("up"));
-    apiServer.stubFor(post(urlEqualTo(EVENTS)).inScenario("flaky").whenScenarioStateIs("up")
-        .willReturn(json(201, CREATED)));
+    apiServer.stubFor(
+        post(urlEqualTo(EVENTS))
+            .inScenario("flaky")
+            .whenScenarioStateIs(Scenario.STARTED)
+            .willReturn(aResponse().withStatus(503))
+            .willSetStateTo("up"));
+    apiServer.stubFor(
+        post(urlEqualTo(EVENTS))
+            .inScenario("flaky")
+            .whenScenarioStateIs("up")
+            .willReturn(json(201, CREATED)));
     recorder.record(JOB, EventType.NORMAL, "Scheduled", "placed");
     assertThat(recorder.awaitIdle(Duration.ofSeconds(5))).isTrue();
     apiServer.verify(2, postRequestedFor(urlEqualTo(EVENTS)));
@@ -158,7 +199,8 @@ class EventRecorderTest {
     for (int i = 0; i < 6; i++) {
       recorder.record(JOB, EventType.WARNING, "Reason" + i, "message " + i);
     }
-    assertThat(Duration.ofNanos(System.nanoTime() - started)).as("record never waits for the API server")
+    assertThat(Duration.ofNanos(System.nanoTime() - started))
+        .as("record never waits for the API server")
         .isLessThan(Duration.ofMillis(400));
     assertThat(recorder.awaitIdle(Duration.ofSeconds(10))).isTrue();
 
@@ -171,8 +213,12 @@ class EventRecorderTest {
     recorder.record(JOB, EventType.WARNING, "InvalidJob", "x".repeat(5000));
     assertThat(recorder.awaitIdle(Duration.ofSeconds(5))).isTrue();
 
-    String sent = JsonParser.parseString(apiServer.findAll(postRequestedFor(urlEqualTo(EVENTS))).get(0).getBodyAsString())
-        .getAsJsonObject().get("message").getAsString();
+    String sent =
+        JsonParser.parseString(
+                apiServer.findAll(postRequestedFor(urlEqualTo(EVENTS))).get(0).getBodyAsString())
+            .getAsJsonObject()
+            .get("message")
+            .getAsString();
     assertThat(sent).hasSize(1024).endsWith("...");
   }
 }

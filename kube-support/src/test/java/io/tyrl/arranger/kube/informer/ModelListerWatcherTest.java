@@ -20,7 +20,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The requests {@link ModelListerWatcher} makes and how it reads the answers, against a stub API server. */
+/**
+ * The requests {@link ModelListerWatcher} makes and how it reads the answers, against a stub API
+ * server.
+ */
 class ModelListerWatcherTest {
 
   private WireMockServer apiServer;
@@ -40,58 +43,86 @@ class ModelListerWatcherTest {
 
   @Test
   void listsWithoutWatchingFromTheGivenVersionAndReadsTheItems() throws ApiException {
-    apiServer.stubFor(get(urlPathEqualTo("/api/v1/nodes")).willReturn(aResponse().withStatus(200).withBody("""
+    apiServer.stubFor(
+        get(urlPathEqualTo("/api/v1/nodes"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withBody(
+                        """
         {"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"41"},
          "items":[{"metadata":{"name":"n1","resourceVersion":"40"},"status":{"allocatable":{"cpu":"8"}}}]}""")));
 
     V1NodeList list = nodes.list(new CallGeneratorParams(true, "0", null));
 
     assertThat(list.getMetadata().getResourceVersion()).isEqualTo("41");
-    assertThat(list.getItems()).singleElement().satisfies(node -> assertThat(node.getMetadata().getName()).isEqualTo("n1"));
-    apiServer.verify(WireMock.getRequestedFor(urlPathEqualTo("/api/v1/nodes"))
-        .withQueryParam("resourceVersion", WireMock.equalTo("0"))
-        .withQueryParam("watch", WireMock.equalTo("false")));
+    assertThat(list.getItems())
+        .singleElement()
+        .satisfies(node -> assertThat(node.getMetadata().getName()).isEqualTo("n1"));
+    apiServer.verify(
+        WireMock.getRequestedFor(urlPathEqualTo("/api/v1/nodes"))
+            .withQueryParam("resourceVersion", WireMock.equalTo("0"))
+            .withQueryParam("watch", WireMock.equalTo("false")));
   }
 
   @Test
   void aListAnswerThatIsEmptyOrNotJsonIsAnApiExceptionNamingTheKind() {
-    apiServer.stubFor(get(urlPathEqualTo("/api/v1/nodes")).willReturn(aResponse().withStatus(200).withBody("")));
+    apiServer.stubFor(
+        get(urlPathEqualTo("/api/v1/nodes")).willReturn(aResponse().withStatus(200).withBody("")));
     assertThatThrownBy(() -> nodes.list(new CallGeneratorParams(false, "0", null)))
-        .isInstanceOf(ApiException.class).hasMessageContaining("list of V1Node").hasMessageContaining("empty");
+        .isInstanceOf(ApiException.class)
+        .hasMessageContaining("list of V1Node")
+        .hasMessageContaining("empty");
 
-    apiServer.stubFor(get(urlPathEqualTo("/api/v1/nodes")).willReturn(aResponse().withStatus(200).withBody("<html>")));
+    apiServer.stubFor(
+        get(urlPathEqualTo("/api/v1/nodes"))
+            .willReturn(aResponse().withStatus(200).withBody("<html>")));
     assertThatThrownBy(() -> nodes.list(new CallGeneratorParams(false, "0", null)))
-        .isInstanceOf(ApiException.class).hasMessageContaining("list of V1Node failed");
+        .isInstanceOf(ApiException.class)
+        .hasMessageContaining("list of V1Node failed");
   }
 
   @Test
   void aRefusedListCarriesTheCodeAndTheApiServersAnswer() {
-    apiServer.stubFor(get(urlPathEqualTo("/api/v1/nodes")).willReturn(aResponse().withStatus(410)
-        .withBody("{\"kind\":\"Status\",\"reason\":\"Expired\",\"code\":410}")));
+    apiServer.stubFor(
+        get(urlPathEqualTo("/api/v1/nodes"))
+            .willReturn(
+                aResponse()
+                    .withStatus(410)
+                    .withBody("{\"kind\":\"Status\",\"reason\":\"Expired\",\"code\":410}")));
 
     assertThatThrownBy(() -> nodes.list(new CallGeneratorParams(false, "7", null)))
-        .isInstanceOfSatisfying(ApiException.class, e -> {
-          assertThat(e.getCode()).isEqualTo(410);
-          assertThat(e.getResponseBody()).contains("Expired");
-        });
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.getCode()).isEqualTo(410);
+              assertThat(e.getResponseBody()).contains("Expired");
+            });
   }
 
   @Test
   void watchesFromTheGivenVersionWithItsTimeoutAndReadsEachEvent() throws Exception {
-    apiServer.stubFor(get(urlPathEqualTo("/api/v1/nodes")).willReturn(aResponse().withStatus(200).withBody(
-        "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"n2\",\"resourceVersion\":\"42\"}}}\n"
-            + "{\"type\":\"DELETED\",\"object\":{\"metadata\":{\"name\":\"n1\",\"resourceVersion\":\"43\"}}}\n")));
+    apiServer.stubFor(
+        get(urlPathEqualTo("/api/v1/nodes"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withBody(
+                        "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"n2\",\"resourceVersion\":\"42\"}}}\n"
+                            + "{\"type\":\"DELETED\",\"object\":{\"metadata\":{\"name\":\"n1\",\"resourceVersion\":\"43\"}}}\n")));
 
     try (Watchable<V1Node> watch = nodes.watch(new CallGeneratorParams(false, "41", 300))) {
       Watch.Response<V1Node> added = watch.next();
       Watch.Response<V1Node> deleted = watch.next();
       assertThat(added.type + " " + added.object.getMetadata().getName()).isEqualTo("ADDED n2");
-      assertThat(deleted.type + " " + deleted.object.getMetadata().getName()).isEqualTo("DELETED n1");
+      assertThat(deleted.type + " " + deleted.object.getMetadata().getName())
+          .isEqualTo("DELETED n1");
       assertThat(watch.hasNext()).isFalse();
     }
-    apiServer.verify(WireMock.getRequestedFor(urlPathEqualTo("/api/v1/nodes"))
-        .withQueryParam("resourceVersion", WireMock.equalTo("41"))
-        .withQueryParam("watch", WireMock.equalTo("true"))
-        .withQueryParam("timeoutSeconds", WireMock.equalTo("300")));
+    apiServer.verify(
+        WireMock.getRequestedFor(urlPathEqualTo("/api/v1/nodes"))
+            .withQueryParam("resourceVersion", WireMock.equalTo("41"))
+            .withQueryParam("watch", WireMock.equalTo("true"))
+            .withQueryParam("timeoutSeconds", WireMock.equalTo("300")));
   }
 }

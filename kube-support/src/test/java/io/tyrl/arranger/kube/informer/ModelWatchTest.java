@@ -1,12 +1,12 @@
 package io.tyrl.arranger.kube.informer;
 
-import io.tyrl.arranger.kube.ModelGson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonParseException;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.Watch;
+import io.tyrl.arranger.kube.ModelGson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 
 class ModelWatchTest {
 
-  private static final String POD = """
+  private static final String POD =
+      """
       {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p-%s","namespace":"ns","resourceVersion":"%s"},\
       "spec":{"nodeName":"node-a","containers":[{"name":"c","image":"i"}]}}""";
 
@@ -28,32 +29,47 @@ class ModelWatchTest {
   }
 
   private static ModelWatch<V1Pod> watchOf(String lines, AtomicBoolean closed) {
-    return new ModelWatch<>(ModelGson.get(), V1Pod.class, new Buffer().writeUtf8(lines), () -> closed.set(true));
+    return new ModelWatch<>(
+        ModelGson.get(), V1Pod.class, new Buffer().writeUtf8(lines), () -> closed.set(true));
   }
 
   @Test
   void readsEachEventWithItsTypeAndObjectUntilTheStreamEnds() throws IOException {
-    String lines = "{\"type\":\"ADDED\",\"object\":" + pod("a", "11") + "}\n"
-        + "{\"type\":\"MODIFIED\",\"object\":" + pod("a", "12") + "}\n"
-        + "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"13\"}}}\n"
-        + "{\"type\":\"DELETED\",\"object\":" + pod("a", "14") + "}\n";
+    String lines =
+        "{\"type\":\"ADDED\",\"object\":"
+            + pod("a", "11")
+            + "}\n"
+            + "{\"type\":\"MODIFIED\",\"object\":"
+            + pod("a", "12")
+            + "}\n"
+            + "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"13\"}}}\n"
+            + "{\"type\":\"DELETED\",\"object\":"
+            + pod("a", "14")
+            + "}\n";
     AtomicBoolean closed = new AtomicBoolean();
     List<String> seen = new ArrayList<>();
     try (ModelWatch<V1Pod> watch = watchOf(lines, closed)) {
       while (watch.hasNext()) {
         Watch.Response<V1Pod> event = watch.next();
-        seen.add(event.type + " " + event.object.getMetadata().getName() + "@" + event.object.getMetadata().getResourceVersion());
+        seen.add(
+            event.type
+                + " "
+                + event.object.getMetadata().getName()
+                + "@"
+                + event.object.getMetadata().getResourceVersion());
         assertThat(event.status).isNull();
       }
     }
-    assertThat(seen).containsExactly("ADDED p-a@11", "MODIFIED p-a@12", "BOOKMARK null@13", "DELETED p-a@14");
+    assertThat(seen)
+        .containsExactly("ADDED p-a@11", "MODIFIED p-a@12", "BOOKMARK null@13", "DELETED p-a@14");
     assertThat(closed).isTrue();
   }
 
   @Test
   void anErrorEventCarriesTheApiServersStatusSoThatTheReflectorCanTellAnExpiredVersion() {
-    String line = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
-        + "\"message\":\"too old resource version: 5 (90)\",\"reason\":\"Expired\",\"code\":410}}\n";
+    String line =
+        "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+            + "\"message\":\"too old resource version: 5 (90)\",\"reason\":\"Expired\",\"code\":410}}\n";
     Watch.Response<V1Pod> event = watchOf(line, new AtomicBoolean()).next();
     assertThat(event.type).isEqualTo("ERROR");
     assertThat(event.object).isNull();
@@ -63,28 +79,41 @@ class ModelWatchTest {
 
   @Test
   void anObjectWrittenBeforeItsTypeIsReadAsWell() {
-    Watch.Response<V1Pod> added = watchOf("{\"object\":" + pod("b", "7") + ",\"type\":\"ADDED\"}\n", new AtomicBoolean()).next();
+    Watch.Response<V1Pod> added =
+        watchOf("{\"object\":" + pod("b", "7") + ",\"type\":\"ADDED\"}\n", new AtomicBoolean())
+            .next();
     assertThat(added.type).isEqualTo("ADDED");
     assertThat(added.object.getSpec().getNodeName()).isEqualTo("node-a");
-    Watch.Response<V1Pod> error = watchOf("{\"object\":{\"kind\":\"Status\",\"code\":500},\"type\":\"ERROR\"}\n",
-        new AtomicBoolean()).next();
+    Watch.Response<V1Pod> error =
+        watchOf(
+                "{\"object\":{\"kind\":\"Status\",\"code\":500},\"type\":\"ERROR\"}\n",
+                new AtomicBoolean())
+            .next();
     assertThat(error.status.getCode()).isEqualTo(500);
     assertThat(error.object).isNull();
   }
 
   @Test
   void anEventWithoutATypeOrNotJsonIsRefusedNamingWhatWasRead() {
-    assertThatThrownBy(() -> watchOf("{\"object\":" + pod("c", "1") + "}\n", new AtomicBoolean()).next())
-        .isInstanceOf(JsonParseException.class).hasMessageContaining("without a type").hasMessageContaining("p-c");
+    assertThatThrownBy(
+            () -> watchOf("{\"object\":" + pod("c", "1") + "}\n", new AtomicBoolean()).next())
+        .isInstanceOf(JsonParseException.class)
+        .hasMessageContaining("without a type")
+        .hasMessageContaining("p-c");
     assertThatThrownBy(() -> watchOf("not json\n", new AtomicBoolean()).next())
         .isInstanceOf(JsonParseException.class);
   }
 
   @Test
   void aTypeThatIsNotAStringCountsAsNoTypeAndAnEventWithoutAnObjectCarriesNone() {
-    assertThatThrownBy(() -> watchOf("{\"type\":null,\"object\":" + pod("d", "2") + "}\n", new AtomicBoolean()).next())
-        .isInstanceOf(JsonParseException.class).hasMessageContaining("without a type");
-    Watch.Response<V1Pod> bare = watchOf("{\"type\":\"BOOKMARK\",\"extra\":[1,2]}\n", new AtomicBoolean()).next();
+    assertThatThrownBy(
+            () ->
+                watchOf("{\"type\":null,\"object\":" + pod("d", "2") + "}\n", new AtomicBoolean())
+                    .next())
+        .isInstanceOf(JsonParseException.class)
+        .hasMessageContaining("without a type");
+    Watch.Response<V1Pod> bare =
+        watchOf("{\"type\":\"BOOKMARK\",\"extra\":[1,2]}\n", new AtomicBoolean()).next();
     assertThat(bare.type).isEqualTo("BOOKMARK");
     assertThat(bare.object).isNull();
     assertThat(bare.status).isNull();
@@ -92,21 +121,28 @@ class ModelWatchTest {
 
   @Test
   void aBrokenStreamIsReportedAsClientJavasReflectorExpectsSoThatItListsAgain() {
-    BufferedSource broken = Okio.buffer(new ForwardingSource(new Buffer()) {
-      @Override
-      public long read(Buffer sink, long byteCount) throws IOException {
-        throw new IOException("stream reset");
-      }
-    });
+    BufferedSource broken =
+        Okio.buffer(
+            new ForwardingSource(new Buffer()) {
+              @Override
+              public long read(Buffer sink, long byteCount) throws IOException {
+                throw new IOException("stream reset");
+              }
+            });
     ModelWatch<V1Pod> watch = new ModelWatch<>(ModelGson.get(), V1Pod.class, broken, () -> {});
-    assertThatThrownBy(watch::hasNext).isInstanceOf(RuntimeException.class)
-        .hasMessageStartingWith(ModelWatch.BROKEN_STREAM).hasMessageContaining("V1Pod").hasMessageContaining("stream reset");
+    assertThatThrownBy(watch::hasNext)
+        .isInstanceOf(RuntimeException.class)
+        .hasMessageStartingWith(ModelWatch.BROKEN_STREAM)
+        .hasMessageContaining("V1Pod")
+        .hasMessageContaining("stream reset");
   }
 
   @Test
   void nextAfterTheLastEventSaysTheWatchHasEnded() {
     ModelWatch<V1Pod> watch = watchOf("", new AtomicBoolean());
     assertThat(watch.hasNext()).isFalse();
-    assertThatThrownBy(watch::next).isInstanceOf(java.util.NoSuchElementException.class).hasMessageContaining("V1Pod");
+    assertThatThrownBy(watch::next)
+        .isInstanceOf(java.util.NoSuchElementException.class)
+        .hasMessageContaining("V1Pod");
   }
 }

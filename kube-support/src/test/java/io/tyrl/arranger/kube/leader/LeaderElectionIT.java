@@ -22,7 +22,8 @@ class LeaderElectionIT {
   private static final Duration LEASE = Duration.ofSeconds(4);
 
   @Test
-  void exactlyOneReplicaLeadsAndAStandbyTakesOverWhenTheLeaderStops(ControlPlane controlPlane) throws Exception {
+  void exactlyOneReplicaLeadsAndAStandbyTakesOverWhenTheLeaderStops(ControlPlane controlPlane)
+      throws Exception {
     String lease = "election-" + UUID.randomUUID().toString().substring(0, 8);
     RecordingListener firstEvents = new RecordingListener();
     RecordingListener secondEvents = new RecordingListener();
@@ -42,7 +43,10 @@ class LeaderElectionIT {
       assertThat(first.mayWrite()).as("a replica that gave the lease up writes nothing").isFalse();
       assertThat(firstEvents.events).containsExactly("started", "drained", "stopped");
       await().atMost(LEASE.plusSeconds(3)).until(second::isLeader);
-      V1Lease stored = new CoordinationV1Api(controlPlane.adminClient()).readNamespacedLease(lease, "default").execute();
+      V1Lease stored =
+          new CoordinationV1Api(controlPlane.adminClient())
+              .readNamespacedLease(lease, "default")
+              .execute();
       assertThat(stored.getSpec().getHolderIdentity()).isEqualTo("replica-b");
       assertThat(secondEvents.events).containsExactly("started");
     } finally {
@@ -62,9 +66,14 @@ class LeaderElectionIT {
       CoordinationV1Api leases = new CoordinationV1Api(controlPlane.adminClient());
 
       leases.deleteNamespacedLease(lease, "default").execute();
-      V1Lease taken = new V1Lease().metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().name(lease))
-          .spec(new io.kubernetes.client.openapi.models.V1LeaseSpec().holderIdentity("intruder")
-              .leaseDurationSeconds(60).renewTime(java.time.OffsetDateTime.now()));
+      V1Lease taken =
+          new V1Lease()
+              .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().name(lease))
+              .spec(
+                  new io.kubernetes.client.openapi.models.V1LeaseSpec()
+                      .holderIdentity("intruder")
+                      .leaseDurationSeconds(60)
+                      .renewTime(java.time.OffsetDateTime.now()));
       leases.createNamespacedLease("default", taken).execute();
 
       await().atMost(Duration.ofSeconds(10)).until(() -> !election.isLeader());
@@ -75,10 +84,24 @@ class LeaderElectionIT {
     }
   }
 
-  private static LeaderElection election(ApiClient client, String lease, String identity, LeadershipListener listener) {
-    LeaderElectionProperties properties = new LeaderElectionProperties(true, lease, "default", identity, LEASE,
-        Duration.ofSeconds(3), Duration.ofMillis(500), Duration.ofSeconds(2));
-    return new LeaderElection(properties, client, List.of(listener), new SimpleMeterRegistry(), "test",
+  private static LeaderElection election(
+      ApiClient client, String lease, String identity, LeadershipListener listener) {
+    LeaderElectionProperties properties =
+        new LeaderElectionProperties(
+            true,
+            lease,
+            "default",
+            identity,
+            LEASE,
+            Duration.ofSeconds(3),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(2));
+    return new LeaderElection(
+        properties,
+        client,
+        List.of(listener),
+        new SimpleMeterRegistry(),
+        "test",
         Duration.ofSeconds(1));
   }
 

@@ -67,11 +67,21 @@ class RenewalTrackingLockTest {
 
   @Test
   void theFenceWindowLeavesRoomForARequestInFlight() {
-    LeaderElectionProperties lease = new LeaderElectionProperties(true, "l", "default", "a", Duration.ofSeconds(15),
-        Duration.ofSeconds(10), Duration.ofSeconds(2), Duration.ofSeconds(5));
+    LeaderElectionProperties lease =
+        new LeaderElectionProperties(
+            true,
+            "l",
+            "default",
+            "a",
+            Duration.ofSeconds(15),
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(5));
 
-    assertThat(LeaderElection.fenceWindow(lease, Duration.ofSeconds(2))).isEqualTo(Duration.ofSeconds(10));
-    assertThat(LeaderElection.fenceWindow(lease, Duration.ofSeconds(10))).isEqualTo(Duration.ofSeconds(5));
+    assertThat(LeaderElection.fenceWindow(lease, Duration.ofSeconds(2)))
+        .isEqualTo(Duration.ofSeconds(10));
+    assertThat(LeaderElection.fenceWindow(lease, Duration.ofSeconds(10)))
+        .isEqualTo(Duration.ofSeconds(5));
     assertThatThrownBy(() -> LeaderElection.fenceWindow(lease, Duration.ofSeconds(13)))
         .hasMessageContaining("arranger.kubernetes.request-timeout (PT13S)");
   }

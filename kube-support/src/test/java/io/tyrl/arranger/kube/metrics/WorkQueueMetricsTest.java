@@ -14,11 +14,14 @@ import org.junit.jupiter.api.Test;
 
 class WorkQueueMetricsTest {
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
   private final WorkQueueMetrics metrics = new WorkQueueMetrics(registry, "jobs");
-  private final MeteredWorkQueue<String> queue = metrics.newQueue(clock,
-      new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1)));
+  private final MeteredWorkQueue<String> queue =
+      metrics.newQueue(
+          clock,
+          new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1)));
 
   @AfterEach
   void stop() {
@@ -45,7 +48,9 @@ class WorkQueueMetricsTest {
     queue.add("a");
     String item = queue.get();
 
-    await().atMost(Duration.ofSeconds(5)).until(() -> gauge("workqueue.longest.running.processor") > 0);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> gauge("workqueue.longest.running.processor") > 0);
     assertThat(gauge("workqueue.unfinished.work")).isGreaterThan(0);
     assertThat(registry.get("workqueue.work.duration").timer().count()).isZero();
 
@@ -63,7 +68,9 @@ class WorkQueueMetricsTest {
     queue.add("a");
 
     assertThat(value("workqueue.adds")).isEqualTo(2);
-    assertThat(queue.length()).as("not handed to a second worker while the first works on it").isZero();
+    assertThat(queue.length())
+        .as("not handed to a second worker while the first works on it")
+        .isZero();
     queue.done(item);
 
     assertThat(queue.get()).isEqualTo("a");
@@ -86,8 +93,10 @@ class WorkQueueMetricsTest {
   @Test
   void aNewTermsQueueTakesOverTheGauges() throws Exception {
     queue.add("a");
-    MeteredWorkQueue<String> next = metrics.newQueue(clock,
-        new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1)));
+    MeteredWorkQueue<String> next =
+        metrics.newQueue(
+            clock,
+            new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1)));
 
     assertThat(gauge("workqueue.depth")).isZero();
     next.add("x");
@@ -104,14 +113,15 @@ class WorkQueueMetricsTest {
 
     String scrape = registry.scrape();
 
-    assertThat(scrape).contains(
-        "workqueue_depth{name=\"jobs\"}",
-        "workqueue_adds_total{name=\"jobs\"}",
-        "workqueue_retries_total{name=\"jobs\"} 1",
-        "workqueue_queue_duration_seconds_bucket{name=\"jobs\",le=\"10.0\"} 1",
-        "workqueue_work_duration_seconds_bucket{name=\"jobs\",le=\"+Inf\"} 1",
-        "workqueue_unfinished_work_seconds{name=\"jobs\"}",
-        "workqueue_longest_running_processor_seconds{name=\"jobs\"}");
+    assertThat(scrape)
+        .contains(
+            "workqueue_depth{name=\"jobs\"}",
+            "workqueue_adds_total{name=\"jobs\"}",
+            "workqueue_retries_total{name=\"jobs\"} 1",
+            "workqueue_queue_duration_seconds_bucket{name=\"jobs\",le=\"10.0\"} 1",
+            "workqueue_work_duration_seconds_bucket{name=\"jobs\",le=\"+Inf\"} 1",
+            "workqueue_unfinished_work_seconds{name=\"jobs\"}",
+            "workqueue_longest_running_processor_seconds{name=\"jobs\"}");
     assertThat(scrape).doesNotContain("quantile=");
   }
 

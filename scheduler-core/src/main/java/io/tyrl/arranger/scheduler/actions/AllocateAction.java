@@ -23,24 +23,27 @@ import java.util.Set;
 
 /**
  * Places pending pods the way Volcano's allocate does, one step at a time:
+ *
  * <ol>
- *   <li>take the first queue in queue order (lowest share first); a queue that is overused is skipped
- *       for the rest of the cycle;</li>
- *   <li>take its first job in job order;</li>
+ *   <li>take the first queue in queue order (lowest share first); a queue that is overused is
+ *       skipped for the rest of the cycle;
+ *   <li>take its first job in job order;
  *   <li>a job whose gang minimum is not placed gets its minimum in one statement, kept only if the
- *       minimum is met (or its gang mode keeps partial placements) — all or nothing; a job in a gang
- *       group is placed together with every other member, kept only if every member's minimum is met;</li>
- *   <li>a job whose minimum is placed gets <em>one</em> more pod (elastic);</li>
- *   <li>the job goes back among its queue's jobs while it has pods to place, and the queue back among
- *       the queues, so that queues and jobs are ordered again by share after every pod.</li>
+ *       minimum is met (or its gang mode keeps partial placements) — all or nothing; a job in a
+ *       gang group is placed together with every other member, kept only if every member's minimum
+ *       is met;
+ *   <li>a job whose minimum is placed gets <em>one</em> more pod (elastic);
+ *   <li>the job goes back among its queue's jobs while it has pods to place, and the queue back
+ *       among the queues, so that queues and jobs are ordered again by share after every pod.
  * </ol>
+ *
  * So with two queues of weights 3 and 1 and an elastic GPU job each on 16 GPUs, the pods interleave
  * by share and the split is 12/4, not whichever job came first taking all. A pod is never placed
- * past its queue's {@code capability}. A pod of a job's minimum that fits only in room being released
- * is pipelined there (see {@link JobPlacer#placeMinimum}). Jobs the previous cycle left waiting for
- * victims have claimed the room being released for them before allocate runs ({@link ResumeWaitingJobs},
- * its prerequisite), so allocate never pipelines another job onto it. A job that throws is failed
- * alone; the others go on.
+ * past its queue's {@code capability}. A pod of a job's minimum that fits only in room being
+ * released is pipelined there (see {@link JobPlacer#placeMinimum}). Jobs the previous cycle left
+ * waiting for victims have claimed the room being released for them before allocate runs ({@link
+ * ResumeWaitingJobs}, its prerequisite), so allocate never pipelines another job onto it. A job
+ * that throws is failed alone; the others go on.
  */
 public final class AllocateAction implements Action {
 
@@ -53,8 +56,12 @@ public final class AllocateAction implements Action {
   }
 
   public static ActionDescriptor descriptor() {
-    return new ActionDescriptor(NAME, ArgumentSchema.of(PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
-        PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND), AllocateAction::new);
+    return new ActionDescriptor(
+        NAME,
+        ArgumentSchema.of(
+            PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
+            PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND),
+        AllocateAction::new);
   }
 
   @Override
@@ -81,9 +88,13 @@ public final class AllocateAction implements Action {
       this.placer = placer;
       this.queues = new PriorityQueue<>(session::compareQueues);
       for (JobState job : session.jobs()) {
-        job.info().gangGroupKey().ifPresent(group -> groups.computeIfAbsent(group, g -> new ArrayList<>()).add(job));
+        job.info()
+            .gangGroupKey()
+            .ifPresent(group -> groups.computeIfAbsent(group, g -> new ArrayList<>()).add(job));
         if (job.isSchedulable() && job.hasPendingTasks()) {
-          jobsByQueue.computeIfAbsent(job.queue(), q -> new PriorityQueue<>(session::compareJobs)).add(job);
+          jobsByQueue
+              .computeIfAbsent(job.queue(), q -> new PriorityQueue<>(session::compareJobs))
+              .add(job);
         }
       }
       queues.addAll(jobsByQueue.keySet());
@@ -108,7 +119,10 @@ public final class AllocateAction implements Action {
       }
     }
 
-    /** Places the job's minimum, or one elastic pod once the minimum is met; puts the job back while it may take more. */
+    /**
+     * Places the job's minimum, or one elastic pod once the minimum is met; puts the job back while
+     * it may take more.
+     */
     private void step(JobState job) {
       if (placer.isReady(job)) {
         if (placeNext(job)) {
@@ -138,7 +152,8 @@ public final class AllocateAction implements Action {
       }
       boolean placed = new GangGroupPlacer(session, placer).place(group, members);
       for (QueueState other : touched) {
-        // Members' placements changed other queues' shares while those queues sat in the order: re-sort them.
+        // Members' placements changed other queues' shares while those queues sat in the order:
+        // re-sort them.
         if (queues.remove(other)) {
           queues.add(other);
         }
@@ -151,34 +166,47 @@ public final class AllocateAction implements Action {
     }
 
     private boolean placeMinimum(JobState job) {
-      return session.forOneJob(job, "scheduling", () -> {
-        // Asked before the statement opens, so that a shortage it finds stays remembered for the next jobs.
-        Optional<JobPlacer.Outcome> shortOfRoom = placer.checkRoom(job);
-        Statement statement = session.newStatement();
-        return placer.settle(job, statement, shortOfRoom.isPresent() ? shortOfRoom.get() : placer.placeMinimum(job, statement));
-      });
+      return session.forOneJob(
+          job,
+          "scheduling",
+          () -> {
+            // Asked before the statement opens, so that a shortage it finds stays remembered for
+            // the next jobs.
+            Optional<JobPlacer.Outcome> shortOfRoom = placer.checkRoom(job);
+            Statement statement = session.newStatement();
+            return placer.settle(
+                job,
+                statement,
+                shortOfRoom.isPresent() ? shortOfRoom.get() : placer.placeMinimum(job, statement));
+          });
     }
 
     /** One elastic pod; false when the job can take no more in this cycle (its note says why). */
     private boolean placeNext(JobState job) {
-      return session.forOneJob(job, "scheduling", () -> {
-        Statement statement = session.newStatement();
-        JobPlacer.Outcome outcome = placer.placeNext(job, statement);
-        statement.commit();
-        if (!(outcome instanceof JobPlacer.Placed)) {
-          JobPlacer.note(job, PlacementSummary.describe(job) + outcome.explanation());
-          return false;
-        }
-        return true;
-      });
+      return session.forOneJob(
+          job,
+          "scheduling",
+          () -> {
+            Statement statement = session.newStatement();
+            JobPlacer.Outcome outcome = placer.placeNext(job, statement);
+            statement.commit();
+            if (!(outcome instanceof JobPlacer.Placed)) {
+              JobPlacer.note(job, PlacementSummary.describe(job) + outcome.explanation());
+              return false;
+            }
+            return true;
+          });
     }
 
-    /** Puts a job with pods left back among its queue's jobs, and its queue back among the queues. */
+    /**
+     * Puts a job with pods left back among its queue's jobs, and its queue back among the queues.
+     */
     private void requeue(JobState job) {
       if (!job.isSchedulable() || !job.hasPendingTasks()) {
         return;
       }
-      PriorityQueue<JobState> jobs = jobsByQueue.computeIfAbsent(job.queue(), q -> new PriorityQueue<>(session::compareJobs));
+      PriorityQueue<JobState> jobs =
+          jobsByQueue.computeIfAbsent(job.queue(), q -> new PriorityQueue<>(session::compareJobs));
       jobs.add(job);
       if (!queues.contains(job.queue())) {
         queues.add(job.queue());
@@ -186,7 +214,8 @@ public final class AllocateAction implements Action {
     }
 
     private void noteOverused(QueueState queue, PriorityQueue<JobState> jobs) {
-      String message = "queue " + queue.name() + " has reached its deserved share (" + queue.deserved() + ")";
+      String message =
+          "queue " + queue.name() + " has reached its deserved share (" + queue.deserved() + ")";
       for (JobState job : jobs) {
         if (job.isFailed()) {
           continue;

@@ -14,9 +14,10 @@ import java.util.List;
 /**
  * Places pods without requests (best effort), which take no share of any queue, so neither an
  * overused queue nor a refused enqueue holds them back. Gang rules still apply: a job whose minimum
- * is met gets its best-effort pods one by one; a job whose remaining pods are all best effort is placed
- * like allocate does (kept only if its minimum is met, or its gang mode keeps partial placements);
- * any other job is left to allocate, since its best-effort pods alone cannot meet its minimum.
+ * is met gets its best-effort pods one by one; a job whose remaining pods are all best effort is
+ * placed like allocate does (kept only if its minimum is met, or its gang mode keeps partial
+ * placements); any other job is left to allocate, since its best-effort pods alone cannot meet its
+ * minimum.
  */
 public final class BackfillAction implements Action {
 
@@ -29,8 +30,12 @@ public final class BackfillAction implements Action {
   }
 
   public static ActionDescriptor descriptor() {
-    return new ActionDescriptor(NAME, ArgumentSchema.of(PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
-        PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND), BackfillAction::new);
+    return new ActionDescriptor(
+        NAME,
+        ArgumentSchema.of(
+            PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
+            PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND),
+        BackfillAction::new);
   }
 
   @Override
@@ -38,21 +43,30 @@ public final class BackfillAction implements Action {
     JobPlacer placer = new JobPlacer(session, options);
     List<JobState> jobs = new ArrayList<>();
     for (JobState job : session.jobs()) {
-      if (!job.isFailed() && job.queue() != null && !job.isHeldBack() && !job.isWaitingForVictims()
-          && job.info().gang().group() == null && hasBestEffortPending(job)) {
+      if (!job.isFailed()
+          && job.queue() != null
+          && !job.isHeldBack()
+          && !job.isWaitingForVictims()
+          && job.info().gang().group() == null
+          && hasBestEffortPending(job)) {
         jobs.add(job);
       }
     }
     jobs.sort(session::compareJobs);
     for (JobState job : jobs) {
-      session.forOneJob(job, "backfilling", () -> {
-        boolean ready = job.placedTasks() > 0 && session.isJobReady(job);
-        boolean onlyBestEffortLeft = job.pendingTasks().stream().allMatch(TaskState::isBestEffortTask);
-        if (ready || onlyBestEffortLeft) {
-          Statement statement = session.newStatement();
-          placer.settle(job, statement, placer.placePending(job, statement, TaskState::isBestEffortTask));
-        }
-      });
+      session.forOneJob(
+          job,
+          "backfilling",
+          () -> {
+            boolean ready = job.placedTasks() > 0 && session.isJobReady(job);
+            boolean onlyBestEffortLeft =
+                job.pendingTasks().stream().allMatch(TaskState::isBestEffortTask);
+            if (ready || onlyBestEffortLeft) {
+              Statement statement = session.newStatement();
+              placer.settle(
+                  job, statement, placer.placePending(job, statement, TaskState::isBestEffortTask));
+            }
+          });
     }
   }
 

@@ -15,9 +15,9 @@ import java.util.Optional;
  * against its queue before the next is judged. Jobs that already hold pods are in already.
  *
  * <p>A job whose minimum can never fit the cluster's nodes, even empty — a pod larger than every
- * node, or asking for a resource no node has (a GPU job in a cluster without GPU nodes) — fails here
- * with {@code NeverFits}, as allocate would fail it, rather than wait as {@code NotEnqueued} because
- * the queue or the cluster cannot hold a resource it has none of.
+ * node, or asking for a resource no node has (a GPU job in a cluster without GPU nodes) — fails
+ * here with {@code NeverFits}, as allocate would fail it, rather than wait as {@code NotEnqueued}
+ * because the queue or the cluster cannot hold a resource it has none of.
  */
 public final class EnqueueAction implements Action {
 
@@ -30,20 +30,26 @@ public final class EnqueueAction implements Action {
   @Override
   public void execute(Session session) {
     for (QueueState queue : session.queuesInOrder()) {
-      for (JobState job : session.jobsInOrder(queue, job -> job.isSchedulable() && job.hasPendingTasks() && job.placedTasks() == 0)) {
-        session.forOneJob(job, "enqueueing", () -> {
-          Optional<JobPlacer.NeverFits> never = JobPlacer.minimumNeverFits(session, job);
-          if (never.isPresent()) {
-            session.failJob(job, ReasonCode.NEVER_FITS, never.get().reason());
-            return;
-          }
-          Optional<String> refusal = session.tiers().enqueueRefusal(job);
-          if (refusal.isPresent()) {
-            session.refuseEnqueue(job, refusal.get());
-          } else {
-            session.recordEnqueued(job);
-          }
-        });
+      for (JobState job :
+          session.jobsInOrder(
+              queue,
+              job -> job.isSchedulable() && job.hasPendingTasks() && job.placedTasks() == 0)) {
+        session.forOneJob(
+            job,
+            "enqueueing",
+            () -> {
+              Optional<JobPlacer.NeverFits> never = JobPlacer.minimumNeverFits(session, job);
+              if (never.isPresent()) {
+                session.failJob(job, ReasonCode.NEVER_FITS, never.get().reason());
+                return;
+              }
+              Optional<String> refusal = session.tiers().enqueueRefusal(job);
+              if (refusal.isPresent()) {
+                session.refuseEnqueue(job, refusal.get());
+              } else {
+                session.recordEnqueued(job);
+              }
+            });
       }
     }
   }

@@ -13,7 +13,10 @@ interface EvictionRules {
   /** True when the candidate job's pods may be offered as victims for the preemptor at all. */
   boolean mayEvictFrom(JobState preemptor, JobState candidate);
 
-  /** The victims allowed among the candidates for this pod (the action's own rules, then the tiers'). */
+  /**
+   * The victims allowed among the candidates for this pod (the action's own rules, then the
+   * tiers').
+   */
   List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates);
 
   /**

@@ -7,8 +7,8 @@ import io.tyrl.arranger.scheduler.framework.PlacementSummary;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.Statement;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,7 +34,8 @@ final class GangGroupPlacer {
     try {
       for (JobState member : members) {
         if (member.isSchedulable() && member.hasPendingTasks()) {
-          JobPlacer.Outcome outcome = placer.checkRoom(member).orElseGet(() -> placer.placeMinimum(member, statement));
+          JobPlacer.Outcome outcome =
+              placer.checkRoom(member).orElseGet(() -> placer.placeMinimum(member, statement));
           outcomes.put(member, outcome);
           if (outcome instanceof JobPlacer.NeverFits never) {
             statement.discard();
@@ -54,7 +55,8 @@ final class GangGroupPlacer {
         statement.discard();
       }
       for (JobState member : members) {
-        session.failJob(member, ReasonCode.INVALID_JOB, "scheduling gang group " + group + " failed: " + e);
+        session.failJob(
+            member, ReasonCode.INVALID_JOB, "scheduling gang group " + group + " failed: " + e);
       }
       return false;
     }
@@ -77,8 +79,15 @@ final class GangGroupPlacer {
       }
       JobPlacer.Outcome outcome = outcomes.get(member);
       String own = outcome == null ? "" : outcome.explanation();
-      member.note(new JobNote(ReasonCode.GANG_GROUP_UNSATISFIED, "gang group " + group + " not placed: "
-          + String.join(", ", blocking) + " cannot meet its minimum in this cycle" + own));
+      member.note(
+          new JobNote(
+              ReasonCode.GANG_GROUP_UNSATISFIED,
+              "gang group "
+                  + group
+                  + " not placed: "
+                  + String.join(", ", blocking)
+                  + " cannot meet its minimum in this cycle"
+                  + own));
     }
     return false;
   }

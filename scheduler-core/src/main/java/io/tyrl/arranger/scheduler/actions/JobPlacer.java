@@ -29,7 +29,10 @@ final class JobPlacer {
   /** What one pass over a job's pending pods found. */
   sealed interface Outcome permits Placed, LeftUnplaced, ShortOfRoom, NeverFits {
 
-    /** Why pods are left unplaced, as the end of the job's note ("; why" parts), or "" when nothing is. */
+    /**
+     * Why pods are left unplaced, as the end of the job's note ("; why" parts), or "" when nothing
+     * is.
+     */
     String explanation();
   }
 
@@ -51,9 +54,9 @@ final class JobPlacer {
   /**
    * Some pod was left unplaced.
    *
-   * @param unfit   the first pod no node took, if one was searched for in vain
-   * @param blocked why a pod was not tried, or the pass stopped before trying every pod it could (the
-   *     queue's capability), if so
+   * @param unfit the first pod no node took, if one was searched for in vain
+   * @param blocked why a pod was not tried, or the pass stopped before trying every pod it could
+   *     (the queue's capability), if so
    */
   record LeftUnplaced(Optional<Unfit> unfit, Optional<String> blocked) implements Outcome {
     @Override
@@ -93,13 +96,14 @@ final class JobPlacer {
   }
 
   /**
-   * Places the job's gang minimum, leader first, and stops as soon as the job is ready; its other pods
-   * are elastic and placed one at a time afterwards. A pod that fits only in room being released (pods
-   * being deleted) is pipelined there, as preemption does, so that no later job takes that room; the
-   * job then waits for the release. A job that keeps nothing unless its minimum is met (Strict, or
-   * NonStrict past its reservation timeout) stops at the first sign the minimum cannot be met — the
-   * leader has no node, or too few pods are left to try; {@link #checkRoom} should have been asked
-   * first, so that a minimum the room left cannot hold is turned away before any pod is placed.
+   * Places the job's gang minimum, leader first, and stops as soon as the job is ready; its other
+   * pods are elastic and placed one at a time afterwards. A pod that fits only in room being
+   * released (pods being deleted) is pipelined there, as preemption does, so that no later job
+   * takes that room; the job then waits for the release. A job that keeps nothing unless its
+   * minimum is met (Strict, or NonStrict past its reservation timeout) stops at the first sign the
+   * minimum cannot be met — the leader has no node, or too few pods are left to try; {@link
+   * #checkRoom} should have been asked first, so that a minimum the room left cannot hold is turned
+   * away before any pod is placed.
    */
   Outcome placeMinimum(JobState job, Statement statement) {
     boolean allOrNothing = !session.tiers().mayKeepPartialPlacements(job);
@@ -123,7 +127,9 @@ final class JobPlacer {
       if (overCapability.isPresent()) {
         blocked = overCapability.get();
       } else {
-        NodeSearch.Result result = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
+        NodeSearch.Result result =
+            search.findBest(
+                task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
         if (result.found()) {
           statement.allocate(task, result.node());
           continue;
@@ -142,7 +148,8 @@ final class JobPlacer {
           return new NeverFits(task, never.get());
         }
       }
-      boolean minimumOutOfReach = task.isLeader() || job.placedWorkers() + workersLeftToTry < neededWorkers;
+      boolean minimumOutOfReach =
+          task.isLeader() || job.placedWorkers() + workersLeftToTry < neededWorkers;
       if (allOrNothing && minimumOutOfReach) {
         return withNeverFits(job, tried(firstUnplaced, diagnosis, blocked));
       }
@@ -150,21 +157,26 @@ final class JobPlacer {
     return tried(firstUnplaced, diagnosis, blocked);
   }
 
-  /** What a pass came to: nothing left unplaced, or the first pod no node took and what kept pods from being tried. */
+  /**
+   * What a pass came to: nothing left unplaced, or the first pod no node took and what kept pods
+   * from being tried.
+   */
   private static Outcome tried(TaskState firstUnplaced, FitDiagnosis diagnosis, String blocked) {
     if (firstUnplaced == null && blocked == null) {
       return PLACED;
     }
-    return new LeftUnplaced(firstUnplaced == null ? Optional.empty() : Optional.of(new Unfit(firstUnplaced, diagnosis)),
+    return new LeftUnplaced(
+        firstUnplaced == null ? Optional.empty() : Optional.of(new Unfit(firstUnplaced, diagnosis)),
         Optional.ofNullable(blocked));
   }
 
   /**
    * For a job that keeps nothing unless its minimum is met: the verdict, reached without placing a
    * pod, that the room left cannot hold its minimum (the room for its pending workers, counted per
-   * shape, is short of what it still needs; a leader without room is found by its first search). Empty when the minimum
-   * may fit, or the job may keep partial placements. Ask it outside a statement where possible: what
-   * it learns is remembered until something is released, unless a statement around it is discarded.
+   * shape, is short of what it still needs; a leader without room is found by its first search).
+   * Empty when the minimum may fit, or the job may keep partial placements. Ask it outside a
+   * statement where possible: what it learns is remembered until something is released, unless a
+   * statement around it is discarded.
    */
   Optional<Outcome> checkRoom(JobState job) {
     if (session.tiers().mayKeepPartialPlacements(job) || isReady(job)) {
@@ -175,10 +187,11 @@ final class JobPlacer {
   }
 
   /**
-   * Places the first pending pod of a ready job that has room, on idle room only: pipelining an elastic
-   * pod would hold a running job as waiting for victims. Pods of a shape that found no room (or would
-   * pass the queue's capability) are skipped, so a WorkerSet that does not fit does not hold back one
-   * that does. Places nothing when no pending pod has room; the outcome then says why the first did not.
+   * Places the first pending pod of a ready job that has room, on idle room only: pipelining an
+   * elastic pod would hold a running job as waiting for victims. Pods of a shape that found no room
+   * (or would pass the queue's capability) are skipped, so a WorkerSet that does not fit does not
+   * hold back one that does. Places nothing when no pending pod has room; the outcome then says why
+   * the first did not.
    */
   Outcome placeNext(JobState job, Statement statement) {
     NodeSearch search = session.nodeSearch();
@@ -193,12 +206,15 @@ final class JobPlacer {
       if (overCapability.isPresent()) {
         refused = new LeftUnplaced(Optional.empty(), overCapability);
       } else {
-        NodeSearch.Result result = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
+        NodeSearch.Result result =
+            search.findBest(
+                task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
         if (result.found()) {
           statement.allocate(task, result.node());
           return PLACED;
         }
-        refused = new LeftUnplaced(Optional.of(new Unfit(task, result.diagnosis())), Optional.empty());
+        refused =
+            new LeftUnplaced(Optional.of(new Unfit(task, result.diagnosis())), Optional.empty());
       }
       first = first == PLACED ? refused : first;
       lastRefused = task;
@@ -207,9 +223,10 @@ final class JobPlacer {
   }
 
   /**
-   * Tries each pending pod that {@code which} accepts, leader first (backfill's pass, over pods that ask
-   * for nothing). Never ends in NeverFits: a pod that asks for nothing but its slot fits every node
-   * that admits it, and a node that admits none today may tomorrow (labels and taints change).
+   * Tries each pending pod that {@code which} accepts, leader first (backfill's pass, over pods
+   * that ask for nothing). Never ends in NeverFits: a pod that asks for nothing but its slot fits
+   * every node that admits it, and a node that admits none today may tomorrow (labels and taints
+   * change).
    */
   Outcome placePending(JobState job, Statement statement, Predicate<TaskState> which) {
     NodeSearch search = session.nodeSearch();
@@ -219,7 +236,9 @@ final class JobPlacer {
       if (!which.test(task)) {
         continue;
       }
-      NodeSearch.Result result = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
+      NodeSearch.Result result =
+          search.findBest(
+              task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
       if (result.found()) {
         statement.allocate(task, result.node());
       } else if (firstUnplaced == null) {
@@ -243,8 +262,12 @@ final class JobPlacer {
     if (isReady(job)) {
       statement.commit();
       if (job.isWaitingForVictims()) {
-        job.note(new JobNote(ReasonCode.WAITING_FOR_VICTIMS, PlacementSummary.describe(job, "pipelined")
-            + " onto resources being released on " + String.join(", ", nodesPipelinedOn(job))));
+        job.note(
+            new JobNote(
+                ReasonCode.WAITING_FOR_VICTIMS,
+                PlacementSummary.describe(job, "pipelined")
+                    + " onto resources being released on "
+                    + String.join(", ", nodesPipelinedOn(job))));
       } else if (!job.isFullyPlaced()) {
         note(job, PlacementSummary.describe(job) + outcome.explanation());
       }
@@ -252,19 +275,37 @@ final class JobPlacer {
     }
     if (session.tiers().mayKeepPartialPlacements(job)) {
       statement.commit();
-      note(job, "NonStrict reservation, gang minimum " + PlacementSummary.describeMinimum(job) + " not met yet: "
-          + PlacementSummary.describe(job) + outcome.explanation());
+      note(
+          job,
+          "NonStrict reservation, gang minimum "
+              + PlacementSummary.describeMinimum(job)
+              + " not met yet: "
+              + PlacementSummary.describe(job)
+              + outcome.explanation());
       return false;
     }
     if (outcome instanceof ShortOfRoom) {
       statement.discard();
-      note(job, "gang minimum " + PlacementSummary.describeMinimum(job) + " not met (" + PlacementSummary.describe(job)
-          + ")" + outcome.explanation());
+      note(
+          job,
+          "gang minimum "
+              + PlacementSummary.describeMinimum(job)
+              + " not met ("
+              + PlacementSummary.describe(job)
+              + ")"
+              + outcome.explanation());
       return false;
     }
     String couldBePlaced = PlacementSummary.describe(job, "could be placed");
     statement.discard();
-    note(job, "gang minimum " + PlacementSummary.describeMinimum(job) + " not met (" + couldBePlaced + ")" + outcome.explanation());
+    note(
+        job,
+        "gang minimum "
+            + PlacementSummary.describeMinimum(job)
+            + " not met ("
+            + couldBePlaced
+            + ")"
+            + outcome.explanation());
     return false;
   }
 
@@ -278,8 +319,8 @@ final class JobPlacer {
   }
 
   /**
-   * Why the room left cannot hold the {@code needed} workers the job still lacks, if so: summed over
-   * its pending workers grouped by shape (constraints and request), the room for each shape
+   * Why the room left cannot hold the {@code needed} workers the job still lacks, if so: summed
+   * over its pending workers grouped by shape (constraints and request), the room for each shape
    * ({@link NodeSearch#roomFor}, an upper bound) falls short. Cheap — no pod is placed.
    */
   private Optional<ShortOfRoom> shortOfRoom(JobState job, int needed) {
@@ -319,14 +360,21 @@ final class JobPlacer {
     if (shortest == null) {
       return Optional.empty();
     }
-    // Where some room is left, "n/m nodes fit" would only repeat that nodes fit a few; the count says more.
-    Optional<Unfit> unfit = shortest.pods() == 0 ? Optional.of(new Unfit(shortestShape, shortest.diagnosis())) : Optional.empty();
-    return Optional.of(new ShortOfRoom("the room left holds at most " + room + " of the " + needed + " more workers it needs",
-        unfit));
+    // Where some room is left, "n/m nodes fit" would only repeat that nodes fit a few; the count
+    // says more.
+    Optional<Unfit> unfit =
+        shortest.pods() == 0
+            ? Optional.of(new Unfit(shortestShape, shortest.diagnosis()))
+            : Optional.empty();
+    return Optional.of(
+        new ShortOfRoom(
+            "the room left holds at most " + room + " of the " + needed + " more workers it needs",
+            unfit));
   }
 
   private static boolean sameShape(TaskState first, TaskState second) {
-    return first.info().constraints().equals(second.info().constraints()) && Arrays.equals(first.request(), second.request());
+    return first.info().constraints().equals(second.info().constraints())
+        && Arrays.equals(first.request(), second.request());
   }
 
   /** Turns an early stop into a NeverFits verdict when some pod of the minimum can never fit. */
@@ -346,9 +394,12 @@ final class JobPlacer {
     TaskState previous = null;
     Optional<String> previousVerdict = Optional.empty();
     for (TaskState task : job.pendingTasks()) {
-      // Consecutive pods of one shape share a verdict; asking once per run keeps a 256-worker gang cheap.
-      Optional<String> never = previous != null && !task.isLeader() && !previous.isLeader() && sameShape(previous, task)
-          ? previousVerdict : search.neverFitsReason(task);
+      // Consecutive pods of one shape share a verdict; asking once per run keeps a 256-worker gang
+      // cheap.
+      Optional<String> never =
+          previous != null && !task.isLeader() && !previous.isLeader() && sameShape(previous, task)
+              ? previousVerdict
+              : search.neverFitsReason(task);
       previous = task;
       previousVerdict = never;
       if (never.isPresent() && (task.isLeader() || ++workersNeverFitting > spareWorkers)) {
@@ -372,7 +423,8 @@ final class JobPlacer {
   static void note(JobState job, String message) {
     JobNote previous = job.note();
     if (previous != null && previous.reason() == ReasonCode.GANG_RESERVATION_RELEASED) {
-      job.note(new JobNote(ReasonCode.GANG_RESERVATION_RELEASED, previous.message() + "; " + message));
+      job.note(
+          new JobNote(ReasonCode.GANG_RESERVATION_RELEASED, previous.message() + "; " + message));
     } else {
       job.note(new JobNote(ReasonCode.UNSCHEDULABLE, message));
     }

@@ -16,30 +16,33 @@ import java.util.Set;
 
 /**
  * Finds the cheapest victims for one pod on one node, for the {@link VictimSelector}: first elastic
- * workers alone (only those above their job's minimum), then, if they cannot make room, whole jobs as
- * well — a job only if the tiers allow every pod it holds. Victims are taken greedily in victim order,
- * each only if it frees something still short, and any the room turns out not to need is spared.
+ * workers alone (only those above their job's minimum), then, if they cannot make room, whole jobs
+ * as well — a job only if the tiers allow every pod it holds. Victims are taken greedily in victim
+ * order, each only if it frees something still short, and any the room turns out not to need is
+ * spared.
  *
  * <p>Room has two parts, both planned at once: on the node, the pod's shortfall there; in the pod's
  * queue, what placing it would take above the queue's {@code capability}. A victim of the pod's own
- * queue frees capability wherever it runs, so a pod that fits a node without victims there may still
- * need victims elsewhere in its queue ({@link #planUnderCapability}).
+ * queue frees capability wherever it runs, so a pod that fits a node without victims there may
+ * still need victims elsewhere in its queue ({@link #planUnderCapability}).
  */
 final class NodeVictimPlanner {
 
   /**
-   * Victims evict from the lowest-priority queue first (reclaim takes from several queues), then the
-   * lowest job priority, then the youngest (least work lost), then by key.
+   * Victims evict from the lowest-priority queue first (reclaim takes from several queues), then
+   * the lowest job priority, then the youngest (least work lost), then by key.
    */
-  static final Comparator<JobState> VICTIM_ORDER = Comparator.<JobState>comparingInt(job -> job.queue().info().priority())
-      .thenComparingInt(job -> job.info().priority())
-      .thenComparing(job -> job.info().creationTime(), Comparator.reverseOrder())
-      .thenComparing(JobState::key);
+  static final Comparator<JobState> VICTIM_ORDER =
+      Comparator.<JobState>comparingInt(job -> job.queue().info().priority())
+          .thenComparingInt(job -> job.info().priority())
+          .thenComparing(job -> job.info().creationTime(), Comparator.reverseOrder())
+          .thenComparing(JobState::key);
 
   /** Within a job, the last workers go first and the leader last. */
-  static final Comparator<TaskState> TASK_ORDER = Comparator.comparing(TaskState::isLeader)
-      .thenComparing(task -> task.info().roleName())
-      .thenComparing(task -> task.info().index(), Comparator.reverseOrder());
+  static final Comparator<TaskState> TASK_ORDER =
+      Comparator.comparing(TaskState::isLeader)
+          .thenComparing(task -> task.info().roleName())
+          .thenComparing(task -> task.info().index(), Comparator.reverseOrder());
 
   /** Candidates in the order they are offered: by job in victim order, then within the job. */
   static final Comparator<TaskState> VICTIM_TASK_ORDER =
@@ -66,7 +69,10 @@ final class NodeVictimPlanner {
       return highest;
     }
 
-    /** Fewer broken gangs first, then the lowest highest-priority victim (as kube-scheduler), then fewer pods. */
+    /**
+     * Fewer broken gangs first, then the lowest highest-priority victim (as kube-scheduler), then
+     * fewer pods.
+     */
     boolean cheaperThan(Plan other) {
       if (wholeJobs.size() != other.wholeJobs.size()) {
         return wholeJobs.size() < other.wholeJobs.size();
@@ -88,8 +94,8 @@ final class NodeVictimPlanner {
 
   /**
    * The cheapest victims on the node that make room there for the pod, elastic workers before whole
-   * jobs; null if none suffice. With a {@code capabilityShortfall} (non-null), the victims must also
-   * free that much in the pod's own queue, so that the pod fits under the queue's capability.
+   * jobs; null if none suffice. With a {@code capabilityShortfall} (non-null), the victims must
+   * also free that much in the pod's own queue, so that the pod fits under the queue's capability.
    */
   Plan planOn(TaskState task, NodeState node, List<TaskState> onNode, long[] capabilityShortfall) {
     List<TaskState> live = new ArrayList<>();
@@ -103,10 +109,11 @@ final class NodeVictimPlanner {
 
   /**
    * For a pod that has room on the node without victims there but would take its queue above its
-   * capability: the cheapest victims anywhere (candidates in victim order) that free the
-   * {@code capabilityShortfall} in the pod's queue; null if none suffice.
+   * capability: the cheapest victims anywhere (candidates in victim order) that free the {@code
+   * capabilityShortfall} in the pod's queue; null if none suffice.
    */
-  Plan planUnderCapability(TaskState task, NodeState node, List<TaskState> anywhere, long[] capabilityShortfall) {
+  Plan planUnderCapability(
+      TaskState task, NodeState node, List<TaskState> anywhere, long[] capabilityShortfall) {
     List<TaskState> live = new ArrayList<>();
     for (TaskState candidate : anywhere) {
       if (isLive(candidate)) {
@@ -120,15 +127,25 @@ final class NodeVictimPlanner {
     return candidate.isAllocatedSinceEarlierCycle() && !candidate.job().isHeldBack();
   }
 
-  private Plan plan(TaskState task, NodeState node, List<TaskState> live, long[] capabilityShortfall) {
+  private Plan plan(
+      TaskState task, NodeState node, List<TaskState> live, long[] capabilityShortfall) {
     Map<JobState, List<TaskState>> placed = new HashMap<>();
-    Need need = new Need(task, node, nodeShortfall(task, node),
-        capabilityShortfall == null ? new long[session.dimensions().size()] : capabilityShortfall);
+    Need need =
+        new Need(
+            task,
+            node,
+            nodeShortfall(task, node),
+            capabilityShortfall == null
+                ? new long[session.dimensions().size()]
+                : capabilityShortfall);
     if (live.isEmpty() || !canCover(need, live, placed)) {
       return null;
     }
     List<TaskState> workers = spareWorkers(live);
-    List<TaskState> elastic = workers.isEmpty() ? List.of() : keepAllowed(workers, rules.allowedByPolicies(task, workers));
+    List<TaskState> elastic =
+        workers.isEmpty()
+            ? List.of()
+            : keepAllowed(workers, rules.allowedByPolicies(task, workers));
     Plan plan = cover(need, elastic, List.of(), placed);
     if (plan != null) {
       return plan;
@@ -142,7 +159,8 @@ final class NodeVictimPlanner {
     }
     Set<TaskState> allowed = new HashSet<>(rules.allowedByPolicies(task, new ArrayList<>(offered)));
     List<TaskState> singles = elastic.stream().filter(allowed::contains).toList();
-    List<JobState> wholeJobs = jobs.stream().filter(job -> allowed.containsAll(placed(job, placed))).toList();
+    List<JobState> wholeJobs =
+        jobs.stream().filter(job -> allowed.containsAll(placed(job, placed))).toList();
     return cover(need, singles, wholeJobs, placed);
   }
 
@@ -155,9 +173,10 @@ final class NodeVictimPlanner {
   }
 
   /**
-   * The workers that may go one by one: per job, at most as many as it holds above its minimum, last
-   * workers first. Anything else goes only with its whole job. The selector keeps this itself rather
-   * than trusting the tiers, because the deciding tier of a configuration may not hold the gang plugin.
+   * The workers that may go one by one: per job, at most as many as it holds above its minimum,
+   * last workers first. Anything else goes only with its whole job. The selector keeps this itself
+   * rather than trusting the tiers, because the deciding tier of a configuration may not hold the
+   * gang plugin.
    */
   private static List<TaskState> spareWorkers(List<TaskState> live) {
     Map<JobState, Integer> spare = new HashMap<>();
@@ -167,7 +186,9 @@ final class NodeVictimPlanner {
         continue;
       }
       JobState job = candidate.job();
-      int left = spare.computeIfAbsent(job, j -> j.placedWorkers() - Math.min(j.minimumWorkers(), j.workerCount()));
+      int left =
+          spare.computeIfAbsent(
+              job, j -> j.placedWorkers() - Math.min(j.minimumWorkers(), j.workerCount()));
       if (left > 0) {
         workers.add(candidate);
         spare.put(job, left - 1);
@@ -198,7 +219,11 @@ final class NodeVictimPlanner {
    * limits of its queue; then victims the room turns out not to need are spared, latest first. Sums
    * are kept running, so a node with n candidates costs O(n) set and vector operations.
    */
-  private Plan cover(Need need, List<TaskState> singles, List<JobState> wholeJobs, Map<JobState, List<TaskState>> placed) {
+  private Plan cover(
+      Need need,
+      List<TaskState> singles,
+      List<JobState> wholeJobs,
+      Map<JobState, List<TaskState>> placed) {
     Tally tally = new Tally(need);
     List<TaskState> chosenSingles = new ArrayList<>();
     Set<TaskState> chosen = new HashSet<>();
@@ -259,16 +284,20 @@ final class NodeVictimPlanner {
   }
 
   /**
-   * What one plan must free: on its node, the pod's shortfall there; in the pod's queue, what takes it
-   * above its capability (zero when there is no cap or room under it).
+   * What one plan must free: on its node, the pod's shortfall there; in the pod's queue, what takes
+   * it above its capability (zero when there is no cap or room under it).
    */
-  private record Need(TaskState task, NodeState node, long[] nodeShortfall, long[] capabilityShortfall) {
+  private record Need(
+      TaskState task, NodeState node, long[] nodeShortfall, long[] capabilityShortfall) {
     QueueState queue() {
       return task.job().queue();
     }
   }
 
-  /** What the victims chosen so far free: on the plan's node, in the pod's queue, and per victim queue. */
+  /**
+   * What the victims chosen so far free: on the plan's node, in the pod's queue, and per victim
+   * queue.
+   */
   private final class Tally {
     private final Need need;
     private final long[] onNode;
@@ -290,13 +319,16 @@ final class NodeVictimPlanner {
       return true;
     }
 
-    /** True when some of the tasks frees a resource still short on the node or under the capability. */
+    /**
+     * True when some of the tasks frees a resource still short on the node or under the capability.
+     */
     boolean helps(List<TaskState> tasks) {
       for (TaskState task : tasks) {
         boolean onTheNode = task.node() == need.node();
         boolean inTheQueue = task.job().queue() == need.queue();
         for (int d : task.requestedDimensions()) {
-          if ((onTheNode && onNode[d] < need.nodeShortfall()[d]) || (inTheQueue && inQueue[d] < need.capabilityShortfall()[d])) {
+          if ((onTheNode && onNode[d] < need.nodeShortfall()[d])
+              || (inTheQueue && inQueue[d] < need.capabilityShortfall()[d])) {
             return true;
           }
         }
@@ -309,7 +341,9 @@ final class NodeVictimPlanner {
       Map<QueueState, long[]> after = new HashMap<>();
       byQueue.forEach((queue, freed) -> after.put(queue, freed.clone()));
       for (TaskState task : more) {
-        NodeVictimPlanner.add(after.computeIfAbsent(task.job().queue(), queue -> new long[onNode.length]), task.request());
+        NodeVictimPlanner.add(
+            after.computeIfAbsent(task.job().queue(), queue -> new long[onNode.length]),
+            task.request());
       }
       return rules.withinLimits(need.task(), after);
     }

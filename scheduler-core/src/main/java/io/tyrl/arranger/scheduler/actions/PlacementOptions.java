@@ -5,14 +5,18 @@ import io.tyrl.arranger.scheduler.conf.Arguments;
 
 /**
  * How widely a node search looks (kube-scheduler's knobs): {@code percentageOfNodesToScore} (0 =
- * adaptive, 100 = every node — exact but slow on large clusters) and {@code minFeasibleNodesToFind}.
+ * adaptive, 100 = every node — exact but slow on large clusters) and {@code
+ * minFeasibleNodesToFind}.
  */
 record PlacementOptions(int percentageOfNodesToScore, int minFeasibleNodesToFind) {
 
-  static final ArgumentSpec<Integer> PERCENTAGE_OF_NODES_TO_SCORE = ArgumentSpec.integer("percentageOfNodesToScore", 0, 0, 100);
-  static final ArgumentSpec<Integer> MIN_FEASIBLE_NODES_TO_FIND = ArgumentSpec.integer("minFeasibleNodesToFind", 100, 1, 1_000_000);
+  static final ArgumentSpec<Integer> PERCENTAGE_OF_NODES_TO_SCORE =
+      ArgumentSpec.integer("percentageOfNodesToScore", 0, 0, 100);
+  static final ArgumentSpec<Integer> MIN_FEASIBLE_NODES_TO_FIND =
+      ArgumentSpec.integer("minFeasibleNodesToFind", 100, 1, 1_000_000);
 
   static PlacementOptions from(Arguments arguments) {
-    return new PlacementOptions(arguments.get(PERCENTAGE_OF_NODES_TO_SCORE), arguments.get(MIN_FEASIBLE_NODES_TO_FIND));
+    return new PlacementOptions(
+        arguments.get(PERCENTAGE_OF_NODES_TO_SCORE), arguments.get(MIN_FEASIBLE_NODES_TO_FIND));
   }
 }

@@ -15,10 +15,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Within a queue, lets a job whose gang minimum is not placed take room from running jobs of strictly
- * lower {@code spec.priority} (kube-batch's preempt). Queues in queue order, jobs in job order; the
- * victims are chosen through the tiers' preemptable functions by the {@link VictimSelector}, which
- * pipelines the preemptor onto what they release. Jobs that opted out are never victims.
+ * Within a queue, lets a job whose gang minimum is not placed take room from running jobs of
+ * strictly lower {@code spec.priority} (kube-batch's preempt). Queues in queue order, jobs in job
+ * order; the victims are chosen through the tiers' preemptable functions by the {@link
+ * VictimSelector}, which pipelines the preemptor onto what they release. Jobs that opted out are
+ * never victims.
  *
  * <p>No ping-pong: only strictly lower priority is preempted, so a victim can never take the room
  * back from its preemptor, and two jobs of equal priority never evict each other.
@@ -39,8 +40,12 @@ public final class PreemptAction implements Action {
   }
 
   public static ActionDescriptor descriptor() {
-    return new ActionDescriptor(NAME, ArgumentSchema.of(PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
-        PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND), PreemptAction::new);
+    return new ActionDescriptor(
+        NAME,
+        ArgumentSchema.of(
+            PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
+            PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND),
+        PreemptAction::new);
   }
 
   @Override
@@ -51,15 +56,21 @@ public final class PreemptAction implements Action {
   @Override
   public void execute(Session session) {
     List<JobState> running = VictimSelector.jobsWithRunningPods(session);
-    VictimSelector selector = new VictimSelector(session, options, new PreemptRules(session), running);
+    VictimSelector selector =
+        new VictimSelector(session, options, new PreemptRules(session), running);
     for (QueueState queue : session.queuesInOrder()) {
-      for (JobState preemptor : session.jobsInOrder(queue, job -> VictimSelector.isStarving(session, job))) {
-        session.forOneJob(preemptor, "preempting for", () -> {
-          if (VictimSelector.isStarving(session, preemptor)
-              && selector.makeRoom(preemptor) == VictimSelector.Outcome.NO_ROOM && hasLowerPriorityPods(preemptor, running)) {
-            explainNoRoom(preemptor);
-          }
-        });
+      for (JobState preemptor :
+          session.jobsInOrder(queue, job -> VictimSelector.isStarving(session, job))) {
+        session.forOneJob(
+            preemptor,
+            "preempting for",
+            () -> {
+              if (VictimSelector.isStarving(session, preemptor)
+                  && selector.makeRoom(preemptor) == VictimSelector.Outcome.NO_ROOM
+                  && hasLowerPriorityPods(preemptor, running)) {
+                explainNoRoom(preemptor);
+              }
+            });
       }
     }
   }
@@ -76,16 +87,22 @@ public final class PreemptAction implements Action {
   private static void explainNoRoom(JobState preemptor) {
     JobNote note = preemptor.note();
     String why = "evicting lower-priority pods would not make room for its gang minimum";
-    preemptor.note(note == null ? new JobNote(ReasonCode.UNSCHEDULABLE, why)
-        : new JobNote(note.reason(), note.message() + "; " + why));
+    preemptor.note(
+        note == null
+            ? new JobNote(ReasonCode.UNSCHEDULABLE, why)
+            : new JobNote(note.reason(), note.message() + "; " + why));
   }
 
-  /** Same queue, strictly lower priority, through the tiers' preemptable functions; no queue limit moves. */
+  /**
+   * Same queue, strictly lower priority, through the tiers' preemptable functions; no queue limit
+   * moves.
+   */
   private record PreemptRules(Session session) implements EvictionRules {
 
     @Override
     public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
-      return candidate.queue() == preemptor.queue() && candidate.info().priority() < preemptor.info().priority();
+      return candidate.queue() == preemptor.queue()
+          && candidate.info().priority() < preemptor.info().priority();
     }
 
     @Override
@@ -105,7 +122,8 @@ public final class PreemptAction implements Action {
 
     @Override
     public String describe(JobState preemptor, JobState victim) {
-      return EvictionWording.preemptedBy(preemptor.key(), preemptor.info().priority(), victim.info().priority());
+      return EvictionWording.preemptedBy(
+          preemptor.key(), preemptor.info().priority(), victim.info().priority());
     }
   }
 }

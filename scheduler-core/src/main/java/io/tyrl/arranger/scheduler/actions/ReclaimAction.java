@@ -25,9 +25,9 @@ import java.util.Map;
  * <p>The action itself keeps the queue-level rules whatever the tiers say (a tier without the
  * proportion plugin may decide alone; see {@link ReclaimRules}): a pod reclaims only resources its
  * queue lacks, from reclaimable queues holding more of them than they deserve, never taking those
- * below their share of what is reclaimed, and only when the reclaim lowers the total shortfall below
- * deserved shares. A queue that deserves nothing (no plugin set shares) reclaims nothing. So reclaim
- * converges: no ping-pong between queues, whatever mix of resources their pods hold.
+ * below their share of what is reclaimed, and only when the reclaim lowers the total shortfall
+ * below deserved shares. A queue that deserves nothing (no plugin set shares) reclaims nothing. So
+ * reclaim converges: no ping-pong between queues, whatever mix of resources their pods hold.
  */
 public final class ReclaimAction implements Action {
 
@@ -40,8 +40,12 @@ public final class ReclaimAction implements Action {
   }
 
   public static ActionDescriptor descriptor() {
-    return new ActionDescriptor(NAME, ArgumentSchema.of(PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
-        PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND), ReclaimAction::new);
+    return new ActionDescriptor(
+        NAME,
+        ArgumentSchema.of(
+            PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
+            PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND),
+        ReclaimAction::new);
   }
 
   @Override
@@ -52,20 +56,25 @@ public final class ReclaimAction implements Action {
   @Override
   public void execute(Session session) {
     ReclaimRules rules = new ReclaimRules(session);
-    VictimSelector selector = new VictimSelector(session, options, rules, VictimSelector.jobsWithRunningPods(session));
+    VictimSelector selector =
+        new VictimSelector(session, options, rules, VictimSelector.jobsWithRunningPods(session));
     for (QueueState queue : session.queuesInOrder()) {
       if (!rules.mayReclaim(queue)) {
         continue;
       }
-      for (JobState reclaimer : session.jobsInOrder(queue, job -> VictimSelector.isStarving(session, job))) {
+      for (JobState reclaimer :
+          session.jobsInOrder(queue, job -> VictimSelector.isStarving(session, job))) {
         if (!rules.mayReclaim(queue)) {
           break;
         }
-        session.forOneJob(reclaimer, "reclaiming for", () -> {
-          if (VictimSelector.isStarving(session, reclaimer)) {
-            selector.makeRoom(reclaimer);
-          }
-        });
+        session.forOneJob(
+            reclaimer,
+            "reclaiming for",
+            () -> {
+              if (VictimSelector.isStarving(session, reclaimer)) {
+                selector.makeRoom(reclaimer);
+              }
+            });
       }
     }
   }
@@ -73,25 +82,30 @@ public final class ReclaimAction implements Action {
   /**
    * Which pods a reclaimer's pod may take, so that reclaim converges instead of ping-ponging when
    * queues hold different mixes of resources:
+   *
    * <ol>
    *   <li>the pod reclaims only the resources it requests in which its queue is below its deserved
-   *       share (<em>the reclaimed resources</em>); a pod that lacks none of them reclaims nothing;</li>
+   *       share (<em>the reclaimed resources</em>); a pod that lacks none of them reclaims nothing;
    *   <li>a victim must free a reclaimed resource of which its own (reclaimable, other) queue holds
-   *       more than it deserves, and after all the victims it gives, the queue still holds at least its
-   *       deserved share of some reclaimed resource it gave;</li>
-   *   <li>the total shortfall below deserved shares, summed over queues and resources (each resource
-   *       as a fraction of the cluster), must strictly fall: what the reclaimer's queue gains towards
-   *       its shares is more than what the victims' queues lose below theirs.</li>
+   *       more than it deserves, and after all the victims it gives, the queue still holds at least
+   *       its deserved share of some reclaimed resource it gave;
+   *   <li>the total shortfall below deserved shares, summed over queues and resources (each
+   *       resource as a fraction of the cluster), must strictly fall: what the reclaimer's queue
+   *       gains towards its shares is more than what the victims' queues lose below theirs.
    * </ol>
-   * Rule 3 is what ends ping-pong: allocation never raises that total, and each reclaim lowers it by a
-   * positive amount, so with steady demand only finitely many reclaims can happen. Two queues each
-   * above their share of one resource and below it in the other (cpu-heavy and GPU-heavy pods) would
-   * otherwise take from each other every cycle: each reclaim gives as much shortfall to the victim's
-   * queue as it takes from the reclaimer's.
+   *
+   * Rule 3 is what ends ping-pong: allocation never raises that total, and each reclaim lowers it
+   * by a positive amount, so with steady demand only finitely many reclaims can happen. Two queues
+   * each above their share of one resource and below it in the other (cpu-heavy and GPU-heavy pods)
+   * would otherwise take from each other every cycle: each reclaim gives as much shortfall to the
+   * victim's queue as it takes from the reclaimer's.
    */
   private static final class ReclaimRules implements EvictionRules {
 
-    /** Below this, a change in the total shortfall (a sum of fractions of the cluster) is rounding, not progress. */
+    /**
+     * Below this, a change in the total shortfall (a sum of fractions of the cluster) is rounding,
+     * not progress.
+     */
     private static final double PROGRESS = 1e-9;
 
     private final Session session;
@@ -112,7 +126,9 @@ public final class ReclaimAction implements Action {
     @Override
     public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
       QueueState queue = candidate.queue();
-      return queue != preemptor.queue() && queue.info().reclaimable() && aboveDeservedSomewhere(queue);
+      return queue != preemptor.queue()
+          && queue.info().reclaimable()
+          && aboveDeservedSomewhere(queue);
     }
 
     private boolean aboveDeservedSomewhere(QueueState queue) {
@@ -145,10 +161,14 @@ public final class ReclaimAction implements Action {
           eligible.add(victim);
         }
       }
-      return eligible.isEmpty() ? eligible : session.tiers().reclaimableVictims(preemptor, eligible);
+      return eligible.isEmpty()
+          ? eligible
+          : session.tiers().reclaimableVictims(preemptor, eligible);
     }
 
-    /** Rule 2, per victim: it frees a reclaimed resource its queue holds more of than it deserves. */
+    /**
+     * Rule 2, per victim: it frees a reclaimed resource its queue holds more of than it deserves.
+     */
     private boolean freesReclaimedAboveShare(TaskState victim, boolean[] reclaimed) {
       QueueState queue = victim.job().queue();
       long[] share = deserved.get(queue);
@@ -176,7 +196,9 @@ public final class ReclaimAction implements Action {
           }
           freesAnything = true;
           keepsShareOfReclaimed |= reclaimed[d] && queue.allocated(d) - freed[d] >= share[d];
-          lost += shortfallFraction(d, share[d], queue.allocated(d) - freed[d]) - shortfallFraction(d, share[d], queue.allocated(d));
+          lost +=
+              shortfallFraction(d, share[d], queue.allocated(d) - freed[d])
+                  - shortfallFraction(d, share[d], queue.allocated(d));
         }
         if (freesAnything && !keepsShareOfReclaimed) {
           return false;
@@ -187,13 +209,18 @@ public final class ReclaimAction implements Action {
       double gained = 0;
       for (int d : preemptor.requestedDimensions()) {
         if (d != ResourceDimensions.PODS) {
-          gained += shortfallFraction(d, ownShare[d], own.allocated(d)) - shortfallFraction(d, ownShare[d], own.allocated(d) + preemptor.request(d));
+          gained +=
+              shortfallFraction(d, ownShare[d], own.allocated(d))
+                  - shortfallFraction(d, ownShare[d], own.allocated(d) + preemptor.request(d));
         }
       }
       return gained - lost > PROGRESS;
     }
 
-    /** How far {@code allocated} is below {@code share} in one resource, as a fraction of the cluster's total. */
+    /**
+     * How far {@code allocated} is below {@code share} in one resource, as a fraction of the
+     * cluster's total.
+     */
     private double shortfallFraction(int dimension, long share, long allocated) {
       long total = session.clusterAllocatable(dimension);
       return total <= 0 || allocated >= share ? 0 : (double) (share - allocated) / total;
@@ -206,7 +233,8 @@ public final class ReclaimAction implements Action {
 
     @Override
     public String describe(JobState preemptor, JobState victim) {
-      return EvictionWording.reclaimedBy(preemptor.queue().name(), preemptor.key(), victim.queue().name());
+      return EvictionWording.reclaimedBy(
+          preemptor.queue().name(), preemptor.key(), victim.queue().name());
     }
   }
 }

@@ -25,28 +25,34 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Makes room for one job whose gang minimum is not placed, by evicting pods of other jobs — shared by
- * the preempt and reclaim actions, which differ only in their {@link EvictionRules}.
+ * Makes room for one job whose gang minimum is not placed, by evicting pods of other jobs — shared
+ * by the preempt and reclaim actions, which differ only in their {@link EvictionRules}.
  *
- * <p>In one statement, each pending pod of the job, leader first, is pipelined until the job's minimum
- * is met: onto a node where it fits now, else onto one where it fits once the pods being released
- * there are gone (victims chosen earlier count as already freed, so the same job is not chosen
- * again), else onto the node needing the cheapest set of victims. Victims are offered to the tiers
- * elastic workers first (only those above their job's minimum); only if those cannot make room are
- * whole jobs offered, and a job is taken only if the tiers allow all its pods: never left below its
- * minimum, whatever the tiers say. Among nodes, fewer whole jobs beat more, then fewer pods;
- * on a node, victims go lowest priority and youngest first, and any victim not needed once the room is
- * found is spared. A queue's {@code capability} is part of the room: a pod that would take its queue
- * above it needs victims of its own queue that free the excess, on any node, and every node is
- * considered with that in mind — so a higher-priority job is not stuck behind a lower-priority one in
- * its capped queue. If the minimum cannot be met this way, or the job's queue would still exceed its
- * capability, the statement is discarded and nobody is evicted. If every pod fits now without any
- * eviction, the statement is discarded too and the allocate action places the job.
+ * <p>In one statement, each pending pod of the job, leader first, is pipelined until the job's
+ * minimum is met: onto a node where it fits now, else onto one where it fits once the pods being
+ * released there are gone (victims chosen earlier count as already freed, so the same job is not
+ * chosen again), else onto the node needing the cheapest set of victims. Victims are offered to the
+ * tiers elastic workers first (only those above their job's minimum); only if those cannot make
+ * room are whole jobs offered, and a job is taken only if the tiers allow all its pods: never left
+ * below its minimum, whatever the tiers say. Among nodes, fewer whole jobs beat more, then fewer
+ * pods; on a node, victims go lowest priority and youngest first, and any victim not needed once
+ * the room is found is spared. A queue's {@code capability} is part of the room: a pod that would
+ * take its queue above it needs victims of its own queue that free the excess, on any node, and
+ * every node is considered with that in mind — so a higher-priority job is not stuck behind a
+ * lower-priority one in its capped queue. If the minimum cannot be met this way, or the job's queue
+ * would still exceed its capability, the statement is discarded and nobody is evicted. If every pod
+ * fits now without any eviction, the statement is discarded too and the allocate action places the
+ * job.
  */
 final class VictimSelector {
 
   /** What an attempt to make room came to. */
-  enum Outcome { WAITING_FOR_VICTIMS, FITS_WITHOUT_EVICTION, PLACED, NO_ROOM }
+  enum Outcome {
+    WAITING_FOR_VICTIMS,
+    FITS_WITHOUT_EVICTION,
+    PLACED,
+    NO_ROOM
+  }
 
   /** One step of an attempt, replayable. */
   private sealed interface Step permits EvictWorker, EvictWholeJob, Pipeline {}
@@ -57,15 +63,19 @@ final class VictimSelector {
   /**
    * Evicts a whole job.
    *
-   * @param evicted  its pods that ran
-   * @param sparable false when it also gave back placements of this cycle, which cannot be taken back
+   * @param evicted its pods that ran
+   * @param sparable false when it also gave back placements of this cycle, which cannot be taken
+   *     back
    */
-  private record EvictWholeJob(JobState job, List<TaskState> evicted, boolean sparable) implements Step {}
+  private record EvictWholeJob(JobState job, List<TaskState> evicted, boolean sparable)
+      implements Step {}
 
   /** Pipelines one of the preemptor's pods onto the node. */
   private record Pipeline(TaskState task, NodeState node) implements Step {}
 
-  /** What one attempt did, in order, so that it can be replayed without the victims found unneeded. */
+  /**
+   * What one attempt did, in order, so that it can be replayed without the victims found unneeded.
+   */
   private static final class Attempt {
     final List<Step> steps = new ArrayList<>();
     final Map<JobState, List<String>> evictedPods = new LinkedHashMap<>();
@@ -78,13 +88,22 @@ final class VictimSelector {
   private final NodeVictimPlanner planner;
   private final List<JobState> jobsWithRunningPods;
   private final Set<NodeState> nodesWithReleasing = new LinkedHashSet<>();
-  /** This attempt's candidates of every node in victim order, sorted once when a capability first needs them. */
+
+  /**
+   * This attempt's candidates of every node in victim order, sorted once when a capability first
+   * needs them.
+   */
   private List<TaskState> allCandidates;
 
   /**
-   * @param jobsWithRunningPods jobs holding placements from earlier cycles — the only possible victims
+   * @param jobsWithRunningPods jobs holding placements from earlier cycles — the only possible
+   *     victims
    */
-  VictimSelector(Session session, PlacementOptions options, EvictionRules rules, List<JobState> jobsWithRunningPods) {
+  VictimSelector(
+      Session session,
+      PlacementOptions options,
+      EvictionRules rules,
+      List<JobState> jobsWithRunningPods) {
     this.session = session;
     this.options = options;
     this.rules = rules;
@@ -112,16 +131,22 @@ final class VictimSelector {
   }
 
   /**
-   * Jobs that may make room for themselves: not failed, in a queue, not in a gang group (members must
-   * meet their minimums together), not already waiting or evicted, and with their minimum unplaced.
-   * A job refused at enqueue qualifies (eviction is what makes its queue able to hold it), unless its
-   * queue is closed and it holds nothing yet: a closed queue admits no new job, by eviction neither.
-   * A job whose {@code preemptionPolicy} is Never waits instead.
+   * Jobs that may make room for themselves: not failed, in a queue, not in a gang group (members
+   * must meet their minimums together), not already waiting or evicted, and with their minimum
+   * unplaced. A job refused at enqueue qualifies (eviction is what makes its queue able to hold
+   * it), unless its queue is closed and it holds nothing yet: a closed queue admits no new job, by
+   * eviction neither. A job whose {@code preemptionPolicy} is Never waits instead.
    */
   static boolean isStarving(Session session, JobState job) {
-    return !job.isFailed() && job.queue() != null && !job.isHeldBack() && !job.isWaitingForVictims()
-        && job.info().mayPreempt() && (job.queue().info().open() || job.placedTasks() > 0)
-        && job.info().gang().group() == null && job.hasPendingTasks() && !(job.placedTasks() > 0 && session.isJobReady(job));
+    return !job.isFailed()
+        && job.queue() != null
+        && !job.isHeldBack()
+        && !job.isWaitingForVictims()
+        && job.info().mayPreempt()
+        && (job.queue().info().open() || job.placedTasks() > 0)
+        && job.info().gang().group() == null
+        && job.hasPendingTasks()
+        && !(job.placedTasks() > 0 && session.isJobReady(job));
   }
 
   Outcome makeRoom(JobState preemptor) {
@@ -129,21 +154,25 @@ final class VictimSelector {
   }
 
   /**
-   * For a job the previous cycle left waiting for victims: pipelines its minimum onto the room being
-   * released again, or places it for real when nothing is left to wait for.
+   * For a job the previous cycle left waiting for victims: pipelines its minimum onto the room
+   * being released again, or places it for real when nothing is left to wait for.
    */
   Outcome resume(JobState waiting) {
     return makeRoom(waiting, true);
   }
 
-  /** @param placeIfFitsNow place the minimum for real when nothing needs to be waited for (a resumed job) */
+  /**
+   * @param placeIfFitsNow place the minimum for real when nothing needs to be waited for (a resumed
+   *     job)
+   */
   private Outcome makeRoom(JobState preemptor, boolean placeIfFitsNow) {
     Map<NodeState, List<TaskState>> candidates = candidatesByNode(preemptor);
     allCandidates = null;
     if (!placeIfFitsNow && candidates.isEmpty() && nodesWithReleasing.isEmpty()) {
       return Outcome.NO_ROOM;
     }
-    // Callers run this inside Session.forOneJob, which discards the statements of a step that fails.
+    // Callers run this inside Session.forOneJob, which discards the statements of a step that
+    // fails.
     Statement statement = session.newStatement();
     Attempt attempt = new Attempt();
     for (TaskState task : preemptor.pendingTasks()) {
@@ -192,11 +221,11 @@ final class VictimSelector {
   }
 
   /**
-   * Victims whose room turned out not to be needed: pod by pod, a victim chosen for an early pod may be
-   * made redundant by one chosen later (a whole job freeing more than its node's shortfall). Latest
-   * first, a victim is spared when every node it frees still holds all pipelined pods without it, and
-   * the preemptor's queue stays within its capability with it. Whole jobs holding placements of this
-   * cycle are not spared, since those were given back at once.
+   * Victims whose room turned out not to be needed: pod by pod, a victim chosen for an early pod
+   * may be made redundant by one chosen later (a whole job freeing more than its node's shortfall).
+   * Latest first, a victim is spared when every node it frees still holds all pipelined pods
+   * without it, and the preemptor's queue stays within its capability with it. Whole jobs holding
+   * placements of this cycle are not spared, since those were given back at once.
    */
   private Set<Step> unneededEvictions(JobState preemptor, Attempt attempt) {
     int size = session.dimensions().size();
@@ -216,7 +245,8 @@ final class VictimSelector {
       Map<NodeState, long[]> wanted = new HashMap<>();
       long[] wantedByQueue = new long[size];
       for (TaskState task : evicted) {
-        NodeVictimPlanner.add(wanted.computeIfAbsent(task.node(), node -> new long[size]), task.request());
+        NodeVictimPlanner.add(
+            wanted.computeIfAbsent(task.node(), node -> new long[size]), task.request());
         if (task.job().queue() == preemptor.queue()) {
           NodeVictimPlanner.add(wantedByQueue, task.request());
         }
@@ -228,10 +258,17 @@ final class VictimSelector {
           spare = entry.getKey().futureIdle(d) - already[d] - entry.getValue()[d] >= 0;
         }
       }
-      spare = spare && preemptor.queue().capability().holdsAfterGivingBack(restoredToQueue, wantedByQueue);
+      spare =
+          spare
+              && preemptor
+                  .queue()
+                  .capability()
+                  .holdsAfterGivingBack(restoredToQueue, wantedByQueue);
       if (spare) {
         unneeded.add(step);
-        wanted.forEach((node, amount) -> NodeVictimPlanner.add(restored.computeIfAbsent(node, n -> new long[size]), amount));
+        wanted.forEach(
+            (node, amount) ->
+                NodeVictimPlanner.add(restored.computeIfAbsent(node, n -> new long[size]), amount));
         NodeVictimPlanner.add(restoredToQueue, wantedByQueue);
       }
     }
@@ -270,7 +307,9 @@ final class VictimSelector {
     return replayed;
   }
 
-  /** True when every node holding the job's pipelined pods has them all in its idle room already. */
+  /**
+   * True when every node holding the job's pipelined pods has them all in its idle room already.
+   */
   private boolean everyPipelinedPodFitsNow(JobState job) {
     for (TaskState task : job.tasks()) {
       if (task.status() != TaskStatus.PIPELINED) {
@@ -287,15 +326,20 @@ final class VictimSelector {
   }
 
   /**
-   * Where the pod goes: where it fits now, else where releasing pods make room, else where victims do.
-   * When placing it would take its queue above its capability, victims of its own queue must free
-   * that much too: either anywhere, for a node where the pod has room already, or on the node whose
-   * victims make room there — whichever plan is cheapest, every node considered.
+   * Where the pod goes: where it fits now, else where releasing pods make room, else where victims
+   * do. When placing it would take its queue above its capability, victims of its own queue must
+   * free that much too: either anywhere, for a node where the pod has room already, or on the node
+   * whose victims make room there — whichever plan is cheapest, every node considered.
    */
-  private NodeState nodeFor(TaskState task, Map<NodeState, List<TaskState>> candidates, Statement statement, Attempt attempt) {
+  private NodeState nodeFor(
+      TaskState task,
+      Map<NodeState, List<TaskState>> candidates,
+      Statement statement,
+      Attempt attempt) {
     NodeSearch search = session.nodeSearch();
     long[] capabilityShortfall = task.job().queue().capability().shortfall(task);
-    NodeSearch.Result now = search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
+    NodeSearch.Result now =
+        search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
     NodeState roomy = now.found() ? now.node() : search.findBestReleasing(task, nodesWithReleasing);
     if (roomy != null && capabilityShortfall == null) {
       return roomy;
@@ -312,7 +356,8 @@ final class VictimSelector {
       if (!search.admits(task, node).fits()) {
         continue;
       }
-      NodeVictimPlanner.Plan plan = planner.planOn(task, node, entry.getValue(), capabilityShortfall);
+      NodeVictimPlanner.Plan plan =
+          planner.planOn(task, node, entry.getValue(), capabilityShortfall);
       if (plan != null && (cheapest == null || plan.cheaperThan(cheapest))) {
         cheapest = plan;
       }
@@ -338,10 +383,16 @@ final class VictimSelector {
 
   /** The eligible running pods per node, nodes in index order, pods in victim order. */
   private Map<NodeState, List<TaskState>> candidatesByNode(JobState preemptor) {
-    Map<NodeState, List<TaskState>> byNode = new TreeMap<>(Comparator.comparingInt(NodeState::index));
+    Map<NodeState, List<TaskState>> byNode =
+        new TreeMap<>(Comparator.comparingInt(NodeState::index));
     for (JobState job : jobsWithRunningPods) {
-      if (job == preemptor || job.isFailed() || job.queue() == null || !job.info().preemptable() || job.isWaitingForVictims()
-          || job.isHeldBack() || !rules.mayEvictFrom(preemptor, job)) {
+      if (job == preemptor
+          || job.isFailed()
+          || job.queue() == null
+          || !job.info().preemptable()
+          || job.isWaitingForVictims()
+          || job.isHeldBack()
+          || !rules.mayEvictFrom(preemptor, job)) {
         continue;
       }
       for (TaskState task : job.tasks()) {
@@ -354,10 +405,12 @@ final class VictimSelector {
     return byNode;
   }
 
-
   private void evictSingle(TaskState single, Statement statement, Attempt attempt) {
     statement.evict(single);
-    attempt.evictedPods.computeIfAbsent(single.job(), job -> new ArrayList<>()).add(single.podName());
+    attempt
+        .evictedPods
+        .computeIfAbsent(single.job(), job -> new ArrayList<>())
+        .add(single.podName());
     attempt.steps.add(new EvictWorker(single));
     nodesWithReleasing.add(single.node());
   }
@@ -389,13 +442,34 @@ final class VictimSelector {
       JobState victim = entry.getKey();
       boolean whole = attempt.wholeJobs.contains(victim);
       String why = rules.describe(preemptor, victim);
-      victims.add(new Victim(victim.info().namespace(), victim.info().name(), entry.getValue(), whole, why, reason));
+      victims.add(
+          new Victim(
+              victim.info().namespace(),
+              victim.info().name(),
+              entry.getValue(),
+              whole,
+              why,
+              reason));
       if (whole) {
-        session.holdBack(victim, new JobNote(reason, "evicted whole, its gang minimum "
-            + PlacementSummary.describeMinimum(victim) + " could not be kept: " + why));
+        session.holdBack(
+            victim,
+            new JobNote(
+                reason,
+                "evicted whole, its gang minimum "
+                    + PlacementSummary.describeMinimum(victim)
+                    + " could not be kept: "
+                    + why));
       } else {
-        victim.note(new JobNote(reason, entry.getValue().size() + " elastic worker(s) evicted (" + String.join(", ", entry.getValue())
-            + "): " + why + "; " + PlacementSummary.describe(victim)));
+        victim.note(
+            new JobNote(
+                reason,
+                entry.getValue().size()
+                    + " elastic worker(s) evicted ("
+                    + String.join(", ", entry.getValue())
+                    + "): "
+                    + why
+                    + "; "
+                    + PlacementSummary.describe(victim)));
       }
     }
     session.recordVictims(preemptor, victims);
@@ -405,11 +479,18 @@ final class VictimSelector {
         nodes.add(task.node().name());
       }
     }
-    String waitingFor = victims.isEmpty()
-        ? "pods already being released on " + String.join(", ", nodes)
-        : victims.stream().mapToInt(victim -> victim.pods().size()).sum() + " pod(s) of "
-            + String.join(", ", victims.stream().map(Victim::jobKey).toList()) + " to be evicted";
-    preemptor.note(new JobNote(ReasonCode.WAITING_FOR_VICTIMS, PlacementSummary.describe(preemptor, "pipelined")
-        + " onto resources being released; waiting for " + waitingFor));
+    String waitingFor =
+        victims.isEmpty()
+            ? "pods already being released on " + String.join(", ", nodes)
+            : victims.stream().mapToInt(victim -> victim.pods().size()).sum()
+                + " pod(s) of "
+                + String.join(", ", victims.stream().map(Victim::jobKey).toList())
+                + " to be evicted";
+    preemptor.note(
+        new JobNote(
+            ReasonCode.WAITING_FOR_VICTIMS,
+            PlacementSummary.describe(preemptor, "pipelined")
+                + " onto resources being released; waiting for "
+                + waitingFor));
   }
 }

@@ -4,7 +4,7 @@
  * preempt (evict lower-priority jobs within a queue) and reclaim (take back from queues above their
  * deserved share). They decide through the session's functions, never through a plugin directly.
  *
- * <p>Start at {@code BuiltInActions} for the list, then the action you are changing; victims are chosen
- * by {@code VictimSelector} for both preempt and reclaim.
+ * <p>Start at {@code BuiltInActions} for the list, then the action you are changing; victims are
+ * chosen by {@code VictimSelector} for both preempt and reclaim.
  */
 package io.tyrl.arranger.scheduler.actions;

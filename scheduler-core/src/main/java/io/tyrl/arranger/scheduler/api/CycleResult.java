@@ -8,24 +8,33 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The outcome of one cycle: a decision per job (keyed by {@code namespace/name}), queue figures, and
- * the victims chosen by preemption and reclaim, keyed by the job they make room for (its
- * {@code namespace/name}). A preemptor waiting for its victims has a decision with reason
- * {@link ReasonCode#WAITING_FOR_VICTIMS} and no allocations for the pods that wait.
+ * The outcome of one cycle: a decision per job (keyed by {@code namespace/name}), queue figures,
+ * and the victims chosen by preemption and reclaim, keyed by the job they make room for (its {@code
+ * namespace/name}). A preemptor waiting for its victims has a decision with reason {@link
+ * ReasonCode#WAITING_FOR_VICTIMS} and no allocations for the pods that wait.
  */
-public record CycleResult(Instant time, Map<String, JobDecision> decisions, Map<String, QueueSummary> queues,
-    Duration elapsed, Map<String, List<Victim>> victims) {
+public record CycleResult(
+    Instant time,
+    Map<String, JobDecision> decisions,
+    Map<String, QueueSummary> queues,
+    Duration elapsed,
+    Map<String, List<Victim>> victims) {
 
   public CycleResult {
     decisions = Map.copyOf(decisions);
     queues = Map.copyOf(queues);
     Map<String, List<Victim>> copy = new LinkedHashMap<>();
-    (victims == null ? Map.<String, List<Victim>>of() : victims).forEach((key, list) -> copy.put(key, List.copyOf(list)));
+    (victims == null ? Map.<String, List<Victim>>of() : victims)
+        .forEach((key, list) -> copy.put(key, List.copyOf(list)));
     victims = Collections.unmodifiableMap(copy);
   }
 
   /** A cycle that chose no victims (the shape before preemption existed). */
-  public CycleResult(Instant time, Map<String, JobDecision> decisions, Map<String, QueueSummary> queues, Duration elapsed) {
+  public CycleResult(
+      Instant time,
+      Map<String, JobDecision> decisions,
+      Map<String, QueueSummary> queues,
+      Duration elapsed) {
     this(time, decisions, queues, elapsed, Map.of());
   }
 

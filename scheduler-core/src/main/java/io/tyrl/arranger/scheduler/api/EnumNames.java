@@ -19,8 +19,14 @@ public final class EnumNames {
         return constant;
       }
     }
-    throw new IllegalArgumentException(field + ": unknown value '" + name + "', expected one of "
-        + Arrays.stream(type.getEnumConstants()).map(EnumNames::camel).collect(Collectors.joining(", ")));
+    throw new IllegalArgumentException(
+        field
+            + ": unknown value '"
+            + name
+            + "', expected one of "
+            + Arrays.stream(type.getEnumConstants())
+                .map(EnumNames::camel)
+                .collect(Collectors.joining(", ")));
   }
 
   /** BIN_PACK → BinPack; DRF stays DRF. */

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * A job's gang settings: mode, how long it may wait for its minimum (null = forever), and
- * the gang group it belongs to (null = none), as written in the job: {@code name} for a group of the
- * job's namespace, {@code ns/name} for another namespace's. {@link JobInfo#gangGroupKey()} qualifies it.
+ * A job's gang settings: mode, how long it may wait for its minimum (null = forever), and the gang
+ * group it belongs to (null = none), as written in the job: {@code name} for a group of the job's
+ * namespace, {@code ns/name} for another namespace's. {@link JobInfo#gangGroupKey()} qualifies it.
  */
 public record GangSpec(GangMode mode, Duration waitTime, String group) {
 

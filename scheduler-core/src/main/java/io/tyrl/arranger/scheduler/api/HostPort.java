@@ -19,7 +19,8 @@ public record HostPort(int port, String protocol, String hostIp) {
   }
 
   public boolean conflictsWith(HostPort other) {
-    return port == other.port && protocol.equals(other.protocol)
+    return port == other.port
+        && protocol.equals(other.protocol)
         && (hostIp.isEmpty() || other.hostIp.isEmpty() || hostIp.equals(other.hostIp));
   }
 }

@@ -11,28 +11,42 @@ import java.util.Set;
 
 /**
  * A TYJob as the scheduler sees it: identity, queue, ordering inputs, gang rules and its tasks (a
- * leader and the workers of every WorkerSet). Tasks already placed in earlier cycles carry their node
- * and are the job's existing allocations. Built with {@link #builder}, or changed with {@link #toBuilder}.
+ * leader and the workers of every WorkerSet). Tasks already placed in earlier cycles carry their
+ * node and are the job's existing allocations. Built with {@link #builder}, or changed with {@link
+ * #toBuilder}.
  *
- * @param basicPolicy    null = the scheduler's default node order; a name the node-order plugin does not
- *                       know makes the job invalid
+ * @param basicPolicy null = the scheduler's default node order; a name the node-order plugin does
+ *     not know makes the job invalid
  * @param jobQueuePolicy null = the policy of the job's queue
- * @param waitingSince   when the job's current wait for its gang minimum began, as written back from the
- *                       previous cycle's {@link JobDecision#waitingSince()}; null when none was recorded
- *                       (see {@link #waitStart(Instant)})
- * @param preemptable    false when the job opted out of being a preemption or reclaim victim, with the
- *                       annotation {@value io.tyrl.arranger.crd.contract.TYJobAnnotations#PREEMPTABLE}{@code : "false"}; any other value, or
- *                       none, means true
+ * @param waitingSince when the job's current wait for its gang minimum began, as written back from
+ *     the previous cycle's {@link JobDecision#waitingSince()}; null when none was recorded (see
+ *     {@link #waitStart(Instant)})
+ * @param preemptable false when the job opted out of being a preemption or reclaim victim, with the
+ *     annotation {@value io.tyrl.arranger.crd.contract.TYJobAnnotations#PREEMPTABLE}{@code :
+ *     "false"}; any other value, or none, means true
  * @param awaitingVictims true when the previous cycle left the job waiting for its victims (its
- *                       {@code status.scheduling.reason} is {@code WaitingForVictims}): the room they are
- *                       releasing is its own, so it claims that room again before any other job may
- * @param stage          the controller's stage of the job; null = {@link Stage#PENDING}
- * @param preemptionPolicy NEVER when the job waits for room rather than evict others; null = the default,
- *                       PREEMPT_LOWER_PRIORITY
+ *     {@code status.scheduling.reason} is {@code WaitingForVictims}): the room they are releasing
+ *     is its own, so it claims that room again before any other job may
+ * @param stage the controller's stage of the job; null = {@link Stage#PENDING}
+ * @param preemptionPolicy NEVER when the job waits for room rather than evict others; null = the
+ *     default, PREEMPT_LOWER_PRIORITY
  */
-public record JobInfo(String namespace, String name, String uid, String queue, int priority, Instant creationTime,
-    int minWorkersNum, BasicPolicy basicPolicy, JobQueuePolicy jobQueuePolicy, GangSpec gang, Instant waitingSince,
-    List<TaskInfo> tasks, boolean preemptable, boolean awaitingVictims, Stage stage,
+public record JobInfo(
+    String namespace,
+    String name,
+    String uid,
+    String queue,
+    int priority,
+    Instant creationTime,
+    int minWorkersNum,
+    BasicPolicy basicPolicy,
+    JobQueuePolicy jobQueuePolicy,
+    GangSpec gang,
+    Instant waitingSince,
+    List<TaskInfo> tasks,
+    boolean preemptable,
+    boolean awaitingVictims,
+    Stage stage,
     PreemptionPolicy preemptionPolicy) {
 
   public JobInfo {
@@ -42,19 +56,23 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
     uid = uid == null || uid.isBlank() ? key : uid;
     queue = queue == null || queue.isBlank() ? TYJobDefaults.QUEUE : queue;
     if (priority < 1 || priority > 10) {
-      throw new IllegalArgumentException("job " + key + ": priority must be within 1..10, was " + priority);
+      throw new IllegalArgumentException(
+          "job " + key + ": priority must be within 1..10, was " + priority);
     }
     Objects.requireNonNull(creationTime, "job " + key + ": creationTime");
     if (minWorkersNum < 0) {
-      throw new IllegalArgumentException("job " + key + ": minWorkersNum must be >= 0, was " + minWorkersNum);
+      throw new IllegalArgumentException(
+          "job " + key + ": minWorkersNum must be >= 0, was " + minWorkersNum);
     }
     gang = gang == null ? GangSpec.STRICT : gang;
     stage = stage == null ? Stage.PENDING : stage;
-    preemptionPolicy = preemptionPolicy == null ? PreemptionPolicy.PREEMPT_LOWER_PRIORITY : preemptionPolicy;
+    preemptionPolicy =
+        preemptionPolicy == null ? PreemptionPolicy.PREEMPT_LOWER_PRIORITY : preemptionPolicy;
     tasks = List.copyOf(Objects.requireNonNull(tasks, "job " + key + ": tasks"));
     long leaders = tasks.stream().filter(TaskInfo::isLeader).count();
     if (leaders != 1) {
-      throw new IllegalArgumentException("job " + key + ": exactly one leader task expected, found " + leaders);
+      throw new IllegalArgumentException(
+          "job " + key + ": exactly one leader task expected, found " + leaders);
     }
     Set<String> podNames = new HashSet<>();
     for (TaskInfo task : tasks) {
@@ -66,8 +84,9 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
 
   /**
    * The way to build a job: the components left unset take the defaults of the TYJob's fields
-   * (priority {@value TYJobDefaults#PRIORITY}, minWorkersNum {@value TYJobDefaults#MIN_WORKERS_NUM},
-   * preemptable, not awaiting victims; the rest as documented above).
+   * (priority {@value TYJobDefaults#PRIORITY}, minWorkersNum {@value
+   * TYJobDefaults#MIN_WORKERS_NUM}, preemptable, not awaiting victims; the rest as documented
+   * above).
    */
   public static Builder builder(String namespace, String name) {
     return new Builder(namespace, name);
@@ -75,9 +94,20 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
 
   /** A builder holding this job's components, to build a changed copy. */
   public Builder toBuilder() {
-    return new Builder(namespace, name).uid(uid).queue(queue).priority(priority).creationTime(creationTime)
-        .minWorkersNum(minWorkersNum).basicPolicy(basicPolicy).jobQueuePolicy(jobQueuePolicy).gang(gang)
-        .waitingSince(waitingSince).tasks(tasks).preemptable(preemptable).awaitingVictims(awaitingVictims).stage(stage)
+    return new Builder(namespace, name)
+        .uid(uid)
+        .queue(queue)
+        .priority(priority)
+        .creationTime(creationTime)
+        .minWorkersNum(minWorkersNum)
+        .basicPolicy(basicPolicy)
+        .jobQueuePolicy(jobQueuePolicy)
+        .gang(gang)
+        .waitingSince(waitingSince)
+        .tasks(tasks)
+        .preemptable(preemptable)
+        .awaitingVictims(awaitingVictims)
+        .stage(stage)
         .preemptionPolicy(preemptionPolicy);
   }
 
@@ -176,8 +206,23 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
     }
 
     public JobInfo build() {
-      return new JobInfo(namespace, name, uid, queue, priority, creationTime, minWorkersNum, basicPolicy, jobQueuePolicy,
-          gang, waitingSince, tasks, preemptable, awaitingVictims, stage, preemptionPolicy);
+      return new JobInfo(
+          namespace,
+          name,
+          uid,
+          queue,
+          priority,
+          creationTime,
+          minWorkersNum,
+          basicPolicy,
+          jobQueuePolicy,
+          gang,
+          waitingSince,
+          tasks,
+          preemptable,
+          awaitingVictims,
+          stage,
+          preemptionPolicy);
     }
   }
 
@@ -193,7 +238,11 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
 
   private static void requireText(String value, String field, String namespace) {
     if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException((namespace == null ? "job" : "job in " + namespace) + ": " + field + " must not be blank");
+      throw new IllegalArgumentException(
+          (namespace == null ? "job" : "job in " + namespace)
+              + ": "
+              + field
+              + " must not be blank");
     }
   }
 
@@ -203,8 +252,9 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
   }
 
   /**
-   * True once the job's minimum has run (stage Running): gang rules no longer apply to it until it is
-   * rescheduled, so its placements are never released by them and a lost pod is placed back alone.
+   * True once the job's minimum has run (stage Running): gang rules no longer apply to it until it
+   * is rescheduled, so its placements are never released by them and a lost pod is placed back
+   * alone.
    */
   public boolean minimumHasRun() {
     return stage == Stage.RUNNING;
@@ -212,9 +262,9 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
 
   /**
    * When the job's current wait for its gang minimum began, which is what {@code gang.waitTime} and
-   * the NonStrict reservation timeout count from: the recorded {@link #waitingSince()}; else, for a job
-   * that never got its minimum placed, its creation; else (a job placed before — rescheduled, or one
-   * that lost a pod while starting) {@code now}, the first cycle that sees it waiting again.
+   * the NonStrict reservation timeout count from: the recorded {@link #waitingSince()}; else, for a
+   * job that never got its minimum placed, its creation; else (a job placed before — rescheduled,
+   * or one that lost a pod while starting) {@code now}, the first cycle that sees it waiting again.
    */
   public Instant waitStart(Instant now) {
     if (waitingSince != null) {
@@ -224,9 +274,9 @@ public record JobInfo(String namespace, String name, String uid, String queue, i
   }
 
   /**
-   * The gang group this job belongs to, qualified by namespace: groups are per namespace, so a group
-   * {@code g} in two namespaces is two groups. A group written {@code ns/name} names a group of another
-   * namespace and is taken as it is.
+   * The gang group this job belongs to, qualified by namespace: groups are per namespace, so a
+   * group {@code g} in two namespaces is two groups. A group written {@code ns/name} names a group
+   * of another namespace and is taken as it is.
    */
   public Optional<String> gangGroupKey() {
     return gang.groupIfSet().map(group -> group.contains("/") ? group : namespace + "/" + group);

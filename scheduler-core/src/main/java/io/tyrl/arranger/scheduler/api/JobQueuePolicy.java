@@ -1,7 +1,9 @@
 package io.tyrl.arranger.scheduler.api;
 
 /** How jobs are ordered inside a queue: by priority, or by dominant resource share (DRF). */
-public enum JobQueuePolicy { PRIORITY, DRF;
+public enum JobQueuePolicy {
+  PRIORITY,
+  DRF;
 
   /** Parses the CRD spelling ("Priority", "DRF"). */
   public static JobQueuePolicy parse(String name) {

@@ -6,20 +6,27 @@ import java.util.TreeMap;
 
 /**
  * A Kubernetes label selector: every {@code matchLabels} pair and every {@code matchExpressions}
- * requirement must hold (operators In, NotIn, Exists, DoesNotExist). An empty selector matches every
- * pod, as in Kubernetes; a term without a selector is given {@link #NOTHING}.
+ * requirement must hold (operators In, NotIn, Exists, DoesNotExist). An empty selector matches
+ * every pod, as in Kubernetes; a term without a selector is given {@link #NOTHING}.
  */
-public record LabelSelector(Map<String, String> matchLabels, List<NodeSelectorRequirement> matchExpressions, boolean matchesNothing) {
+public record LabelSelector(
+    Map<String, String> matchLabels,
+    List<NodeSelectorRequirement> matchExpressions,
+    boolean matchesNothing) {
 
   public static final LabelSelector EVERYTHING = new LabelSelector(Map.of(), List.of(), false);
   public static final LabelSelector NOTHING = new LabelSelector(Map.of(), List.of(), true);
 
   public LabelSelector {
-    matchLabels = matchLabels == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(matchLabels));
+    matchLabels =
+        matchLabels == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new TreeMap<>(matchLabels));
     matchExpressions = matchExpressions == null ? List.of() : List.copyOf(matchExpressions);
   }
 
-  public static LabelSelector of(Map<String, String> matchLabels, List<NodeSelectorRequirement> matchExpressions) {
+  public static LabelSelector of(
+      Map<String, String> matchLabels, List<NodeSelectorRequirement> matchExpressions) {
     return new LabelSelector(matchLabels, matchExpressions, false);
   }
 

@@ -4,11 +4,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A node-affinity term: all its label requirements ({@code matchExpressions}) and field requirements
- * ({@code matchFields}, where Kubernetes supports only {@value #NODE_NAME_FIELD}) must hold; required
- * terms themselves are ORed.
+ * A node-affinity term: all its label requirements ({@code matchExpressions}) and field
+ * requirements ({@code matchFields}, where Kubernetes supports only {@value #NODE_NAME_FIELD}) must
+ * hold; required terms themselves are ORed.
  */
-public record NodeAffinityTerm(List<NodeSelectorRequirement> requirements, List<NodeSelectorRequirement> fieldRequirements) {
+public record NodeAffinityTerm(
+    List<NodeSelectorRequirement> requirements, List<NodeSelectorRequirement> fieldRequirements) {
 
   /** The only node field a {@code matchFields} requirement may name. */
   public static final String NODE_NAME_FIELD = "metadata.name";
@@ -18,7 +19,8 @@ public record NodeAffinityTerm(List<NodeSelectorRequirement> requirements, List<
     fieldRequirements = fieldRequirements == null ? List.of() : List.copyOf(fieldRequirements);
     for (NodeSelectorRequirement field : fieldRequirements) {
       if (!NODE_NAME_FIELD.equals(field.key())) {
-        throw new IllegalArgumentException("node affinity matchFields supports only " + NODE_NAME_FIELD + ", not " + field.key());
+        throw new IllegalArgumentException(
+            "node affinity matchFields supports only " + NODE_NAME_FIELD + ", not " + field.key());
       }
     }
   }
@@ -37,7 +39,10 @@ public record NodeAffinityTerm(List<NodeSelectorRequirement> requirements, List<
     return new NodeAffinityTerm(List.of(), List.of(fieldRequirements));
   }
 
-  /** Label requirements only; a term that also has field requirements never matches without the node's name. */
+  /**
+   * Label requirements only; a term that also has field requirements never matches without the
+   * node's name.
+   */
   public boolean matches(Map<String, String> labels) {
     return fieldRequirements.isEmpty() && matches(labels, null);
   }

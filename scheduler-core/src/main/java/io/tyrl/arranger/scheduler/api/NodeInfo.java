@@ -14,8 +14,17 @@ import java.util.Objects;
  * pods for the inter-pod predicates (labels, host ports, anti-affinity); it may be left empty when
  * no pod in the cluster uses them.
  */
-public record NodeInfo(String name, Map<String, String> labels, List<Taint> taints, Resource allocatable, Resource used,
-    Resource releasing, boolean ready, boolean unschedulable, int podCount, List<ExistingPod> existingPods) {
+public record NodeInfo(
+    String name,
+    Map<String, String> labels,
+    List<Taint> taints,
+    Resource allocatable,
+    Resource used,
+    Resource releasing,
+    boolean ready,
+    boolean unschedulable,
+    int podCount,
+    List<ExistingPod> existingPods) {
 
   public NodeInfo {
     if (name == null || name.isBlank()) {
@@ -27,18 +36,40 @@ public record NodeInfo(String name, Map<String, String> labels, List<Taint> tain
     used = used == null ? Resource.EMPTY : used;
     releasing = releasing == null ? Resource.EMPTY : releasing;
     if (podCount < 0) {
-      throw new IllegalArgumentException("node " + name + ": podCount must be >= 0, was " + podCount);
+      throw new IllegalArgumentException(
+          "node " + name + ": podCount must be >= 0, was " + podCount);
     }
     existingPods = existingPods == null ? List.of() : List.copyOf(existingPods);
   }
 
   /** A node whose other pods are described by their usage only. */
-  public NodeInfo(String name, Map<String, String> labels, List<Taint> taints, Resource allocatable, Resource used,
-      Resource releasing, boolean ready, boolean unschedulable, int podCount) {
-    this(name, labels, taints, allocatable, used, releasing, ready, unschedulable, podCount, List.of());
+  public NodeInfo(
+      String name,
+      Map<String, String> labels,
+      List<Taint> taints,
+      Resource allocatable,
+      Resource used,
+      Resource releasing,
+      boolean ready,
+      boolean unschedulable,
+      int podCount) {
+    this(
+        name,
+        labels,
+        taints,
+        allocatable,
+        used,
+        releasing,
+        ready,
+        unschedulable,
+        podCount,
+        List.of());
   }
 
-  /** Allocatable minus used, floored at zero (a node can be over-committed by pods the scheduler did not place). */
+  /**
+   * Allocatable minus used, floored at zero (a node can be over-committed by pods the scheduler did
+   * not place).
+   */
   public Resource idle() {
     return allocatable.minusFloored(used);
   }

@@ -4,12 +4,18 @@ import java.util.List;
 
 /**
  * What a pod asks of the pods around it: required and preferred pod affinity and anti-affinity, and
- * topology spread constraints. {@link #NONE} when it asks nothing, which keeps the common case free.
+ * topology spread constraints. {@link #NONE} when it asks nothing, which keeps the common case
+ * free.
  */
-public record PodAffinity(List<PodAffinityTerm> required, List<WeightedPodAffinityTerm> preferred,
-    List<PodAffinityTerm> requiredAnti, List<WeightedPodAffinityTerm> preferredAnti, List<TopologySpreadConstraint> spread) {
+public record PodAffinity(
+    List<PodAffinityTerm> required,
+    List<WeightedPodAffinityTerm> preferred,
+    List<PodAffinityTerm> requiredAnti,
+    List<WeightedPodAffinityTerm> preferredAnti,
+    List<TopologySpreadConstraint> spread) {
 
-  public static final PodAffinity NONE = new PodAffinity(List.of(), List.of(), List.of(), List.of(), List.of());
+  public static final PodAffinity NONE =
+      new PodAffinity(List.of(), List.of(), List.of(), List.of(), List.of());
 
   public PodAffinity {
     required = required == null ? List.of() : List.copyOf(required);
@@ -20,12 +26,21 @@ public record PodAffinity(List<PodAffinityTerm> required, List<WeightedPodAffini
   }
 
   public boolean isEmpty() {
-    return required.isEmpty() && preferred.isEmpty() && requiredAnti.isEmpty() && preferredAnti.isEmpty() && spread.isEmpty();
+    return required.isEmpty()
+        && preferred.isEmpty()
+        && requiredAnti.isEmpty()
+        && preferredAnti.isEmpty()
+        && spread.isEmpty();
   }
 
-  /** True when the verdict on a node depends on where other pods are (may change as pods are placed). */
+  /**
+   * True when the verdict on a node depends on where other pods are (may change as pods are
+   * placed).
+   */
   public boolean filtersByOtherPods() {
-    return !required.isEmpty() || !requiredAnti.isEmpty() || spread.stream().anyMatch(TopologySpreadConstraint::doNotSchedule);
+    return !required.isEmpty()
+        || !requiredAnti.isEmpty()
+        || spread.stream().anyMatch(TopologySpreadConstraint::doNotSchedule);
   }
 
   public PodAffinity withRequired(List<PodAffinityTerm> terms) {

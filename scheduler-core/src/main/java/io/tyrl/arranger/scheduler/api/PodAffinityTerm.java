@@ -8,7 +8,8 @@ import java.util.Set;
  * namespace of the pod that carries the term) or in every namespace ({@code allNamespaces}, from an
  * empty {@code namespaceSelector}), counted per value of the node label {@code topologyKey}.
  */
-public record PodAffinityTerm(LabelSelector selector, Set<String> namespaces, boolean allNamespaces, String topologyKey) {
+public record PodAffinityTerm(
+    LabelSelector selector, Set<String> namespaces, boolean allNamespaces, String topologyKey) {
 
   public PodAffinityTerm {
     selector = selector == null ? LabelSelector.NOTHING : selector;
@@ -23,9 +24,16 @@ public record PodAffinityTerm(LabelSelector selector, Set<String> namespaces, bo
     return new PodAffinityTerm(selector, Set.of(), false, topologyKey);
   }
 
-  /** True when a pod of {@code namespace} with {@code labels} is one this term, carried by a pod of {@code ownerNamespace}, means. */
+  /**
+   * True when a pod of {@code namespace} with {@code labels} is one this term, carried by a pod of
+   * {@code ownerNamespace}, means.
+   */
   public boolean matches(String namespace, Map<String, String> labels, String ownerNamespace) {
-    boolean inNamespace = allNamespaces || (namespaces.isEmpty() ? namespace.equals(ownerNamespace) : namespaces.contains(namespace));
+    boolean inNamespace =
+        allNamespaces
+            || (namespaces.isEmpty()
+                ? namespace.equals(ownerNamespace)
+                : namespaces.contains(namespace));
     return inNamespace && selector.matches(labels);
   }
 }

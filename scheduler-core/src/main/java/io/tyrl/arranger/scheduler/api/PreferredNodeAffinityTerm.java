@@ -5,7 +5,8 @@ public record PreferredNodeAffinityTerm(int weight, NodeAffinityTerm term) {
 
   public PreferredNodeAffinityTerm {
     if (weight < 1 || weight > 100) {
-      throw new IllegalArgumentException("preferred node affinity weight must be within 1..100, was " + weight);
+      throw new IllegalArgumentException(
+          "preferred node affinity weight must be within 1..100, was " + weight);
     }
     java.util.Objects.requireNonNull(term, "preferred node affinity term");
   }

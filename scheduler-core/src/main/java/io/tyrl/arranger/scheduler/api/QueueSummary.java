@@ -14,12 +14,19 @@ import java.util.Objects;
  * @param inqueueJobs admitted jobs whose gang minimum is not placed yet (waiting for room, for
  *     victims, or holding a partial NonStrict reservation)
  * @param runningJobs jobs whose gang minimum is placed
- * @param overused the queue holds something and has reached its deserved share in every resource
- *     it deserves: allocate serves it no further in this cycle
+ * @param overused the queue holds something and has reached its deserved share in every resource it
+ *     deserves: allocate serves it no further in this cycle
  * @param unplacedJobs jobs not fully placed, elastic pods included (the pending-jobs metric)
  */
-public record QueueSummary(String name, Resource deserved, Resource allocated, int pendingJobs, int inqueueJobs,
-    int runningJobs, boolean overused, int unplacedJobs) {
+public record QueueSummary(
+    String name,
+    Resource deserved,
+    Resource allocated,
+    int pendingJobs,
+    int inqueueJobs,
+    int runningJobs,
+    boolean overused,
+    int unplacedJobs) {
 
   public QueueSummary {
     Objects.requireNonNull(name, "name");
@@ -27,8 +34,12 @@ public record QueueSummary(String name, Resource deserved, Resource allocated, i
     allocated = allocated == null ? Resource.EMPTY : allocated;
   }
 
-  /** What the queue's status shows, without the metric-only count: equal summaries need no new write. */
+  /**
+   * What the queue's status shows, without the metric-only count: equal summaries need no new
+   * write.
+   */
   public QueueSummary forStatus() {
-    return new QueueSummary(name, deserved, allocated, pendingJobs, inqueueJobs, runningJobs, overused, 0);
+    return new QueueSummary(
+        name, deserved, allocated, pendingJobs, inqueueJobs, runningJobs, overused, 0);
   }
 }

@@ -26,24 +26,30 @@ public record Resource(SortedMap<String, Long> quantities) {
   public Resource {
     Objects.requireNonNull(quantities, "quantities");
     TreeMap<String, Long> copy = new TreeMap<>();
-    quantities.forEach((name, value) -> {
-      if (name == null || name.isBlank()) {
-        throw new IllegalArgumentException("resource name must not be blank");
-      }
-      if (value == null || value < 0) {
-        throw new IllegalArgumentException("resource " + name + " must not be negative, was " + value);
-      }
-      if (value != 0) {
-        copy.put(name, value);
-      }
-    });
+    quantities.forEach(
+        (name, value) -> {
+          if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("resource name must not be blank");
+          }
+          if (value == null || value < 0) {
+            throw new IllegalArgumentException(
+                "resource " + name + " must not be negative, was " + value);
+          }
+          if (value != 0) {
+            copy.put(name, value);
+          }
+        });
     quantities = Collections.unmodifiableSortedMap(copy);
   }
 
-  /** Parses alternating names and Kubernetes quantity strings: {@code of("cpu", "500m", "memory", "1Gi")}. */
+  /**
+   * Parses alternating names and Kubernetes quantity strings: {@code of("cpu", "500m", "memory",
+   * "1Gi")}.
+   */
   public static Resource of(String... namesAndQuantities) {
     if (namesAndQuantities.length % 2 != 0) {
-      throw new IllegalArgumentException("expected name/quantity pairs, got an odd number of arguments");
+      throw new IllegalArgumentException(
+          "expected name/quantity pairs, got an odd number of arguments");
     }
     TreeMap<String, Long> map = new TreeMap<>();
     for (int i = 0; i < namesAndQuantities.length; i += 2) {
@@ -61,14 +67,16 @@ public record Resource(SortedMap<String, Long> quantities) {
   }
 
   /**
-   * A quantity of the named resource in the unit this class counts it in: millicores for cpu,
-   * whole units (bytes, devices) for everything else, rounded up.
+   * A quantity of the named resource in the unit this class counts it in: millicores for cpu, whole
+   * units (bytes, devices) for everything else, rounded up.
    *
    * @throws IllegalArgumentException naming the resource and the value when it is not a quantity
    */
   public static long canonicalAmount(String resourceName, String quantity) {
     try {
-      return CPU.equals(resourceName) ? Quantities.toMillis(quantity) : Quantities.toUnits(quantity);
+      return CPU.equals(resourceName)
+          ? Quantities.toMillis(quantity)
+          : Quantities.toUnits(quantity);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(resourceName + ": " + e.getMessage(), e);
     }
@@ -104,20 +112,24 @@ public record Resource(SortedMap<String, Long> quantities) {
   /** Subtracts, refusing to go below zero in any dimension (an accounting bug, not a policy). */
   public Resource minus(Resource other) {
     TreeMap<String, Long> difference = new TreeMap<>(quantities);
-    other.quantities.forEach((name, value) -> {
-      long left = difference.getOrDefault(name, 0L) - value;
-      if (left < 0) {
-        throw new IllegalArgumentException("cannot subtract " + other + " from " + this + ": " + name + " would be negative");
-      }
-      difference.put(name, left);
-    });
+    other.quantities.forEach(
+        (name, value) -> {
+          long left = difference.getOrDefault(name, 0L) - value;
+          if (left < 0) {
+            throw new IllegalArgumentException(
+                "cannot subtract " + other + " from " + this + ": " + name + " would be negative");
+          }
+          difference.put(name, left);
+        });
     return new Resource(difference);
   }
 
   /** Subtracts, flooring each dimension at zero. */
   public Resource minusFloored(Resource other) {
     TreeMap<String, Long> difference = new TreeMap<>(quantities);
-    other.quantities.forEach((name, value) -> difference.put(name, Math.max(0, difference.getOrDefault(name, 0L) - value)));
+    other.quantities.forEach(
+        (name, value) ->
+            difference.put(name, Math.max(0, difference.getOrDefault(name, 0L) - value)));
     return new Resource(difference);
   }
 
@@ -152,12 +164,13 @@ public record Resource(SortedMap<String, Long> quantities) {
       return "{}";
     }
     StringBuilder text = new StringBuilder();
-    quantities.forEach((name, value) -> {
-      if (text.length() > 0) {
-        text.append(", ");
-      }
-      text.append(name).append(' ').append(formatQuantity(name, value));
-    });
+    quantities.forEach(
+        (name, value) -> {
+          if (text.length() > 0) {
+            text.append(", ");
+          }
+          text.append(name).append(' ').append(formatQuantity(name, value));
+        });
     return text.toString();
   }
 

@@ -4,7 +4,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Everything one scheduling cycle looks at; immutable, so a cycle never sees the cache move under it. */
+/**
+ * Everything one scheduling cycle looks at; immutable, so a cycle never sees the cache move under
+ * it.
+ */
 public record Snapshot(List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo> queues) {
 
   public Snapshot {
@@ -16,7 +19,9 @@ public record Snapshot(List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo>
     requireUnique(queues.stream().map(QueueInfo::name).toList(), "queue");
   }
 
-  /** Keyed by namespace and name apart: their hashes are kept by the strings, a joined key's is not. */
+  /**
+   * Keyed by namespace and name apart: their hashes are kept by the strings, a joined key's is not.
+   */
   private static void requireUniqueJobs(List<JobInfo> jobs) {
     record JobName(String namespace, String name) {}
     Set<JobName> seen = new HashSet<>();

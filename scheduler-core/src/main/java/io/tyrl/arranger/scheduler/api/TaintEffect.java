@@ -23,6 +23,7 @@ public enum TaintEffect {
         return effect;
       }
     }
-    throw new IllegalArgumentException("unknown taint effect '" + name + "': expected NoSchedule, PreferNoSchedule or NoExecute");
+    throw new IllegalArgumentException(
+        "unknown taint effect '" + name + "': expected NoSchedule, PreferNoSchedule or NoExecute");
   }
 }

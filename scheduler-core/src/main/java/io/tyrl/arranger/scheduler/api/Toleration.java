@@ -6,7 +6,10 @@ package io.tyrl.arranger.scheduler.api;
  */
 public record Toleration(String key, Operator operator, String value, TaintEffect effect) {
 
-  public enum Operator { EQUAL, EXISTS }
+  public enum Operator {
+    EQUAL,
+    EXISTS
+  }
 
   public Toleration {
     key = key == null ? "" : key;

@@ -6,14 +6,21 @@ import java.util.List;
  * Pods of one job that a cycle chose to evict so that another job's minimum fits. The service layer
  * deletes them; until they are gone they come back in snapshots as {@link TaskStatus#RELEASING}.
  *
- * @param pods     pod names, as in {@link TaskInfo#podName()}; pods that never ran (placed in the same cycle)
- *                 are not listed
- * @param wholeJob true when the victim's gang minimum could not be kept, so all its pods go and the job is
- *                 to be rescheduled; false when only elastic workers above its minimum go
- * @param reason   why, in words, e.g. {@code preempted by team-a/high (priority 8 > 5)}
- * @param cause    {@link ReasonCode#PREEMPTED} or {@link ReasonCode#RECLAIMED}: the reason the victim job is given
+ * @param pods pod names, as in {@link TaskInfo#podName()}; pods that never ran (placed in the same
+ *     cycle) are not listed
+ * @param wholeJob true when the victim's gang minimum could not be kept, so all its pods go and the
+ *     job is to be rescheduled; false when only elastic workers above its minimum go
+ * @param reason why, in words, e.g. {@code preempted by team-a/high (priority 8 > 5)}
+ * @param cause {@link ReasonCode#PREEMPTED} or {@link ReasonCode#RECLAIMED}: the reason the victim
+ *     job is given
  */
-public record Victim(String namespace, String job, List<String> pods, boolean wholeJob, String reason, ReasonCode cause) {
+public record Victim(
+    String namespace,
+    String job,
+    List<String> pods,
+    boolean wholeJob,
+    String reason,
+    ReasonCode cause) {
 
   public Victim {
     if (namespace == null || namespace.isBlank() || job == null || job.isBlank()) {

@@ -6,7 +6,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** The arguments a plugin or action accepts; anything else is refused when configuration is read. */
+/**
+ * The arguments a plugin or action accepts; anything else is refused when configuration is read.
+ */
 public record ArgumentSchema(Map<String, ArgumentSpec<?>> specs) {
 
   public static final ArgumentSchema NONE = new ArgumentSchema(Map.of());

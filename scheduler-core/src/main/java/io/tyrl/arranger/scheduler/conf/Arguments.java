@@ -4,7 +4,8 @@ import java.util.Map;
 
 /**
  * Validated argument values of one configured plugin or action. Values not given fall back to the
- * spec's default, so a plugin reads {@code arguments.get(WEIGHT)} without caring whether it was set.
+ * spec's default, so a plugin reads {@code arguments.get(WEIGHT)} without caring whether it was
+ * set.
  */
 public record Arguments(Map<String, Object> values) {
 
@@ -24,7 +25,9 @@ public record Arguments(Map<String, Object> values) {
     return typed;
   }
 
-  /** Sets a value after converting it with the spec, for building configurations in code and tests. */
+  /**
+   * Sets a value after converting it with the spec, for building configurations in code and tests.
+   */
   public <T> Arguments with(ArgumentSpec<T> spec, Object raw) {
     Map<String, Object> copy = new java.util.HashMap<>(values);
     copy.put(spec.name(), spec.convert(raw));

@@ -9,11 +9,14 @@ import java.util.Set;
  * The typed scheduler configuration: actions in the order they run, tiers of plugins, and the job
  * order of queues that name none ({@code defaultJobQueuePolicy}; Priority unless set).
  */
-public record SchedulerConfiguration(List<ActionConfiguration> actions, List<TierConfiguration> tiers,
+public record SchedulerConfiguration(
+    List<ActionConfiguration> actions,
+    List<TierConfiguration> tiers,
     JobQueuePolicy defaultJobQueuePolicy) {
 
   public SchedulerConfiguration {
-    defaultJobQueuePolicy = defaultJobQueuePolicy == null ? JobQueuePolicy.PRIORITY : defaultJobQueuePolicy;
+    defaultJobQueuePolicy =
+        defaultJobQueuePolicy == null ? JobQueuePolicy.PRIORITY : defaultJobQueuePolicy;
     actions = List.copyOf(actions);
     tiers = List.copyOf(tiers);
     Set<String> seenActions = new HashSet<>();
@@ -26,7 +29,8 @@ public record SchedulerConfiguration(List<ActionConfiguration> actions, List<Tie
     for (TierConfiguration tier : tiers) {
       for (PluginConfiguration plugin : tier.plugins()) {
         if (!seenPlugins.add(plugin.name())) {
-          throw new InvalidConfigurationException("plugin '" + plugin.name() + "' is enabled twice");
+          throw new InvalidConfigurationException(
+              "plugin '" + plugin.name() + "' is enabled twice");
         }
       }
     }

@@ -29,16 +29,20 @@ import org.yaml.snakeyaml.error.YAMLException;
  * defaultJobQueuePolicy: DRF                  # optional: job order of queues that set none (Priority)
  * </pre>
  *
- * Every unknown key, plugin, action or argument is refused with its path
- * ({@code tiers[1].plugins[0].arguments.binpack.weight}), so a typo never silently falls back to a default.
+ * Every unknown key, plugin, action or argument is refused with its path ({@code
+ * tiers[1].plugins[0].arguments.binpack.weight}), so a typo never silently falls back to a default.
  */
 public final class SchedulerConfigurationParser {
 
-  private static final Set<String> ROOT_KEYS = Set.of("actions", "tiers", "configurations", "defaultJobQueuePolicy");
+  private static final Set<String> ROOT_KEYS =
+      Set.of("actions", "tiers", "configurations", "defaultJobQueuePolicy");
 
-  /** The plugin that orders jobs under each job order; a default naming a disabled one would order nothing. */
-  private static final Map<JobQueuePolicy, String> ORDERING_PLUGIN = Map.of(JobQueuePolicy.PRIORITY, "priority",
-      JobQueuePolicy.DRF, "drf");
+  /**
+   * The plugin that orders jobs under each job order; a default naming a disabled one would order
+   * nothing.
+   */
+  private static final Map<JobQueuePolicy, String> ORDERING_PLUGIN =
+      Map.of(JobQueuePolicy.PRIORITY, "priority", JobQueuePolicy.DRF, "drf");
 
   private final ConfigurationVocabulary vocabulary;
 
@@ -51,13 +55,16 @@ public final class SchedulerConfigurationParser {
     Map<String, Object> rootMap = asMap(root, "(root)");
     rejectUnknownKeys(rootMap, ROOT_KEYS, "");
     List<String> actionNames = parseActionNames(rootMap.get("actions"));
-    Map<String, Arguments> actionArguments = parseActionArguments(rootMap.get("configurations"), actionNames);
+    Map<String, Arguments> actionArguments =
+        parseActionArguments(rootMap.get("configurations"), actionNames);
     List<ActionConfiguration> actions = new ArrayList<>();
     for (String name : actionNames) {
-      actions.add(new ActionConfiguration(name, actionArguments.getOrDefault(name, Arguments.DEFAULTS)));
+      actions.add(
+          new ActionConfiguration(name, actionArguments.getOrDefault(name, Arguments.DEFAULTS)));
     }
     List<TierConfiguration> tiers = parseTiers(rootMap.get("tiers"));
-    JobQueuePolicy defaultJobQueuePolicy = parseDefaultJobQueuePolicy(rootMap.get("defaultJobQueuePolicy"), tiers);
+    JobQueuePolicy defaultJobQueuePolicy =
+        parseDefaultJobQueuePolicy(rootMap.get("defaultJobQueuePolicy"), tiers);
     return new SchedulerConfiguration(actions, tiers, defaultJobQueuePolicy);
   }
 
@@ -72,10 +79,17 @@ public final class SchedulerConfigurationParser {
       throw new InvalidConfigurationException("defaultJobQueuePolicy: " + e.getMessage(), e);
     }
     String plugin = ORDERING_PLUGIN.get(policy);
-    boolean enabled = tiers.stream().flatMap(tier -> tier.plugins().stream()).anyMatch(p -> p.name().equals(plugin));
+    boolean enabled =
+        tiers.stream()
+            .flatMap(tier -> tier.plugins().stream())
+            .anyMatch(p -> p.name().equals(plugin));
     if (vocabulary.pluginNames().contains(plugin) && !enabled) {
-      throw new InvalidConfigurationException("defaultJobQueuePolicy: " + raw + " orders jobs with plugin '" + plugin
-          + "', which no tier enables");
+      throw new InvalidConfigurationException(
+          "defaultJobQueuePolicy: "
+              + raw
+              + " orders jobs with plugin '"
+              + plugin
+              + "', which no tier enables");
     }
     return policy;
   }
@@ -89,13 +103,15 @@ public final class SchedulerConfigurationParser {
     try {
       return new Yaml(new SafeConstructor(options)).load(yamlText);
     } catch (YAMLException e) {
-      throw new InvalidConfigurationException("scheduler configuration is not valid YAML: " + e.getMessage(), e);
+      throw new InvalidConfigurationException(
+          "scheduler configuration is not valid YAML: " + e.getMessage(), e);
     }
   }
 
   private List<String> parseActionNames(Object raw) {
     if (raw == null) {
-      throw new InvalidConfigurationException("actions: missing; list the actions to run, e.g. \"enqueue, allocate, backfill\"");
+      throw new InvalidConfigurationException(
+          "actions: missing; list the actions to run, e.g. \"enqueue, allocate, backfill\"");
     }
     List<String> names = new ArrayList<>();
     if (raw instanceof String text) {
@@ -107,12 +123,14 @@ public final class SchedulerConfigurationParser {
     } else if (raw instanceof List<?> list) {
       for (int i = 0; i < list.size(); i++) {
         if (!(list.get(i) instanceof String name) || name.isBlank()) {
-          throw new InvalidConfigurationException("actions[" + i + "]: expected an action name, got '" + list.get(i) + "'");
+          throw new InvalidConfigurationException(
+              "actions[" + i + "]: expected an action name, got '" + list.get(i) + "'");
         }
         names.add(name.trim());
       }
     } else {
-      throw new InvalidConfigurationException("actions: expected a comma-separated string or a list, got '" + raw + "'");
+      throw new InvalidConfigurationException(
+          "actions: expected a comma-separated string or a list, got '" + raw + "'");
     }
     if (names.isEmpty()) {
       throw new InvalidConfigurationException("actions: at least one action is required");
@@ -120,11 +138,17 @@ public final class SchedulerConfigurationParser {
     for (int i = 0; i < names.size(); i++) {
       String name = names.get(i);
       if (!vocabulary.actionNames().contains(name)) {
-        throw new InvalidConfigurationException("actions[" + i + "]: unknown action '" + name + "'; known actions: "
-            + new TreeSet<>(vocabulary.actionNames()));
+        throw new InvalidConfigurationException(
+            "actions["
+                + i
+                + "]: unknown action '"
+                + name
+                + "'; known actions: "
+                + new TreeSet<>(vocabulary.actionNames()));
       }
       if (names.indexOf(name) != i) {
-        throw new InvalidConfigurationException("actions[" + i + "]: action '" + name + "' is listed twice");
+        throw new InvalidConfigurationException(
+            "actions[" + i + "]: action '" + name + "' is listed twice");
       }
     }
     return names;
@@ -141,22 +165,36 @@ public final class SchedulerConfigurationParser {
       Map<String, Object> entry = asMap(entries.get(i), path);
       rejectUnknownKeys(entry, Set.of("name", "arguments"), path + ".");
       String name = requireName(entry, path);
-      ArgumentSchema schema = vocabulary.actionArguments(name).orElseThrow(() -> new InvalidConfigurationException(
-          path + ".name: unknown action '" + name + "'; known actions: " + new TreeSet<>(vocabulary.actionNames())));
+      ArgumentSchema schema =
+          vocabulary
+              .actionArguments(name)
+              .orElseThrow(
+                  () ->
+                      new InvalidConfigurationException(
+                          path
+                              + ".name: unknown action '"
+                              + name
+                              + "'; known actions: "
+                              + new TreeSet<>(vocabulary.actionNames())));
       if (!actionNames.contains(name)) {
-        throw new InvalidConfigurationException(path + ".name: action '" + name + "' is configured but not listed in actions");
+        throw new InvalidConfigurationException(
+            path + ".name: action '" + name + "' is configured but not listed in actions");
       }
       if (byAction.containsKey(name)) {
-        throw new InvalidConfigurationException(path + ".name: action '" + name + "' is configured twice");
+        throw new InvalidConfigurationException(
+            path + ".name: action '" + name + "' is configured twice");
       }
-      byAction.put(name, parseArguments(entry.get("arguments"), schema, path + ".arguments", "action " + name));
+      byAction.put(
+          name,
+          parseArguments(entry.get("arguments"), schema, path + ".arguments", "action " + name));
     }
     return byAction;
   }
 
   private List<TierConfiguration> parseTiers(Object raw) {
     if (raw == null) {
-      throw new InvalidConfigurationException("tiers: missing; at least one tier of plugins is required");
+      throw new InvalidConfigurationException(
+          "tiers: missing; at least one tier of plugins is required");
     }
     List<?> tierList = asList(raw, "tiers");
     List<TierConfiguration> tiers = new ArrayList<>();
@@ -172,19 +210,34 @@ public final class SchedulerConfigurationParser {
         Map<String, Object> plugin = asMap(pluginList.get(p), path);
         rejectUnknownKeys(plugin, Set.of("name", "arguments"), path + ".");
         String name = requireName(plugin, path);
-        ArgumentSchema schema = vocabulary.pluginArguments(name).orElseThrow(() -> new InvalidConfigurationException(
-            path + ".name: unknown plugin '" + name + "'; known plugins: " + new TreeSet<>(vocabulary.pluginNames())));
+        ArgumentSchema schema =
+            vocabulary
+                .pluginArguments(name)
+                .orElseThrow(
+                    () ->
+                        new InvalidConfigurationException(
+                            path
+                                + ".name: unknown plugin '"
+                                + name
+                                + "'; known plugins: "
+                                + new TreeSet<>(vocabulary.pluginNames())));
         if (!seen.add(name)) {
-          throw new InvalidConfigurationException(path + ".name: plugin '" + name + "' is enabled twice");
+          throw new InvalidConfigurationException(
+              path + ".name: plugin '" + name + "' is enabled twice");
         }
-        plugins.add(new PluginConfiguration(name, parseArguments(plugin.get("arguments"), schema, path + ".arguments", "plugin " + name)));
+        plugins.add(
+            new PluginConfiguration(
+                name,
+                parseArguments(
+                    plugin.get("arguments"), schema, path + ".arguments", "plugin " + name)));
       }
       tiers.add(new TierConfiguration(plugins));
     }
     return tiers;
   }
 
-  private static Arguments parseArguments(Object raw, ArgumentSchema schema, String path, String owner) {
+  private static Arguments parseArguments(
+      Object raw, ArgumentSchema schema, String path, String owner) {
     if (raw == null) {
       return Arguments.DEFAULTS;
     }
@@ -193,8 +246,19 @@ public final class SchedulerConfigurationParser {
     Map<String, Object> values = new LinkedHashMap<>();
     for (Map.Entry<String, Object> entry : flat.entrySet()) {
       String argumentPath = path + "." + entry.getKey();
-      ArgumentSpec<?> spec = schema.find(entry.getKey()).orElseThrow(() -> new InvalidConfigurationException(
-          argumentPath + ": unknown argument '" + entry.getKey() + "' for " + owner + "; known arguments: " + schema.sortedNames()));
+      ArgumentSpec<?> spec =
+          schema
+              .find(entry.getKey())
+              .orElseThrow(
+                  () ->
+                      new InvalidConfigurationException(
+                          argumentPath
+                              + ": unknown argument '"
+                              + entry.getKey()
+                              + "' for "
+                              + owner
+                              + "; known arguments: "
+                              + schema.sortedNames()));
       try {
         values.put(spec.name(), spec.convert(entry.getValue()));
       } catch (IllegalArgumentException e) {
@@ -204,7 +268,10 @@ public final class SchedulerConfigurationParser {
     return new Arguments(values);
   }
 
-  /** Turns {@code binpack: {weight: 2}} into {@code binpack.weight: 2}, so both spellings mean the same. */
+  /**
+   * Turns {@code binpack: {weight: 2}} into {@code binpack.weight: 2}, so both spellings mean the
+   * same.
+   */
   private static void flatten(Map<String, Object> map, String prefix, Map<String, Object> into) {
     for (Map.Entry<String, Object> entry : map.entrySet()) {
       String key = prefix + entry.getKey();
@@ -224,10 +291,17 @@ public final class SchedulerConfigurationParser {
     return text.trim();
   }
 
-  private static void rejectUnknownKeys(Map<String, Object> map, Set<String> known, String pathPrefix) {
+  private static void rejectUnknownKeys(
+      Map<String, Object> map, Set<String> known, String pathPrefix) {
     for (String key : map.keySet()) {
       if (!known.contains(key)) {
-        throw new InvalidConfigurationException(pathPrefix + key + ": unknown key '" + key + "'; expected one of " + new TreeSet<>(known));
+        throw new InvalidConfigurationException(
+            pathPrefix
+                + key
+                + ": unknown key '"
+                + key
+                + "'; expected one of "
+                + new TreeSet<>(known));
       }
     }
   }

@@ -2,7 +2,10 @@ package io.tyrl.arranger.scheduler.framework;
 
 import java.util.List;
 
-/** Mechanism: one step of a cycle (enqueue, allocate, backfill, ...), acting on the session through statements. */
+/**
+ * Mechanism: one step of a cycle (enqueue, allocate, backfill, ...), acting on the session through
+ * statements.
+ */
 public interface Action {
 
   void execute(Session session);

@@ -6,7 +6,8 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /** An action's name, the arguments it accepts and how to make it. */
-public record ActionDescriptor(String name, ArgumentSchema arguments, Function<Arguments, Action> factory) {
+public record ActionDescriptor(
+    String name, ArgumentSchema arguments, Function<Arguments, Action> factory) {
 
   public ActionDescriptor {
     if (name == null || name.isBlank()) {

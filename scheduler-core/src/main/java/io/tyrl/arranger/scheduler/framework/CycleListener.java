@@ -7,12 +7,9 @@ public interface CycleListener {
 
   CycleListener NONE = new CycleListener() {};
 
-  default void pluginOpened(String plugin, long nanos) {
-  }
+  default void pluginOpened(String plugin, long nanos) {}
 
-  default void actionExecuted(String action, long nanos) {
-  }
+  default void actionExecuted(String action, long nanos) {}
 
-  default void cycleCompleted(CycleResult result, long nanos) {
-  }
+  default void cycleCompleted(CycleResult result, long nanos) {}
 }

@@ -3,11 +3,12 @@ package io.tyrl.arranger.scheduler.framework;
 import java.time.Duration;
 
 /**
- * When the next scheduling cycle starts. Every {@code period} after the last one ended, as Volcano's
- * loop does; and, with {@code cycleOnChange}, sooner when a change that may let a job be placed was seen
- * (a job submitted, room freed, a node or Queue changed) — but never sooner than {@code minInterval}
- * after the last cycle ended, nor sooner than the last cycle lasted, so that a burst of changes cannot
- * keep the scheduler busy more than half the time. The service's loop and the simulator both follow it.
+ * When the next scheduling cycle starts. Every {@code period} after the last one ended, as
+ * Volcano's loop does; and, with {@code cycleOnChange}, sooner when a change that may let a job be
+ * placed was seen (a job submitted, room freed, a node or Queue changed) — but never sooner than
+ * {@code minInterval} after the last cycle ended, nor sooner than the last cycle lasted, so that a
+ * burst of changes cannot keep the scheduler busy more than half the time. The service's loop and
+ * the simulator both follow it.
  */
 public record CyclePacing(Duration period, boolean cycleOnChange, Duration minInterval) {
 
@@ -16,7 +17,9 @@ public record CyclePacing(Duration period, boolean cycleOnChange, Duration minIn
     requirePositive(minInterval, "minInterval");
   }
 
-  /** Nanoseconds from the end of a cycle that lasted {@code cycleNanos} to the start of the next. */
+  /**
+   * Nanoseconds from the end of a cycle that lasted {@code cycleNanos} to the start of the next.
+   */
   public long delayNanos(long cycleNanos, boolean changeSeen) {
     long periodic = period.toNanos();
     if (!cycleOnChange || !changeSeen) {

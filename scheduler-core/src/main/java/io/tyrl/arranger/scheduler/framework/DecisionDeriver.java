@@ -13,16 +13,18 @@ import java.util.Map;
 
 /**
  * Reads a finished session into decisions:
+ *
  * <ul>
- *   <li>a failed job → ScheduledFailed with no allocations;</li>
- *   <li>nothing placed, or a minimum not met (a NonStrict reservation) → Unscheduled;</li>
- *   <li>minimum met → ScheduledPartly until every pod is placed, then ScheduledSucceed.</li>
+ *   <li>a failed job → ScheduledFailed with no allocations;
+ *   <li>nothing placed, or a minimum not met (a NonStrict reservation) → Unscheduled;
+ *   <li>minimum met → ScheduledPartly until every pod is placed, then ScheduledSucceed.
  * </ul>
- * Pods being evicted (releasing) are not reported as allocations, and neither are pipelined ones: the
- * service layer creates a pod for every allocation, while a pipelined pod must wait until its victims
- * are gone. A job with pipelined pods is Unscheduled, waiting for its victims, whatever else it holds.
- * A job still waiting for its gang minimum carries when that wait began ({@code waitingSince}); a job
- * whose minimum is placed, or has run, carries none.
+ *
+ * Pods being evicted (releasing) are not reported as allocations, and neither are pipelined ones:
+ * the service layer creates a pod for every allocation, while a pipelined pod must wait until its
+ * victims are gone. A job with pipelined pods is Unscheduled, waiting for its victims, whatever
+ * else it holds. A job still waiting for its gang minimum carries when that wait began ({@code
+ * waitingSince}); a job whose minimum is placed, or has run, carries none.
  */
 final class DecisionDeriver {
 
@@ -52,24 +54,48 @@ final class DecisionDeriver {
 
   static JobDecision decide(Session session, JobState job) {
     if (job.isFailed()) {
-      return new JobDecision(ScheduleState.SCHEDULED_FAILED, Map.of(), job.failure().reason(), job.failure().message(), null);
+      return new JobDecision(
+          ScheduleState.SCHEDULED_FAILED,
+          Map.of(),
+          job.failure().reason(),
+          job.failure().message(),
+          null);
     }
     Map<String, String> allocations = allocations(job);
     if (job.isWaitingForVictims()) {
-      JobNote note = job.note() != null ? job.note()
-          : new JobNote(ReasonCode.WAITING_FOR_VICTIMS, PlacementSummary.describe(job, "pipelined") + " onto resources being released");
-      return new JobDecision(ScheduleState.UNSCHEDULED, allocations, note.reason(), note.message(), waitingSince(session, job));
+      JobNote note =
+          job.note() != null
+              ? job.note()
+              : new JobNote(
+                  ReasonCode.WAITING_FOR_VICTIMS,
+                  PlacementSummary.describe(job, "pipelined") + " onto resources being released");
+      return new JobDecision(
+          ScheduleState.UNSCHEDULED,
+          allocations,
+          note.reason(),
+          note.message(),
+          waitingSince(session, job));
     }
     boolean ready = job.placedTasks() > 0 && session.isJobReady(job);
     if (ready && job.isFullyPlaced()) {
       return new JobDecision(ScheduleState.SCHEDULED_SUCCEED, allocations, null, "", null);
     }
-    JobNote note = job.note() != null ? job.note()
-        : new JobNote(ReasonCode.UNSCHEDULABLE, PlacementSummary.describe(job) + "; not considered in this cycle");
+    JobNote note =
+        job.note() != null
+            ? job.note()
+            : new JobNote(
+                ReasonCode.UNSCHEDULABLE,
+                PlacementSummary.describe(job) + "; not considered in this cycle");
     if (ready) {
-      return new JobDecision(ScheduleState.SCHEDULED_PARTLY, allocations, note.reason(), note.message(), null);
+      return new JobDecision(
+          ScheduleState.SCHEDULED_PARTLY, allocations, note.reason(), note.message(), null);
     }
-    return new JobDecision(ScheduleState.UNSCHEDULED, allocations, note.reason(), note.message(), waitingSince(session, job));
+    return new JobDecision(
+        ScheduleState.UNSCHEDULED,
+        allocations,
+        note.reason(),
+        note.message(),
+        waitingSince(session, job));
   }
 
   /** For a job whose minimum is not placed: when its wait began (null once the minimum has run). */
@@ -78,8 +104,8 @@ final class DecisionDeriver {
   }
 
   /**
-   * Each queue's summary: counts of its jobs by where they stand (failed jobs in none), what it holds
-   * and deserves, and whether it is overused — what its status shows and its metrics export.
+   * Each queue's summary: counts of its jobs by where they stand (failed jobs in none), what it
+   * holds and deserves, and whether it is overused — what its status shows and its metrics export.
    */
   static Map<String, QueueSummary> queues(Session session) {
     ResourceDimensions dimensions = session.dimensions();
@@ -103,8 +129,17 @@ final class DecisionDeriver {
         holds |= d != ResourceDimensions.PODS && allocated[d] > 0;
       }
       int[] count = counts.getOrDefault(queue, new int[4]);
-      summaries.put(queue.name(), new QueueSummary(queue.name(), queue.deserved(), dimensions.resourceWithoutPods(allocated),
-          count[PENDING], count[INQUEUE], count[RUNNING], holds && session.tiers().isOverused(queue), count[3]));
+      summaries.put(
+          queue.name(),
+          new QueueSummary(
+              queue.name(),
+              queue.deserved(),
+              dimensions.resourceWithoutPods(allocated),
+              count[PENDING],
+              count[INQUEUE],
+              count[RUNNING],
+              holds && session.tiers().isOverused(queue),
+              count[3]));
     }
     return summaries;
   }
@@ -113,7 +148,10 @@ final class DecisionDeriver {
   private static final int INQUEUE = 1;
   private static final int RUNNING = 2;
 
-  /** Running once its minimum is placed; pending while enqueue refuses it and it holds nothing; inqueue otherwise. */
+  /**
+   * Running once its minimum is placed; pending while enqueue refuses it and it holds nothing;
+   * inqueue otherwise.
+   */
   private static int standing(Session session, JobState job) {
     if (job.placedTasks() > 0 && session.isJobReady(job)) {
       return RUNNING;

@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Why no node fits a task: how many nodes rejected it for each reason (each node counted once, by its first reason). */
+/**
+ * Why no node fits a task: how many nodes rejected it for each reason (each node counted once, by
+ * its first reason).
+ */
 public record FitDiagnosis(int totalNodes, int fittingNodes, Map<String, Integer> rejections) {
 
   public FitDiagnosis {
@@ -18,8 +21,18 @@ public record FitDiagnosis(int totalNodes, int fittingNodes, Map<String, Integer
       return "no nodes to fit " + subject;
     }
     List<Map.Entry<String, Integer>> entries = new ArrayList<>(rejections.entrySet());
-    entries.sort((a, b) -> a.getValue().equals(b.getValue()) ? a.getKey().compareTo(b.getKey()) : b.getValue() - a.getValue());
-    StringBuilder text = new StringBuilder().append(fittingNodes).append('/').append(totalNodes).append(" nodes fit ").append(subject);
+    entries.sort(
+        (a, b) ->
+            a.getValue().equals(b.getValue())
+                ? a.getKey().compareTo(b.getKey())
+                : b.getValue() - a.getValue());
+    StringBuilder text =
+        new StringBuilder()
+            .append(fittingNodes)
+            .append('/')
+            .append(totalNodes)
+            .append(" nodes fit ")
+            .append(subject);
     String separator = ": ";
     for (Map.Entry<String, Integer> entry : entries) {
       text.append(separator).append(entry.getValue()).append(' ').append(entry.getKey());

@@ -18,12 +18,19 @@ public final class JobState {
 
   private final int index;
   private final JobInfo info;
-  /** Made once: job order falls back to it, so sorting would otherwise build two strings per comparison. */
+
+  /**
+   * Made once: job order falls back to it, so sorting would otherwise build two strings per
+   * comparison.
+   */
   private final String key;
+
   private final QueueState queue;
   private final JobQueuePolicy jobQueuePolicy;
+
   /** {@code basicPolicy: Gang}, read once: the minimum is asked for on every readiness check. */
   private final boolean everyWorkerInMinimum;
+
   private final List<TaskState> tasks = new ArrayList<>();
   private final List<TaskState> tasksView = Collections.unmodifiableList(tasks);
   private final long[] allocated;
@@ -42,8 +49,9 @@ public final class JobState {
     this.info = info;
     this.key = info.key();
     this.queue = queue;
-    this.jobQueuePolicy = info.jobQueuePolicyIfSet()
-        .orElse(queue == null ? JobQueuePolicy.PRIORITY : queue.info().jobQueuePolicy());
+    this.jobQueuePolicy =
+        info.jobQueuePolicyIfSet()
+            .orElse(queue == null ? JobQueuePolicy.PRIORITY : queue.info().jobQueuePolicy());
     this.everyWorkerInMinimum = BasicPolicy.GANG.equals(info.basicPolicy());
     this.allocated = new long[dimensions];
   }
@@ -56,7 +64,10 @@ public final class JobState {
     }
   }
 
-  /** The job's position in {@link Session#jobs()}: plugins keep what they know of each job in an array. */
+  /**
+   * The job's position in {@link Session#jobs()}: plugins keep what they know of each job in an
+   * array.
+   */
   public int index() {
     return index;
   }
@@ -110,18 +121,22 @@ public final class JobState {
     return tasks.size() - 1;
   }
 
-  /** Workers that must be placed with the leader before the job may start: all of them for {@code basicPolicy: Gang}. */
+  /**
+   * Workers that must be placed with the leader before the job may start: all of them for {@code
+   * basicPolicy: Gang}.
+   */
   public int minimumWorkers() {
     return everyWorkerInMinimum ? workerCount() : info.minWorkersNum();
   }
 
   /**
-   * The least the job's minimum can take: the leader plus, per resource, the {@link #minimumWorkers()}
-   * smallest worker requests (capped at the workers it has), pods included. Readiness counts any
-   * workers, whichever WorkerSet they belong to, so the minimum is not "the first workers in spec
-   * order": with a set of 8-GPU workers listed before a set of CPU workers, two CPU workers may make a
-   * job of {@code minWorkersNum: 2} ready. A per-resource lower bound is what admission needs — a job
-   * is refused or found never to fit only when even its cheapest minimum cannot be held.
+   * The least the job's minimum can take: the leader plus, per resource, the {@link
+   * #minimumWorkers()} smallest worker requests (capped at the workers it has), pods included.
+   * Readiness counts any workers, whichever WorkerSet they belong to, so the minimum is not "the
+   * first workers in spec order": with a set of 8-GPU workers listed before a set of CPU workers,
+   * two CPU workers may make a job of {@code minWorkersNum: 2} ready. A per-resource lower bound is
+   * what admission needs — a job is refused or found never to fit only when even its cheapest
+   * minimum cannot be held.
    */
   public long[] minimumRequest() {
     if (minimumRequest == null) {
@@ -205,7 +220,10 @@ public final class JobState {
     return pipelinedTasks > 0;
   }
 
-  /** True when the job lost its minimum to preemption or reclaim in this cycle; nothing places it again in the cycle. */
+  /**
+   * True when the job lost its minimum to preemption or reclaim in this cycle; nothing places it
+   * again in the cycle.
+   */
   public boolean isHeldBack() {
     return heldBack;
   }

@@ -2,7 +2,10 @@ package io.tyrl.arranger.scheduler.framework;
 
 import java.util.Arrays;
 
-/** Counts per node index in an open-addressing table: scoring asks "pods of this job on node n" for every candidate. */
+/**
+ * Counts per node index in an open-addressing table: scoring asks "pods of this job on node n" for
+ * every candidate.
+ */
 final class NodeCounter {
 
   private int[] keys = new int[8];

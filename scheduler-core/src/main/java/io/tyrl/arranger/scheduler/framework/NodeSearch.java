@@ -12,29 +12,34 @@ import java.util.Optional;
 
 /**
  * Finds the best node for a task, fast enough for thousands of nodes:
+ *
  * <ol>
- *   <li>static filters (labels, taints, conditions) are evaluated once per distinct
- *       {@link PlacementConstraints} and node; the nodes that pass form that constraint's candidate list;</li>
- *   <li>a node whose idle capacity is below the smallest request of any task in the session, in some
- *       resource, is exhausted: no task can fit it until something is released, so it is dropped from
- *       candidate lists (a fit check then touches only nodes that may fit);</li>
- *   <li>dynamic predicates (resource fit) run over the remaining candidates. On a cluster of at most
- *       {@value #EXACT_SEARCH_MAX_NODES} nodes every candidate is checked and every feasible node scored
- *       (exact: BinPack and LeaderFirst find their best node). Above that, unless
- *       {@code percentageOfNodesToScore} asks for 100, the search samples like kube-scheduler: it starts
- *       where the previous search for the same constraints stopped (rotation) and stops once enough
- *       feasible nodes were found (percentageOfNodesToScore); nodes already holding the job's pods are
- *       always considered, so that job (anti-)affinity sees them;</li>
- *   <li>feasible nodes are scored with the weighted plugin scores; the highest wins, the first found on
- *       a tie (in an exact search, the job's own nodes first, then snapshot order);</li>
- *   <li>a request that fitted nowhere is remembered until something is released.</li>
+ *   <li>static filters (labels, taints, conditions) are evaluated once per distinct {@link
+ *       PlacementConstraints} and node; the nodes that pass form that constraint's candidate list;
+ *   <li>a node whose idle capacity is below the smallest request of any task in the session, in
+ *       some resource, is exhausted: no task can fit it until something is released, so it is
+ *       dropped from candidate lists (a fit check then touches only nodes that may fit);
+ *   <li>dynamic predicates (resource fit) run over the remaining candidates. On a cluster of at
+ *       most {@value #EXACT_SEARCH_MAX_NODES} nodes every candidate is checked and every feasible
+ *       node scored (exact: BinPack and LeaderFirst find their best node). Above that, unless
+ *       {@code percentageOfNodesToScore} asks for 100, the search samples like kube-scheduler: it
+ *       starts where the previous search for the same constraints stopped (rotation) and stops once
+ *       enough feasible nodes were found (percentageOfNodesToScore); nodes already holding the
+ *       job's pods are always considered, so that job (anti-)affinity sees them;
+ *   <li>feasible nodes are scored with the weighted plugin scores; the highest wins, the first
+ *       found on a tie (in an exact search, the job's own nodes first, then snapshot order);
+ *   <li>a request that fitted nowhere is remembered until something is released.
  * </ol>
+ *
  * Statements checkpoint this search state: a discarded statement restores the ledgers exactly, so
  * memories from before it stay true, and those made during it are rolled back.
  */
 public final class NodeSearch {
 
-  /** The nodes passing the static filters for one set of constraints, and the live (not exhausted) part of them. */
+  /**
+   * The nodes passing the static filters for one set of constraints, and the live (not exhausted)
+   * part of them.
+   */
   private static final class StaticCandidates {
     final int[] passing;
     final PredicateResult[] rejectionByNode;
@@ -45,14 +50,18 @@ public final class NodeSearch {
     long exhaustedAtCompaction;
     int nextStart;
 
-    StaticCandidates(int[] passing, PredicateResult[] rejectionByNode, boolean[] permanentlyRejected) {
+    StaticCandidates(
+        int[] passing, PredicateResult[] rejectionByNode, boolean[] permanentlyRejected) {
       this.passing = passing;
       this.rejectionByNode = rejectionByNode;
       this.permanentlyRejected = permanentlyRejected;
     }
   }
 
-  /** {@code pod} is null unless verdicts depend on the pod's own namespace and labels (see {@link #judgePodsByTheirNeighbours}). */
+  /**
+   * {@code pod} is null unless verdicts depend on the pod's own namespace and labels (see {@link
+   * #judgePodsByTheirNeighbours}).
+   */
   private record RequestKey(PlacementConstraints constraints, long[] request, Object pod) {
     RequestKey(PlacementConstraints constraints, long[] request) {
       this(constraints, request, null);
@@ -60,7 +69,9 @@ public final class NodeSearch {
 
     @Override
     public boolean equals(Object other) {
-      return other instanceof RequestKey key && constraints.equals(key.constraints) && Arrays.equals(request, key.request)
+      return other instanceof RequestKey key
+          && constraints.equals(key.constraints)
+          && Arrays.equals(request, key.request)
           && java.util.Objects.equals(pod, key.pod);
     }
 
@@ -74,27 +85,34 @@ public final class NodeSearch {
 
   private record RememberedFailure(long generation, FitDiagnosis diagnosis) {}
 
-  /** A full count of the room for one pod shape, smaller than what was asked; valid until something is released. */
+  /**
+   * A full count of the room for one pod shape, smaller than what was asked; valid until something
+   * is released.
+   */
   private record RememberedShortage(long generation, int room, FitDiagnosis diagnosis) {}
 
-  /** How many pods of one shape the room left could take, and, when it fell short, why nodes turn the shape away. */
+  /**
+   * How many pods of one shape the room left could take, and, when it fell short, why nodes turn
+   * the shape away.
+   */
   public record Room(int pods, FitDiagnosis diagnosis) {}
 
   /** Where the search memories stood when a statement began. */
   record Checkpoint(int failures, int exhausted, int shortages, long generation) {}
 
   /**
-   * Up to this many nodes in the cluster, a search with the default (adaptive) percentage checks and
-   * scores every node: exact placement where it is cheap. Above it, sampling keeps a cycle over tens of
-   * thousands of nodes within its budget. Volcano and kube-scheduler sample from 100 nodes up.
+   * Up to this many nodes in the cluster, a search with the default (adaptive) percentage checks
+   * and scores every node: exact placement where it is cheap. Above it, sampling keeps a cycle over
+   * tens of thousands of nodes within its budget. Volcano and kube-scheduler sample from 100 nodes
+   * up.
    */
   public static final int EXACT_SEARCH_MAX_NODES = 1000;
 
   /**
-   * Above {@link #EXACT_SEARCH_MAX_NODES}, the adaptive rule stops at this many feasible nodes (never
-   * below {@code minFeasibleNodesToFind}). kube-scheduler's 5% floor would score 1,000 of 20,000 nodes
-   * for every pod; 500 keeps a cycle of 100,000 pods within its budget, and is what the rule gives at
-   * 5,000 nodes anyway.
+   * Above {@link #EXACT_SEARCH_MAX_NODES}, the adaptive rule stops at this many feasible nodes
+   * (never below {@code minFeasibleNodesToFind}). kube-scheduler's 5% floor would score 1,000 of
+   * 20,000 nodes for every pod; 500 keeps a cycle of 100,000 pods within its budget, and is what
+   * the rule gives at 5,000 nodes anyway.
    */
   public static final int ADAPTIVE_MAX_FEASIBLE_NODES = 500;
 
@@ -108,7 +126,8 @@ public final class NodeSearch {
   private final Session session;
   private final NodeState[] nodes;
   private final long[] smallestRequest;
-  private final Map<PlacementConstraints, StaticCandidates> candidatesByConstraints = new HashMap<>();
+  private final Map<PlacementConstraints, StaticCandidates> candidatesByConstraints =
+      new HashMap<>();
   private final Map<RequestKey, RememberedFailure> failures = new HashMap<>();
   private final List<RequestKey> failureLog = new ArrayList<>();
   private final Map<RequestKey, Optional<String>> neverFits = new HashMap<>();
@@ -133,13 +152,14 @@ public final class NodeSearch {
   }
 
   /**
-   * How many feasible nodes to find before choosing: every one on a cluster of at most
-   * {@value #EXACT_SEARCH_MAX_NODES} nodes when {@code percentage} is 0 (adaptive, the default), or when
-   * it is 100; otherwise kube-scheduler's rule — all of them up to {@code minimum}, beyond that
-   * {@code percentage}% of the candidates, or when percentage is 0 an adaptive share (50% minus 1% per
-   * 125 nodes, at least 5%) of at most {@value #ADAPTIVE_MAX_FEASIBLE_NODES} nodes.
+   * How many feasible nodes to find before choosing: every one on a cluster of at most {@value
+   * #EXACT_SEARCH_MAX_NODES} nodes when {@code percentage} is 0 (adaptive, the default), or when it
+   * is 100; otherwise kube-scheduler's rule — all of them up to {@code minimum}, beyond that {@code
+   * percentage}% of the candidates, or when percentage is 0 an adaptive share (50% minus 1% per 125
+   * nodes, at least 5%) of at most {@value #ADAPTIVE_MAX_FEASIBLE_NODES} nodes.
    */
-  public static int wantedFeasibleNodes(int clusterNodes, int candidates, int percentage, int minimum) {
+  public static int wantedFeasibleNodes(
+      int clusterNodes, int candidates, int percentage, int minimum) {
     if (isExact(clusterNodes, percentage) || candidates <= minimum) {
       return candidates;
     }
@@ -147,7 +167,8 @@ public final class NodeSearch {
       return Math.max(minimum, (int) ((long) candidates * percentage / 100));
     }
     int share = Math.max(5, 50 - candidates / 125);
-    return Math.max(minimum, Math.min(ADAPTIVE_MAX_FEASIBLE_NODES, (int) ((long) candidates * share / 100)));
+    return Math.max(
+        minimum, Math.min(ADAPTIVE_MAX_FEASIBLE_NODES, (int) ((long) candidates * share / 100)));
   }
 
   private static boolean isExact(int clusterNodes, int percentage) {
@@ -156,8 +177,8 @@ public final class NodeSearch {
 
   /**
    * Called by a plugin whose predicates depend on the other pods and on the pod's own labels
-   * (inter-pod affinity, topology spread): "fitted nowhere" is then remembered per pod identity, and
-   * not at all for a pod whose own constraints may be met by pods placed later in the cycle.
+   * (inter-pod affinity, topology spread): "fitted nowhere" is then remembered per pod identity,
+   * and not at all for a pod whose own constraints may be met by pods placed later in the cycle.
    */
   public void judgePodsByTheirNeighbours() {
     podsJudgedByNeighbours = true;
@@ -165,7 +186,10 @@ public final class NodeSearch {
 
   private RequestKey requestKey(TaskState task) {
     return podsJudgedByNeighbours
-        ? new RequestKey(task.info().constraints(), task.request(), new PodIdentity(task.job().info().namespace(), task.info().labels()))
+        ? new RequestKey(
+            task.info().constraints(),
+            task.request(),
+            new PodIdentity(task.job().info().namespace(), task.info().labels()))
         : new RequestKey(task.info().constraints(), task.request());
   }
 
@@ -174,7 +198,8 @@ public final class NodeSearch {
     syncWithReleases();
     StaticCandidates candidates = candidatesFor(task.info().constraints());
     RequestKey key = requestKey(task);
-    boolean remember = !podsJudgedByNeighbours || !task.info().constraints().podAffinity().filtersByOtherPods();
+    boolean remember =
+        !podsJudgedByNeighbours || !task.info().constraints().podAffinity().filtersByOtherPods();
     RememberedFailure failure = remember ? failures.get(key) : null;
     if (failure != null && failure.generation() == session.releaseGeneration()) {
       return new Result(null, failure.diagnosis());
@@ -194,7 +219,8 @@ public final class NodeSearch {
     int wanted = wantedFeasibleNodes(nodes.length, candidates.passing.length, percentage, minimum);
     int found = 0;
     int examined = 0;
-    // An exact search needs no rotation; starting at the first node makes its tie-break the snapshot's order.
+    // An exact search needs no rotation; starting at the first node makes its tie-break the
+    // snapshot's order.
     int start = size == 0 || exact ? 0 : candidates.nextStart % size;
     while (examined < size && found < wanted) {
       int index = live[(start + examined) % size];
@@ -226,8 +252,8 @@ public final class NodeSearch {
 
   /**
    * The best node where the task fits only once pods being released there are gone: admitted by the
-   * static filters, with room in what will be idle after the releases and what pipelined tasks already
-   * claim. Null when there is none (always, when nothing is being released).
+   * static filters, with room in what will be idle after the releases and what pipelined tasks
+   * already claim. Null when there is none (always, when nothing is being released).
    */
   public NodeState findBestReleasing(TaskState task) {
     StaticCandidates candidates = candidatesFor(task.info().constraints());
@@ -239,8 +265,8 @@ public final class NodeSearch {
   }
 
   /**
-   * As {@link #findBestReleasing(TaskState)}, among the given nodes only, in their order: a preemptor
-   * also looks at the nodes its own victims, chosen a moment ago, are releasing.
+   * As {@link #findBestReleasing(TaskState)}, among the given nodes only, in their order: a
+   * preemptor also looks at the nodes its own victims, chosen a moment ago, are releasing.
    */
   public NodeState findBestReleasing(TaskState task, Collection<NodeState> among) {
     StaticCandidates candidates = candidatesFor(task.info().constraints());
@@ -251,7 +277,8 @@ public final class NodeSearch {
     return best.node();
   }
 
-  private static void offerIfFitsOnceReleased(BestScoring best, StaticCandidates candidates, NodeState node) {
+  private static void offerIfFitsOnceReleased(
+      BestScoring best, StaticCandidates candidates, NodeState node) {
     if (candidates.rejectionByNode[node.index()] == null && node.fitsFutureIdle(best.task)) {
       best.offer(node);
     }
@@ -283,19 +310,21 @@ public final class NodeSearch {
   }
 
   /**
-   * How many pods like {@code task} (same constraints and request) the cluster could still take, counted
-   * up to {@code wanted}: per node admitted by the static filters, how many such requests fit in what
-   * will be idle once releasing pods are gone. An upper bound — pods of other shapes and the other
-   * predicates can only lower it — so a count below what a gang minimum needs proves it cannot be met,
-   * without placing a pod. A full count that fell short is remembered until something is released:
-   * placements only shrink the room.
+   * How many pods like {@code task} (same constraints and request) the cluster could still take,
+   * counted up to {@code wanted}: per node admitted by the static filters, how many such requests
+   * fit in what will be idle once releasing pods are gone. An upper bound — pods of other shapes
+   * and the other predicates can only lower it — so a count below what a gang minimum needs proves
+   * it cannot be met, without placing a pod. A full count that fell short is remembered until
+   * something is released: placements only shrink the room.
    */
   public Room roomFor(TaskState task, int wanted) {
     syncWithReleases();
     RequestKey key = new RequestKey(task.info().constraints(), task.request());
     RememberedShortage shortage = shortages.get(key);
     if (shortage != null && shortage.generation() == session.releaseGeneration()) {
-      return shortage.room() < wanted ? new Room(shortage.room(), shortage.diagnosis()) : new Room(wanted, null);
+      return shortage.room() < wanted
+          ? new Room(shortage.room(), shortage.diagnosis())
+          : new Room(wanted, null);
     }
     StaticCandidates candidates = candidatesFor(task.info().constraints());
     refreshLive(candidates);
@@ -321,7 +350,8 @@ public final class NodeSearch {
     }
     if (room < wanted) {
       FitDiagnosis diagnosis = diagnose(task);
-      shortages.put(key, new RememberedShortage(session.releaseGeneration(), (int) room, diagnosis));
+      shortages.put(
+          key, new RememberedShortage(session.releaseGeneration(), (int) room, diagnosis));
       shortageLog.add(key);
       return new Room((int) room, diagnosis);
     }
@@ -357,12 +387,13 @@ public final class NodeSearch {
   }
 
   /**
-   * The verdict of the static filters alone (labels, taints, node conditions), from the per-constraints
-   * cache. Preemption uses it: the dynamic predicates judge the ledger as it is now, while a preemptor
-   * is fitted into what will be free once its victims are gone.
+   * The verdict of the static filters alone (labels, taints, node conditions), from the
+   * per-constraints cache. Preemption uses it: the dynamic predicates judge the ledger as it is
+   * now, while a preemptor is fitted into what will be free once its victims are gone.
    */
   public PredicateResult admits(TaskState task, NodeState node) {
-    PredicateResult rejection = candidatesFor(task.info().constraints()).rejectionByNode[node.index()];
+    PredicateResult rejection =
+        candidatesFor(task.info().constraints()).rejectionByNode[node.index()];
     return rejection != null ? rejection : PredicateResult.FITS;
   }
 
@@ -387,13 +418,14 @@ public final class NodeSearch {
 
   /**
    * Why the task can never fit, if so: it requests a resource no node of the cluster has at all (a
-   * GPU in a cluster without GPU nodes), or some node admits it by labels and taints (transient node
-   * conditions aside), yet none of them could hold its request even empty. When no node admits it
-   * at all, nodes may still join, so that is not "never"; nor is anything while the cluster has no
-   * node.
+   * GPU in a cluster without GPU nodes), or some node admits it by labels and taints (transient
+   * node conditions aside), yet none of them could hold its request even empty. When no node admits
+   * it at all, nodes may still join, so that is not "never"; nor is anything while the cluster has
+   * no node.
    */
   public Optional<String> neverFitsReason(TaskState task) {
-    return neverFits.computeIfAbsent(new RequestKey(task.info().constraints(), task.request()), key -> computeNeverFits(task));
+    return neverFits.computeIfAbsent(
+        new RequestKey(task.info().constraints(), task.request()), key -> computeNeverFits(task));
   }
 
   private Optional<String> computeNeverFits(TaskState task) {
@@ -404,15 +436,26 @@ public final class NodeSearch {
     StringBuilder requested = new StringBuilder();
     StringBuilder absent = new StringBuilder();
     for (int dimension : task.requestedDimensions()) {
-      if (dimension != ResourceDimensions.PODS && task.request(dimension) > 0 && session.clusterAllocatable(dimension) == 0) {
+      if (dimension != ResourceDimensions.PODS
+          && task.request(dimension) > 0
+          && session.clusterAllocatable(dimension) == 0) {
         String name = dimensions.name(dimension);
-        requested.append(requested.length() > 0 ? ", " : "").append(name).append(' ')
+        requested
+            .append(requested.length() > 0 ? ", " : "")
+            .append(name)
+            .append(' ')
             .append(Resource.formatQuantity(name, task.request(dimension)));
         absent.append(absent.length() > 0 ? " or " : "").append(name);
       }
     }
     if (absent.length() > 0) {
-      return Optional.of("pod " + task.info().roleName() + " requests " + requested + ", and no node has " + absent);
+      return Optional.of(
+          "pod "
+              + task.info().roleName()
+              + " requests "
+              + requested
+              + ", and no node has "
+              + absent);
     }
     StaticCandidates candidates = candidatesFor(task.info().constraints());
     int admissible = 0;
@@ -440,18 +483,30 @@ public final class NodeSearch {
     for (int dimension : task.requestedDimensions()) {
       if (task.request(dimension) > largest[dimension]) {
         String name = dimensions.name(dimension);
-        tooLarge.append(tooLarge.length() > 0 ? ", " : "").append(name).append(' ')
-            .append(Resource.formatQuantity(name, task.request(dimension))).append(" > ")
+        tooLarge
+            .append(tooLarge.length() > 0 ? ", " : "")
+            .append(name)
+            .append(' ')
+            .append(Resource.formatQuantity(name, task.request(dimension)))
+            .append(" > ")
             .append(Resource.formatQuantity(name, largest[dimension]));
       }
     }
-    String detail = tooLarge.length() > 0 ? tooLarge.toString() : "no single node holds all of its request";
-    return Optional.of("pod " + task.info().roleName() + " is larger than each of the " + admissible
-        + " admissible nodes (" + detail + ")");
+    String detail =
+        tooLarge.length() > 0 ? tooLarge.toString() : "no single node holds all of its request";
+    return Optional.of(
+        "pod "
+            + task.info().roleName()
+            + " is larger than each of the "
+            + admissible
+            + " admissible nodes ("
+            + detail
+            + ")");
   }
 
   Checkpoint checkpoint() {
-    return new Checkpoint(failureLog.size(), exhaustedLogSize, shortageLog.size(), session.releaseGeneration());
+    return new Checkpoint(
+        failureLog.size(), exhaustedLogSize, shortageLog.size(), session.releaseGeneration());
   }
 
   /** Forgets what was learnt since the checkpoint; the ledgers are back where they were then. */
@@ -463,7 +518,8 @@ public final class NodeSearch {
       shortages.remove(shortageLog.remove(i));
     }
     if (releasingNodesGeneration != checkpoint.generation()) {
-      // Found after an eviction the rollback undid; its generation number will be reused for another ledger.
+      // Found after an eviction the rollback undid; its generation number will be reused for
+      // another ledger.
       releasingNodes = null;
     }
     if (exhaustedLogSize > checkpoint.exhausted()) {
@@ -492,16 +548,20 @@ public final class NodeSearch {
     exhaustedLog[exhaustedLogSize++] = index;
   }
 
-  /** Rebuilds the live list after a release, or compacts it once a quarter of it may be exhausted. */
+  /**
+   * Rebuilds the live list after a release, or compacts it once a quarter of it may be exhausted.
+   */
   private void refreshLive(StaticCandidates candidates) {
     boolean stale = candidates.liveVersion != liveVersion;
-    boolean crowded = exhaustedCount - candidates.exhaustedAtCompaction > candidates.liveSize / 4 + 1;
+    boolean crowded =
+        exhaustedCount - candidates.exhaustedAtCompaction > candidates.liveSize / 4 + 1;
     if (!stale && !crowded) {
       return;
     }
     int[] source = stale ? candidates.passing : candidates.live;
     int sourceSize = stale ? candidates.passing.length : candidates.liveSize;
-    int[] live = candidates.live == null || stale ? new int[candidates.passing.length] : candidates.live;
+    int[] live =
+        candidates.live == null || stale ? new int[candidates.passing.length] : candidates.live;
     int size = 0;
     for (int i = 0; i < sourceSize; i++) {
       if (!exhausted[source[i]]) {
@@ -532,7 +592,8 @@ public final class NodeSearch {
         permanent[node.index()] = verdict.permanentlyRejected();
       }
     }
-    StaticCandidates created = new StaticCandidates(Arrays.copyOf(passing, count), rejections, permanent);
+    StaticCandidates created =
+        new StaticCandidates(Arrays.copyOf(passing, count), rejections, permanent);
     candidatesByConstraints.put(constraints, created);
     return created;
   }

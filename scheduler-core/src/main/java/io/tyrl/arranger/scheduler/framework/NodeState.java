@@ -11,7 +11,9 @@ import java.util.function.Function;
  */
 public final class NodeState {
 
-  /** Stands for "no limit" when a node reports no pods capacity; far from overflow when added to. */
+  /**
+   * Stands for "no limit" when a node reports no pods capacity; far from overflow when added to.
+   */
   static final long UNLIMITED = Long.MAX_VALUE / 4;
 
   private final int index;
@@ -20,10 +22,15 @@ public final class NodeState {
   private final long[] ledger;
 
   /**
-   * @param vectorOf a resource's vector in the session's dimensions; nodes alike share their amounts,
-   *     so the session converts each distinct one once (the vectors are read here, never changed)
+   * @param vectorOf a resource's vector in the session's dimensions; nodes alike share their
+   *     amounts, so the session converts each distinct one once (the vectors are read here, never
+   *     changed)
    */
-  NodeState(int index, NodeInfo info, ResourceDimensions dimensions, Function<Resource, long[]> vectorOf) {
+  NodeState(
+      int index,
+      NodeInfo info,
+      ResourceDimensions dimensions,
+      Function<Resource, long[]> vectorOf) {
     this.index = index;
     this.info = info;
     this.size = dimensions.size();
@@ -57,7 +64,9 @@ public final class NodeState {
     return ledger[size + dimension];
   }
 
-  /** Allocatable minus used; negative when pods the scheduler did not place over-commit the node. */
+  /**
+   * Allocatable minus used; negative when pods the scheduler did not place over-commit the node.
+   */
   public long idle(int dimension) {
     return ledger[dimension] - ledger[size + dimension];
   }
@@ -93,9 +102,9 @@ public final class NodeState {
   }
 
   /**
-   * Every requested dimension that does not fit now, as a bit set (bit d = dimension d), by the rule of
-   * {@link #firstInsufficientDimension}; dimensions from 64 on are not reported. Used to explain a
-   * rejection, not to decide it.
+   * Every requested dimension that does not fit now, as a bit set (bit d = dimension d), by the
+   * rule of {@link #firstInsufficientDimension}; dimensions from 64 on are not reported. Used to
+   * explain a rejection, not to decide it.
    */
   public long insufficientDimensions(TaskState task) {
     long[] request = task.request();
@@ -110,7 +119,10 @@ public final class NodeState {
     return missing;
   }
 
-  /** True when the task fits in what will be idle once releasing pods are gone, after pipelined claims. */
+  /**
+   * True when the task fits in what will be idle once releasing pods are gone, after pipelined
+   * claims.
+   */
   public boolean fitsFutureIdle(TaskState task) {
     long[] request = task.request();
     for (int dimension : task.requestedDimensions()) {
@@ -131,7 +143,10 @@ public final class NodeState {
     return false;
   }
 
-  /** True when some dimension has less idle than {@code floor} asks — then no task asking at least that fits. */
+  /**
+   * True when some dimension has less idle than {@code floor} asks — then no task asking at least
+   * that fits.
+   */
   boolean idleBelow(long[] floor) {
     for (int dimension = 0; dimension < size; dimension++) {
       if (floor[dimension] > 0 && floor[dimension] > ledger[dimension] - ledger[size + dimension]) {

@@ -6,7 +6,8 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /** A plugin's name, the arguments it accepts and how to make an instance for a session. */
-public record PluginDescriptor(String name, ArgumentSchema arguments, Function<Arguments, Plugin> factory) {
+public record PluginDescriptor(
+    String name, ArgumentSchema arguments, Function<Arguments, Plugin> factory) {
 
   public PluginDescriptor {
     if (name == null || name.isBlank()) {

@@ -49,9 +49,11 @@ public final class PluginHooks {
   /** Adds a node score; {@code weight} multiplies it before scores add up. */
   public void nodeScore(NodeScoreFn fn, double weight) {
     if (!(weight >= 0)) {
-      throw new IllegalArgumentException("plugin " + pluginName + ": node score weight must be >= 0, was " + weight);
+      throw new IllegalArgumentException(
+          "plugin " + pluginName + ": node score weight must be >= 0, was " + weight);
     }
-    tiers.nodeScores.register(new PluginEntry<>(pluginName, tier, Objects.requireNonNull(fn, "fn"), weight));
+    tiers.nodeScores.register(
+        new PluginEntry<>(pluginName, tier, Objects.requireNonNull(fn, "fn"), weight));
   }
 
   public void preemptableVictims(VictimsFn fn) {
@@ -83,6 +85,7 @@ public final class PluginHooks {
   }
 
   private <F> void add(Tiers.Registrations<F> registrations, F fn) {
-    registrations.register(new PluginEntry<>(pluginName, tier, Objects.requireNonNull(fn, "fn"), 1));
+    registrations.register(
+        new PluginEntry<>(pluginName, tier, Objects.requireNonNull(fn, "fn"), 1));
   }
 }

@@ -18,12 +18,16 @@ public final class PredicateResult {
     this.transientCondition = transientCondition;
   }
 
-  /** A rejection that will stay while the node and the pod stay as they are (selector, taint, size). */
+  /**
+   * A rejection that will stay while the node and the pod stay as they are (selector, taint, size).
+   */
   public static PredicateResult rejected(String reason) {
     return new PredicateResult(requireReason(reason), false);
   }
 
-  /** A rejection caused by a node condition that usually clears by itself (NotReady, unschedulable). */
+  /**
+   * A rejection caused by a node condition that usually clears by itself (NotReady, unschedulable).
+   */
   public static PredicateResult rejectedTransiently(String reason) {
     return new PredicateResult(requireReason(reason), true);
   }

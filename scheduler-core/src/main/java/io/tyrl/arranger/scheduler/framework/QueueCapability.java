@@ -16,8 +16,10 @@ public final class QueueCapability {
 
   private final QueueState queue;
   private final ResourceDimensions dimensions;
+
   /** The capped dimensions, in the capability's order, and the limit of each. */
   private final int[] capped;
+
   private final long[] limits;
 
   QueueCapability(QueueState queue, ResourceDimensions dimensions) {
@@ -46,9 +48,16 @@ public final class QueueCapability {
       int dimension = capped[i];
       if (queue.allocated(dimension) + task.request(dimension) > limits[i]) {
         String name = dimensions.name(dimension);
-        return Optional.of("queue " + queue.name() + " is at its capability (" + name + " "
-            + Resource.formatQuantity(name, queue.allocated(dimension)) + " of " + Resource.formatQuantity(name, limits[i])
-            + " allocated)");
+        return Optional.of(
+            "queue "
+                + queue.name()
+                + " is at its capability ("
+                + name
+                + " "
+                + Resource.formatQuantity(name, queue.allocated(dimension))
+                + " of "
+                + Resource.formatQuantity(name, limits[i])
+                + " allocated)");
       }
     }
     return Optional.empty();
@@ -90,7 +99,8 @@ public final class QueueCapability {
   public boolean holdsAfterGivingBack(long[] restored, long[] more) {
     for (int i = 0; i < capped.length; i++) {
       int dimension = capped[i];
-      if (more[dimension] > 0 && queue.allocated(dimension) + restored[dimension] + more[dimension] > limits[i]) {
+      if (more[dimension] > 0
+          && queue.allocated(dimension) + restored[dimension] + more[dimension] > limits[i]) {
         return false;
       }
     }

@@ -6,7 +6,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
-/** Named entries that refuse a second registration under the same name, instead of silently replacing the first. */
+/**
+ * Named entries that refuse a second registration under the same name, instead of silently
+ * replacing the first.
+ */
 public final class Registry<T> {
 
   private final String kind;
@@ -40,7 +43,11 @@ public final class Registry<T> {
   }
 
   public synchronized T get(String name) {
-    return find(name).orElseThrow(() -> new IllegalArgumentException("unknown " + kind + " '" + name + "'; known: " + entries.keySet()));
+    return find(name)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "unknown " + kind + " '" + name + "'; known: " + entries.keySet()));
   }
 
   public synchronized Set<String> names() {

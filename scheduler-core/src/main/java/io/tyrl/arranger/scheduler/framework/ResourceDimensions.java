@@ -32,13 +32,18 @@ public final class ResourceDimensions {
     }
   }
 
-  /** Dimensions covering the standard resources plus every name in the given amounts, extended ones sorted. */
+  /**
+   * Dimensions covering the standard resources plus every name in the given amounts, extended ones
+   * sorted.
+   */
   public static ResourceDimensions covering(Collection<Resource> amounts) {
     TreeSet<String> extended = new TreeSet<>();
     for (Resource amount : amounts) {
       extended.addAll(amount.quantities().keySet());
     }
-    List<String> ordered = new ArrayList<>(List.of(Resource.CPU, Resource.MEMORY, Resource.EPHEMERAL_STORAGE, Resource.PODS));
+    List<String> ordered =
+        new ArrayList<>(
+            List.of(Resource.CPU, Resource.MEMORY, Resource.EPHEMERAL_STORAGE, Resource.PODS));
     extended.removeAll(ordered);
     ordered.addAll(extended);
     return new ResourceDimensions(ordered);
@@ -60,13 +65,17 @@ public final class ResourceDimensions {
 
   public long[] vector(Resource amount) {
     long[] vector = new long[names.length];
-    amount.quantities().forEach((name, value) -> {
-      Integer index = indexByName.get(name);
-      if (index == null) {
-        throw new IllegalArgumentException("resource " + name + " is not a known dimension");
-      }
-      vector[index] = value;
-    });
+    amount
+        .quantities()
+        .forEach(
+            (name, value) -> {
+              Integer index = indexByName.get(name);
+              if (index == null) {
+                throw new IllegalArgumentException(
+                    "resource " + name + " is not a known dimension");
+              }
+              vector[index] = value;
+            });
     return vector;
   }
 
@@ -80,7 +89,10 @@ public final class ResourceDimensions {
     return new Resource(map);
   }
 
-  /** Resource without the pods dimension (pod counts are a per-node limit, not a share of the cluster). */
+  /**
+   * Resource without the pods dimension (pod counts are a per-node limit, not a share of the
+   * cluster).
+   */
   public Resource resourceWithoutPods(long[] vector) {
     long saved = vector[PODS];
     vector[PODS] = 0;

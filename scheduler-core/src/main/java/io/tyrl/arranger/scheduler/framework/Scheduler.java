@@ -13,10 +13,11 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * The entry point of the pure core: snapshot → session → plugins open → actions in order → decisions.
- * An action's prerequisites (the resumption of jobs waiting for victims, for the actions that place
- * pods) run once per cycle, just before the first action that names them, and count in its time.
- * Stateless between cycles; everything a cycle needs comes in the snapshot and the configuration.
+ * The entry point of the pure core: snapshot → session → plugins open → actions in order →
+ * decisions. An action's prerequisites (the resumption of jobs waiting for victims, for the actions
+ * that place pods) run once per cycle, just before the first action that names them, and count in
+ * its time. Stateless between cycles; everything a cycle needs comes in the snapshot and the
+ * configuration.
  */
 public final class Scheduler {
 
@@ -24,7 +25,10 @@ public final class Scheduler {
   private final Registry<ActionDescriptor> actions;
   private final CycleListener listener;
 
-  public Scheduler(Registry<PluginDescriptor> plugins, Registry<ActionDescriptor> actions, CycleListener listener) {
+  public Scheduler(
+      Registry<PluginDescriptor> plugins,
+      Registry<ActionDescriptor> actions,
+      CycleListener listener) {
     this.plugins = plugins;
     this.actions = actions;
     this.listener = listener == null ? CycleListener.NONE : listener;
@@ -34,14 +38,21 @@ public final class Scheduler {
     return new SchedulerVocabulary(plugins, actions);
   }
 
-  public CycleResult runCycle(Snapshot snapshot, SchedulerConfiguration configuration, Instant now) {
+  public CycleResult runCycle(
+      Snapshot snapshot, SchedulerConfiguration configuration, Instant now) {
     long cycleStart = System.nanoTime();
     Session session = openSession(snapshot, configuration, now);
     Set<Class<?>> prerequisitesRun = new HashSet<>();
     for (ActionConfiguration actionConfiguration : configuration.actions()) {
-      Action action = actions.find(actionConfiguration.name())
-          .orElseThrow(() -> new InvalidConfigurationException("unknown action '" + actionConfiguration.name() + "'"))
-          .factory().apply(actionConfiguration.arguments());
+      Action action =
+          actions
+              .find(actionConfiguration.name())
+              .orElseThrow(
+                  () ->
+                      new InvalidConfigurationException(
+                          "unknown action '" + actionConfiguration.name() + "'"))
+              .factory()
+              .apply(actionConfiguration.arguments());
       long start = System.nanoTime();
       for (Action prerequisite : action.prerequisites()) {
         if (prerequisitesRun.add(prerequisite.getClass())) {
@@ -51,21 +62,35 @@ public final class Scheduler {
       action.execute(session);
       listener.actionExecuted(actionConfiguration.name(), System.nanoTime() - start);
     }
-    CycleResult result = new CycleResult(now, DecisionDeriver.decisions(session), DecisionDeriver.queues(session),
-        Duration.ofNanos(System.nanoTime() - cycleStart), session.victims());
+    CycleResult result =
+        new CycleResult(
+            now,
+            DecisionDeriver.decisions(session),
+            DecisionDeriver.queues(session),
+            Duration.ofNanos(System.nanoTime() - cycleStart),
+            session.victims());
     listener.cycleCompleted(result, System.nanoTime() - cycleStart);
     return result;
   }
 
-  /** Opens a session with the configured plugins registered tier by tier (also used by tests of single plugins). */
+  /**
+   * Opens a session with the configured plugins registered tier by tier (also used by tests of
+   * single plugins).
+   */
   public Session openSession(Snapshot snapshot, SchedulerConfiguration configuration, Instant now) {
     Session session = new Session(snapshot, now, configuration.defaultJobQueuePolicy());
     for (TierConfiguration tier : configuration.tiers()) {
       session.tiers().nextTier();
       for (PluginConfiguration pluginConfiguration : tier.plugins()) {
-        Plugin plugin = plugins.find(pluginConfiguration.name())
-            .orElseThrow(() -> new InvalidConfigurationException("unknown plugin '" + pluginConfiguration.name() + "'"))
-            .factory().apply(pluginConfiguration.arguments());
+        Plugin plugin =
+            plugins
+                .find(pluginConfiguration.name())
+                .orElseThrow(
+                    () ->
+                        new InvalidConfigurationException(
+                            "unknown plugin '" + pluginConfiguration.name() + "'"))
+                .factory()
+                .apply(pluginConfiguration.arguments());
         long start = System.nanoTime();
         plugin.onSessionOpen(session, session.tiers().hooksFor(pluginConfiguration.name()));
         listener.pluginOpened(pluginConfiguration.name(), System.nanoTime() - start);

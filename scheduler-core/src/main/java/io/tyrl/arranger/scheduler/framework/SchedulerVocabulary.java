@@ -5,8 +5,12 @@ import io.tyrl.arranger.scheduler.conf.ConfigurationVocabulary;
 import java.util.Optional;
 import java.util.Set;
 
-/** Lets the configuration parser validate names and arguments against the registered plugins and actions. */
-public record SchedulerVocabulary(Registry<PluginDescriptor> plugins, Registry<ActionDescriptor> actions)
+/**
+ * Lets the configuration parser validate names and arguments against the registered plugins and
+ * actions.
+ */
+public record SchedulerVocabulary(
+    Registry<PluginDescriptor> plugins, Registry<ActionDescriptor> actions)
     implements ConfigurationVocabulary {
 
   @Override

@@ -48,13 +48,17 @@ public final class Session {
   private final Tiers tiers = new Tiers();
   private final NodeSearch nodeSearch;
   private final long[] smallestRequest;
+
   /** Statements not yet committed or discarded, oldest first (see {@link #forOneJob}). */
   private final Deque<Statement> openStatements = new ArrayDeque<>();
+
   private long releaseGeneration;
   private final Map<String, List<Victim>> victimsByPreemptor = new LinkedHashMap<>();
   private PlacementListener[] placementListeners = new PlacementListener[0];
-  private final Set<PlacementConstraints> taskConstraints = Collections.newSetFromMap(new IdentityHashMap<>());
-  private final Set<PlacementConstraints> pendingTaskConstraints = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<PlacementConstraints> taskConstraints =
+      Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<PlacementConstraints> pendingTaskConstraints =
+      Collections.newSetFromMap(new IdentityHashMap<>());
 
   /** A session whose queues that name no job order use Priority. */
   public Session(Snapshot snapshot, Instant now) {
@@ -67,8 +71,11 @@ public final class Session {
    */
   public Session(Snapshot snapshot, Instant now, JobQueuePolicy defaultJobQueuePolicy) {
     this.now = now;
-    // By identity: the tasks of one worker set share their request, so each distinct amount is read once.
-    Set<Resource> amounts = Collections.newSetFromMap(new IdentityHashMap<>(3 * snapshot.nodes().size() + snapshot.jobs().size()));
+    // By identity: the tasks of one worker set share their request, so each distinct amount is read
+    // once.
+    Set<Resource> amounts =
+        Collections.newSetFromMap(
+            new IdentityHashMap<>(3 * snapshot.nodes().size() + snapshot.jobs().size()));
     for (NodeInfo node : snapshot.nodes()) {
       amounts.add(node.allocatable());
       amounts.add(node.used());
@@ -89,7 +96,8 @@ public final class Session {
     this.clusterAllocatable = new long[dimensions.size()];
     this.clusterInqueue = new long[dimensions.size()];
     Map<Resource, long[]> nodeVectors = new IdentityHashMap<>();
-    Function<Resource, long[]> nodeVector = amount -> nodeVectors.computeIfAbsent(amount, dimensions::vector);
+    Function<Resource, long[]> nodeVector =
+        amount -> nodeVectors.computeIfAbsent(amount, dimensions::vector);
     for (int i = 0; i < nodes.length; i++) {
       NodeState node = new NodeState(i, snapshot.nodes().get(i), dimensions, nodeVector);
       nodes[i] = node;
@@ -101,10 +109,16 @@ public final class Session {
       }
     }
     for (QueueInfo queue : snapshot.queues()) {
-      queues.put(queue.name(), new QueueState(queue.withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions));
+      queues.put(
+          queue.name(),
+          new QueueState(queue.withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions));
     }
-    queues.computeIfAbsent(TYJobDefaults.QUEUE,
-        name -> new QueueState(QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy), dimensions));
+    queues.computeIfAbsent(
+        TYJobDefaults.QUEUE,
+        name ->
+            new QueueState(
+                QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy),
+                dimensions));
     Map<Resource, long[]> requestVectors = new IdentityHashMap<>(snapshot.jobs().size());
     for (JobInfo info : snapshot.jobs()) {
       addJob(info, requestVectors);
@@ -119,7 +133,10 @@ public final class Session {
     return vector;
   }
 
-  /** Per resource, the least any task asks: a node with less idle than that in some resource fits no task. */
+  /**
+   * Per resource, the least any task asks: a node with less idle than that in some resource fits no
+   * task.
+   */
   long[] smallestRequest() {
     return smallestRequest.clone();
   }
@@ -141,7 +158,10 @@ public final class Session {
     return smallest == null ? new long[dimensions.size()] : smallest;
   }
 
-  /** @param requestVectors each distinct request's vector, shared by the tasks asking for it (never modified) */
+  /**
+   * @param requestVectors each distinct request's vector, shared by the tasks asking for it (never
+   *     modified)
+   */
   private void addJob(JobInfo info, Map<Resource, long[]> requestVectors) {
     QueueState queue = queues.get(info.queue());
     JobState job = new JobState(jobs.size(), info, queue, dimensions.size());
@@ -169,12 +189,14 @@ public final class Session {
     }
     for (TaskState task : job.tasks()) {
       TaskStatus status = task.info().status();
-      NodeState node = status == TaskStatus.PENDING ? null : nodesByName.get(task.info().nodeName());
+      NodeState node =
+          status == TaskStatus.PENDING ? null : nodesByName.get(task.info().nodeName());
       if (node == null) {
         continue;
       }
       if (status == TaskStatus.RELEASING) {
-        // A task being evicted still occupies its node until the pod is gone, but no longer counts for its job.
+        // A task being evicted still occupies its node until the pod is gone, but no longer counts
+        // for its job.
         task.moveTo(TaskStatus.RELEASING, node);
         node.addUsed(task.request());
         node.addReleasing(task.request());
@@ -183,14 +205,15 @@ public final class Session {
       }
     }
     if (queue == null) {
-      job.note(new JobNote(ReasonCode.QUEUE_NOT_FOUND, "queue " + info.queue() + " does not exist"));
+      job.note(
+          new JobNote(ReasonCode.QUEUE_NOT_FOUND, "queue " + info.queue() + " does not exist"));
     }
   }
 
   /**
-   * Tells {@code listener} of every task placed so far, then of every placement and removal from now
-   * on, so that an index built on it starts complete. Plugins register only when they need it, so the
-   * common case pays nothing.
+   * Tells {@code listener} of every task placed so far, then of every placement and removal from
+   * now on, so that an index built on it starts complete. Plugins register only when they need it,
+   * so the common case pays nothing.
    */
   public void addPlacementListener(PlacementListener listener) {
     for (JobState job : jobs()) {
@@ -204,8 +227,8 @@ public final class Session {
   }
 
   /**
-   * Tells {@code listener} of every placement and removal from now on only, for an index built from the
-   * nodes' ledgers, which already count every task placed so far.
+   * Tells {@code listener} of every placement and removal from now on only, for an index built from
+   * the nodes' ledgers, which already count every task placed so far.
    */
   public void followPlacements(PlacementListener listener) {
     placementListeners = java.util.Arrays.copyOf(placementListeners, placementListeners.length + 1);
@@ -213,13 +236,16 @@ public final class Session {
   }
 
   /**
-   * Called by the scheduler once every plugin has registered: freezes the hot-path functions, validates
-   * jobs, and keeps new jobs out of closed queues (a job already holding pods goes on).
+   * Called by the scheduler once every plugin has registered: freezes the hot-path functions,
+   * validates jobs, and keeps new jobs out of closed queues (a job already holding pods goes on).
    */
   void finishOpening() {
     tiers.seal();
     for (JobState job : jobs) {
-      if (job.queue() != null && !job.queue().info().open() && job.placedTasks() == 0 && !job.isFailed()) {
+      if (job.queue() != null
+          && !job.queue().info().open()
+          && job.placedTasks() == 0
+          && !job.isFailed()) {
         refuseEnqueue(job, "queue " + job.queue().name() + " is closed: it admits no new job");
       }
       try {
@@ -264,7 +290,10 @@ public final class Session {
     return Collections.unmodifiableSet(taskConstraints);
   }
 
-  /** The same, of the tasks pending when the session opened: what plugins look at to decide what they need. */
+  /**
+   * The same, of the tasks pending when the session opened: what plugins look at to decide what
+   * they need.
+   */
   public Collection<PlacementConstraints> pendingTaskConstraints() {
     return Collections.unmodifiableSet(pendingTaskConstraints);
   }
@@ -292,9 +321,9 @@ public final class Session {
   }
 
   /**
-   * The queue's jobs that {@code which} selects, in job order ({@link #compareJobs}) as it stands now.
-   * Asked when a walk reaches the queue rather than for all queues up front: serving one queue may
-   * change which jobs of the next qualify (reclaim evicts from other queues).
+   * The queue's jobs that {@code which} selects, in job order ({@link #compareJobs}) as it stands
+   * now. Asked when a walk reaches the queue rather than for all queues up front: serving one queue
+   * may change which jobs of the next qualify (reclaim evicts from other queues).
    */
   public List<JobState> jobsInOrder(QueueState queue, Predicate<JobState> which) {
     List<JobState> selected = new ArrayList<>();
@@ -325,7 +354,9 @@ public final class Session {
     this.releaseGeneration = generation;
   }
 
-  /** Grows each time resources are given back, so that "fitted nowhere" memories can be invalidated. */
+  /**
+   * Grows each time resources are given back, so that "fitted nowhere" memories can be invalidated.
+   */
   public long releaseGeneration() {
     return releaseGeneration;
   }
@@ -343,12 +374,13 @@ public final class Session {
   }
 
   /**
-   * Runs one job's part of an action. A failure there (a bug, or job data no rule foresaw) fails that
-   * job alone, with a reason naming the step, and the action goes on with the next job: one job must
-   * never stop a cycle for all. Statements the step left open are discarded first, newest first, so
-   * nothing it half did stays placed.
+   * Runs one job's part of an action. A failure there (a bug, or job data no rule foresaw) fails
+   * that job alone, with a reason naming the step, and the action goes on with the next job: one
+   * job must never stop a cycle for all. Statements the step left open are discarded first, newest
+   * first, so nothing it half did stays placed.
    *
-   * @param step what was being done, as in "{step} the job failed: …" ("scheduling", "preempting for")
+   * @param step what was being done, as in "{step} the job failed: …" ("scheduling", "preempting
+   *     for")
    */
   public void forOneJob(JobState job, String step, Runnable work) {
     int openBefore = openStatements.size();
@@ -454,8 +486,8 @@ public final class Session {
   }
 
   /**
-   * Keeps a job that lost its minimum to preemption or reclaim from being placed again in this cycle:
-   * its pods are still being released, and it goes to rescheduling.
+   * Keeps a job that lost its minimum to preemption or reclaim from being placed again in this
+   * cycle: its pods are still being released, and it goes to rescheduling.
    */
   public void holdBack(JobState job, JobNote reason) {
     job.holdBack(reason);
@@ -492,7 +524,8 @@ public final class Session {
 
   void place(TaskState task, NodeState node, TaskStatus status) {
     if (!task.isPending()) {
-      throw new IllegalStateException("task " + task.podName() + " is " + task.status() + ", not pending");
+      throw new IllegalStateException(
+          "task " + task.podName() + " is " + task.status() + ", not pending");
     }
     if (status == TaskStatus.ALLOCATED) {
       node.addUsed(task.request());
@@ -515,7 +548,9 @@ public final class Session {
     unplace(task, true);
   }
 
-  /** Gives a task's place back; {@code release} is false when a statement restores an earlier state. */
+  /**
+   * Gives a task's place back; {@code release} is false when a statement restores an earlier state.
+   */
   void unplace(TaskState task, boolean release) {
     NodeState node = task.node();
     if (task.status() == TaskStatus.ALLOCATED) {
@@ -523,7 +558,8 @@ public final class Session {
     } else if (task.status() == TaskStatus.PIPELINED) {
       node.subtractPipelined(task.request());
     } else {
-      throw new IllegalStateException("task " + task.podName() + " is " + task.status() + ", not placed");
+      throw new IllegalStateException(
+          "task " + task.podName() + " is " + task.status() + ", not placed");
     }
     task.job().recordUnplaced(task, node, task.request());
     if (task.job().queue() != null) {
@@ -540,7 +576,8 @@ public final class Session {
 
   void markReleasing(TaskState task) {
     if (task.status() != TaskStatus.ALLOCATED) {
-      throw new IllegalStateException("only an allocated task can be evicted; " + task.podName() + " is " + task.status());
+      throw new IllegalStateException(
+          "only an allocated task can be evicted; " + task.podName() + " is " + task.status());
     }
     NodeState node = task.node();
     node.addReleasing(task.request());

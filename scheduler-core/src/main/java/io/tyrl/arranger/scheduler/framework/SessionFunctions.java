@@ -3,12 +3,17 @@ package io.tyrl.arranger.scheduler.framework;
 import java.util.List;
 import java.util.Optional;
 
-/** The typed functions plugins register with a session; {@link Tiers} says how several of a kind combine. */
+/**
+ * The typed functions plugins register with a session; {@link Tiers} says how several of a kind
+ * combine.
+ */
 public final class SessionFunctions {
 
   private SessionFunctions() {}
 
-  /** Orders jobs of one queue: negative = the first goes first; 0 = this function has no opinion. */
+  /**
+   * Orders jobs of one queue: negative = the first goes first; 0 = this function has no opinion.
+   */
   @FunctionalInterface
   public interface JobOrderFn {
     int compare(JobState first, JobState second);
@@ -27,22 +32,26 @@ public final class SessionFunctions {
    */
   @FunctionalInterface
   public interface NodeFilterFn {
-    PredicateResult filter(io.tyrl.arranger.scheduler.api.PlacementConstraints constraints, NodeState node);
+    PredicateResult filter(
+        io.tyrl.arranger.scheduler.api.PlacementConstraints constraints, NodeState node);
   }
 
   /**
    * A predicate on the node's current ledger. Contract: its verdict may only turn from fits to
-   * rejected as nodes fill up (never the other way) until something is released — the session relies
-   * on this to remember that a request fitted nowhere. A predicate that judges a pod by the pods
-   * around it (affinity, spread), whose verdict may turn the other way when a partner is placed,
-   * must call {@link NodeSearch#judgePodsByTheirNeighbours()} when its session opens.
+   * rejected as nodes fill up (never the other way) until something is released — the session
+   * relies on this to remember that a request fitted nowhere. A predicate that judges a pod by the
+   * pods around it (affinity, spread), whose verdict may turn the other way when a partner is
+   * placed, must call {@link NodeSearch#judgePodsByTheirNeighbours()} when its session opens.
    */
   @FunctionalInterface
   public interface PredicateFn {
     PredicateResult check(TaskState task, NodeState node);
   }
 
-  /** Scores a node for a task that fits on it; higher is better. Scores of all plugins add up with weights. */
+  /**
+   * Scores a node for a task that fits on it; higher is better. Scores of all plugins add up with
+   * weights.
+   */
   @FunctionalInterface
   public interface NodeScoreFn {
     double score(TaskState task, NodeState node);

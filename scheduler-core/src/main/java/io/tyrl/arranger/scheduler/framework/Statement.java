@@ -5,13 +5,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A transaction over the session: allocate, pipeline, evict and unallocate apply at once (so later checks see
- * them) and are recorded; {@link #commit()} keeps them, {@link #discard()} undoes them in reverse
- * order. This is how a gang's placements are dropped when its minimum is not met.
+ * A transaction over the session: allocate, pipeline, evict and unallocate apply at once (so later
+ * checks see them) and are recorded; {@link #commit()} keeps them, {@link #discard()} undoes them
+ * in reverse order. This is how a gang's placements are dropped when its minimum is not met.
  */
 public final class Statement {
 
-  private enum Kind { ALLOCATE, PIPELINE, EVICT, UNALLOCATE }
+  private enum Kind {
+    ALLOCATE,
+    PIPELINE,
+    EVICT,
+    UNALLOCATE
+  }
 
   private record Operation(Kind kind, TaskState task, NodeState node) {}
 
@@ -41,7 +46,9 @@ public final class Statement {
     operations.add(new Operation(Kind.PIPELINE, task, node));
   }
 
-  /** Evicts a task whose pod may run: it keeps using its node as releasing until the pod is gone. */
+  /**
+   * Evicts a task whose pod may run: it keeps using its node as releasing until the pod is gone.
+   */
   public void evict(TaskState task) {
     requireOpen();
     NodeState node = task.node();
@@ -57,7 +64,8 @@ public final class Statement {
     requireOpen();
     NodeState node = task.node();
     if (task.status() != TaskStatus.ALLOCATED) {
-      throw new IllegalStateException("only an allocated task can be unallocated; " + task.podName() + " is " + task.status());
+      throw new IllegalStateException(
+          "only an allocated task can be unallocated; " + task.podName() + " is " + task.status());
     }
     session.unplace(task);
     operations.add(new Operation(Kind.UNALLOCATE, task, node));
@@ -81,7 +89,8 @@ public final class Statement {
       }
     }
     operations.clear();
-    // The ledgers are exactly as they were when the statement began, so what the search knew then holds again.
+    // The ledgers are exactly as they were when the statement began, so what the search knew then
+    // holds again.
     session.restoreReleaseGeneration(releaseGenerationAtStart);
     session.nodeSearch().rollback(searchAtStart);
     closed = true;

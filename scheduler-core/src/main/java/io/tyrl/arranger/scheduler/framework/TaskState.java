@@ -3,7 +3,10 @@ package io.tyrl.arranger.scheduler.framework;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
 
-/** A task inside a session: its snapshot data, its request as a dense vector, and where it stands now. */
+/**
+ * A task inside a session: its snapshot data, its request as a dense vector, and where it stands
+ * now.
+ */
 public final class TaskState {
 
   private final TaskInfo info;
@@ -79,7 +82,8 @@ public final class TaskState {
   /**
    * True when the task holds a place it already held before this cycle (an allocation from the
    * snapshot, whose pod may run), as opposed to one given in this cycle. Only such tasks are
-   * eviction candidates: evicting a placement made in the same cycle would only undo the cycle's own work.
+   * eviction candidates: evicting a placement made in the same cycle would only undo the cycle's
+   * own work.
    */
   public boolean isAllocatedSinceEarlierCycle() {
     return status == TaskStatus.ALLOCATED && info.status() == TaskStatus.ALLOCATED;

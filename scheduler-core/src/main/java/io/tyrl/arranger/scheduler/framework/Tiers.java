@@ -21,27 +21,42 @@ import java.util.function.IntFunction;
 
 /**
  * Combines the functions plugins registered, tier by tier, the way kube-batch does:
+ *
  * <ul>
- *   <li>orders: the first non-zero comparison wins, in tier order then plugin order;</li>
- *   <li>filters and predicates: all must pass, whatever their tier;</li>
- *   <li>node scores: weighted sum over all plugins;</li>
- *   <li>victims: intersected within a tier; the first tier where any plugin registered a victim function
- *       decides, even when it allows none (as Volcano);</li>
- *   <li>job ready / pipelined / enqueueable: all must agree; overused: any says so; valid: the first
- *       reason found.</li>
+ *   <li>orders: the first non-zero comparison wins, in tier order then plugin order;
+ *   <li>filters and predicates: all must pass, whatever their tier;
+ *   <li>node scores: weighted sum over all plugins;
+ *   <li>victims: intersected within a tier; the first tier where any plugin registered a victim
+ *       function decides, even when it allows none (as Volcano);
+ *   <li>job ready / pipelined / enqueueable: all must agree; overused: any says so; valid: the
+ *       first reason found.
  * </ul>
- * Each kind keeps its own typed registrations; once plugins are open, {@link #seal()} closes them and
- * lays out the functions the hot path loops over.
+ *
+ * Each kind keeps its own typed registrations; once plugins are open, {@link #seal()} closes them
+ * and lays out the functions the hot path loops over.
  */
 public final class Tiers {
 
   /** The kinds of function a plugin may register; each combines its own way. */
   enum Kind {
-    JOB_ORDER, QUEUE_ORDER, NODE_FILTER, PREDICATE, NODE_SCORE, PREEMPTABLE, RECLAIMABLE, JOB_READY, JOB_PIPELINED,
-    JOB_VALID, OVERUSED, JOB_ENQUEUEABLE
+    JOB_ORDER,
+    QUEUE_ORDER,
+    NODE_FILTER,
+    PREDICATE,
+    NODE_SCORE,
+    PREEMPTABLE,
+    RECLAIMABLE,
+    JOB_READY,
+    JOB_PIPELINED,
+    JOB_VALID,
+    OVERUSED,
+    JOB_ENQUEUEABLE
   }
 
-  /** The functions of one kind, in tier order then plugin order; closed to registration once the session opens. */
+  /**
+   * The functions of one kind, in tier order then plugin order; closed to registration once the
+   * session opens.
+   */
   final class Registrations<F> {
     private final Kind kind;
     private final List<PluginEntry<F>> entries = new ArrayList<>();
@@ -52,9 +67,14 @@ public final class Tiers {
 
     void register(PluginEntry<F> entry) {
       if (sealed) {
-        // A function registered after the session opened would be seen by some checks and not others.
-        throw new IllegalStateException("plugin " + entry.plugin() + " registered a " + kind
-            + " function after the session opened; register in onSessionOpen");
+        // A function registered after the session opened would be seen by some checks and not
+        // others.
+        throw new IllegalStateException(
+            "plugin "
+                + entry.plugin()
+                + " registered a "
+                + kind
+                + " function after the session opened; register in onSessionOpen");
       }
       entries.add(entry);
     }
@@ -108,7 +128,10 @@ public final class Tiers {
     currentTier++;
   }
 
-  /** Closes registration and lays the functions the hot path loops over out in arrays; call once plugins are open. */
+  /**
+   * Closes registration and lays the functions the hot path loops over out in arrays; call once
+   * plugins are open.
+   */
   void seal() {
     sealed = true;
     jobOrderFns = jobOrders.functions(JobOrderFn[]::new);
@@ -147,7 +170,10 @@ public final class Tiers {
     return 0;
   }
 
-  /** The verdict of every static filter: the first rejection, and whether any rejection is permanent. */
+  /**
+   * The verdict of every static filter: the first rejection, and whether any rejection is
+   * permanent.
+   */
   StaticVerdict filter(PlacementConstraints constraints, NodeState node) {
     PredicateResult first = PredicateResult.FITS;
     boolean permanent = false;
@@ -192,7 +218,8 @@ public final class Tiers {
     return victims(reclaimableVictims.entries, preemptor, candidates);
   }
 
-  private static List<TaskState> victims(List<PluginEntry<VictimsFn>> functions, TaskState preemptor, List<TaskState> candidates) {
+  private static List<TaskState> victims(
+      List<PluginEntry<VictimsFn>> functions, TaskState preemptor, List<TaskState> candidates) {
     if (functions.isEmpty()) {
       return List.of();
     }
@@ -214,7 +241,10 @@ public final class Tiers {
     return List.copyOf(intersection);
   }
 
-  /** All registered functions must agree; with none registered, a job is ready once its leader is placed. */
+  /**
+   * All registered functions must agree; with none registered, a job is ready once its leader is
+   * placed.
+   */
   public boolean isJobReady(JobState job) {
     for (JobReadyFn fn : jobReadyFns) {
       if (!fn.isReady(job)) {
@@ -224,7 +254,9 @@ public final class Tiers {
     return jobReadyFns.length > 0 || job.isLeaderPlaced();
   }
 
-  /** All registered functions must agree; with none registered, partial placements are discarded. */
+  /**
+   * All registered functions must agree; with none registered, partial placements are discarded.
+   */
   public boolean mayKeepPartialPlacements(JobState job) {
     for (JobPipelinedFn fn : jobPipelinedFns) {
       if (!fn.mayKeepPartialPlacements(job)) {

@@ -9,7 +9,10 @@ import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.List;
 import java.util.Set;
 
-/** Never offers pods of system namespaces as preemption or reclaim victims (kube-batch's conformance). */
+/**
+ * Never offers pods of system namespaces as preemption or reclaim victims (kube-batch's
+ * conformance).
+ */
 public final class ConformancePlugin implements Plugin {
 
   public static final String NAME = "conformance";
@@ -27,6 +30,8 @@ public final class ConformancePlugin implements Plugin {
   }
 
   private static List<TaskState> unprotected(TaskState preemptor, List<TaskState> candidates) {
-    return candidates.stream().filter(task -> !PROTECTED_NAMESPACES.contains(task.job().info().namespace())).toList();
+    return candidates.stream()
+        .filter(task -> !PROTECTED_NAMESPACES.contains(task.job().info().namespace()))
+        .toList();
   }
 }

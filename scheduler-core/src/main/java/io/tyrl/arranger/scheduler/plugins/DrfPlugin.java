@@ -18,8 +18,8 @@ import java.util.List;
  * counted). Ties fall to the older job; the session breaks the remaining ones by namespace/name.
  * Shares are read live from the session, so a job that just got pods moves back.
  *
- * <p>As a preemption policy it lets a preemptor take a victim's pod only while the preemptor's share
- * after the move stays below the victim job's share after it.
+ * <p>As a preemption policy it lets a preemptor take a victim's pod only while the preemptor's
+ * share after the move stays below the victim job's share after it.
  */
 public final class DrfPlugin implements Plugin {
 
@@ -39,7 +39,8 @@ public final class DrfPlugin implements Plugin {
   }
 
   int compare(JobState first, JobState second) {
-    if (first.jobQueuePolicy() != JobQueuePolicy.DRF || second.jobQueuePolicy() != JobQueuePolicy.DRF) {
+    if (first.jobQueuePolicy() != JobQueuePolicy.DRF
+        || second.jobQueuePolicy() != JobQueuePolicy.DRF) {
       return 0;
     }
     int byShare = Double.compare(share(first, null, 0), share(second, null, 0));

@@ -13,11 +13,13 @@ import java.util.List;
 /**
  * The host ports bound on each node — by pods outside the snapshot's jobs and by the tasks placed
  * on it, those of this session included — and the predicate that keeps a pod off a node where one
- * of its host ports is taken (kube-scheduler's NodePorts). Built only when some pod asks for a host port.
+ * of its host ports is taken (kube-scheduler's NodePorts). Built only when some pod asks for a host
+ * port.
  */
 final class HostPortIndex implements PlacementListener {
 
-  static final PredicateResult PORT_TAKEN = PredicateResult.rejected("node(s) didn't have free ports for the requested pod ports");
+  static final PredicateResult PORT_TAKEN =
+      PredicateResult.rejected("node(s) didn't have free ports for the requested pod ports");
 
   private final List<List<HostPort>> usedByNode = new ArrayList<>();
 
@@ -33,7 +35,8 @@ final class HostPortIndex implements PlacementListener {
 
   /** True when some pending task of the session binds a host port. */
   static boolean needed(Session session) {
-    return session.pendingTaskConstraints().stream().anyMatch(constraints -> !constraints.hostPorts().isEmpty());
+    return session.pendingTaskConstraints().stream()
+        .anyMatch(constraints -> !constraints.hostPorts().isEmpty());
   }
 
   PredicateResult check(TaskState task, NodeState node) {

@@ -16,18 +16,19 @@ import java.util.Optional;
 
 /**
  * Enqueue admits a job only if the cluster has room for its minimum (Volcano's overcommit plugin):
- * per resource, {@code minimum ≤ factor × allocatable − used + releasing − pipelined − Σ minimums of
- * the jobs enqueued before it in this cycle}, summed over all nodes. The check is coarse on purpose —
- * where the pods fit is the predicates' business — and with {@code factor} above 1 it lets a little
- * more in than is free, as Volcano's default 1.2 does. Arranger's default is 1: a Strict gang whose
- * minimum exceeds the free room cannot be met in this cycle anyway, and keeping it out of the queue's
- * enqueued minimums lets smaller jobs in. A refused job is not enqueued, so it neither reclaims nor
- * preempts: configurations that evict leave this plugin out ({@code config/scheduler/preempt-reclaim.yaml}).
+ * per resource, {@code minimum ≤ factor × allocatable − used + releasing − pipelined − Σ minimums
+ * of the jobs enqueued before it in this cycle}, summed over all nodes. The check is coarse on
+ * purpose — where the pods fit is the predicates' business — and with {@code factor} above 1 it
+ * lets a little more in than is free, as Volcano's default 1.2 does. Arranger's default is 1: a
+ * Strict gang whose minimum exceeds the free room cannot be met in this cycle anyway, and keeping
+ * it out of the queue's enqueued minimums lets smaller jobs in. A refused job is not enqueued, so
+ * it neither reclaims nor preempts: configurations that evict leave this plugin out ({@code
+ * config/scheduler/preempt-reclaim.yaml}).
  *
- * <p>NonStrict gangs pass unchecked: their reservation is meant to grow as room frees (the gang plugin
- * bounds the deadlock this risks). A job whose minimum fits no node even empty never reaches this
- * check: enqueue fails it with {@code NeverFits} first. A pod outside the minimum that can never fit
- * excuses nothing: the minimum must still fit the room.
+ * <p>NonStrict gangs pass unchecked: their reservation is meant to grow as room frees (the gang
+ * plugin bounds the deadlock this risks). A job whose minimum fits no node even empty never reaches
+ * this check: enqueue fails it with {@code NeverFits} first. A pod outside the minimum that can
+ * never fit excuses nothing: the minimum must still fit the room.
  */
 public final class OvercommitPlugin implements Plugin {
 
@@ -75,8 +76,13 @@ public final class OvercommitPlugin implements Plugin {
       long free = room[d] - session.clusterInqueue(d);
       if (d != ResourceDimensions.PODS && minimum[d] > 0 && minimum[d] > free) {
         String name = dimensions.name(d);
-        missing.append(missing.length() == 0 ? "" : ", ").append(name).append(' ')
-            .append(Resource.formatQuantity(name, minimum[d])).append(" > ").append(Resource.formatQuantity(name, Math.max(0, free)));
+        missing
+            .append(missing.length() == 0 ? "" : ", ")
+            .append(name)
+            .append(' ')
+            .append(Resource.formatQuantity(name, minimum[d]))
+            .append(" > ")
+            .append(Resource.formatQuantity(name, Math.max(0, free)));
       }
     }
     if (missing.length() == 0) {

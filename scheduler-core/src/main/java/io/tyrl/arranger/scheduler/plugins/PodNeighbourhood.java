@@ -20,38 +20,46 @@ import java.util.Set;
 
 /**
  * Where pods are, by their namespace and labels, counted per topology domain (a value of a node
- * label such as {@code topology.kubernetes.io/zone}; {@code kubernetes.io/hostname} makes each node its
- * own domain) — the pods outside the snapshot's jobs, the tasks placed before this cycle, and those
- * placed during it (it listens to the session). On it rest kube-scheduler's InterPodAffinity and
- * PodTopologySpread semantics:
+ * label such as {@code topology.kubernetes.io/zone}; {@code kubernetes.io/hostname} makes each node
+ * its own domain) — the pods outside the snapshot's jobs, the tasks placed before this cycle, and
+ * those placed during it (it listens to the session). On it rest kube-scheduler's InterPodAffinity
+ * and PodTopologySpread semantics:
+ *
  * <ul>
  *   <li>required pod affinity: the node's domain holds a pod matching every term; a term no pod in
  *       the cluster matches is met by a pod that matches it itself (the first pod of a group that
- *       wants to be together may go anywhere, the rest follow it);</li>
+ *       wants to be together may go anywhere, the rest follow it);
  *   <li>required pod anti-affinity: the node's domain holds no pod matching any term; and,
- *       symmetrically, no pod already there has a required anti-affinity term matching this pod;</li>
+ *       symmetrically, no pod already there has a required anti-affinity term matching this pod;
  *   <li>topology spread, DoNotSchedule: placing the pod leaves its domain at most {@code maxSkew}
- *       above the emptiest eligible domain (the domains of nodes passing the pod's node selector and
- *       required node affinity); a node without the topology label is not eligible;</li>
+ *       above the emptiest eligible domain (the domains of nodes passing the pod's node selector
+ *       and required node affinity); a node without the topology label is not eligible;
  *   <li>scores: preferred affinity adds, preferred anti-affinity subtracts the weights of the terms
  *       with a matching pod in the node's domain, as a share of all the pod's preferred weights
- *       ({@code −100..100}); ScheduleAnyway spread gives {@code 100 × maxSkew / (maxSkew + excess)},
- *       where excess is how many more matching pods the node's domain holds than the emptiest eligible
- *       domain (100 in the emptiest), averaged over the pod's soft constraints.</li>
+ *       ({@code −100..100}); ScheduleAnyway spread gives {@code 100 × maxSkew / (maxSkew +
+ *       excess)}, where excess is how many more matching pods the node's domain holds than the
+ *       emptiest eligible domain (100 in the emptiest), averaged over the pod's soft constraints.
  * </ul>
+ *
  * Counters are built lazily, per distinct term, the first time a pod asks, then kept current.
  */
 final class PodNeighbourhood implements PlacementListener {
 
-  static final PredicateResult AFFINITY_UNMET = PredicateResult.rejected("node(s) didn't match pod affinity rules");
-  static final PredicateResult ANTI_AFFINITY_UNMET = PredicateResult.rejected("node(s) didn't match pod anti-affinity rules");
-  static final PredicateResult EXISTING_ANTI_AFFINITY = PredicateResult.rejected("node(s) didn't satisfy existing pods anti-affinity rules");
-  static final PredicateResult SPREAD_UNMET = PredicateResult.rejected("node(s) didn't match pod topology spread constraints");
+  static final PredicateResult AFFINITY_UNMET =
+      PredicateResult.rejected("node(s) didn't match pod affinity rules");
+  static final PredicateResult ANTI_AFFINITY_UNMET =
+      PredicateResult.rejected("node(s) didn't match pod anti-affinity rules");
+  static final PredicateResult EXISTING_ANTI_AFFINITY =
+      PredicateResult.rejected("node(s) didn't satisfy existing pods anti-affinity rules");
+  static final PredicateResult SPREAD_UNMET =
+      PredicateResult.rejected("node(s) didn't match pod topology spread constraints");
   static final PredicateResult SPREAD_LABEL_MISSING =
-      PredicateResult.rejected("node(s) didn't match pod topology spread constraints (missing required label)");
+      PredicateResult.rejected(
+          "node(s) didn't match pod topology spread constraints (missing required label)");
 
   /** One pod as the counters see it. */
-  private record Neighbour(String namespace, Map<String, String> labels, List<PodAffinityTerm> requiredAnti) {}
+  private record Neighbour(
+      String namespace, Map<String, String> labels, List<PodAffinityTerm> requiredAnti) {}
 
   /** A term as carried by a pod of {@code ownerNamespace} (which an empty namespace list means). */
   private record TermKey(PodAffinityTerm term, String ownerNamespace) {}
@@ -81,8 +89,10 @@ final class PodNeighbourhood implements PlacementListener {
   private final Session session;
   private final List<List<Neighbour>> neighboursByNode = new ArrayList<>();
   private final Map<TermKey, DomainCounts> matching = new HashMap<>();
+
   /** Required anti-affinity terms of placed pods, with how many carry each per domain. */
   private final Map<TermKey, DomainCounts> antiAffinityOwners = new HashMap<>();
+
   private final Map<SpreadKey, Set<String>> eligibleDomains = new HashMap<>();
   private final Map<Object, CachedMinimum> minimums = new HashMap<>();
 
@@ -91,7 +101,8 @@ final class PodNeighbourhood implements PlacementListener {
     for (NodeState node : session.nodes()) {
       List<Neighbour> neighbours = new ArrayList<>();
       for (ExistingPod pod : node.info().existingPods()) {
-        Neighbour neighbour = new Neighbour(pod.namespace(), pod.labels(), pod.requiredAntiAffinity());
+        Neighbour neighbour =
+            new Neighbour(pod.namespace(), pod.labels(), pod.requiredAntiAffinity());
         neighbours.add(neighbour);
         countOwner(neighbour, node, 1);
       }
@@ -99,9 +110,13 @@ final class PodNeighbourhood implements PlacementListener {
     }
   }
 
-  /** True when some task asks anything of its neighbours, or some pod keeps others away: only then is this built. */
+  /**
+   * True when some task asks anything of its neighbours, or some pod keeps others away: only then
+   * is this built.
+   */
   static boolean needed(Session session) {
-    if (session.taskConstraints().stream().anyMatch(constraints -> !constraints.podAffinity().isEmpty())) {
+    if (session.taskConstraints().stream()
+        .anyMatch(constraints -> !constraints.podAffinity().isEmpty())) {
       return true;
     }
     for (NodeState node : session.nodes()) {
@@ -123,7 +138,9 @@ final class PodNeighbourhood implements PlacementListener {
       for (Map.Entry<TermKey, DomainCounts> owners : antiAffinityOwners.entrySet()) {
         TermKey key = owners.getKey();
         String domain = node.info().labels().get(key.term().topologyKey());
-        if (domain != null && owners.getValue().get(domain) > 0 && key.term().matches(namespace, labels, key.ownerNamespace())) {
+        if (domain != null
+            && owners.getValue().get(domain) > 0
+            && key.term().matches(namespace, labels, key.ownerNamespace())) {
           return EXISTING_ANTI_AFFINITY;
         }
       }
@@ -164,7 +181,10 @@ final class PodNeighbourhood implements PlacementListener {
 
   // ---- scores ----
 
-  /** Preferred pod affinity minus preferred anti-affinity, as a share of the pod's preferred weights, in −100..100. */
+  /**
+   * Preferred pod affinity minus preferred anti-affinity, as a share of the pod's preferred
+   * weights, in −100..100.
+   */
   double affinityScore(TaskState task, NodeState node) {
     PodAffinity affinity = task.info().constraints().podAffinity();
     if (affinity.preferred().isEmpty() && affinity.preferredAnti().isEmpty()) {
@@ -188,7 +208,10 @@ final class PodNeighbourhood implements PlacementListener {
     return 100.0 * matched / total;
   }
 
-  /** ScheduleAnyway spread: {@code 100 × maxSkew / (maxSkew + excess over the emptiest domain)}, averaged over the soft constraints; 0 without any. */
+  /**
+   * ScheduleAnyway spread: {@code 100 × maxSkew / (maxSkew + excess over the emptiest domain)},
+   * averaged over the soft constraints; 0 without any.
+   */
   double spreadScore(TaskState task, NodeState node) {
     List<TopologySpreadConstraint> spread = task.info().constraints().podAffinity().spread();
     double sum = 0;
@@ -216,7 +239,9 @@ final class PodNeighbourhood implements PlacementListener {
   /** Matching pods in {@code domain} once this pod is there, minus the emptiest eligible domain. */
   private int skewAfter(TaskState task, TopologySpreadConstraint constraint, String domain) {
     String namespace = task.job().info().namespace();
-    PodAffinityTerm asTerm = new PodAffinityTerm(constraint.selector(), Set.of(namespace), false, constraint.topologyKey());
+    PodAffinityTerm asTerm =
+        new PodAffinityTerm(
+            constraint.selector(), Set.of(namespace), false, constraint.topologyKey());
     DomainCounts counts = counts(asTerm, namespace);
     int self = constraint.selector().matches(task.info().labels()) ? 1 : 0;
     return counts.get(domain) + self - minimum(counts, asTerm, task.info().constraints());
@@ -239,7 +264,10 @@ final class PodNeighbourhood implements PlacementListener {
     return minimum;
   }
 
-  /** The topology values of nodes that pass the pod's node selector and required node affinity (taints aside, as kube's default). */
+  /**
+   * The topology values of nodes that pass the pod's node selector and required node affinity
+   * (taints aside, as kube's default).
+   */
   private Set<String> domainsOfEligibleNodes(SpreadKey key) {
     Set<String> domains = new HashSet<>();
     for (NodeState node : session.nodes()) {
@@ -277,8 +305,11 @@ final class PodNeighbourhood implements PlacementListener {
 
   @Override
   public void placed(TaskState task, NodeState node) {
-    Neighbour neighbour = new Neighbour(task.job().info().namespace(), task.info().labels(),
-        task.info().constraints().podAffinity().requiredAnti());
+    Neighbour neighbour =
+        new Neighbour(
+            task.job().info().namespace(),
+            task.info().labels(),
+            task.info().constraints().podAffinity().requiredAnti());
     neighboursByNode.get(node.index()).add(neighbour);
     count(neighbour, node, 1);
   }
@@ -286,8 +317,11 @@ final class PodNeighbourhood implements PlacementListener {
   @Override
   public void removed(TaskState task, NodeState node) {
     List<Neighbour> neighbours = neighboursByNode.get(node.index());
-    Neighbour neighbour = new Neighbour(task.job().info().namespace(), task.info().labels(),
-        task.info().constraints().podAffinity().requiredAnti());
+    Neighbour neighbour =
+        new Neighbour(
+            task.job().info().namespace(),
+            task.info().labels(),
+            task.info().constraints().podAffinity().requiredAnti());
     neighbours.remove(neighbour);
     count(neighbour, node, -1);
   }
@@ -296,7 +330,9 @@ final class PodNeighbourhood implements PlacementListener {
     for (Map.Entry<TermKey, DomainCounts> entry : matching.entrySet()) {
       PodAffinityTerm term = entry.getKey().term();
       String domain = node.info().labels().get(term.topologyKey());
-      if (domain != null && term.matches(neighbour.namespace(), neighbour.labels(), entry.getKey().ownerNamespace())) {
+      if (domain != null
+          && term.matches(
+              neighbour.namespace(), neighbour.labels(), entry.getKey().ownerNamespace())) {
         entry.getValue().add(domain, delta);
       }
     }
@@ -307,7 +343,9 @@ final class PodNeighbourhood implements PlacementListener {
     for (PodAffinityTerm term : neighbour.requiredAnti()) {
       String domain = node.info().labels().get(term.topologyKey());
       if (domain != null) {
-        antiAffinityOwners.computeIfAbsent(new TermKey(term, neighbour.namespace()), k -> new DomainCounts()).add(domain, delta);
+        antiAffinityOwners
+            .computeIfAbsent(new TermKey(term, neighbour.namespace()), k -> new DomainCounts())
+            .add(domain, delta);
       }
     }
   }

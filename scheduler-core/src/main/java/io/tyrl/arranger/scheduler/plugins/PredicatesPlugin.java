@@ -3,8 +3,8 @@ package io.tyrl.arranger.scheduler.plugins;
 import io.tyrl.arranger.scheduler.api.NodeAffinityTerm;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
-import io.tyrl.arranger.scheduler.api.Taint;
 import io.tyrl.arranger.scheduler.api.PreferredNodeAffinityTerm;
+import io.tyrl.arranger.scheduler.api.Taint;
 import io.tyrl.arranger.scheduler.api.TaintEffect;
 import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.conf.ArgumentSpec;
@@ -21,8 +21,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Where a pod may go, and which of those places it prefers.
@@ -48,25 +48,44 @@ public final class PredicatesPlugin implements Plugin {
   public static final String NAME = "predicates";
 
   /** kube-scheduler's default weights, relative to nodeorder's weight 1. */
-  public static final ArgumentSpec<Double> NODE_AFFINITY_WEIGHT = ArgumentSpec.decimal("nodeAffinity.weight", 2, 0, 1000);
-  public static final ArgumentSpec<Double> TAINT_TOLERATION_WEIGHT = ArgumentSpec.decimal("taintToleration.weight", 3, 0, 1000);
-  public static final ArgumentSpec<Double> POD_AFFINITY_WEIGHT = ArgumentSpec.decimal("podAffinity.weight", 2, 0, 1000);
-  public static final ArgumentSpec<Double> TOPOLOGY_SPREAD_WEIGHT = ArgumentSpec.decimal("topologySpread.weight", 2, 0, 1000);
+  public static final ArgumentSpec<Double> NODE_AFFINITY_WEIGHT =
+      ArgumentSpec.decimal("nodeAffinity.weight", 2, 0, 1000);
+
+  public static final ArgumentSpec<Double> TAINT_TOLERATION_WEIGHT =
+      ArgumentSpec.decimal("taintToleration.weight", 3, 0, 1000);
+  public static final ArgumentSpec<Double> POD_AFFINITY_WEIGHT =
+      ArgumentSpec.decimal("podAffinity.weight", 2, 0, 1000);
+  public static final ArgumentSpec<Double> TOPOLOGY_SPREAD_WEIGHT =
+      ArgumentSpec.decimal("topologySpread.weight", 2, 0, 1000);
 
   static final PredicateResult NOT_READY = PredicateResult.rejectedTransiently("node not ready");
-  static final PredicateResult UNSCHEDULABLE = PredicateResult.rejectedTransiently("node unschedulable");
-  static final PredicateResult SELECTOR_MISMATCH = PredicateResult.rejected("node(s) didn't match node selector");
-  static final PredicateResult AFFINITY_MISMATCH = PredicateResult.rejected("node(s) didn't match node affinity");
+  static final PredicateResult UNSCHEDULABLE =
+      PredicateResult.rejectedTransiently("node unschedulable");
+  static final PredicateResult SELECTOR_MISMATCH =
+      PredicateResult.rejected("node(s) didn't match node selector");
+  static final PredicateResult AFFINITY_MISMATCH =
+      PredicateResult.rejected("node(s) didn't match node affinity");
 
   /** Taints that Kubernetes sets for node conditions; they clear with the condition. */
-  private static final Set<String> CONDITION_TAINTS = Set.of(Taint.NOT_READY_KEY, "node.kubernetes.io/unreachable",
-      "node.kubernetes.io/unschedulable", "node.kubernetes.io/memory-pressure", "node.kubernetes.io/disk-pressure",
-      "node.kubernetes.io/pid-pressure", "node.kubernetes.io/network-unavailable");
+  private static final Set<String> CONDITION_TAINTS =
+      Set.of(
+          Taint.NOT_READY_KEY,
+          "node.kubernetes.io/unreachable",
+          "node.kubernetes.io/unschedulable",
+          "node.kubernetes.io/memory-pressure",
+          "node.kubernetes.io/disk-pressure",
+          "node.kubernetes.io/pid-pressure",
+          "node.kubernetes.io/network-unavailable");
 
   private final Arguments arguments;
   private ResourceDimensions dimensions;
-  /** Rejections by the bit set of missing dimensions: an array for the usual few dimensions, a map beyond. */
+
+  /**
+   * Rejections by the bit set of missing dimensions: an array for the usual few dimensions, a map
+   * beyond.
+   */
   private final PredicateResult[] insufficientByMask = new PredicateResult[256];
+
   private final Map<Long, PredicateResult> insufficientBeyond = new HashMap<>();
 
   PredicatesPlugin(Arguments arguments) {
@@ -74,8 +93,14 @@ public final class PredicatesPlugin implements Plugin {
   }
 
   public static PluginDescriptor descriptor() {
-    return new PluginDescriptor(NAME, ArgumentSchema.of(NODE_AFFINITY_WEIGHT, TAINT_TOLERATION_WEIGHT, POD_AFFINITY_WEIGHT,
-        TOPOLOGY_SPREAD_WEIGHT), PredicatesPlugin::new);
+    return new PluginDescriptor(
+        NAME,
+        ArgumentSchema.of(
+            NODE_AFFINITY_WEIGHT,
+            TAINT_TOLERATION_WEIGHT,
+            POD_AFFINITY_WEIGHT,
+            TOPOLOGY_SPREAD_WEIGHT),
+        PredicatesPlugin::new);
   }
 
   @Override
@@ -97,10 +122,12 @@ public final class PredicatesPlugin implements Plugin {
       hooks.nodeScore(neighbourhood::spreadScore, arguments.get(TOPOLOGY_SPREAD_WEIGHT));
     }
     if (anyPendingTask(session, constraints -> !constraints.preferredAffinity().isEmpty())) {
-      hooks.nodeScore(PredicatesPlugin::preferredNodeAffinityScore, arguments.get(NODE_AFFINITY_WEIGHT));
+      hooks.nodeScore(
+          PredicatesPlugin::preferredNodeAffinityScore, arguments.get(NODE_AFFINITY_WEIGHT));
     }
     if (anyNodeTainted(session, TaintEffect.PREFER_NO_SCHEDULE)) {
-      hooks.nodeScore(PredicatesPlugin::preferNoScheduleScore, arguments.get(TAINT_TOLERATION_WEIGHT));
+      hooks.nodeScore(
+          PredicatesPlugin::preferNoScheduleScore, arguments.get(TAINT_TOLERATION_WEIGHT));
     }
   }
 
@@ -119,7 +146,10 @@ public final class PredicatesPlugin implements Plugin {
     return false;
   }
 
-  /** {@code 100 × Σ weights of the preferred terms the node matches / Σ all preferred weights}; 0 without preferences. */
+  /**
+   * {@code 100 × Σ weights of the preferred terms the node matches / Σ all preferred weights}; 0
+   * without preferences.
+   */
   static double preferredNodeAffinityScore(TaskState task, NodeState node) {
     List<PreferredNodeAffinityTerm> preferred = task.info().constraints().preferredAffinity();
     if (preferred.isEmpty()) {
@@ -136,11 +166,15 @@ public final class PredicatesPlugin implements Plugin {
     return 100.0 * matched / total;
   }
 
-  /** {@code 100 / (1 + PreferNoSchedule taints the pod does not tolerate)}: 100 on a node without any. */
+  /**
+   * {@code 100 / (1 + PreferNoSchedule taints the pod does not tolerate)}: 100 on a node without
+   * any.
+   */
   static double preferNoScheduleScore(TaskState task, NodeState node) {
     int untolerated = 0;
     for (Taint taint : node.info().taints()) {
-      if (taint.effect() == TaintEffect.PREFER_NO_SCHEDULE && !task.info().constraints().tolerates(taint)) {
+      if (taint.effect() == TaintEffect.PREFER_NO_SCHEDULE
+          && !task.info().constraints().tolerates(taint)) {
         untolerated++;
       }
     }
@@ -157,7 +191,8 @@ public final class PredicatesPlugin implements Plugin {
     }
     String avoided = constraints.avoidedNodes().get(info.name());
     if (avoided != null) {
-      // Transient: the node is avoided for a while, not for good, so it never makes the job NeverFits.
+      // Transient: the node is avoided for a while, not for good, so it never makes the job
+      // NeverFits.
       return PredicateResult.rejectedTransiently(avoided);
     }
     if (!matchesSelector(constraints.nodeSelector(), info.labels())) {
@@ -169,7 +204,9 @@ public final class PredicatesPlugin implements Plugin {
     for (Taint taint : info.taints()) {
       if (taint.blocksScheduling() && !constraints.tolerates(taint)) {
         String reason = "untolerated taint " + taint.describe();
-        return CONDITION_TAINTS.contains(taint.key()) ? PredicateResult.rejectedTransiently(reason) : PredicateResult.rejected(reason);
+        return CONDITION_TAINTS.contains(taint.key())
+            ? PredicateResult.rejectedTransiently(reason)
+            : PredicateResult.rejected(reason);
       }
     }
     return PredicateResult.FITS;
@@ -196,9 +233,13 @@ public final class PredicatesPlugin implements Plugin {
     return false;
   }
 
-  /** The node passes the pod's nodeSelector and required node affinity (what topology spread calls eligible). */
+  /**
+   * The node passes the pod's nodeSelector and required node affinity (what topology spread calls
+   * eligible).
+   */
   static boolean matchesNodeSelection(PlacementConstraints constraints, NodeState node) {
-    return matchesSelector(constraints.nodeSelector(), node.info().labels()) && matchesAffinity(constraints, node.info());
+    return matchesSelector(constraints.nodeSelector(), node.info().labels())
+        && matchesAffinity(constraints, node.info());
   }
 
   private PredicateResult fits(TaskState task, NodeState node) {
@@ -206,7 +247,8 @@ public final class PredicatesPlugin implements Plugin {
       return PredicateResult.FITS;
     }
     long missing = node.insufficientDimensions(task);
-    // Dimension 63 is the sign bit: a negative mask cast to int would land in the slot of its low bits.
+    // Dimension 63 is the sign bit: a negative mask cast to int would land in the slot of its low
+    // bits.
     if (missing >= 0 && missing < insufficientByMask.length) {
       PredicateResult cached = insufficientByMask[(int) missing];
       if (cached == null) {
@@ -220,7 +262,8 @@ public final class PredicatesPlugin implements Plugin {
 
   /**
    * One reason naming every resource the node lacks, so a node short of cpu and memory counts once,
-   * as {@code Insufficient cpu and memory}; the pod limit reads {@code Too many pods} as in kube-scheduler.
+   * as {@code Insufficient cpu and memory}; the pod limit reads {@code Too many pods} as in
+   * kube-scheduler.
    */
   private PredicateResult insufficientReason(long missing) {
     List<String> names = new ArrayList<>();
@@ -241,6 +284,7 @@ public final class PredicatesPlugin implements Plugin {
       reason.append(reason.length() > 0 ? ", too many pods" : "Too many pods");
     }
     // Only a dimension beyond the bit set's 64 is missing: still a rejection, without the name.
-    return PredicateResult.rejected(reason.length() > 0 ? reason.toString() : "Insufficient resources");
+    return PredicateResult.rejected(
+        reason.length() > 0 ? reason.toString() : "Insufficient resources");
   }
 }

@@ -23,15 +23,16 @@ import java.util.Optional;
  *
  * <p><b>Deserved</b> — weighted water-filling, per resource, in exact integers: start with the
  * cluster's total allocatable as {@code remaining}; in each round the queues still below their cap
- * (what their jobs request, and their capability) share {@code remaining} by weight — in whole units,
- * the floors first and the units the floors leave over one each by largest remainder, then higher
- * weight, then queue name, so that no unit is lost (8 GPUs over three equal queues: 3/3/2, not
- * 2/2/2); a queue reaching its cap gives back the surplus for the next round; rounds stop when nothing
- * is left or every queue is capped. With nodes 6 cpu/15Gi and 3 cpu/12Gi and queues of weight 2 and 4
- * requesting 5 cpu/10Gi and 10 cpu/20Gi, that gives 3 cpu/9Gi and 6 cpu/18Gi.
+ * (what their jobs request, and their capability) share {@code remaining} by weight — in whole
+ * units, the floors first and the units the floors leave over one each by largest remainder, then
+ * higher weight, then queue name, so that no unit is lost (8 GPUs over three equal queues: 3/3/2,
+ * not 2/2/2); a queue reaching its cap gives back the surplus for the next round; rounds stop when
+ * nothing is left or every queue is capped. With nodes 6 cpu/15Gi and 3 cpu/12Gi and queues of
+ * weight 2 and 4 requesting 5 cpu/10Gi and 10 cpu/20Gi, that gives 3 cpu/9Gi and 6 cpu/18Gi.
  *
  * <p><b>Overused</b> — a queue whose allocation has reached its deserved share in every resource it
- * deserves is skipped for the rest of the cycle. Queues are served lowest {@code allocated/deserved} first.
+ * deserves is skipped for the rest of the cycle. Queues are served lowest {@code
+ * allocated/deserved} first.
  *
  * <p><b>Enqueue</b> — a job enters only if its queue can hold its minimum: allocated + already
  * enqueued + minimum must stay within the capability (where set) and the cluster's total. A minimum
@@ -62,7 +63,8 @@ public final class ProportionPlugin implements Plugin {
   private void computeDeserved() {
     ResourceDimensions dimensions = session.dimensions();
     int size = dimensions.size();
-    // By name, so that leftover units on equal remainders and weights go the same way whatever the snapshot's order.
+    // By name, so that leftover units on equal remainders and weights go the same way whatever the
+    // snapshot's order.
     List<QueueState> byName = new ArrayList<>();
     for (QueueState queue : session.queues()) {
       deserved.put(queue, new long[size]);
@@ -82,9 +84,9 @@ public final class ProportionPlugin implements Plugin {
   /**
    * Weighted water-filling of one resource: each round, the queues still below their cap share what
    * remains by weight; whole units are handed out so that nothing is lost to rounding (largest
-   * remainder first, then the higher weight, then the queue name); a queue reaching its cap gives the
-   * surplus back for the next round. Every round either hands out all that remains or caps one more
-   * queue, so it ends after at most one round per queue.
+   * remainder first, then the higher weight, then the queue name); a queue reaching its cap gives
+   * the surplus back for the next round. Every round either hands out all that remains or caps one
+   * more queue, so it ends after at most one round per queue.
    */
   private void waterFill(int dimension, List<QueueState> queues) {
     long remaining = session.clusterAllocatable(dimension);
@@ -119,8 +121,9 @@ public final class ProportionPlugin implements Plugin {
 
   /**
    * Splits {@code amount} whole units between the queues in proportion to their weights, exactly:
-   * each gets {@code floor(amount × weight / Σ weights)}, and the units left over go one each to the
-   * queues with the largest remainders, ties to the higher weight, then to the queue listed first.
+   * each gets {@code floor(amount × weight / Σ weights)}, and the units left over go one each to
+   * the queues with the largest remainders, ties to the higher weight, then to the queue listed
+   * first.
    */
   static long[] apportion(long amount, List<QueueState> queues) {
     long totalWeight = 0;
@@ -132,8 +135,10 @@ public final class ProportionPlugin implements Plugin {
     long[] remainders = new long[queues.size()];
     long left = amount;
     for (int i = 0; i < queues.size(); i++) {
-      BigInteger[] division = BigInteger.valueOf(amount).multiply(BigInteger.valueOf(queues.get(i).info().weight()))
-          .divideAndRemainder(total);
+      BigInteger[] division =
+          BigInteger.valueOf(amount)
+              .multiply(BigInteger.valueOf(queues.get(i).info().weight()))
+              .divideAndRemainder(total);
       offers[i] = division[0].longValueExact();
       remainders[i] = division[1].longValueExact();
       left -= offers[i];
@@ -142,9 +147,13 @@ public final class ProportionPlugin implements Plugin {
     for (int i = 0; i < queues.size(); i++) {
       byRemainder.add(i);
     }
-    byRemainder.sort((a, b) -> remainders[a] != remainders[b] ? Long.compare(remainders[b], remainders[a])
-        : queues.get(a).info().weight() != queues.get(b).info().weight()
-            ? Integer.compare(queues.get(b).info().weight(), queues.get(a).info().weight()) : Integer.compare(a, b));
+    byRemainder.sort(
+        (a, b) ->
+            remainders[a] != remainders[b]
+                ? Long.compare(remainders[b], remainders[a])
+                : queues.get(a).info().weight() != queues.get(b).info().weight()
+                    ? Integer.compare(queues.get(b).info().weight(), queues.get(a).info().weight())
+                    : Integer.compare(a, b));
     for (int k = 0; k < left; k++) {
       offers[byRemainder.get(k)]++;
     }
@@ -154,7 +163,8 @@ public final class ProportionPlugin implements Plugin {
   private long cap(QueueState queue, int dimension) {
     long cap = queue.requested(dimension);
     Resource capability = queue.info().capability();
-    if (capability != null && capability.quantities().containsKey(session.dimensions().name(dimension))) {
+    if (capability != null
+        && capability.quantities().containsKey(session.dimensions().name(dimension))) {
       cap = Math.min(cap, capability.get(session.dimensions().name(dimension)));
     }
     return cap;
@@ -163,7 +173,9 @@ public final class ProportionPlugin implements Plugin {
   private void failMinimumsAboveCapability() {
     for (JobState job : session.jobs()) {
       QueueState queue = job.queue();
-      if (queue == null || queue.info().capability() == null || job.isFailed()
+      if (queue == null
+          || queue.info().capability() == null
+          || job.isFailed()
           || (job.placedTasks() > 0 && session.isJobReady(job))) {
         continue;
       }
@@ -171,10 +183,20 @@ public final class ProportionPlugin implements Plugin {
       Resource capability = queue.info().capability();
       for (int d = 0; d < minimum.length; d++) {
         String name = session.dimensions().name(d);
-        if (d != ResourceDimensions.PODS && capability.quantities().containsKey(name) && minimum[d] > capability.get(name)) {
-          session.failJob(job, ReasonCode.NEVER_FITS, "the job's minimum needs " + name + " "
-              + Resource.formatQuantity(name, minimum[d]) + " but queue " + queue.name() + " is capped at "
-              + Resource.formatQuantity(name, capability.get(name)));
+        if (d != ResourceDimensions.PODS
+            && capability.quantities().containsKey(name)
+            && minimum[d] > capability.get(name)) {
+          session.failJob(
+              job,
+              ReasonCode.NEVER_FITS,
+              "the job's minimum needs "
+                  + name
+                  + " "
+                  + Resource.formatQuantity(name, minimum[d])
+                  + " but queue "
+                  + queue.name()
+                  + " is capped at "
+                  + Resource.formatQuantity(name, capability.get(name)));
           break;
         }
       }
@@ -218,16 +240,30 @@ public final class ProportionPlugin implements Plugin {
       String name = dimensions.name(d);
       long limit = session.clusterAllocatable(d);
       String limitName = "the cluster's total";
-      if (capability != null && capability.quantities().containsKey(name) && capability.get(name) < limit) {
+      if (capability != null
+          && capability.quantities().containsKey(name)
+          && capability.get(name) < limit) {
         limit = capability.get(name);
         limitName = "its capability";
       }
       long wanted = queue.allocated(d) + queue.inqueue(d) + minimum[d];
       if (wanted > limit) {
-        return Optional.of("queue " + queue.name() + " cannot hold the job's minimum (" + name + " "
-            + Resource.formatQuantity(name, minimum[d]) + ") within " + limitName + " " + Resource.formatQuantity(name, limit)
-            + ": " + Resource.formatQuantity(name, queue.allocated(d)) + " allocated, "
-            + Resource.formatQuantity(name, queue.inqueue(d)) + " reserved by enqueued jobs");
+        return Optional.of(
+            "queue "
+                + queue.name()
+                + " cannot hold the job's minimum ("
+                + name
+                + " "
+                + Resource.formatQuantity(name, minimum[d])
+                + ") within "
+                + limitName
+                + " "
+                + Resource.formatQuantity(name, limit)
+                + ": "
+                + Resource.formatQuantity(name, queue.allocated(d))
+                + " allocated, "
+                + Resource.formatQuantity(name, queue.inqueue(d))
+                + " reserved by enqueued jobs");
       }
     }
     return Optional.empty();
@@ -241,17 +277,22 @@ public final class ProportionPlugin implements Plugin {
       if (queue == null || !queue.info().reclaimable() || queue == reclaimer.job().queue()) {
         continue;
       }
-      long[] allocated = afterEviction.computeIfAbsent(queue, q -> {
-        long[] copy = new long[session.dimensions().size()];
-        for (int d = 0; d < copy.length; d++) {
-          copy[d] = q.allocated(d);
-        }
-        return copy;
-      });
+      long[] allocated =
+          afterEviction.computeIfAbsent(
+              queue,
+              q -> {
+                long[] copy = new long[session.dimensions().size()];
+                for (int d = 0; d < copy.length; d++) {
+                  copy[d] = q.allocated(d);
+                }
+                return copy;
+              });
       long[] share = deserved.get(queue);
       boolean stillAbove = false;
       for (int d = 0; d < allocated.length; d++) {
-        if (d != ResourceDimensions.PODS && victim.request(d) > 0 && allocated[d] - victim.request(d) >= share[d]) {
+        if (d != ResourceDimensions.PODS
+            && victim.request(d) > 0
+            && allocated[d] - victim.request(d) >= share[d]) {
           stillAbove = true;
         }
       }

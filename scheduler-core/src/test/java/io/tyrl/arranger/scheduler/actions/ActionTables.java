@@ -18,15 +18,19 @@ final class ActionTables {
    */
   static Map<String, Map<String, String>> victims(CycleResult result) {
     Map<String, Map<String, String>> byPreemptor = new TreeMap<>();
-    result.victims().forEach((preemptor, victims) -> {
-      Map<String, String> byJob = new TreeMap<>();
-      for (Victim victim : victims) {
-        List<String> pods = new ArrayList<>(victim.pods());
-        pods.sort(String::compareTo);
-        byJob.put(victim.job(), (victim.wholeJob() ? "whole:" : "") + String.join(",", pods));
-      }
-      byPreemptor.put(preemptor, byJob);
-    });
+    result
+        .victims()
+        .forEach(
+            (preemptor, victims) -> {
+              Map<String, String> byJob = new TreeMap<>();
+              for (Victim victim : victims) {
+                List<String> pods = new ArrayList<>(victim.pods());
+                pods.sort(String::compareTo);
+                byJob.put(
+                    victim.job(), (victim.wholeJob() ? "whole:" : "") + String.join(",", pods));
+              }
+              byPreemptor.put(preemptor, byJob);
+            });
     return byPreemptor;
   }
 }

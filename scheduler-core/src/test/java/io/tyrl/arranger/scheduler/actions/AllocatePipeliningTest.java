@@ -18,9 +18,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Allocate pipelines onto room being released, as preempt does. One node of 8 cpu,
- * half of it held by a pod being deleted: {@code high} (6 cpu) fits only once that pod is gone,
- * {@code low} (4 cpu) fits the idle half now.
+ * Allocate pipelines onto room being released, as preempt does. One node of 8 cpu, half of it held
+ * by a pod being deleted: {@code high} (6 cpu) fits only once that pod is gone, {@code low} (4 cpu)
+ * fits the idle half now.
  */
 class AllocatePipeliningTest {
 
@@ -32,13 +32,21 @@ class AllocatePipeliningTest {
     return node("n").cpu("8").memory("64Gi").build();
   }
 
-  private static final JobInfo HIGH = job("high").priority(8).minWorkers(0).leader("cpu", "6").build();
-  private static final JobInfo LOW = job("low").priority(1).created(T0.plusSeconds(1)).minWorkers(0).leader("cpu", "4").build();
+  private static final JobInfo HIGH =
+      job("high").priority(8).minWorkers(0).leader("cpu", "6").build();
+  private static final JobInfo LOW =
+      job("low").priority(1).created(T0.plusSeconds(1)).minWorkers(0).leader("cpu", "4").build();
 
   @Test
   void aPodThatFitsOnlyInReleasingRoomIsPipelinedAndThatRoomIsNotGivenToALaterJob() {
-    ClusterSimulator simulator = new ClusterSimulator(Fixtures.scheduler(), Fixtures.defaultConfiguration(), List.of(halfReleasing()),
-        List.of(HIGH, LOW), List.of()).followingControllerStages();
+    ClusterSimulator simulator =
+        new ClusterSimulator(
+                Fixtures.scheduler(),
+                Fixtures.defaultConfiguration(),
+                List.of(halfReleasing()),
+                List.of(HIGH, LOW),
+                List.of())
+            .followingControllerStages();
 
     CycleResult first = simulator.cycle(T0.plusSeconds(10));
 
@@ -46,7 +54,8 @@ class AllocatePipeliningTest {
     assertThat(high.state()).isEqualTo(ScheduleState.UNSCHEDULED);
     assertThat(high.reason()).isEqualTo(ReasonCode.WAITING_FOR_VICTIMS);
     assertThat(high.allocations()).isEmpty();
-    assertThat(high.message()).isEqualTo("leader+0/0 workers pipelined onto resources being released on n");
+    assertThat(high.message())
+        .isEqualTo("leader+0/0 workers pipelined onto resources being released on n");
     assertThat(first.decision("default/low").allocations()).isEmpty();
 
     simulator.replaceNodes(List.of(released()));
@@ -58,12 +67,21 @@ class AllocatePipeliningTest {
     assertThat(second.decision("default/low").allocations()).isEmpty();
   }
 
-  /** A minimum met partly on idle room and partly on releasing room: the job waits for the release, nothing is lost. */
+  /**
+   * A minimum met partly on idle room and partly on releasing room: the job waits for the release,
+   * nothing is lost.
+   */
   @Test
   void aMinimumThatNeedsReleasingRoomWaitsForItAndIsPlacedOnceItIsFree() {
     JobInfo gang = job("gang").minWorkers(1).leader("cpu", "4").workers("w", 1, "cpu", "4").build();
-    ClusterSimulator simulator = new ClusterSimulator(Fixtures.scheduler(), Fixtures.defaultConfiguration(), List.of(halfReleasing()),
-        List.of(gang), List.of()).followingControllerStages();
+    ClusterSimulator simulator =
+        new ClusterSimulator(
+                Fixtures.scheduler(),
+                Fixtures.defaultConfiguration(),
+                List.of(halfReleasing()),
+                List.of(gang),
+                List.of())
+            .followingControllerStages();
 
     JobDecision waiting = simulator.cycle(T0.plusSeconds(10)).decision("default/gang");
     simulator.replaceNodes(List.of(released()));

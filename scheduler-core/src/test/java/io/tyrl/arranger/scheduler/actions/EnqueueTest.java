@@ -22,7 +22,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** enqueue alone decides each job's admission: one node of 8 cpu, no GPU. */
 class EnqueueTest {
 
-  private static final SchedulerConfiguration ENQUEUE_ONLY = Fixtures.configuration("""
+  private static final SchedulerConfiguration ENQUEUE_ONLY =
+      Fixtures.configuration(
+          """
       actions: enqueue
       tiers:
         - plugins: [{name: priority}, {name: gang}, {name: conformance}]
@@ -31,21 +33,36 @@ class EnqueueTest {
 
   static Stream<Arguments> cases() {
     return Stream.of(
-        Arguments.of("a minimum no node can ever hold fails at once",
-            job("j").minWorkers(1).leader("cpu", "1").workers("w", 1, "nvidia.com/gpu", "1").build(),
-            ScheduleState.SCHEDULED_FAILED, ReasonCode.NEVER_FITS, "requests nvidia.com/gpu 1, and no node has nvidia.com/gpu"),
-        Arguments.of("a minimum larger than the room left waits, not enqueued",
+        Arguments.of(
+            "a minimum no node can ever hold fails at once",
+            job("j")
+                .minWorkers(1)
+                .leader("cpu", "1")
+                .workers("w", 1, "nvidia.com/gpu", "1")
+                .build(),
+            ScheduleState.SCHEDULED_FAILED,
+            ReasonCode.NEVER_FITS,
+            "requests nvidia.com/gpu 1, and no node has nvidia.com/gpu"),
+        Arguments.of(
+            "a minimum larger than the room left waits, not enqueued",
             job("j").minWorkers(2).leader("cpu", "4").workers("w", 2, "cpu", "4").build(),
-            ScheduleState.UNSCHEDULED, ReasonCode.NOT_ENQUEUED, ""),
-        Arguments.of("a minimum that fits is enqueued and waits for allocate",
+            ScheduleState.UNSCHEDULED,
+            ReasonCode.NOT_ENQUEUED,
+            ""),
+        Arguments.of(
+            "a minimum that fits is enqueued and waits for allocate",
             job("j").minWorkers(1).leader("cpu", "4").workers("w", 1, "cpu", "4").build(),
-            ScheduleState.UNSCHEDULED, ReasonCode.UNSCHEDULABLE, "not considered in this cycle"));
+            ScheduleState.UNSCHEDULED,
+            ReasonCode.UNSCHEDULABLE,
+            "not considered in this cycle"));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
-  void eachJobIsAdmittedRefusedOrFailed(String name, JobInfo job, ScheduleState state, ReasonCode reason, String message) {
-    Snapshot snapshot = new Snapshot(List.of(node("n1").cpu("8").memory("16Gi").build()), List.of(job), List.of());
+  void eachJobIsAdmittedRefusedOrFailed(
+      String name, JobInfo job, ScheduleState state, ReasonCode reason, String message) {
+    Snapshot snapshot =
+        new Snapshot(List.of(node("n1").cpu("8").memory("16Gi").build()), List.of(job), List.of());
 
     CycleResult result = Fixtures.scheduler().runCycle(snapshot, ENQUEUE_ONLY, T0);
 

@@ -26,18 +26,28 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
-/** On random clusters and jobs, no decision over-commits a node; usage is recomputed from the decisions alone. */
+/**
+ * On random clusters and jobs, no decision over-commits a node; usage is recomputed from the
+ * decisions alone.
+ */
 class NoOvercommitPropertiesTest {
 
   @Property(tries = 200)
-  void noAllocationOverCommitsANode(@ForAll long seed, @ForAll @IntRange(min = 1, max = 8) int nodeCount,
+  void noAllocationOverCommitsANode(
+      @ForAll long seed,
+      @ForAll @IntRange(min = 1, max = 8) int nodeCount,
       @ForAll @IntRange(min = 1, max = 12) int jobCount) {
     Random random = new Random(seed);
     List<NodeInfo> nodes = new ArrayList<>();
     for (int i = 0; i < nodeCount; i++) {
-      Fixtures.NodeBuilder node = Fixtures.node("n" + i).cpu(Integer.toString(1 + random.nextInt(16)))
-          .memory((1 + random.nextInt(32)) + "Gi").gpu(random.nextInt(5)).pods(2 + random.nextInt(6))
-          .used("cpu", random.nextInt(1500) + "m").podCount(random.nextInt(2));
+      Fixtures.NodeBuilder node =
+          Fixtures.node("n" + i)
+              .cpu(Integer.toString(1 + random.nextInt(16)))
+              .memory((1 + random.nextInt(32)) + "Gi")
+              .gpu(random.nextInt(5))
+              .pods(2 + random.nextInt(6))
+              .used("cpu", random.nextInt(1500) + "m")
+              .podCount(random.nextInt(2));
       if (random.nextInt(4) == 0) {
         node.taint("dedicated", "x", TaintEffect.NO_SCHEDULE);
       }
@@ -47,21 +57,40 @@ class NoOvercommitPropertiesTest {
     List<JobInfo> jobs = new ArrayList<>();
     for (int j = 0; j < jobCount; j++) {
       int workers = random.nextInt(5);
-      Fixtures.JobBuilder job = Fixtures.job("j" + j).queue(random.nextBoolean() ? "default" : "other")
-          .priority(1 + random.nextInt(10)).created(T0.plusSeconds(random.nextInt(100)))
-          .minWorkers(random.nextInt(workers + 1)).basicPolicy(random.nextInt(7) == 0 ? null : policies.get(random.nextInt(policies.size())))
-          .gang(random.nextBoolean() ? GangMode.STRICT : GangMode.NON_STRICT)
-          .group(random.nextInt(6) == 0 ? "g" + random.nextInt(2) : null)
-          .leader("cpu", (100 + random.nextInt(4000)) + "m", "memory", (1 + random.nextInt(8)) + "Gi");
+      Fixtures.JobBuilder job =
+          Fixtures.job("j" + j)
+              .queue(random.nextBoolean() ? "default" : "other")
+              .priority(1 + random.nextInt(10))
+              .created(T0.plusSeconds(random.nextInt(100)))
+              .minWorkers(random.nextInt(workers + 1))
+              .basicPolicy(
+                  random.nextInt(7) == 0 ? null : policies.get(random.nextInt(policies.size())))
+              .gang(random.nextBoolean() ? GangMode.STRICT : GangMode.NON_STRICT)
+              .group(random.nextInt(6) == 0 ? "g" + random.nextInt(2) : null)
+              .leader(
+                  "cpu",
+                  (100 + random.nextInt(4000)) + "m",
+                  "memory",
+                  (1 + random.nextInt(8)) + "Gi");
       if (workers > 0) {
-        job.workers("w", workers, "cpu", random.nextInt(3000) + "m", "memory", random.nextInt(4) + "Gi",
-            "nvidia.com/gpu", Integer.toString(random.nextInt(3)));
+        job.workers(
+            "w",
+            workers,
+            "cpu",
+            random.nextInt(3000) + "m",
+            "memory",
+            random.nextInt(4) + "Gi",
+            "nvidia.com/gpu",
+            Integer.toString(random.nextInt(3)));
       }
       jobs.add(job.build());
     }
-    Snapshot snapshot = new Snapshot(nodes, jobs, List.of(QueueInfo.of("default", 1), QueueInfo.of("other", 3)));
+    Snapshot snapshot =
+        new Snapshot(nodes, jobs, List.of(QueueInfo.of("default", 1), QueueInfo.of("other", 3)));
 
-    CycleResult result = Fixtures.scheduler().runCycle(snapshot, Fixtures.defaultConfiguration(), T0.plusSeconds(200));
+    CycleResult result =
+        Fixtures.scheduler()
+            .runCycle(snapshot, Fixtures.defaultConfiguration(), T0.plusSeconds(200));
 
     assertThat(DecisionChecks.overCommitments(snapshot, result)).isEmpty();
     Set<String> nodeNames = new HashSet<>();
@@ -76,11 +105,15 @@ class NoOvercommitPropertiesTest {
         assertThat(decision.allocations()).hasSize(job.tasks().size());
       }
       if (decision.state() != ScheduleState.SCHEDULED_SUCCEED) {
-        assertThat(decision.reason()).as("a job not fully placed says why: %s", job.key()).isNotNull();
+        assertThat(decision.reason())
+            .as("a job not fully placed says why: %s", job.key())
+            .isNotNull();
         assertThat(decision.message()).isNotBlank();
       }
       if (decision.state() == ScheduleState.UNSCHEDULED && job.gang().mode() == GangMode.STRICT) {
-        assertThat(decision.allocations()).as("Strict keeps no partial placement: %s", job.key()).isEmpty();
+        assertThat(decision.allocations())
+            .as("Strict keeps no partial placement: %s", job.key())
+            .isEmpty();
       }
     }
   }

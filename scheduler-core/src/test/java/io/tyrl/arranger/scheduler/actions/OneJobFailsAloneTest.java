@@ -36,7 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class OneJobFailsAloneTest {
 
-  private static final String TIERS = """
+  private static final String TIERS =
+      """
       tiers:
         - plugins: [{name: priority}, {name: gang}, {name: conformance}, {name: trap}]
         - plugins: [{name: drf}, {name: predicates}, {name: proportion}, {name: nodeorder}]
@@ -47,72 +48,159 @@ class OneJobFailsAloneTest {
   }
 
   static Stream<Arguments> steps() {
-    // Both jobs ask for the same: bad is older, so it is handled first and a failure that stopped the
+    // Both jobs ask for the same: bad is older, so it is handled first and a failure that stopped
+    // the
     // action would leave good unplaced.
-    List<JobInfo> twoJobs = List.of(
-        job("bad").created(T0).minWorkers(1).leader("cpu", "1").workers("w", 2, "cpu", "1").build(),
-        job("good").created(T0.plusSeconds(1)).minWorkers(1).leader("cpu", "1").workers("w", 2, "cpu", "1").build());
-    List<JobInfo> bestEffortOnly = List.of(
-        job("bad").created(T0).minWorkers(0).leader().build(),
-        job("good").created(T0.plusSeconds(1)).minWorkers(0).leader().build());
-    List<JobInfo> preemptors = List.of(
-        job("low").priority(1).minWorkers(0).leader("cpu", "1").workers("w", 7, "cpu", "1").running("n1", 7).build(),
-        job("bad").priority(9).created(T0).minWorkers(0).leader("cpu", "1").build(),
-        job("good").priority(9).created(T0.plusSeconds(1)).minWorkers(0).leader("cpu", "1").build());
+    List<JobInfo> twoJobs =
+        List.of(
+            job("bad")
+                .created(T0)
+                .minWorkers(1)
+                .leader("cpu", "1")
+                .workers("w", 2, "cpu", "1")
+                .build(),
+            job("good")
+                .created(T0.plusSeconds(1))
+                .minWorkers(1)
+                .leader("cpu", "1")
+                .workers("w", 2, "cpu", "1")
+                .build());
+    List<JobInfo> bestEffortOnly =
+        List.of(
+            job("bad").created(T0).minWorkers(0).leader().build(),
+            job("good").created(T0.plusSeconds(1)).minWorkers(0).leader().build());
+    List<JobInfo> preemptors =
+        List.of(
+            job("low")
+                .priority(1)
+                .minWorkers(0)
+                .leader("cpu", "1")
+                .workers("w", 7, "cpu", "1")
+                .running("n1", 7)
+                .build(),
+            job("bad").priority(9).created(T0).minWorkers(0).leader("cpu", "1").build(),
+            job("good")
+                .priority(9)
+                .created(T0.plusSeconds(1))
+                .minWorkers(0)
+                .leader("cpu", "1")
+                .build());
     // Both waited for victims in the previous cycle; the victims' pods are still being deleted.
-    List<JobInfo> resumed = List.of(
-        job("victim").priority(1).minWorkers(0).leader("cpu", "8").releasing("victim-learner", "n1").build(),
-        job("bad").priority(9).created(T0).minWorkers(0).leader("cpu", "4").awaitingVictims().build(),
-        job("good").priority(9).created(T0.plusSeconds(1)).minWorkers(0).leader("cpu", "4").awaitingVictims().build());
+    List<JobInfo> resumed =
+        List.of(
+            job("victim")
+                .priority(1)
+                .minWorkers(0)
+                .leader("cpu", "8")
+                .releasing("victim-learner", "n1")
+                .build(),
+            job("bad")
+                .priority(9)
+                .created(T0)
+                .minWorkers(0)
+                .leader("cpu", "4")
+                .awaitingVictims()
+                .build(),
+            job("good")
+                .priority(9)
+                .created(T0.plusSeconds(1))
+                .minWorkers(0)
+                .leader("cpu", "4")
+                .awaitingVictims()
+                .build());
     return Stream.of(
-        Arguments.of("preempt: resuming a job that waits for its victims throws", "enqueue, preempt", resumed,
-            (BiConsumer<Session, PluginHooks>) (session, hooks) -> hooks.predicate((task, node) -> {
-              if (isBad(task.job().info().name())) {
-                throw new IllegalStateException("trap");
-              }
-              return PredicateResult.FITS;
-            }), "resuming the job failed: java.lang.IllegalStateException: trap"),
-        Arguments.of("allocate: a worker's predicate throws after the leader was placed", "enqueue, allocate", twoJobs,
-            (BiConsumer<Session, PluginHooks>) (session, hooks) -> hooks.predicate((task, node) -> {
-              if (isBad(task.job().info().name()) && !task.isLeader()) {
-                throw new IllegalStateException("trap");
-              }
-              return PredicateResult.FITS;
-            }), "scheduling the job failed: java.lang.IllegalStateException: trap"),
-        Arguments.of("enqueue: the admission check throws", "enqueue, allocate", twoJobs,
-            (BiConsumer<Session, PluginHooks>) (session, hooks) -> hooks.jobEnqueueable(job -> {
-              if (isBad(job.info().name())) {
-                throw new IllegalStateException("trap");
-              }
-              return Optional.empty();
-            }), "enqueueing the job failed: java.lang.IllegalStateException: trap"),
-        Arguments.of("backfill: a best-effort pod's predicate throws", "enqueue, backfill", bestEffortOnly,
-            (BiConsumer<Session, PluginHooks>) (session, hooks) -> hooks.predicate((task, node) -> {
-              if (isBad(task.job().info().name())) {
-                throw new IllegalStateException("trap");
-              }
-              return PredicateResult.FITS;
-            }), "backfilling the job failed: java.lang.IllegalStateException: trap"),
-        Arguments.of("preempt: choosing victims throws", "enqueue, preempt, allocate", preemptors,
-            (BiConsumer<Session, PluginHooks>) (session, hooks) -> hooks.preemptableVictims((preemptor, candidates) -> {
-              if (isBad(preemptor.job().info().name())) {
-                throw new IllegalStateException("trap");
-              }
-              return candidates;
-            }), "preempting for the job failed: java.lang.IllegalStateException: trap"));
+        Arguments.of(
+            "preempt: resuming a job that waits for its victims throws",
+            "enqueue, preempt",
+            resumed,
+            (BiConsumer<Session, PluginHooks>)
+                (session, hooks) ->
+                    hooks.predicate(
+                        (task, node) -> {
+                          if (isBad(task.job().info().name())) {
+                            throw new IllegalStateException("trap");
+                          }
+                          return PredicateResult.FITS;
+                        }),
+            "resuming the job failed: java.lang.IllegalStateException: trap"),
+        Arguments.of(
+            "allocate: a worker's predicate throws after the leader was placed",
+            "enqueue, allocate",
+            twoJobs,
+            (BiConsumer<Session, PluginHooks>)
+                (session, hooks) ->
+                    hooks.predicate(
+                        (task, node) -> {
+                          if (isBad(task.job().info().name()) && !task.isLeader()) {
+                            throw new IllegalStateException("trap");
+                          }
+                          return PredicateResult.FITS;
+                        }),
+            "scheduling the job failed: java.lang.IllegalStateException: trap"),
+        Arguments.of(
+            "enqueue: the admission check throws",
+            "enqueue, allocate",
+            twoJobs,
+            (BiConsumer<Session, PluginHooks>)
+                (session, hooks) ->
+                    hooks.jobEnqueueable(
+                        job -> {
+                          if (isBad(job.info().name())) {
+                            throw new IllegalStateException("trap");
+                          }
+                          return Optional.empty();
+                        }),
+            "enqueueing the job failed: java.lang.IllegalStateException: trap"),
+        Arguments.of(
+            "backfill: a best-effort pod's predicate throws",
+            "enqueue, backfill",
+            bestEffortOnly,
+            (BiConsumer<Session, PluginHooks>)
+                (session, hooks) ->
+                    hooks.predicate(
+                        (task, node) -> {
+                          if (isBad(task.job().info().name())) {
+                            throw new IllegalStateException("trap");
+                          }
+                          return PredicateResult.FITS;
+                        }),
+            "backfilling the job failed: java.lang.IllegalStateException: trap"),
+        Arguments.of(
+            "preempt: choosing victims throws",
+            "enqueue, preempt, allocate",
+            preemptors,
+            (BiConsumer<Session, PluginHooks>)
+                (session, hooks) ->
+                    hooks.preemptableVictims(
+                        (preemptor, candidates) -> {
+                          if (isBad(preemptor.job().info().name())) {
+                            throw new IllegalStateException("trap");
+                          }
+                          return candidates;
+                        }),
+            "preempting for the job failed: java.lang.IllegalStateException: trap"));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("steps")
-  void theFailingJobFailsAloneAndKeepsNothing(String name, String actions, List<JobInfo> jobs,
-      BiConsumer<Session, PluginHooks> trap, String message) {
+  void theFailingJobFailsAloneAndKeepsNothing(
+      String name,
+      String actions,
+      List<JobInfo> jobs,
+      BiConsumer<Session, PluginHooks> trap,
+      String message) {
     Registry<PluginDescriptor> plugins = BuiltInPlugins.registry();
     plugins.register(new PluginDescriptor("trap", ArgumentSchema.NONE, arguments -> trap::accept));
     Scheduler scheduler = new Scheduler(plugins, BuiltInActions.registry(), CycleListener.NONE);
-    Snapshot snapshot = new Snapshot(List.of(node("n1").cpu("8").memory("16Gi").build()), jobs, List.of());
+    Snapshot snapshot =
+        new Snapshot(List.of(node("n1").cpu("8").memory("16Gi").build()), jobs, List.of());
 
-    CycleResult result = scheduler.runCycle(snapshot,
-        new SchedulerConfigurationParser(scheduler.vocabulary()).parse("actions: \"" + actions + "\"\n" + TIERS), T0);
+    CycleResult result =
+        scheduler.runCycle(
+            snapshot,
+            new SchedulerConfigurationParser(scheduler.vocabulary())
+                .parse("actions: \"" + actions + "\"\n" + TIERS),
+            T0);
 
     JobDecision bad = result.decision("default/bad");
     assertThat(bad.reason()).isEqualTo(ReasonCode.INVALID_JOB);
@@ -121,8 +209,11 @@ class OneJobFailsAloneTest {
     JobDecision good = result.decision("default/good");
     assertThat(good.reason()).isNotEqualTo(ReasonCode.INVALID_JOB);
     // Placed, or (preempt) room made for it: victims chosen, or pipelined onto room being released.
-    boolean placed = good.state() == ScheduleState.SCHEDULED_SUCCEED && !good.allocations().isEmpty();
+    boolean placed =
+        good.state() == ScheduleState.SCHEDULED_SUCCEED && !good.allocations().isEmpty();
     boolean waitsForRoom = good.reason() == ReasonCode.WAITING_FOR_VICTIMS;
-    assertThat(placed || waitsForRoom || !result.victimsFor("default/good").isEmpty()).as("good went on: " + good).isTrue();
+    assertThat(placed || waitsForRoom || !result.victimsFor("default/good").isEmpty())
+        .as("good went on: " + good)
+        .isTrue();
   }
 }

@@ -9,13 +9,17 @@ class BasicPolicyTest {
 
   @Test
   void aPolicyIsItsCrdNameAndEqualsAnyOtherOfThatName() {
-    assertThat(new BasicPolicy("LeaderFirst")).isEqualTo(BasicPolicy.LEADER_FIRST).hasToString("LeaderFirst");
+    assertThat(new BasicPolicy("LeaderFirst"))
+        .isEqualTo(BasicPolicy.LEADER_FIRST)
+        .hasToString("LeaderFirst");
     assertThat(BasicPolicy.GANG.name()).isEqualTo("Gang");
   }
 
   @Test
   void aPolicyMustNameOne() {
-    assertThatThrownBy(() -> new BasicPolicy(" ")).hasMessage("basicPolicy must name a policy, got ' '");
-    assertThatThrownBy(() -> new BasicPolicy(null)).hasMessage("basicPolicy must name a policy, got null");
+    assertThatThrownBy(() -> new BasicPolicy(" "))
+        .hasMessage("basicPolicy must name a policy, got ' '");
+    assertThatThrownBy(() -> new BasicPolicy(null))
+        .hasMessage("basicPolicy must name a policy, got null");
   }
 }

@@ -14,13 +14,27 @@ import org.junit.jupiter.params.provider.CsvSource;
 class JobInfoTest {
 
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-  private static final List<TaskInfo> TASKS = List.of(TaskInfo.leader("j", "learner", Resource.of("cpu", "1")),
-      TaskInfo.worker("j", "actor", 0, Resource.of("cpu", "1")));
+  private static final List<TaskInfo> TASKS =
+      List.of(
+          TaskInfo.leader("j", "learner", Resource.of("cpu", "1")),
+          TaskInfo.worker("j", "actor", 0, Resource.of("cpu", "1")));
 
-  private static JobInfo job(String namespace, String name, String uid, String queue, int priority, int minWorkers,
+  private static JobInfo job(
+      String namespace,
+      String name,
+      String uid,
+      String queue,
+      int priority,
+      int minWorkers,
       List<TaskInfo> tasks) {
-    return JobInfo.builder(namespace, name).uid(uid).queue(queue).priority(priority).creationTime(T0).minWorkersNum(minWorkers)
-        .tasks(tasks).build();
+    return JobInfo.builder(namespace, name)
+        .uid(uid)
+        .queue(queue)
+        .priority(priority)
+        .creationTime(T0)
+        .minWorkersNum(minWorkers)
+        .tasks(tasks)
+        .build();
   }
 
   @Test
@@ -40,22 +54,32 @@ class JobInfoTest {
 
   @Test
   void aJobThatMayNotPreemptSaysSo() {
-    JobInfo job = JobInfo.builder("team", "j").priority(1).creationTime(T0).minWorkersNum(0).tasks(TASKS)
-        .preemptionPolicy(PreemptionPolicy.NEVER).build();
+    JobInfo job =
+        JobInfo.builder("team", "j")
+            .priority(1)
+            .creationTime(T0)
+            .minWorkersNum(0)
+            .tasks(TASKS)
+            .preemptionPolicy(PreemptionPolicy.NEVER)
+            .build();
 
     assertThat(job.mayPreempt()).isFalse();
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "blank namespace | ' '  | j    | 1  | 0  | job: namespace must not be blank",
-      "no name         | team | ''   | 1  | 0  | job in team: name must not be blank",
-      "priority 0      | team | j    | 0  | 0  | job team/j: priority must be within 1..10, was 0",
-      "priority 11     | team | j    | 11 | 0  | job team/j: priority must be within 1..10, was 11",
-      "minimum -1      | team | j    | 1  | -1 | job team/j: minWorkersNum must be >= 0, was -1"})
-  void invalidJobsAreRefusedNamingTheField(String name, String namespace, String jobName, int priority, int minWorkers,
-      String message) {
-    assertThatThrownBy(() -> job(namespace, jobName, null, null, priority, minWorkers, TASKS)).hasMessage(message);
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "blank namespace | ' '  | j    | 1  | 0  | job: namespace must not be blank",
+        "no name         | team | ''   | 1  | 0  | job in team: name must not be blank",
+        "priority 0      | team | j    | 0  | 0  | job team/j: priority must be within 1..10, was 0",
+        "priority 11     | team | j    | 11 | 0  | job team/j: priority must be within 1..10, was 11",
+        "minimum -1      | team | j    | 1  | -1 | job team/j: minWorkersNum must be >= 0, was -1"
+      })
+  void invalidJobsAreRefusedNamingTheField(
+      String name, String namespace, String jobName, int priority, int minWorkers, String message) {
+    assertThatThrownBy(() -> job(namespace, jobName, null, null, priority, minWorkers, TASKS))
+        .hasMessage(message);
   }
 
   @Test
@@ -65,7 +89,8 @@ class JobInfoTest {
         .hasMessage("job team/j: exactly one leader task expected, found 0");
     assertThatThrownBy(() -> job("team", "j", null, null, 1, 0, List.of(leader, leader)))
         .hasMessageContaining("job team/j: ");
-    assertThatThrownBy(() -> job("team", "j", null, null, 1, 0, List.of(leader, TASKS.get(1), TASKS.get(1))))
+    assertThatThrownBy(
+            () -> job("team", "j", null, null, 1, 0, List.of(leader, TASKS.get(1), TASKS.get(1))))
         .hasMessage("job team/j: duplicate pod name " + TASKS.get(1).podName());
   }
 
@@ -78,14 +103,29 @@ class JobInfoTest {
     assertThat(plain.preemptable()).isTrue();
     assertThat(plain.awaitingVictims()).isFalse();
 
-    JobInfo full = JobInfo.builder("team", "j").uid("u").queue("q").priority(7).creationTime(T0).minWorkersNum(1)
-        .basicPolicy(new BasicPolicy("BinPack")).jobQueuePolicy(JobQueuePolicy.DRF)
-        .gang(new GangSpec(GangMode.NON_STRICT, java.time.Duration.ofMinutes(1), "g")).waitingSince(T0.plusSeconds(1))
-        .tasks(TASKS).preemptable(false).awaitingVictims(true).stage(Stage.RUNNING)
-        .preemptionPolicy(PreemptionPolicy.NEVER).build();
+    JobInfo full =
+        JobInfo.builder("team", "j")
+            .uid("u")
+            .queue("q")
+            .priority(7)
+            .creationTime(T0)
+            .minWorkersNum(1)
+            .basicPolicy(new BasicPolicy("BinPack"))
+            .jobQueuePolicy(JobQueuePolicy.DRF)
+            .gang(new GangSpec(GangMode.NON_STRICT, java.time.Duration.ofMinutes(1), "g"))
+            .waitingSince(T0.plusSeconds(1))
+            .tasks(TASKS)
+            .preemptable(false)
+            .awaitingVictims(true)
+            .stage(Stage.RUNNING)
+            .preemptionPolicy(PreemptionPolicy.NEVER)
+            .build();
 
     assertThat(full.toBuilder().build()).isEqualTo(full);
-    assertThat(full.toBuilder().priority(2).build()).isNotEqualTo(full).extracting(JobInfo::priority).isEqualTo(2);
+    assertThat(full.toBuilder().priority(2).build())
+        .isNotEqualTo(full)
+        .extracting(JobInfo::priority)
+        .isEqualTo(2);
   }
 
   @ParameterizedTest(name = "''{0}'' -> {1}")

@@ -14,7 +14,10 @@ class ResourceTest {
     Resource a = Resource.of("cpu", "1500m", "memory", "1Gi", "nvidia.com/gpu", "2");
     Resource b = Resource.of("cpu", "500m", "nvidia.com/gpu", "1", "example.com/fpga", "1");
 
-    assertThat(a.plus(b)).isEqualTo(Resource.of("cpu", "2", "memory", "1Gi", "nvidia.com/gpu", "3", "example.com/fpga", "1"));
+    assertThat(a.plus(b))
+        .isEqualTo(
+            Resource.of(
+                "cpu", "2", "memory", "1Gi", "nvidia.com/gpu", "3", "example.com/fpga", "1"));
     assertThat(a.plus(b).minus(b)).isEqualTo(a);
     assertThat(b.fitsIn(a)).isFalse();
     assertThat(Resource.of("cpu", "1", "nvidia.com/gpu", "2").fitsIn(a)).isTrue();
@@ -24,9 +27,11 @@ class ResourceTest {
   @Test
   void goingNegativeIsRefusedNamingTheResource() {
     assertThatThrownBy(() -> Resource.of("cpu", "1").minus(Resource.of("cpu", "2")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cpu would be negative");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cpu would be negative");
     assertThatThrownBy(() -> Resource.of("memory", "-1Gi"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("memory");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("memory");
   }
 
   @Test
@@ -60,24 +65,27 @@ class ResourceTest {
     assertThat(Resource.ofCanonical(java.util.Map.of("cpu", 1500L, "memory", 1024L)))
         .isEqualTo(Resource.of("cpu", "1500m", "memory", "1Ki"));
     assertThat(Resource.of().toString()).isEqualTo("{}");
-    assertThat(b.times(3)).isEqualTo(Resource.of("cpu", "1500m", "memory", "6Gi", "nvidia.com/gpu", "3"));
+    assertThat(b.times(3))
+        .isEqualTo(Resource.of("cpu", "1500m", "memory", "6Gi", "nvidia.com/gpu", "3"));
     assertThat(b.times(0).isEmpty()).isTrue();
     assertThat(b.memory()).isEqualTo(2L << 30);
-    assertThatThrownBy(() -> Resource.of("memory", "1Ei").times(Long.MAX_VALUE)).isInstanceOf(ArithmeticException.class);
+    assertThatThrownBy(() -> Resource.of("memory", "1Ei").times(Long.MAX_VALUE))
+        .isInstanceOf(ArithmeticException.class);
   }
 
   @ParameterizedTest(name = "{0} {1} -> {2}")
   @CsvSource({
-      "cpu, 1000, 1",
-      "cpu, 1500, 1500m",
-      "cpu, 999, 999m",
-      "memory, 1024, 1Ki",
-      "memory, 1023, 1023",
-      "memory, 1536, 1536",
-      "memory, 3221225472, 3Gi",
-      "memory, 1610612736, 1536Mi",
-      "ephemeral-storage, 1099511627776, 1Ti",
-      "nvidia.com/gpu, 8, 8"})
+    "cpu, 1000, 1",
+    "cpu, 1500, 1500m",
+    "cpu, 999, 999m",
+    "memory, 1024, 1Ki",
+    "memory, 1023, 1023",
+    "memory, 1536, 1536",
+    "memory, 3221225472, 3Gi",
+    "memory, 1610612736, 1536Mi",
+    "ephemeral-storage, 1099511627776, 1Ti",
+    "nvidia.com/gpu, 8, 8"
+  })
   void quantitiesAreFormattedInTheLargestExactUnit(String name, long value, String formatted) {
     assertThat(Resource.formatQuantity(name, value)).isEqualTo(formatted);
   }

@@ -8,27 +8,44 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** The scheduling core stays free of Kubernetes and Spring, so it runs in unit tests, benchmarks and simulators. */
+/**
+ * The scheduling core stays free of Kubernetes and Spring, so it runs in unit tests, benchmarks and
+ * simulators.
+ */
 class CoreArchitectureTest {
 
-  private static final String[] CORE = {"io.tyrl.arranger.scheduler.api..", "io.tyrl.arranger.scheduler.framework..",
-      "io.tyrl.arranger.scheduler.actions..", "io.tyrl.arranger.scheduler.plugins..", "io.tyrl.arranger.scheduler.conf.."};
+  private static final String[] CORE = {
+    "io.tyrl.arranger.scheduler.api..",
+    "io.tyrl.arranger.scheduler.framework..",
+    "io.tyrl.arranger.scheduler.actions..",
+    "io.tyrl.arranger.scheduler.plugins..",
+    "io.tyrl.arranger.scheduler.conf.."
+  };
 
-  private final JavaClasses classes = new ClassFileImporter()
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .importPackages("io.tyrl.arranger.scheduler");
+  private final JavaClasses classes =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("io.tyrl.arranger.scheduler");
 
   @Test
   void coreImportsNeitherKubernetesNorSpring() {
-    noClasses().that().resideInAnyPackage(CORE)
-        .should().dependOnClassesThat().resideInAnyPackage("io.kubernetes..", "org.springframework..")
+    noClasses()
+        .that()
+        .resideInAnyPackage(CORE)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.kubernetes..", "org.springframework..")
         .check(classes);
   }
 
   @Test
   void coreDoesNotReachIntoTheServiceLayer() {
-    noClasses().that().resideInAnyPackage(CORE)
-        .should().dependOnClassesThat().resideInAnyPackage("io.tyrl.arranger.scheduler.app..", "io.tyrl.arranger.scheduler.kube..")
+    noClasses()
+        .that()
+        .resideInAnyPackage(CORE)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.tyrl.arranger.scheduler.app..", "io.tyrl.arranger.scheduler.kube..")
         .check(classes);
   }
 

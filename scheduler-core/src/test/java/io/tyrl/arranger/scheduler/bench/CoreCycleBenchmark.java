@@ -37,19 +37,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Full scheduling cycles on synthetic clusters (not a test). Two suites, each meant for its own JVM so
- * that its heap cap is the target's:
+ * Full scheduling cycles on synthetic clusters (not a test). Two suites, each meant for its own JVM
+ * so that its heap cap is the target's:
+ *
  * <ul>
- *   <li>{@code standard} (-Xmx1g): 500, 1,000 and 5,000 nodes of 64 cpu / 512Gi / 8 GPUs, 2,000 pending
- *       jobs of a leader + 9 workers (minimum 4, the rest elastic, placed one at a time) in 3 queues, all
- *       six basic policies, some NonStrict gangs, a tainted GPU pool; then Strict gangs that cannot fit:
- *       1,000 nodes with room for 255 one-GPU workers, 200 jobs of a leader + 256 workers, all needed
- *       (actions allocate and backfill only: enqueue would admit just the gangs the cluster's total holds).
- *       Prints a table and the lines {@code core-cycle nodes=5000 pods=20000 ms=<median> heapMiB=<peak>}
- *       and {@code core-cycle-gang nodes=1000 jobs=200 pods-per-job=257 ms=<median>};</li>
- *   <li>{@code large} (-Xmx2g): 20,000 nodes and 10,000 such jobs, printing
- *       {@code core-cycle nodes=20000 pods=100000 ms=<median> heapMiB=<peak>}.</li>
+ *   <li>{@code standard} (-Xmx1g): 500, 1,000 and 5,000 nodes of 64 cpu / 512Gi / 8 GPUs, 2,000
+ *       pending jobs of a leader + 9 workers (minimum 4, the rest elastic, placed one at a time) in
+ *       3 queues, all six basic policies, some NonStrict gangs, a tainted GPU pool; then Strict
+ *       gangs that cannot fit: 1,000 nodes with room for 255 one-GPU workers, 200 jobs of a leader
+ *       + 256 workers, all needed (actions allocate and backfill only: enqueue would admit just the
+ *       gangs the cluster's total holds). Prints a table and the lines {@code core-cycle nodes=5000
+ *       pods=20000 ms=<median> heapMiB=<peak>} and {@code core-cycle-gang nodes=1000 jobs=200
+ *       pods-per-job=257 ms=<median>};
+ *   <li>{@code large} (-Xmx2g): 20,000 nodes and 10,000 such jobs, printing {@code core-cycle
+ *       nodes=20000 pods=100000 ms=<median> heapMiB=<peak>}.
  * </ul>
+ *
  * Medians of several runs after warm-up; peak heap from the heap pools' peak usage, reset per size.
  *
  * <p>Run with {@code scripts/bench-core.sh}, or {@code java -cp <classes:test-classes:snakeyaml>
@@ -68,55 +71,119 @@ public final class CoreCycleBenchmark {
   private CoreCycleBenchmark() {}
 
   /** One measured size: the median cycle and what it placed. */
-  private record Measurement(long medianMillis, long minMillis, long maxMillis, long medianCpuMillis, int podsPlaced, int jobsPlaced,
+  private record Measurement(
+      long medianMillis,
+      long minMillis,
+      long maxMillis,
+      long medianCpuMillis,
+      int podsPlaced,
+      int jobsPlaced,
       long peakHeapMiB) {}
 
   public static void main(String[] args) {
     String suite = args.length > 0 ? args[0] : "standard";
     int warmups = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     int runs = args.length > 2 ? Integer.parseInt(args[2]) : 7;
-    Scheduler scheduler = new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
-    SchedulerConfiguration configuration = DefaultSchedulerConfiguration.parse(scheduler.vocabulary());
-    List<QueueInfo> queues = List.of(
-        new QueueInfo("research", 1, null, true, JobQueuePolicy.PRIORITY),
-        new QueueInfo("production", 2, null, true, JobQueuePolicy.DRF),
-        new QueueInfo("batch", 3, null, true, JobQueuePolicy.PRIORITY));
-    // "cpu ms" is the cycle's own thread CPU time: on a shared machine it shows what the wall time would be alone.
-    System.out.printf("%8s %8s %10s %10s %10s %10s %12s %12s %10s%n", "nodes", "pods", "median ms", "min ms", "max ms",
-        "cpu ms", "pods placed", "jobs placed", "heap MiB");
+    Scheduler scheduler =
+        new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
+    SchedulerConfiguration configuration =
+        DefaultSchedulerConfiguration.parse(scheduler.vocabulary());
+    List<QueueInfo> queues =
+        List.of(
+            new QueueInfo("research", 1, null, true, JobQueuePolicy.PRIORITY),
+            new QueueInfo("production", 2, null, true, JobQueuePolicy.DRF),
+            new QueueInfo("batch", 3, null, true, JobQueuePolicy.PRIORITY));
+    // "cpu ms" is the cycle's own thread CPU time: on a shared machine it shows what the wall time
+    // would be alone.
+    System.out.printf(
+        "%8s %8s %10s %10s %10s %10s %12s %12s %10s%n",
+        "nodes",
+        "pods",
+        "median ms",
+        "min ms",
+        "max ms",
+        "cpu ms",
+        "pods placed",
+        "jobs placed",
+        "heap MiB");
     if (suite.equals("large")) {
-      Measurement large = measureRow(scheduler, configuration, new Snapshot(nodes(20_000), jobs(LARGE_JOBS), queues),
-          LARGE_JOBS * (WORKERS_PER_JOB + 1), warmups, runs);
-      System.out.println("core-cycle nodes=20000 pods=" + LARGE_JOBS * (WORKERS_PER_JOB + 1) + " ms=" + large.medianMillis()
-          + " heapMiB=" + large.peakHeapMiB());
+      Measurement large =
+          measureRow(
+              scheduler,
+              configuration,
+              new Snapshot(nodes(20_000), jobs(LARGE_JOBS), queues),
+              LARGE_JOBS * (WORKERS_PER_JOB + 1),
+              warmups,
+              runs);
+      System.out.println(
+          "core-cycle nodes=20000 pods="
+              + LARGE_JOBS * (WORKERS_PER_JOB + 1)
+              + " ms="
+              + large.medianMillis()
+              + " heapMiB="
+              + large.peakHeapMiB());
       return;
     }
     List<JobInfo> jobs = jobs(JOBS);
     Measurement last = null;
     int[] sizes = suite.equals("gang") ? new int[0] : new int[] {500, 1000, 5000};
     for (int nodeCount : sizes) {
-      last = measureRow(scheduler, configuration, new Snapshot(nodes(nodeCount), jobs, queues), JOBS * (WORKERS_PER_JOB + 1),
-          warmups, runs);
+      last =
+          measureRow(
+              scheduler,
+              configuration,
+              new Snapshot(nodes(nodeCount), jobs, queues),
+              JOBS * (WORKERS_PER_JOB + 1),
+              warmups,
+              runs);
     }
-    // Without enqueue: it would admit only the 31 gangs whose minimums the cluster's total GPUs can hold,
+    // Without enqueue: it would admit only the 31 gangs whose minimums the cluster's total GPUs can
+    // hold,
     // and the point is allocate finding out that a Strict gang cannot fit.
-    SchedulerConfiguration allocateOnly = new SchedulerConfigurationParser(scheduler.vocabulary())
-        .parse(DefaultSchedulerConfiguration.YAML.replace("enqueue, allocate, backfill", "allocate, backfill"));
-    Measurement gangs = measureRow(scheduler, allocateOnly, new Snapshot(gangNodes(), gangJobs(), queues),
-        GANG_JOBS * (GANG_WORKERS + 1), warmups, runs);
+    SchedulerConfiguration allocateOnly =
+        new SchedulerConfigurationParser(scheduler.vocabulary())
+            .parse(
+                DefaultSchedulerConfiguration.YAML.replace(
+                    "enqueue, allocate, backfill", "allocate, backfill"));
+    Measurement gangs =
+        measureRow(
+            scheduler,
+            allocateOnly,
+            new Snapshot(gangNodes(), gangJobs(), queues),
+            GANG_JOBS * (GANG_WORKERS + 1),
+            warmups,
+            runs);
     if (gangs.podsPlaced() != 0) {
-      System.out.println("warning: " + gangs.podsPlaced() + " pods of the gangs that cannot fit were placed");
+      System.out.println(
+          "warning: " + gangs.podsPlaced() + " pods of the gangs that cannot fit were placed");
     }
     if (last != null) {
-      System.out.println("core-cycle nodes=5000 pods=" + JOBS * (WORKERS_PER_JOB + 1) + " ms=" + last.medianMillis()
-          + " heapMiB=" + last.peakHeapMiB());
+      System.out.println(
+          "core-cycle nodes=5000 pods="
+              + JOBS * (WORKERS_PER_JOB + 1)
+              + " ms="
+              + last.medianMillis()
+              + " heapMiB="
+              + last.peakHeapMiB());
     }
-    System.out.println("core-cycle-gang nodes=" + GANG_NODES + " jobs=" + GANG_JOBS + " pods-per-job=" + (GANG_WORKERS + 1)
-        + " ms=" + gangs.medianMillis());
+    System.out.println(
+        "core-cycle-gang nodes="
+            + GANG_NODES
+            + " jobs="
+            + GANG_JOBS
+            + " pods-per-job="
+            + (GANG_WORKERS + 1)
+            + " ms="
+            + gangs.medianMillis());
   }
 
-  private static Measurement measureRow(Scheduler scheduler, SchedulerConfiguration configuration, Snapshot snapshot, int pods,
-      int warmups, int runs) {
+  private static Measurement measureRow(
+      Scheduler scheduler,
+      SchedulerConfiguration configuration,
+      Snapshot snapshot,
+      int pods,
+      int warmups,
+      int runs) {
     for (int i = 0; i < warmups; i++) {
       scheduler.runCycle(snapshot, configuration, NOW);
     }
@@ -141,29 +208,58 @@ public final class CoreCycleBenchmark {
     int jobsPlaced = 0;
     for (JobDecision decision : result.decisions().values()) {
       podsPlaced += decision.allocations().size();
-      if (decision.state() == ScheduleState.SCHEDULED_SUCCEED || decision.state() == ScheduleState.SCHEDULED_PARTLY) {
+      if (decision.state() == ScheduleState.SCHEDULED_SUCCEED
+          || decision.state() == ScheduleState.SCHEDULED_PARTLY) {
         jobsPlaced++;
       }
     }
-    Measurement measurement = new Measurement(sorted[runs / 2], sorted[0], sorted[runs - 1], cpuMillis[runs / 2], podsPlaced,
-        jobsPlaced, peakMiB);
-    System.out.printf("%8d %8d %10d %10d %10d %10d %12d %12d %10d%n", snapshot.nodes().size(), pods, measurement.medianMillis(),
-        measurement.minMillis(), measurement.maxMillis(), measurement.medianCpuMillis(), podsPlaced, jobsPlaced, peakMiB);
+    Measurement measurement =
+        new Measurement(
+            sorted[runs / 2],
+            sorted[0],
+            sorted[runs - 1],
+            cpuMillis[runs / 2],
+            podsPlaced,
+            jobsPlaced,
+            peakMiB);
+    System.out.printf(
+        "%8d %8d %10d %10d %10d %10d %12d %12d %10d%n",
+        snapshot.nodes().size(),
+        pods,
+        measurement.medianMillis(),
+        measurement.minMillis(),
+        measurement.maxMillis(),
+        measurement.medianCpuMillis(),
+        podsPlaced,
+        jobsPlaced,
+        peakMiB);
     return measurement;
   }
 
   /**
-   * 1,000 nodes whose GPUs are taken by pods outside the snapshot's jobs, except for 255: all 8 on 31
-   * nodes and 7 on one. Every gang needs 256 of them, so none fits.
+   * 1,000 nodes whose GPUs are taken by pods outside the snapshot's jobs, except for 255: all 8 on
+   * 31 nodes and 7 on one. Every gang needs 256 of them, so none fits.
    */
   static List<NodeInfo> gangNodes() {
     List<NodeInfo> nodes = new ArrayList<>(GANG_NODES);
-    Resource allocatable = Resource.of("cpu", "64", "memory", "512Gi", "nvidia.com/gpu", "8", "pods", "110");
+    Resource allocatable =
+        Resource.of("cpu", "64", "memory", "512Gi", "nvidia.com/gpu", "8", "pods", "110");
     for (int i = 0; i < GANG_NODES; i++) {
       int freeGpus = i < 31 ? 8 : i == 31 ? 7 : 0;
-      Resource used = Resource.of("cpu", "8", "memory", "64Gi", "nvidia.com/gpu", Integer.toString(8 - freeGpus));
-      nodes.add(new NodeInfo("node-" + i, Map.of("kubernetes.io/hostname", "node-" + i), List.of(), allocatable, used,
-          Resource.EMPTY, true, false, 4));
+      Resource used =
+          Resource.of(
+              "cpu", "8", "memory", "64Gi", "nvidia.com/gpu", Integer.toString(8 - freeGpus));
+      nodes.add(
+          new NodeInfo(
+              "node-" + i,
+              Map.of("kubernetes.io/hostname", "node-" + i),
+              List.of(),
+              allocatable,
+              used,
+              Resource.EMPTY,
+              true,
+              false,
+              4));
     }
     return nodes;
   }
@@ -182,22 +278,57 @@ public final class CoreCycleBenchmark {
       for (int w = 0; w < GANG_WORKERS; w++) {
         tasks.add(TaskInfo.worker(name, "actor", w, worker));
       }
-      jobs.add(JobInfo.builder("team-" + (j % 5), name).queue(queues[j % 3]).priority(1 + j % 10).creationTime(created.plusSeconds(j))
-          .minWorkersNum(GANG_WORKERS).basicPolicy(BasicPolicy.GANG).gang(new GangSpec(GangMode.STRICT, null, null)).tasks(tasks).build());
+      jobs.add(
+          JobInfo.builder("team-" + (j % 5), name)
+              .queue(queues[j % 3])
+              .priority(1 + j % 10)
+              .creationTime(created.plusSeconds(j))
+              .minWorkersNum(GANG_WORKERS)
+              .basicPolicy(BasicPolicy.GANG)
+              .gang(new GangSpec(GangMode.STRICT, null, null))
+              .tasks(tasks)
+              .build());
     }
     return jobs;
   }
 
   static List<NodeInfo> nodes(int count) {
     List<NodeInfo> nodes = new ArrayList<>(count);
-    Resource allocatable = Resource.of("cpu", "64", "memory", "512Gi", "nvidia.com/gpu", "8", "pods", "110",
-        "ephemeral-storage", "1Ti");
+    Resource allocatable =
+        Resource.of(
+            "cpu",
+            "64",
+            "memory",
+            "512Gi",
+            "nvidia.com/gpu",
+            "8",
+            "pods",
+            "110",
+            "ephemeral-storage",
+            "1Ti");
     for (int i = 0; i < count; i++) {
       boolean a100 = i % 10 == 0;
-      List<Taint> taints = a100 ? List.of(new Taint("gpu", "a100", TaintEffect.NO_SCHEDULE)) : List.of();
-      Map<String, String> labels = Map.of("zone", "z" + (i % 4), "gpu", a100 ? "a100" : "v100",
-          "kubernetes.io/hostname", "node-" + i);
-      nodes.add(new NodeInfo("node-" + i, labels, taints, allocatable, Resource.EMPTY, Resource.EMPTY, true, false, 0));
+      List<Taint> taints =
+          a100 ? List.of(new Taint("gpu", "a100", TaintEffect.NO_SCHEDULE)) : List.of();
+      Map<String, String> labels =
+          Map.of(
+              "zone",
+              "z" + (i % 4),
+              "gpu",
+              a100 ? "a100" : "v100",
+              "kubernetes.io/hostname",
+              "node-" + i);
+      nodes.add(
+          new NodeInfo(
+              "node-" + i,
+              labels,
+              taints,
+              allocatable,
+              Resource.EMPTY,
+              Resource.EMPTY,
+              true,
+              false,
+              0));
     }
     return nodes;
   }
@@ -205,24 +336,36 @@ public final class CoreCycleBenchmark {
   static List<JobInfo> jobs(int count) {
     String[] queues = {"research", "production", "batch"};
     List<BasicPolicy> policies = NodeOrderPlugin.BASIC_POLICIES;
-    PlacementConstraints anyV100 = PlacementConstraints.NONE.withNodeSelector(Map.of("gpu", "v100"));
-    PlacementConstraints a100 = PlacementConstraints.NONE.withNodeSelector(Map.of("gpu", "a100"))
-        .withTolerations(List.of(Toleration.equal("gpu", "a100", TaintEffect.NO_SCHEDULE)));
+    PlacementConstraints anyV100 =
+        PlacementConstraints.NONE.withNodeSelector(Map.of("gpu", "v100"));
+    PlacementConstraints a100 =
+        PlacementConstraints.NONE
+            .withNodeSelector(Map.of("gpu", "a100"))
+            .withTolerations(List.of(Toleration.equal("gpu", "a100", TaintEffect.NO_SCHEDULE)));
     Resource leader = Resource.of("cpu", "8", "memory", "32Gi", "nvidia.com/gpu", "1");
     Resource worker = Resource.of("cpu", "4", "memory", "16Gi", "nvidia.com/gpu", "1");
     List<JobInfo> jobs = new ArrayList<>(count);
     Instant created = NOW.minus(Duration.ofMinutes(30));
     for (int j = 0; j < count; j++) {
       String name = "job-" + j;
-      PlacementConstraints constraints = j % 10 == 0 ? a100 : j % 3 == 0 ? anyV100 : PlacementConstraints.NONE;
+      PlacementConstraints constraints =
+          j % 10 == 0 ? a100 : j % 3 == 0 ? anyV100 : PlacementConstraints.NONE;
       List<TaskInfo> tasks = new ArrayList<>();
       tasks.add(TaskInfo.leader(name, "learner", leader).withConstraints(constraints));
       for (int w = 0; w < WORKERS_PER_JOB; w++) {
         tasks.add(TaskInfo.worker(name, "actor", w, worker).withConstraints(constraints));
       }
       GangMode mode = j % 7 == 0 ? GangMode.NON_STRICT : GangMode.STRICT;
-      jobs.add(JobInfo.builder("team-" + (j % 5), name).queue(queues[j % 3]).priority(1 + j % 10).creationTime(created.plusSeconds(j))
-          .minWorkersNum(4).basicPolicy(policies.get(j % policies.size())).gang(new GangSpec(mode, null, null)).tasks(tasks).build());
+      jobs.add(
+          JobInfo.builder("team-" + (j % 5), name)
+              .queue(queues[j % 3])
+              .priority(1 + j % 10)
+              .creationTime(created.plusSeconds(j))
+              .minWorkersNum(4)
+              .basicPolicy(policies.get(j % policies.size()))
+              .gang(new GangSpec(mode, null, null))
+              .tasks(tasks)
+              .build());
     }
     return jobs;
   }

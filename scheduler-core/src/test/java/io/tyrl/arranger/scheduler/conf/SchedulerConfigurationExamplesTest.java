@@ -46,7 +46,8 @@ class SchedulerConfigurationExamplesTest {
   @Test
   void thePreemptReclaimExampleRunsReclaimBeforeAllocateAndPreemptLast() throws IOException {
     assertThat(parser.parse(Files.readString(EXAMPLES.resolve("preempt-reclaim.yaml"))).actions())
-        .extracting(ActionConfiguration::name).containsExactly("enqueue", "reclaim", "allocate", "backfill", "preempt");
+        .extracting(ActionConfiguration::name)
+        .containsExactly("enqueue", "reclaim", "allocate", "backfill", "preempt");
   }
 
   /** Surefire does not set arranger.projectRoot; walk up from the module folder. */
@@ -56,6 +57,7 @@ class SchedulerConfigurationExamplesTest {
         return dir;
       }
     }
-    throw new IllegalStateException("no scripts/control-plane.sh above " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "no scripts/control-plane.sh above " + Path.of("").toAbsolutePath());
   }
 }

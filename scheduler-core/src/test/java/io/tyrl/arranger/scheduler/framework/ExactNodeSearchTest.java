@@ -16,8 +16,8 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * On a cluster of up to {@value NodeSearch#EXACT_SEARCH_MAX_NODES} nodes every feasible
- * node is scored, so BinPack and LeaderFirst find their best node wherever it is; sampling starts above.
+ * On a cluster of up to {@value NodeSearch#EXACT_SEARCH_MAX_NODES} nodes every feasible node is
+ * scored, so BinPack and LeaderFirst find their best node wherever it is; sampling starts above.
  * 300 nodes: kube-scheduler's adaptive rule would look at 144 of them.
  */
 class ExactNodeSearchTest {
@@ -31,20 +31,29 @@ class ExactNodeSearchTest {
   }
 
   private static String placedOn(List<NodeInfo> nodes, JobInfo job) {
-    return Fixtures.scheduler().runCycle(new Snapshot(nodes, List.of(job), List.of()), Fixtures.defaultConfiguration(), T0)
-        .decision(job.key()).allocations().get(job.leader().podName());
+    return Fixtures.scheduler()
+        .runCycle(new Snapshot(nodes, List.of(job), List.of()), Fixtures.defaultConfiguration(), T0)
+        .decision(job.key())
+        .allocations()
+        .get(job.leader().podName());
   }
 
   @Test
   void binPackFindsTheFullestNodeOnASmallCluster() {
-    JobInfo job = job("pack").basicPolicy(new BasicPolicy("BinPack")).minWorkers(0).leader("cpu", "1").build();
+    JobInfo job =
+        job("pack")
+            .basicPolicy(new BasicPolicy("BinPack"))
+            .minWorkers(0)
+            .leader("cpu", "1")
+            .build();
 
     assertThat(placedOn(nodes(i -> i == 250 ? "6" : "0"), job)).isEqualTo("node-250");
   }
 
   @Test
   void leaderFirstPutsTheLeaderOnTheQuietestNodeOnASmallCluster() {
-    JobInfo job = job("lead").basicPolicy(BasicPolicy.LEADER_FIRST).minWorkers(0).leader("cpu", "1").build();
+    JobInfo job =
+        job("lead").basicPolicy(BasicPolicy.LEADER_FIRST).minWorkers(0).leader("cpu", "1").build();
 
     assertThat(placedOn(nodes(i -> i == 280 ? "0" : "5"), job)).isEqualTo("node-280");
   }
@@ -55,7 +64,8 @@ class ExactNodeSearchTest {
     assertThat(NodeSearch.wantedFeasibleNodes(1000, 1000, 0, 100)).isEqualTo(1000);
     assertThat(NodeSearch.wantedFeasibleNodes(1001, 1001, 0, 100)).isEqualTo(1001 * 42 / 100);
     assertThat(NodeSearch.wantedFeasibleNodes(5000, 5000, 0, 100)).isEqualTo(5000 * 10 / 100);
-    assertThat(NodeSearch.wantedFeasibleNodes(20000, 20000, 0, 100)).isEqualTo(NodeSearch.ADAPTIVE_MAX_FEASIBLE_NODES);
+    assertThat(NodeSearch.wantedFeasibleNodes(20000, 20000, 0, 100))
+        .isEqualTo(NodeSearch.ADAPTIVE_MAX_FEASIBLE_NODES);
     // An operator who asks for sampling gets it on any cluster; 100% is exact on any cluster.
     assertThat(NodeSearch.wantedFeasibleNodes(300, 300, 10, 100)).isEqualTo(100);
     assertThat(NodeSearch.wantedFeasibleNodes(20000, 20000, 100, 100)).isEqualTo(20000);

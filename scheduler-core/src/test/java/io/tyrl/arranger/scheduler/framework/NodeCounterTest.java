@@ -8,7 +8,10 @@ import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The per-node counter answers as a plain map would, through growth, collisions and counts back to zero. */
+/**
+ * The per-node counter answers as a plain map would, through growth, collisions and counts back to
+ * zero.
+ */
 class NodeCounterTest {
 
   @ParameterizedTest(name = "seed {0}")
@@ -27,11 +30,16 @@ class NodeCounterTest {
       expected.merge(node, delta, Integer::sum);
 
       int probe = random.nextInt(nodes + 10);
-      assertThat(counter.get(probe)).as("seed %d step %d node %d", seed, step, probe)
+      assertThat(counter.get(probe))
+          .as("seed %d step %d node %d", seed, step, probe)
           .isEqualTo(expected.getOrDefault(probe, 0));
     }
-    int[] positive = expected.entrySet().stream().filter(e -> e.getValue() > 0).mapToInt(Map.Entry::getKey).sorted()
-        .toArray();
+    int[] positive =
+        expected.entrySet().stream()
+            .filter(e -> e.getValue() > 0)
+            .mapToInt(Map.Entry::getKey)
+            .sorted()
+            .toArray();
     assertThat(counter.positive()).isEqualTo(positive);
     for (int node = 0; node < nodes; node++) {
       assertThat(counter.get(node)).isEqualTo(expected.getOrDefault(node, 0));

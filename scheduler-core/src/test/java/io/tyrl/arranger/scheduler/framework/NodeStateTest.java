@@ -9,39 +9,70 @@ import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
- * A node's ledger, per resource: allocatable, used, releasing, pipelined, and the fit rules built on
- * them. The node below holds a foreign pod (2Gi memory, cpu over-committed by 1), a victim being
- * released (1 cpu, 1Gi, 2 GPUs) and a pipelined preemptor waiting for 3 GPUs; each resource has other
- * numbers, so a rule that reads the wrong resource or the wrong vector shows.
+ * A node's ledger, per resource: allocatable, used, releasing, pipelined, and the fit rules built
+ * on them. The node below holds a foreign pod (2Gi memory, cpu over-committed by 1), a victim being
+ * released (1 cpu, 1Gi, 2 GPUs) and a pipelined preemptor waiting for 3 GPUs; each resource has
+ * other numbers, so a rule that reads the wrong resource or the wrong vector shows.
  */
 class NodeStateTest {
 
   private static final long GI = 1024L * 1024 * 1024;
 
-  private final Session session = Fixtures.scheduler().openSession(new Snapshot(
-      List.of(node("n").cpu("8").memory("16Gi").gpu(4).pods(10).used("cpu", "8").used("memory", "2Gi").build(),
-          node("quiet").cpu("8").memory("16Gi").gpu(4).pods(10).used("memory", "2Gi").build()),
-      List.of(
-          job("victim").minWorkers(0).leader("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "2").releasing("victim-learner", "n").build(),
-          job("preemptor").minWorkers(0).leader("cpu", "0", "nvidia.com/gpu", "3").build(),
-          job("probe").minWorkers(0).leader("cpu", "1")
-              .workers("gpu", 2, "nvidia.com/gpu", "1")
-              .workers("gpus", 1, "nvidia.com/gpu", "2")
-              .workers("memory", 1, "memory", "14Gi")
-              .workers("both", 1, "cpu", "100", "memory", "14Gi")
-              .workers("small-memory", 1, "memory", "1Gi").build()),
-      List.of()), Fixtures.defaultConfiguration(), T0);
+  private final Session session =
+      Fixtures.scheduler()
+          .openSession(
+              new Snapshot(
+                  List.of(
+                      node("n")
+                          .cpu("8")
+                          .memory("16Gi")
+                          .gpu(4)
+                          .pods(10)
+                          .used("cpu", "8")
+                          .used("memory", "2Gi")
+                          .build(),
+                      node("quiet")
+                          .cpu("8")
+                          .memory("16Gi")
+                          .gpu(4)
+                          .pods(10)
+                          .used("memory", "2Gi")
+                          .build()),
+                  List.of(
+                      job("victim")
+                          .minWorkers(0)
+                          .leader("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "2")
+                          .releasing("victim-learner", "n")
+                          .build(),
+                      job("preemptor")
+                          .minWorkers(0)
+                          .leader("cpu", "0", "nvidia.com/gpu", "3")
+                          .build(),
+                      job("probe")
+                          .minWorkers(0)
+                          .leader("cpu", "1")
+                          .workers("gpu", 2, "nvidia.com/gpu", "1")
+                          .workers("gpus", 1, "nvidia.com/gpu", "2")
+                          .workers("memory", 1, "memory", "14Gi")
+                          .workers("both", 1, "cpu", "100", "memory", "14Gi")
+                          .workers("small-memory", 1, "memory", "1Gi")
+                          .build()),
+                  List.of()),
+              Fixtures.defaultConfiguration(),
+              T0);
   private final NodeState node = session.node("n").orElseThrow();
   private final NodeState quiet = session.node("quiet").orElseThrow();
   private final int gpu = session.dimensions().indexOf(Resource.GPU);
 
   private TaskState probe(String pod) {
-    return session.job("default/probe").orElseThrow().tasks().stream().filter(t -> t.podName().equals(pod)).findFirst()
+    return session.job("default/probe").orElseThrow().tasks().stream()
+        .filter(t -> t.podName().equals(pod))
+        .findFirst()
         .orElseThrow();
   }
 
@@ -68,7 +99,9 @@ class NodeStateTest {
     assertThat(node.pipelined(ResourceDimensions.MEMORY)).isZero();
     assertThat(node.futureIdle(ResourceDimensions.MEMORY)).isEqualTo(14 * GI);
 
-    assertThat(node.idle(ResourceDimensions.CPU)).as("over-committed by the foreign pod").isEqualTo(-1000);
+    assertThat(node.idle(ResourceDimensions.CPU))
+        .as("over-committed by the foreign pod")
+        .isEqualTo(-1000);
     assertThat(node.used(ResourceDimensions.PODS)).isEqualTo(1);
     assertThat(node.releasing(ResourceDimensions.PODS)).isEqualTo(1);
     assertThat(node.pipelined(ResourceDimensions.PODS)).isEqualTo(1);
@@ -76,19 +109,21 @@ class NodeStateTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({
-      // pod,             first insufficient, all insufficient, fits what will be idle
-      "probe-gpu-0,       -,                  -,                true",
-      "probe-gpus-0,      nvidia.com/gpu,     nvidia.com/gpu,   false",
-      "probe-memory-0,    memory,             memory,           true",
-      "probe-both-0,      cpu,                cpu memory,       false",
-      "probe-small-memory-0, -,               -,                true"})
-  void aPodFitsInWhatIsIdleLessWhatPipelinedPodsArePromisedBeyondTheReleases(String pod, String first, String all,
-      boolean fitsFuture) {
+    // pod,             first insufficient, all insufficient, fits what will be idle
+    "probe-gpu-0,       -,                  -,                true",
+    "probe-gpus-0,      nvidia.com/gpu,     nvidia.com/gpu,   false",
+    "probe-memory-0,    memory,             memory,           true",
+    "probe-both-0,      cpu,                cpu memory,       false",
+    "probe-small-memory-0, -,               -,                true"
+  })
+  void aPodFitsInWhatIsIdleLessWhatPipelinedPodsArePromisedBeyondTheReleases(
+      String pod, String first, String all, boolean fitsFuture) {
     pipelinePreemptor();
     TaskState task = probe(pod);
 
     int firstDimension = node.firstInsufficientDimension(task);
-    assertThat(firstDimension == -1 ? "-" : session.dimensions().name(firstDimension)).isEqualTo(first);
+    assertThat(firstDimension == -1 ? "-" : session.dimensions().name(firstDimension))
+        .isEqualTo(first);
     assertThat(names(node.insufficientDimensions(task))).isEqualTo(all);
     assertThat(node.fitsFutureIdle(task)).isEqualTo(fitsFuture);
   }

@@ -14,16 +14,30 @@ import org.junit.jupiter.api.Test;
 
 class QueueCapabilityTest {
 
-  /** Queue "capped" may hold 4 cpu and 1 pod; job "held" asks 3 cpu, job "more" a leader of 1 cpu and a worker of 2. */
+  /**
+   * Queue "capped" may hold 4 cpu and 1 pod; job "held" asks 3 cpu, job "more" a leader of 1 cpu
+   * and a worker of 2.
+   */
   private static Session open(QueueInfo capped) {
-    Session session = Fixtures.scheduler().openSession(new Snapshot(
-        List.of(node("n").cpu("16").memory("32Gi").build()),
-        List.of(job("held").queue("capped").minWorkers(0).leader("cpu", "3").build(),
-            job("more").queue("capped").minWorkers(0).leader("cpu", "1").workers("actor", 1, "cpu", "2").build()),
-        List.of(capped)),
-        Fixtures.defaultConfiguration(), T0);
+    Session session =
+        Fixtures.scheduler()
+            .openSession(
+                new Snapshot(
+                    List.of(node("n").cpu("16").memory("32Gi").build()),
+                    List.of(
+                        job("held").queue("capped").minWorkers(0).leader("cpu", "3").build(),
+                        job("more")
+                            .queue("capped")
+                            .minWorkers(0)
+                            .leader("cpu", "1")
+                            .workers("actor", 1, "cpu", "2")
+                            .build()),
+                    List.of(capped)),
+                Fixtures.defaultConfiguration(),
+                T0);
     Statement statement = session.newStatement();
-    statement.allocate(session.job("default/held").orElseThrow().leader(), session.node("n").orElseThrow());
+    statement.allocate(
+        session.job("default/held").orElseThrow().leader(), session.node("n").orElseThrow());
     statement.commit();
     return session;
   }
@@ -40,7 +54,9 @@ class QueueCapabilityTest {
   void aPodThatFitsUnderTheCapIsNotRefusedAndNeedsNothingFreed() {
     Session session = open(queue("capped").capability("cpu", "4", "pods", "1").build());
 
-    assertThat(capability(session).refusal(task(session, 0))).as("3 + 1 cpu of 4; pods are never capped").isEmpty();
+    assertThat(capability(session).refusal(task(session, 0)))
+        .as("3 + 1 cpu of 4; pods are never capped")
+        .isEmpty();
     assertThat(capability(session).shortfall(task(session, 0))).isNull();
     assertThat(capability(session).isExceeded()).isFalse();
   }
@@ -50,9 +66,12 @@ class QueueCapabilityTest {
     Session session = open(queue("capped").capability("cpu", "4").build());
     TaskState worker = task(session, 1);
 
-    assertThat(capability(session).refusal(worker)).contains("queue capped is at its capability (cpu 3 of 4 allocated)");
+    assertThat(capability(session).refusal(worker))
+        .contains("queue capped is at its capability (cpu 3 of 4 allocated)");
     long[] shortfall = capability(session).shortfall(worker);
-    assertThat(shortfall[ResourceDimensions.CPU]).as("3 + 2 - 4 cpu, in millicores").isEqualTo(1000);
+    assertThat(shortfall[ResourceDimensions.CPU])
+        .as("3 + 2 - 4 cpu, in millicores")
+        .isEqualTo(1000);
     assertThat(shortfall[ResourceDimensions.MEMORY]).isZero();
   }
 
@@ -82,9 +101,13 @@ class QueueCapabilityTest {
     memoryOnly[ResourceDimensions.MEMORY] = 1;
 
     assertThat(capability(session).holdsAfterGivingBack(none, oneCpu)).as("3 + 1 of 4").isTrue();
-    assertThat(capability(session).holdsAfterGivingBack(oneCpu, oneCpu)).as("3 + 1 + 1 of 4").isFalse();
+    assertThat(capability(session).holdsAfterGivingBack(oneCpu, oneCpu))
+        .as("3 + 1 + 1 of 4")
+        .isFalse();
     assertThat(capability(session).holdsAfterGivingBack(none, twoCpu)).isFalse();
-    assertThat(capability(session).holdsAfterGivingBack(twoCpu, memoryOnly)).as("the cpu given back before is not this victim's").isTrue();
+    assertThat(capability(session).holdsAfterGivingBack(twoCpu, memoryOnly))
+        .as("the cpu given back before is not this victim's")
+        .isTrue();
   }
 
   @Test

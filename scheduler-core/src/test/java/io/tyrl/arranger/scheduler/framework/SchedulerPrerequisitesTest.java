@@ -24,7 +24,8 @@ class SchedulerPrerequisitesTest {
     }
   }
 
-  private record Needing(String name, List<String> ran, List<Action> prerequisites) implements Action {
+  private record Needing(String name, List<String> ran, List<Action> prerequisites)
+      implements Action {
     @Override
     public void execute(Session session) {
       ran.add(name);
@@ -37,26 +38,37 @@ class SchedulerPrerequisitesTest {
 
   @Test
   void aPrerequisiteRunsOnceJustBeforeTheFirstActionNamingIt() {
-    Registry<ActionDescriptor> actions = Registry.actions()
-        .register(descriptor("plain", new Step("plain", ran)))
-        .register(descriptor("first", new Needing("first", ran, List.of(new Step("resume", ran)))))
-        .register(descriptor("second", new Needing("second", ran, List.of(new Step("resume again", ran)))));
-    SchedulerConfiguration configuration = new SchedulerConfiguration(List.of(
-        new ActionConfiguration("plain", Arguments.DEFAULTS),
-        new ActionConfiguration("first", Arguments.DEFAULTS),
-        new ActionConfiguration("second", Arguments.DEFAULTS)), List.of());
+    Registry<ActionDescriptor> actions =
+        Registry.actions()
+            .register(descriptor("plain", new Step("plain", ran)))
+            .register(
+                descriptor("first", new Needing("first", ran, List.of(new Step("resume", ran)))))
+            .register(
+                descriptor(
+                    "second", new Needing("second", ran, List.of(new Step("resume again", ran)))));
+    SchedulerConfiguration configuration =
+        new SchedulerConfiguration(
+            List.of(
+                new ActionConfiguration("plain", Arguments.DEFAULTS),
+                new ActionConfiguration("first", Arguments.DEFAULTS),
+                new ActionConfiguration("second", Arguments.DEFAULTS)),
+            List.of());
 
     new Scheduler(BuiltInPlugins.registry(), actions, null)
         .runCycle(new Snapshot(List.of(), List.of(), List.of()), configuration, T0);
 
-    assertThat(ran).as("steps of one class count as one").containsExactly("plain", "resume", "first", "second");
+    assertThat(ran)
+        .as("steps of one class count as one")
+        .containsExactly("plain", "resume", "first", "second");
   }
 
   @Test
   void withoutAnActionNamingItAPrerequisiteNeverRuns() {
-    Registry<ActionDescriptor> actions = Registry.actions().register(descriptor("plain", new Step("plain", ran)));
-    SchedulerConfiguration configuration = new SchedulerConfiguration(
-        List.of(new ActionConfiguration("plain", Arguments.DEFAULTS)), List.of());
+    Registry<ActionDescriptor> actions =
+        Registry.actions().register(descriptor("plain", new Step("plain", ran)));
+    SchedulerConfiguration configuration =
+        new SchedulerConfiguration(
+            List.of(new ActionConfiguration("plain", Arguments.DEFAULTS)), List.of());
 
     new Scheduler(BuiltInPlugins.registry(), actions, null)
         .runCycle(new Snapshot(List.of(), List.of(), List.of()), configuration, T0);

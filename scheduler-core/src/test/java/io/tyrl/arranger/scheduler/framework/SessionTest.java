@@ -18,11 +18,17 @@ import org.junit.jupiter.api.Test;
 class SessionTest {
 
   private static Session open(List<JobInfo> jobs) {
-    return Fixtures.scheduler().openSession(new Snapshot(
-        List.of(node("n").cpu("8").memory("16Gi").build()),
-        jobs,
-        List.of(queue("a").build(), queue("b").build(), queue("drf").policy(JobQueuePolicy.DRF).build())),
-        Fixtures.defaultConfiguration(), T0);
+    return Fixtures.scheduler()
+        .openSession(
+            new Snapshot(
+                List.of(node("n").cpu("8").memory("16Gi").build()),
+                jobs,
+                List.of(
+                    queue("a").build(),
+                    queue("b").build(),
+                    queue("drf").policy(JobQueuePolicy.DRF).build())),
+            Fixtures.defaultConfiguration(),
+            T0);
   }
 
   private static List<String> ordered(Session session) {
@@ -33,37 +39,64 @@ class SessionTest {
 
   @Test
   void jobsAreOrderedByQueueThenQueuePolicyThenPluginsThenKey() {
-    Session session = open(List.of(
-        job("b-high").queue("b").priority(9).leader("cpu", "1").build(),
-        job("a-low-z").queue("a").priority(1).leader("cpu", "1").build(),
-        job("a-low-y").queue("a").priority(1).leader("cpu", "1").build(),
-        job("a-high").queue("a").priority(5).leader("cpu", "1").build(),
-        job("a-drf").queue("a").priority(8).jobQueuePolicy(JobQueuePolicy.DRF).leader("cpu", "1").build(),
-        job("drf-priority").queue("drf").priority(8).jobQueuePolicy(JobQueuePolicy.PRIORITY).leader("cpu", "1").build(),
-        job("drf-own").queue("drf").leader("cpu", "1").build()));
+    Session session =
+        open(
+            List.of(
+                job("b-high").queue("b").priority(9).leader("cpu", "1").build(),
+                job("a-low-z").queue("a").priority(1).leader("cpu", "1").build(),
+                job("a-low-y").queue("a").priority(1).leader("cpu", "1").build(),
+                job("a-high").queue("a").priority(5).leader("cpu", "1").build(),
+                job("a-drf")
+                    .queue("a")
+                    .priority(8)
+                    .jobQueuePolicy(JobQueuePolicy.DRF)
+                    .leader("cpu", "1")
+                    .build(),
+                job("drf-priority")
+                    .queue("drf")
+                    .priority(8)
+                    .jobQueuePolicy(JobQueuePolicy.PRIORITY)
+                    .leader("cpu", "1")
+                    .build(),
+                job("drf-own").queue("drf").leader("cpu", "1").build()));
 
     // Queue a's own order is Priority: its jobs following it come first, by priority, then by key;
-    // the job overriding it with DRF comes after them. In queue drf the job following DRF comes first.
-    assertThat(ordered(session)).containsExactly("a-high", "a-low-y", "a-low-z", "a-drf", "b-high", "drf-own",
-        "drf-priority");
+    // the job overriding it with DRF comes after them. In queue drf the job following DRF comes
+    // first.
+    assertThat(ordered(session))
+        .containsExactly(
+            "a-high", "a-low-y", "a-low-z", "a-drf", "b-high", "drf-own", "drf-priority");
   }
 
   @Test
   void comparingAJobWithItselfIsZeroAndTheOrderIsAntisymmetric() {
-    Session session = open(List.of(job("x").queue("a").leader("cpu", "1").build(),
-        job("y").queue("a").leader("cpu", "1").build()));
+    Session session =
+        open(
+            List.of(
+                job("x").queue("a").leader("cpu", "1").build(),
+                job("y").queue("a").leader("cpu", "1").build()));
     JobState x = session.job("default/x").orElseThrow();
     JobState y = session.job("default/y").orElseThrow();
 
     assertThat(session.compareJobs(x, x)).isZero();
-    assertThat(Integer.signum(session.compareJobs(x, y))).isEqualTo(-Integer.signum(session.compareJobs(y, x)))
+    assertThat(Integer.signum(session.compareJobs(x, y)))
+        .isEqualTo(-Integer.signum(session.compareJobs(y, x)))
         .isNotZero();
   }
 
   @Test
   void aPodBeingDeletedStaysOnItsNodeAsReleasingAndIsNotPlacedAgainMeanwhile() {
-    Session session = open(List.of(job("j").queue("a").minWorkers(0).leader("cpu", "1")
-        .workers("w", 1, "cpu", "2").placed("j-learner", "n").releasing("j-w-0", "n").build()));
+    Session session =
+        open(
+            List.of(
+                job("j")
+                    .queue("a")
+                    .minWorkers(0)
+                    .leader("cpu", "1")
+                    .workers("w", 1, "cpu", "2")
+                    .placed("j-learner", "n")
+                    .releasing("j-w-0", "n")
+                    .build()));
     JobState job = session.job("default/j").orElseThrow();
     TaskState worker = job.tasks().get(1);
     NodeState node = session.node("n").orElseThrow();
@@ -78,8 +111,17 @@ class SessionTest {
 
   @Test
   void everyEvictionStartsANewReleaseGenerationAndADiscardGoesBackToTheOldOne() {
-    Session session = open(List.of(job("j").queue("a").minWorkers(0).leader("cpu", "1")
-        .workers("w", 2, "cpu", "1").placed("j-w-0", "n").placed("j-w-1", "n").build()));
+    Session session =
+        open(
+            List.of(
+                job("j")
+                    .queue("a")
+                    .minWorkers(0)
+                    .leader("cpu", "1")
+                    .workers("w", 2, "cpu", "1")
+                    .placed("j-w-0", "n")
+                    .placed("j-w-1", "n")
+                    .build()));
     JobState job = session.job("default/j").orElseThrow();
     long start = session.releaseGeneration();
 
@@ -97,11 +139,21 @@ class SessionTest {
 
   @Test
   void withoutAGangPluginAJobIsReadyOnceItsLeaderIsPlacedAndPartialPlacementsAreNotKept() {
-    Session session = Fixtures.scheduler().openSession(new Snapshot(
-        List.of(node("n").cpu("8").memory("16Gi").build()),
-        List.of(job("j").minWorkers(2).leader("cpu", "1").workers("w", 2, "cpu", "1").build()), List.of()),
-        Fixtures.configuration("actions: allocate\ntiers:\n  - plugins:\n      - name: priority\n      - name: predicates\n"),
-        T0);
+    Session session =
+        Fixtures.scheduler()
+            .openSession(
+                new Snapshot(
+                    List.of(node("n").cpu("8").memory("16Gi").build()),
+                    List.of(
+                        job("j")
+                            .minWorkers(2)
+                            .leader("cpu", "1")
+                            .workers("w", 2, "cpu", "1")
+                            .build()),
+                    List.of()),
+                Fixtures.configuration(
+                    "actions: allocate\ntiers:\n  - plugins:\n      - name: priority\n      - name: predicates\n"),
+                T0);
     JobState job = session.job("default/j").orElseThrow();
 
     assertThat(session.isJobReady(job)).isFalse();
@@ -112,9 +164,11 @@ class SessionTest {
 
   @Test
   void aQueueCapabilityMayNameAResourceNoNodeOrPodHas() {
-    Snapshot snapshot = new Snapshot(List.of(node("n").cpu("8").memory("16Gi").build()),
-        List.of(job("j").queue("capped").minWorkers(0).leader("cpu", "1").build()),
-        List.of(queue("capped").capability("cpu", "4", "example.com/fpga", "2").build()));
+    Snapshot snapshot =
+        new Snapshot(
+            List.of(node("n").cpu("8").memory("16Gi").build()),
+            List.of(job("j").queue("capped").minWorkers(0).leader("cpu", "1").build()),
+            List.of(queue("capped").capability("cpu", "4", "example.com/fpga", "2").build()));
 
     var result = Fixtures.scheduler().runCycle(snapshot, Fixtures.defaultConfiguration(), T0);
 

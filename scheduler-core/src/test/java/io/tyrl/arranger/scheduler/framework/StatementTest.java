@@ -14,10 +14,21 @@ import org.junit.jupiter.api.Test;
 
 class StatementTest {
 
-  private final Session session = Fixtures.scheduler().openSession(new Snapshot(
-      List.of(node("n").cpu("4").memory("8Gi").build()),
-      List.of(job("j").minWorkers(1).leader("cpu", "1").workers("w", 1, "cpu", "2").placed("j-w-0", "n").build()),
-      List.of()), Fixtures.defaultConfiguration(), T0);
+  private final Session session =
+      Fixtures.scheduler()
+          .openSession(
+              new Snapshot(
+                  List.of(node("n").cpu("4").memory("8Gi").build()),
+                  List.of(
+                      job("j")
+                          .minWorkers(1)
+                          .leader("cpu", "1")
+                          .workers("w", 1, "cpu", "2")
+                          .placed("j-w-0", "n")
+                          .build()),
+                  List.of()),
+              Fixtures.defaultConfiguration(),
+              T0);
   private final NodeState node = session.node("n").orElseThrow();
   private final JobState job = session.job("default/j").orElseThrow();
   private final TaskState leader = job.leader();
@@ -69,8 +80,10 @@ class StatementTest {
 
     for (Statement closed : new Statement[] {committed, discarded}) {
       assertThat(closed.isClosed()).isTrue();
-      assertThatThrownBy(() -> closed.allocate(leader, node)).isInstanceOf(IllegalStateException.class);
-      assertThatThrownBy(() -> closed.pipeline(leader, node)).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> closed.allocate(leader, node))
+          .isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> closed.pipeline(leader, node))
+          .isInstanceOf(IllegalStateException.class);
       assertThatThrownBy(() -> closed.evict(worker)).isInstanceOf(IllegalStateException.class);
       assertThatThrownBy(() -> closed.unallocate(worker)).isInstanceOf(IllegalStateException.class);
       assertThatThrownBy(closed::commit).isInstanceOf(IllegalStateException.class);
@@ -97,7 +110,8 @@ class StatementTest {
   @Test
   void placingATaskTwiceIsRefused() {
     Statement statement = session.newStatement();
-    assertThatThrownBy(() -> statement.allocate(worker, node)).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> statement.allocate(worker, node))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("j-w-0 is ALLOCATED");
   }
 
@@ -112,7 +126,9 @@ class StatementTest {
 
     assertThat(leader.status()).isEqualTo(TaskStatus.PENDING);
     assertThat(node.used(ResourceDimensions.CPU)).isEqualTo(2000);
-    assertThat(node.releasing(ResourceDimensions.CPU)).as("no pod existed, so nothing is released").isZero();
+    assertThat(node.releasing(ResourceDimensions.CPU))
+        .as("no pod existed, so nothing is released")
+        .isZero();
     statement.discard();
     assertThat(leader.status()).isEqualTo(TaskStatus.ALLOCATED);
     assertThat(node.used(ResourceDimensions.CPU)).isEqualTo(3000);

@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 class GangPluginTest {
 
   /** Gang alone in the first tier, drf (which also judges preemption victims) in the second. */
-  private static final SchedulerConfiguration GANG_BEFORE_DRF = Fixtures.configuration("""
+  private static final SchedulerConfiguration GANG_BEFORE_DRF =
+      Fixtures.configuration(
+          """
       actions: "enqueue, preempt, allocate"
       tiers:
         - plugins:
@@ -29,8 +31,13 @@ class GangPluginTest {
             - name: nodeorder
       """);
 
-  /** Gang alone in the first tier, conformance (which spares kube-system from reclaim) in the second. */
-  private static final SchedulerConfiguration GANG_BEFORE_CONFORMANCE = Fixtures.configuration("""
+  /**
+   * Gang alone in the first tier, conformance (which spares kube-system from reclaim) in the
+   * second.
+   */
+  private static final SchedulerConfiguration GANG_BEFORE_CONFORMANCE =
+      Fixtures.configuration(
+          """
       actions: "enqueue, reclaim, allocate"
       tiers:
         - plugins:
@@ -50,33 +57,65 @@ class GangPluginTest {
    */
   @Test
   void gangsTierDecidesReclaimVictimsBeforeALaterTiersConformance() {
-    var big = job("big").namespace("kube-system").queue("over").minWorkers(0).leader("cpu", "1").workers("w", 2, "cpu", "1")
-        .running("n1", 2).build();
+    var big =
+        job("big")
+            .namespace("kube-system")
+            .queue("over")
+            .minWorkers(0)
+            .leader("cpu", "1")
+            .workers("w", 2, "cpu", "1")
+            .running("n1", 2)
+            .build();
     var reclaimer = job("r").queue("under").minWorkers(0).leader("cpu", "1").build();
 
-    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(List.of(node("n1").cpu("3").memory("16Gi").build()),
-        List.of(big, reclaimer), List.of(Fixtures.queue("over").build(), Fixtures.queue("under").build())), GANG_BEFORE_CONFORMANCE,
-        T0.plusSeconds(2000));
+    CycleResult result =
+        Fixtures.scheduler()
+            .runCycle(
+                new Snapshot(
+                    List.of(node("n1").cpu("3").memory("16Gi").build()),
+                    List.of(big, reclaimer),
+                    List.of(Fixtures.queue("over").build(), Fixtures.queue("under").build())),
+                GANG_BEFORE_CONFORMANCE,
+                T0.plusSeconds(2000));
 
     assertThat(result.victims()).containsOnlyKeys("default/r");
-    assertThat(result.victims().get("default/r")).extracting(Victim::pods).containsExactly(List.of("big-w-1"));
+    assertThat(result.victims().get("default/r"))
+        .extracting(Victim::pods)
+        .containsExactly(List.of("big-w-1"));
   }
 
   /**
    * The first tier offering victim functions decides which pods may go, and gang offers one for
-   * preemption. On 4 cpu, low (priority 1) holds 3 with two elastic workers; high (priority 9) needs
-   * 2. Drf alone would refuse: high's share after (2/4) is not below low's after (2/4). Gang allows
-   * an elastic worker, and its tier decides.
+   * preemption. On 4 cpu, low (priority 1) holds 3 with two elastic workers; high (priority 9)
+   * needs 2. Drf alone would refuse: high's share after (2/4) is not below low's after (2/4). Gang
+   * allows an elastic worker, and its tier decides.
    */
   @Test
   void gangsTierDecidesPreemptionVictimsBeforeALaterTiersDrf() {
-    var low = job("low").priority(1).minWorkers(0).leader("cpu", "1").workers("w", 2, "cpu", "1").running("n1", 2).build();
-    var high = job("high").priority(9).created(T0.plusSeconds(1)).minWorkers(0).leader("cpu", "2").build();
+    var low =
+        job("low")
+            .priority(1)
+            .minWorkers(0)
+            .leader("cpu", "1")
+            .workers("w", 2, "cpu", "1")
+            .running("n1", 2)
+            .build();
+    var high =
+        job("high").priority(9).created(T0.plusSeconds(1)).minWorkers(0).leader("cpu", "2").build();
 
-    CycleResult result = Fixtures.scheduler().runCycle(new Snapshot(List.of(node("n1").cpu("4").memory("16Gi").build()),
-        List.of(low, high), List.of()), GANG_BEFORE_DRF, T0.plusSeconds(10));
+    CycleResult result =
+        Fixtures.scheduler()
+            .runCycle(
+                new Snapshot(
+                    List.of(node("n1").cpu("4").memory("16Gi").build()),
+                    List.of(low, high),
+                    List.of()),
+                GANG_BEFORE_DRF,
+                T0.plusSeconds(10));
 
     assertThat(result.victims()).containsOnlyKeys("default/high");
-    assertThat(result.victims().get("default/high")).extracting(Victim::pods).containsExactly(List.of("low-w-1"));
+    assertThat(result.victims().get("default/high"))
+        .extracting(Victim::pods)
+        .containsExactly(List.of("low-w-1"));
   }
 }

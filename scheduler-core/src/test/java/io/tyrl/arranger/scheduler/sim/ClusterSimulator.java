@@ -23,18 +23,18 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Plays the service layer across cycles without Kubernetes: each cycle's allocations and
- * {@code waitingSince} come back in the next snapshot, as they would through TYJob status. Failed
- * jobs leave the cluster. Nodes can be replaced between cycles (e.g. foreign pods leaving), jobs can
- * arrive and complete. Victims are deleted as the controller would: an evicted pod shows as releasing
- * on its node in the next {@code releaseCycles} snapshots, then it is gone. A job whose decision said
- * WaitingForVictims comes back with {@code awaitingVictims}, as the service layer reads it from
- * {@code status.scheduling.reason}.
+ * Plays the service layer across cycles without Kubernetes: each cycle's allocations and {@code
+ * waitingSince} come back in the next snapshot, as they would through TYJob status. Failed jobs
+ * leave the cluster. Nodes can be replaced between cycles (e.g. foreign pods leaving), jobs can
+ * arrive and complete. Victims are deleted as the controller would: an evicted pod shows as
+ * releasing on its node in the next {@code releaseCycles} snapshots, then it is gone. A job whose
+ * decision said WaitingForVictims comes back with {@code awaitingVictims}, as the service layer
+ * reads it from {@code status.scheduling.reason}.
  *
  * <p>With {@link #followingControllerStages()} it also plays the controller's stages: a job the
- * scheduler placed is Starting in the next snapshot and Running in the one after (its pods started),
- * a job evicted whole is Rescheduling, and so is a job {@link #reschedule rescheduled} by hand.
- * Without it, every job keeps the stage it was submitted with.
+ * scheduler placed is Starting in the next snapshot and Running in the one after (its pods
+ * started), a job evicted whole is Rescheduling, and so is a job {@link #reschedule rescheduled} by
+ * hand. Without it, every job keeps the stage it was submitted with.
  */
 public final class ClusterSimulator {
 
@@ -44,18 +44,29 @@ public final class ClusterSimulator {
   private List<NodeInfo> nodes;
   private List<JobInfo> jobs;
   private final List<QueueInfo> queues;
+
   /** namespace/pod → snapshots left in which the pod still shows as releasing. */
   private final Map<String, Integer> releasingLeft = new HashMap<>();
+
   private Snapshot lastSnapshot;
   private boolean controllerStages;
 
-  public ClusterSimulator(Scheduler scheduler, SchedulerConfiguration configuration, List<NodeInfo> nodes, List<JobInfo> jobs,
+  public ClusterSimulator(
+      Scheduler scheduler,
+      SchedulerConfiguration configuration,
+      List<NodeInfo> nodes,
+      List<JobInfo> jobs,
       List<QueueInfo> queues) {
     this(scheduler, configuration, nodes, jobs, queues, 1);
   }
 
-  public ClusterSimulator(Scheduler scheduler, SchedulerConfiguration configuration, List<NodeInfo> nodes, List<JobInfo> jobs,
-      List<QueueInfo> queues, int releaseCycles) {
+  public ClusterSimulator(
+      Scheduler scheduler,
+      SchedulerConfiguration configuration,
+      List<NodeInfo> nodes,
+      List<JobInfo> jobs,
+      List<QueueInfo> queues,
+      int releaseCycles) {
     this.scheduler = scheduler;
     this.configuration = configuration;
     this.nodes = List.copyOf(nodes);
@@ -91,22 +102,58 @@ public final class ClusterSimulator {
   }
 
   public JobInfo job(String jobKey) {
-    return jobs.stream().filter(job -> job.key().equals(jobKey)).findFirst()
+    return jobs.stream()
+        .filter(job -> job.key().equals(jobKey))
+        .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no job " + jobKey));
   }
 
-  /** A pod of a job is gone (deleted, its node lost): the controller removed its allocation, and it is pending again. */
+  /**
+   * A pod of a job is gone (deleted, its node lost): the controller removed its allocation, and it
+   * is pending again.
+   */
   public void losePod(String jobKey, String podName) {
-    jobs = jobs.stream().map(job -> !job.key().equals(jobKey) ? job : withTasks(job, job.tasks().stream()
-        .map(task -> task.podName().equals(podName) ? task.withStatus(TaskStatus.PENDING, null) : task).toList(),
-        job.waitingSince(), job.stage(), job.awaitingVictims())).toList();
+    jobs =
+        jobs.stream()
+            .map(
+                job ->
+                    !job.key().equals(jobKey)
+                        ? job
+                        : withTasks(
+                            job,
+                            job.tasks().stream()
+                                .map(
+                                    task ->
+                                        task.podName().equals(podName)
+                                            ? task.withStatus(TaskStatus.PENDING, null)
+                                            : task)
+                                .toList(),
+                            job.waitingSince(),
+                            job.stage(),
+                            job.awaitingVictims()))
+            .toList();
   }
 
-  /** The controller reschedules a job (its leader was lost): every pod is given back and the job is Rescheduling. */
+  /**
+   * The controller reschedules a job (its leader was lost): every pod is given back and the job is
+   * Rescheduling.
+   */
   public void reschedule(String jobKey) {
-    jobs = jobs.stream().map(job -> !job.key().equals(jobKey) ? job : withTasks(job, job.tasks().stream()
-        .map(task -> task.withStatus(TaskStatus.PENDING, null)).toList(), job.waitingSince(), Stage.RESCHEDULING, false))
-        .toList();
+    jobs =
+        jobs.stream()
+            .map(
+                job ->
+                    !job.key().equals(jobKey)
+                        ? job
+                        : withTasks(
+                            job,
+                            job.tasks().stream()
+                                .map(task -> task.withStatus(TaskStatus.PENDING, null))
+                                .toList(),
+                            job.waitingSince(),
+                            Stage.RESCHEDULING,
+                            false))
+            .toList();
   }
 
   /** The snapshot the last cycle ran on. */
@@ -155,7 +202,11 @@ public final class ClusterSimulator {
         tasks.add(task.withStatus(TaskStatus.PENDING, null));
       }
     }
-    return withTasks(job, tasks, decision.waitingSince(), nextStage(job, decision, evictedWhole),
+    return withTasks(
+        job,
+        tasks,
+        decision.waitingSince(),
+        nextStage(job, decision, evictedWhole),
         decision.reason() == ReasonCode.WAITING_FOR_VICTIMS);
   }
 
@@ -166,7 +217,9 @@ public final class ClusterSimulator {
     if (evictedWhole) {
       return Stage.RESCHEDULING;
     }
-    boolean placed = decision.state() == ScheduleState.SCHEDULED_PARTLY || decision.state() == ScheduleState.SCHEDULED_SUCCEED;
+    boolean placed =
+        decision.state() == ScheduleState.SCHEDULED_PARTLY
+            || decision.state() == ScheduleState.SCHEDULED_SUCCEED;
     return switch (job.stage()) {
       case PENDING, RESCHEDULING -> placed ? Stage.STARTING : job.stage();
       case STARTING -> placed ? Stage.RUNNING : Stage.STARTING;
@@ -175,7 +228,17 @@ public final class ClusterSimulator {
     };
   }
 
-  private static JobInfo withTasks(JobInfo job, List<TaskInfo> tasks, Instant waitingSince, Stage stage, boolean awaitingVictims) {
-    return job.toBuilder().tasks(tasks).waitingSince(waitingSince).stage(stage).awaitingVictims(awaitingVictims).build();
+  private static JobInfo withTasks(
+      JobInfo job,
+      List<TaskInfo> tasks,
+      Instant waitingSince,
+      Stage stage,
+      boolean awaitingVictims) {
+    return job.toBuilder()
+        .tasks(tasks)
+        .waitingSince(waitingSince)
+        .stage(stage)
+        .awaitingVictims(awaitingVictims)
+        .build();
   }
 }

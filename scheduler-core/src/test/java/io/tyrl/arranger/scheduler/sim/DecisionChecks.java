@@ -50,20 +50,34 @@ public final class DecisionChecks {
         if (entry.getKey().equals(Resource.PODS)) {
           continue;
         }
-        if (entry.getValue() > capacity.get(entry.getKey()) && entry.getValue() > node.used().get(entry.getKey())) {
-          problems.add(node.name() + " " + entry.getKey() + " " + entry.getValue() + " > " + capacity.get(entry.getKey()));
+        if (entry.getValue() > capacity.get(entry.getKey())
+            && entry.getValue() > node.used().get(entry.getKey())) {
+          problems.add(
+              node.name()
+                  + " "
+                  + entry.getKey()
+                  + " "
+                  + entry.getValue()
+                  + " > "
+                  + capacity.get(entry.getKey()));
         }
       }
       long podCapacity = capacity.get(Resource.PODS);
-      if (podCapacity > 0 && pods.get(node.name()) > podCapacity && pods.get(node.name()) > node.podCount()) {
+      if (podCapacity > 0
+          && pods.get(node.name()) > podCapacity
+          && pods.get(node.name()) > node.podCount()) {
         problems.add(node.name() + " pods " + pods.get(node.name()) + " > " + podCapacity);
       }
     }
     return problems;
   }
 
-  /** Per queue, the amount of one resource its jobs' allocations hold after the cycle, from the decisions alone. */
-  public static Map<String, Long> allocatedByQueue(Snapshot snapshot, CycleResult result, String resource) {
+  /**
+   * Per queue, the amount of one resource its jobs' allocations hold after the cycle, from the
+   * decisions alone.
+   */
+  public static Map<String, Long> allocatedByQueue(
+      Snapshot snapshot, CycleResult result, String resource) {
     Map<String, Long> byQueue = new HashMap<>();
     snapshot.queues().forEach(queue -> byQueue.put(queue.name(), 0L));
     for (JobInfo job : snapshot.jobs()) {

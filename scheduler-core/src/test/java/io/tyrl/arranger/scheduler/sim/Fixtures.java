@@ -70,7 +70,8 @@ public final class Fixtures {
     return new QueueBuilder(name);
   }
 
-  public static Snapshot snapshot(List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo> queues) {
+  public static Snapshot snapshot(
+      List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo> queues) {
     return new Snapshot(nodes, jobs, queues);
   }
 
@@ -126,7 +127,9 @@ public final class Fixtures {
       return this;
     }
 
-    /** Usage by pods outside the snapshot's jobs that are being deleted: used until they are gone. */
+    /**
+     * Usage by pods outside the snapshot's jobs that are being deleted: used until they are gone.
+     */
     public NodeBuilder releasing(String resource, String quantity) {
       releasing.put(resource, quantity);
       return used(resource, quantity);
@@ -158,8 +161,16 @@ public final class Fixtures {
     }
 
     public NodeInfo build() {
-      return new NodeInfo(name, labels, taints, Resource.parse(allocatable), Resource.parse(used), Resource.parse(releasing), ready,
-          unschedulable, podCount);
+      return new NodeInfo(
+          name,
+          labels,
+          taints,
+          Resource.parse(allocatable),
+          Resource.parse(used),
+          Resource.parse(releasing),
+          ready,
+          unschedulable,
+          podCount);
     }
   }
 
@@ -242,7 +253,9 @@ public final class Fixtures {
       return this;
     }
 
-    /** When the job's current wait for its gang minimum began, as the previous cycle recorded it. */
+    /**
+     * When the job's current wait for its gang minimum began, as the previous cycle recorded it.
+     */
     public JobBuilder waitingSince(Instant value) {
       this.waitingSince = value;
       return this;
@@ -318,7 +331,10 @@ public final class Fixtures {
       return this;
     }
 
-    /** Places the leader and the first {@code workers} workers on the node, as earlier cycles would have. */
+    /**
+     * Places the leader and the first {@code workers} workers on the node, as earlier cycles would
+     * have.
+     */
     public JobBuilder running(String node, int workers) {
       placed(leader.podName(), node);
       for (int i = 0; i < workers && i < this.workers.size(); i++) {
@@ -342,8 +358,12 @@ public final class Fixtures {
         TaskInfo withConstraints = task.withConstraints(constraints);
         String node = placements.get(task.podName());
         String releasingOn = releasing.get(task.podName());
-        finished.add(releasingOn != null ? withConstraints.withStatus(TaskStatus.RELEASING, releasingOn)
-            : node == null ? withConstraints : withConstraints.withStatus(TaskStatus.ALLOCATED, node));
+        finished.add(
+            releasingOn != null
+                ? withConstraints.withStatus(TaskStatus.RELEASING, releasingOn)
+                : node == null
+                    ? withConstraints
+                    : withConstraints.withStatus(TaskStatus.ALLOCATED, node));
       }
       return JobInfo.builder(namespace, name)
           .queue(queue)

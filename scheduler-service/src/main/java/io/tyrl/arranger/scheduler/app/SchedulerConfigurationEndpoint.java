@@ -28,11 +28,16 @@ public final class SchedulerConfigurationEndpoint {
     Map<String, Object> state = new LinkedHashMap<>();
     state.put("origin", applied.origin());
     state.put("since", applied.since().toString());
-    state.put("actions", applied.configuration().actions().stream().map(ActionConfiguration::name).toList());
-    source.lastRefusal().ifPresent(refusal -> {
-      state.put("refused", refusal.origin() + ": " + refusal.message());
-      state.put("refusedAt", refusal.at().toString());
-    });
+    state.put(
+        "actions",
+        applied.configuration().actions().stream().map(ActionConfiguration::name).toList());
+    source
+        .lastRefusal()
+        .ifPresent(
+            refusal -> {
+              state.put("refused", refusal.origin() + ": " + refusal.message());
+              state.put("refusedAt", refusal.at().toString());
+            });
     return state;
   }
 }

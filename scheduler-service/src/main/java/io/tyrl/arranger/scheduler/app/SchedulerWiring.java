@@ -1,7 +1,7 @@
 package io.tyrl.arranger.scheduler.app;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.kubernetes.client.informer.SharedInformerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tyrl.arranger.kube.DaemonThreads;
 import io.tyrl.arranger.kube.InformerFactoryLifecycle;
 import io.tyrl.arranger.kube.KubernetesClients;
@@ -12,12 +12,11 @@ import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.leader.LeaderElection;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
-import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
+import io.tyrl.arranger.scheduler.framework.CyclePacing;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
 import io.tyrl.arranger.scheduler.kube.AssumedStatuses;
 import io.tyrl.arranger.scheduler.kube.ClusterInformers;
-import io.tyrl.arranger.scheduler.framework.CyclePacing;
 import io.tyrl.arranger.scheduler.kube.ConfigMapWatcher;
 import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
@@ -61,31 +60,37 @@ class SchedulerWiring {
    * refuses to start otherwise.
    */
   @Bean
-  SchedulerConfigurationSource schedulerConfigurationSource(Scheduler scheduler, SchedulerProperties properties,
-      ResourceLoader resources) {
+  SchedulerConfigurationSource schedulerConfigurationSource(
+      Scheduler scheduler, SchedulerProperties properties, ResourceLoader resources) {
     SchedulerConfigurationParser parser = new SchedulerConfigurationParser(scheduler.vocabulary());
     if (properties.configuration() != null && !properties.configuration().isBlank()) {
-      return new SchedulerConfigurationSource(parser, parser.parse(properties.configuration()),
+      return new SchedulerConfigurationSource(
+          parser,
+          parser.parse(properties.configuration()),
           "Spring property arranger.scheduler.configuration");
     }
     String location = properties.configurationLocation();
     if (location != null && !location.isBlank()) {
-      return new SchedulerConfigurationSource(parser, parser.parse(read(resources, location)),
+      return new SchedulerConfigurationSource(
+          parser,
+          parser.parse(read(resources, location)),
           "arranger.scheduler.configuration-location " + location);
     }
-    return new SchedulerConfigurationSource(parser, DefaultSchedulerConfiguration.parse(scheduler.vocabulary()),
-        "built-in default");
+    return new SchedulerConfigurationSource(
+        parser, DefaultSchedulerConfiguration.parse(scheduler.vocabulary()), "built-in default");
   }
 
   private static String read(ResourceLoader resources, String location) {
     Resource resource = resources.getResource(location);
     if (!resource.exists()) {
-      throw new IllegalArgumentException("arranger.scheduler.configuration-location " + location + " does not exist");
+      throw new IllegalArgumentException(
+          "arranger.scheduler.configuration-location " + location + " does not exist");
     }
     try {
       return resource.getContentAsString(StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read arranger.scheduler.configuration-location " + location, e);
+      throw new UncheckedIOException(
+          "cannot read arranger.scheduler.configuration-location " + location, e);
     }
   }
 
@@ -100,8 +105,11 @@ class SchedulerWiring {
   }
 
   @Bean
-  ClusterInformers clusterInformers(SharedInformerFactory informerFactory, KubernetesClients clients,
-      SchedulerProperties properties, WatchScope scope) {
+  ClusterInformers clusterInformers(
+      SharedInformerFactory informerFactory,
+      KubernetesClients clients,
+      SchedulerProperties properties,
+      WatchScope scope) {
     return new ClusterInformers(informerFactory, clients.informers(), properties.resync(), scope);
   }
 
@@ -114,11 +122,20 @@ class SchedulerWiring {
 
   @Bean
   @ConditionalOnProperty(name = "arranger.scheduler.config-map.enabled", matchIfMissing = true)
-  ConfigMapWatcher configMapWatcher(SharedInformerFactory informerFactory, KubernetesClients clients,
-      SchedulerProperties properties, SchedulerConfigurationSource source) {
+  ConfigMapWatcher configMapWatcher(
+      SharedInformerFactory informerFactory,
+      KubernetesClients clients,
+      SchedulerProperties properties,
+      SchedulerConfigurationSource source) {
     SchedulerProperties.ConfigMapSource configMap = properties.configMap();
-    return new ConfigMapWatcher(informerFactory, clients.informers(), configMap.namespace(), configMap.name(),
-        configMap.key(), source, properties.resync());
+    return new ConfigMapWatcher(
+        informerFactory,
+        clients.informers(),
+        configMap.namespace(),
+        configMap.name(),
+        configMap.key(),
+        source,
+        properties.resync());
   }
 
   @Bean(destroyMethod = "shutdownNow")
@@ -132,11 +149,24 @@ class SchedulerWiring {
   }
 
   @Bean
-  ScheduleStatusWriter scheduleStatusWriter(StatusPatcher patcher, KubernetesClients clients,
-      ExecutorService statusWriters, AssumedStatuses assumedStatuses, EventRecorder eventRecorder,
-      SchedulerProperties properties, SchedulerMetrics metrics) {
-    ScheduleStatusWriter writer = new ScheduleStatusWriter(patcher, clients.requests(), statusWriters, assumedStatuses,
-        eventRecorder, properties.eventRepeatInterval(), properties.statusWriteBacklog(), metrics::statusWriteFinished);
+  ScheduleStatusWriter scheduleStatusWriter(
+      StatusPatcher patcher,
+      KubernetesClients clients,
+      ExecutorService statusWriters,
+      AssumedStatuses assumedStatuses,
+      EventRecorder eventRecorder,
+      SchedulerProperties properties,
+      SchedulerMetrics metrics) {
+    ScheduleStatusWriter writer =
+        new ScheduleStatusWriter(
+            patcher,
+            clients.requests(),
+            statusWriters,
+            assumedStatuses,
+            eventRecorder,
+            properties.eventRepeatInterval(),
+            properties.statusWriteBacklog(),
+            metrics::statusWriteFinished);
     metrics.watchWriter(writer);
     return writer;
   }
@@ -155,24 +185,48 @@ class SchedulerWiring {
     return new QueueStatusWriter(patcher, queueStatusWriters);
   }
 
-  /** The first cycle waits for every informer and, when a ConfigMap is followed, for its configuration. */
+  /**
+   * The first cycle waits for every informer and, when a ConfigMap is followed, for its
+   * configuration.
+   */
   @Bean
-  SchedulingLoop schedulingLoop(ClusterInformers informers, ObjectProvider<ConfigMapWatcher> configMapWatcher,
-      Scheduler scheduler, SchedulerConfigurationSource source, ScheduleStatusWriter writer,
-      QueueStatusWriter queueStatusWriter, AssumedStatuses assumedStatuses, LeaderElection leaderElection, SchedulerMetrics metrics,
-      KubernetesClients clients, SchedulerProperties properties) {
+  SchedulingLoop schedulingLoop(
+      ClusterInformers informers,
+      ObjectProvider<ConfigMapWatcher> configMapWatcher,
+      Scheduler scheduler,
+      SchedulerConfigurationSource source,
+      ScheduleStatusWriter writer,
+      QueueStatusWriter queueStatusWriter,
+      AssumedStatuses assumedStatuses,
+      LeaderElection leaderElection,
+      SchedulerMetrics metrics,
+      KubernetesClients clients,
+      SchedulerProperties properties) {
     List<ReadinessCheck> syncedFirst = new ArrayList<>();
     syncedFirst.add(informers);
     configMapWatcher.ifAvailable(syncedFirst::add);
-    SchedulingLoop loop = new SchedulingLoop(informers, scheduler, source, writer, queueStatusWriter, assumedStatuses,
-        syncedFirst, leaderElection, metrics, clients.requests(),
-        new CyclePacing(properties.period(), properties.cycleOnChange(), properties.minCycleInterval()), Clock.systemUTC());
+    SchedulingLoop loop =
+        new SchedulingLoop(
+            informers,
+            scheduler,
+            source,
+            writer,
+            queueStatusWriter,
+            assumedStatuses,
+            syncedFirst,
+            leaderElection,
+            metrics,
+            clients.requests(),
+            new CyclePacing(
+                properties.period(), properties.cycleOnChange(), properties.minCycleInterval()),
+            Clock.systemUTC());
     informers.onChangeThatMayPlace(loop::changeSeen);
     return loop;
   }
 
   @Bean
-  SchedulerConfigurationEndpoint schedulerConfigurationEndpoint(SchedulerConfigurationSource source) {
+  SchedulerConfigurationEndpoint schedulerConfigurationEndpoint(
+      SchedulerConfigurationSource source) {
     return new SchedulerConfigurationEndpoint(source);
   }
 
@@ -184,13 +238,20 @@ class SchedulerWiring {
   HealthIndicator schedulerConfigurationHealthIndicator(SchedulerConfigurationSource source) {
     return () -> {
       SchedulerConfigurationSource.Applied applied = source.applied();
-      Health.Builder health = Health.up()
-          .withDetail("origin", applied.origin())
-          .withDetail("since", applied.since().toString())
-          .withDetail("actions", applied.configuration().actions().stream().map(a -> a.name()).toList());
-      source.lastRefusal().ifPresent(refusal -> health
-          .withDetail("refused", refusal.origin() + ": " + refusal.message())
-          .withDetail("refusedAt", refusal.at().toString()));
+      Health.Builder health =
+          Health.up()
+              .withDetail("origin", applied.origin())
+              .withDetail("since", applied.since().toString())
+              .withDetail(
+                  "actions",
+                  applied.configuration().actions().stream().map(a -> a.name()).toList());
+      source
+          .lastRefusal()
+          .ifPresent(
+              refusal ->
+                  health
+                      .withDetail("refused", refusal.origin() + ": " + refusal.message())
+                      .withDetail("refusedAt", refusal.at().toString()));
       return health.build();
     };
   }

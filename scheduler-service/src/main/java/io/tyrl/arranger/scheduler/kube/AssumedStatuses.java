@@ -19,16 +19,19 @@ import org.slf4j.LoggerFactory;
  * guarded by that version, so once the informer shows any other version, that version holds the
  * write (or something later): the assumption is confirmed and dropped. A write that fails,
  * conflicts or is fenced is forgotten at once; one written but never echoed, or never answered,
- * within the time to live is forgotten too, with a warning, rather than masking the informer for ever.
+ * within the time to live is forgotten too, with a warning, rather than masking the informer for
+ * ever.
  */
 public final class AssumedStatuses {
 
   private static final Logger log = LoggerFactory.getLogger(AssumedStatuses.class);
 
   /**
-   * @param writtenVersion the job's resourceVersion after the write; null while the write is in flight
+   * @param writtenVersion the job's resourceVersion after the write; null while the write is in
+   *     flight
    */
-  private record Assumption(String baseVersion, V1alpha1TYJobStatus status, String writtenVersion, Instant since) {}
+  private record Assumption(
+      String baseVersion, V1alpha1TYJobStatus status, String writtenVersion, Instant since) {}
 
   private final Map<String, Assumption> assumptions = new ConcurrentHashMap<>();
   private final Duration timeToLive;
@@ -37,14 +40,18 @@ public final class AssumedStatuses {
     this.timeToLive = timeToLive;
   }
 
-  /** The job's status is assumed to become {@code status} once a write made from {@code baseVersion} lands. */
+  /**
+   * The job's status is assumed to become {@code status} once a write made from {@code baseVersion}
+   * lands.
+   */
   void assume(String key, String baseVersion, V1alpha1TYJobStatus status, Instant now) {
     assumptions.put(key, new Assumption(baseVersion, status, null, now));
   }
 
   /** The write landed; the job's version is now {@code writtenVersion}. */
   void written(String key, String writtenVersion, Instant now) {
-    assumptions.computeIfPresent(key, (k, a) -> new Assumption(a.baseVersion(), a.status(), writtenVersion, now));
+    assumptions.computeIfPresent(
+        key, (k, a) -> new Assumption(a.baseVersion(), a.status(), writtenVersion, now));
   }
 
   /** The write did not land (failed, conflicted, fenced): the job is as the informer says. */
@@ -76,17 +83,26 @@ public final class AssumedStatuses {
       assumptions.remove(key, assumption);
       return cached;
     }
-    // A job that changed under a write still in flight stays assumed: that write will conflict and be forgotten.
+    // A job that changed under a write still in flight stays assumed: that write will conflict and
+    // be forgotten.
     if (Duration.between(assumption.since(), now).compareTo(timeToLive) > 0) {
       assumptions.remove(key, assumption);
-      log.warn("TYJob {}: {} not seen by the informer within {}; forgetting it", key,
-          assumption.writtenVersion() == null ? "a status write that never answered was"
-              : "status written as version " + assumption.writtenVersion() + " was", timeToLive);
+      log.warn(
+          "TYJob {}: {} not seen by the informer within {}; forgetting it",
+          key,
+          assumption.writtenVersion() == null
+              ? "a status write that never answered was"
+              : "status written as version " + assumption.writtenVersion() + " was",
+          timeToLive);
       return cached;
     }
     V1alpha1TYJob assumed = shallowCopy(cached);
-    assumed.getMetadata().setResourceVersion(
-        assumption.writtenVersion() == null ? assumption.baseVersion() : assumption.writtenVersion());
+    assumed
+        .getMetadata()
+        .setResourceVersion(
+            assumption.writtenVersion() == null
+                ? assumption.baseVersion()
+                : assumption.writtenVersion());
     assumed.setStatus(assumption.status());
     return assumed;
   }
@@ -97,17 +113,22 @@ public final class AssumedStatuses {
   }
 
   private static V1alpha1TYJob shallowCopy(V1alpha1TYJob job) {
-    var metadata = new io.kubernetes.client.openapi.models.V1ObjectMeta()
-        .name(job.getMetadata().getName())
-        .namespace(job.getMetadata().getNamespace())
-        .uid(job.getMetadata().getUid())
-        .resourceVersion(job.getMetadata().getResourceVersion())
-        .generation(job.getMetadata().getGeneration())
-        .creationTimestamp(job.getMetadata().getCreationTimestamp())
-        .deletionTimestamp(job.getMetadata().getDeletionTimestamp())
-        .labels(job.getMetadata().getLabels())
-        .annotations(job.getMetadata().getAnnotations());
-    return new V1alpha1TYJob().apiVersion(job.getApiVersion()).kind(job.getKind()).metadata(metadata)
-        .spec(job.getSpec()).status(job.getStatus());
+    var metadata =
+        new io.kubernetes.client.openapi.models.V1ObjectMeta()
+            .name(job.getMetadata().getName())
+            .namespace(job.getMetadata().getNamespace())
+            .uid(job.getMetadata().getUid())
+            .resourceVersion(job.getMetadata().getResourceVersion())
+            .generation(job.getMetadata().getGeneration())
+            .creationTimestamp(job.getMetadata().getCreationTimestamp())
+            .deletionTimestamp(job.getMetadata().getDeletionTimestamp())
+            .labels(job.getMetadata().getLabels())
+            .annotations(job.getMetadata().getAnnotations());
+    return new V1alpha1TYJob()
+        .apiVersion(job.getApiVersion())
+        .kind(job.getKind())
+        .metadata(metadata)
+        .spec(job.getSpec())
+        .status(job.getStatus());
   }
 }

@@ -19,7 +19,6 @@ import io.tyrl.arranger.kube.ScopedInformer;
 import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.kube.informer.ModelListerWatcher;
 import io.tyrl.arranger.model.V1alpha1Queue;
-import io.tyrl.arranger.model.V1alpha1TYJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * with a typed informer, one object the model refuses fails the whole list, and with it every job
  * in the cluster. Here such an object is reported and the others are scheduled. Client-java's
  * informer factory keeps one informer per object class, and both raw informers have the same class
- * ({@link DynamicKubernetesObject}): the Queues' informer lives in a factory of its own
- * ({@link #queueFactory()}), started and stopped beside the service's.
+ * ({@link DynamicKubernetesObject}): the Queues' informer lives in a factory of its own ({@link
+ * #queueFactory()}), started and stopped beside the service's.
  */
 public final class ClusterInformers implements ReadinessCheck {
 
@@ -55,7 +54,8 @@ public final class ClusterInformers implements ReadinessCheck {
   public record ObservedQueue(String name, String resourceVersion, JsonObject status) {}
 
   /** What the cache holds now, decoded, with the assumed statuses laid over it. */
-  public record Contents(SnapshotAssembler.Assembly assembly, List<UnreadableQueue> unreadableQueues) {}
+  public record Contents(
+      SnapshotAssembler.Assembly assembly, List<UnreadableQueue> unreadableQueues) {}
 
   private final SharedIndexInformer<V1Node> nodes;
   private final SharedIndexInformer<V1Pod> pods;
@@ -67,34 +67,65 @@ public final class ClusterInformers implements ReadinessCheck {
   private final SnapshotAssembler.Memo snapshotMemo = new SnapshotAssembler.Memo();
   private final Gson gson;
 
-  public ClusterInformers(SharedInformerFactory factory, ApiClient informerClient, Duration resync) {
+  public ClusterInformers(
+      SharedInformerFactory factory, ApiClient informerClient, Duration resync) {
     this(factory, informerClient, resync, WatchScope.allNamespaces());
   }
 
-  public ClusterInformers(SharedInformerFactory factory, ApiClient informerClient, Duration resync, WatchScope scope) {
+  public ClusterInformers(
+      SharedInformerFactory factory, ApiClient informerClient, Duration resync, WatchScope scope) {
     long resyncMillis = resync.toMillis();
-    // Pods and nodes are most of what the informers decode: read straight from the stream (ModelGson).
+    // Pods and nodes are most of what the informers decode: read straight from the stream
+    // (ModelGson).
     CoreV1Api core = new CoreV1Api(informerClient);
-    nodes = factory.sharedIndexInformerFor(ModelListerWatcher.nodes(informerClient), V1Node.class, resyncMillis);
-    pods = factory.sharedIndexInformerFor(new ModelListerWatcher<>(
-        params -> core.listPodForAllNamespaces().resourceVersion(params.resourceVersion).watch(params.watch)
-            .timeoutSeconds(params.timeoutSeconds).buildCall(null), V1Pod.class, V1PodList.class),
-        V1Pod.class, resyncMillis);
-    DynamicKubernetesApi tyJobs = new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION,
-        ArrangerResources.TYJOBS, informerClient);
-    jobs = ScopedInformer.create(scope, factory, informerClient, (namespaceFactory, namespace) ->
-        namespaceFactory.sharedIndexInformerFor(tyJobs, DynamicKubernetesObject.class, resyncMillis, namespace));
+    nodes =
+        factory.sharedIndexInformerFor(
+            ModelListerWatcher.nodes(informerClient), V1Node.class, resyncMillis);
+    pods =
+        factory.sharedIndexInformerFor(
+            new ModelListerWatcher<>(
+                params ->
+                    core.listPodForAllNamespaces()
+                        .resourceVersion(params.resourceVersion)
+                        .watch(params.watch)
+                        .timeoutSeconds(params.timeoutSeconds)
+                        .buildCall(null),
+                V1Pod.class,
+                V1PodList.class),
+            V1Pod.class,
+            resyncMillis);
+    DynamicKubernetesApi tyJobs =
+        new DynamicKubernetesApi(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            ArrangerResources.TYJOBS,
+            informerClient);
+    jobs =
+        ScopedInformer.create(
+            scope,
+            factory,
+            informerClient,
+            (namespaceFactory, namespace) ->
+                namespaceFactory.sharedIndexInformerFor(
+                    tyJobs, DynamicKubernetesObject.class, resyncMillis, namespace));
     queueFactory = new SharedInformerFactory(informerClient);
-    queues = queueFactory.sharedIndexInformerFor(new DynamicKubernetesApi(ArrangerResources.GROUP,
-        ArrangerResources.VERSION, ArrangerResources.QUEUES, informerClient), DynamicKubernetesObject.class,
-        resyncMillis);
+    queues =
+        queueFactory.sharedIndexInformerFor(
+            new DynamicKubernetesApi(
+                ArrangerResources.GROUP,
+                ArrangerResources.VERSION,
+                ArrangerResources.QUEUES,
+                informerClient),
+            DynamicKubernetesObject.class,
+            resyncMillis);
     gson = informerClient.getJSON().getGson();
     jobDecoder = new TYJobDecoder(gson);
   }
 
   /**
-   * Each list is a consistent copy of its informer's store; each TYJob is seen through {@code assumed}.
-   * A TYJob, pod or node unchanged since the last call (same resourceVersion) is not decoded again.
+   * Each list is a consistent copy of its informer's store; each TYJob is seen through {@code
+   * assumed}. A TYJob, pod or node unchanged since the last call (same resourceVersion) is not
+   * decoded again.
    */
   public synchronized Contents contents(AssumedStatuses assumed, Instant now) {
     List<TYJobDecoder.Decoded> decodedJobs = new ArrayList<>();
@@ -103,7 +134,8 @@ public final class ClusterInformers implements ReadinessCheck {
       TYJobDecoder.Decoded decoded = decoded(raw);
       String key = decoded.key();
       keys.add(key);
-      decodedJobs.add(new TYJobDecoder.Decoded(assumed.view(key, decoded.job(), now), decoded.problem()));
+      decodedJobs.add(
+          new TYJobDecoder.Decoded(assumed.view(key, decoded.job(), now), decoded.problem()));
     }
     assumed.retainOnly(keys);
     decodeMemo.sweep();
@@ -117,15 +149,23 @@ public final class ClusterInformers implements ReadinessCheck {
         unreadableQueues.add(new UnreadableQueue(name, "spec: " + TYJobDecoder.describe(e)));
       }
     }
-    SnapshotAssembler.Assembly assembly = SnapshotAssembler.assembleDecoded(nodes.getIndexer().list(),
-        pods.getIndexer().list(), decodedJobs, readableQueues, now, snapshotMemo);
+    SnapshotAssembler.Assembly assembly =
+        SnapshotAssembler.assembleDecoded(
+            nodes.getIndexer().list(),
+            pods.getIndexer().list(),
+            decodedJobs,
+            readableQueues,
+            now,
+            snapshotMemo);
     if (!unreadableQueues.isEmpty()) {
       log.debug("unreadable queues left out of the snapshot: {}", unreadableQueues);
     }
     return new Contents(assembly, unreadableQueues);
   }
 
-  /** Read from the raw JSON: {@code getMetadata()} would decode the whole metadata on every call. */
+  /**
+   * Read from the raw JSON: {@code getMetadata()} would decode the whole metadata on every call.
+   */
   private TYJobDecoder.Decoded decoded(DynamicKubernetesObject raw) {
     JsonObject metadata = TYJobDecoder.object(raw.getRaw(), "metadata");
     String name = metadata == null ? null : TYJobDecoder.string(metadata, "name");
@@ -133,11 +173,16 @@ public final class ClusterInformers implements ReadinessCheck {
     if (name == null || version == null) {
       return jobDecoder.decode(raw.getRaw());
     }
-    return decodeMemo.get(TYJobDecoder.string(metadata, "namespace") + "/" + name, version,
+    return decodeMemo.get(
+        TYJobDecoder.string(metadata, "namespace") + "/" + name,
+        version,
         () -> jobDecoder.decode(raw.getRaw()));
   }
 
-  /** Calls {@code change} on every watched change that may let a job be placed ({@link CycleTriggers}). */
+  /**
+   * Calls {@code change} on every watched change that may let a job be placed ({@link
+   * CycleTriggers}).
+   */
   public void onChangeThatMayPlace(Runnable change) {
     nodes.addEventHandler(CycleTriggers.handler(true, CycleTriggers::nodeRoomChanged, change));
     pods.addEventHandler(CycleTriggers.handler(false, CycleTriggers::podFreesRoom, change));
@@ -150,7 +195,9 @@ public final class ClusterInformers implements ReadinessCheck {
     return queueFactory;
   }
 
-  /** The factories of the TYJobs' per-namespace informers in the namespaced mode; empty otherwise. */
+  /**
+   * The factories of the TYJobs' per-namespace informers in the namespaced mode; empty otherwise.
+   */
   public List<SharedInformerFactory> namespacedFactories() {
     return jobs.factories();
   }
@@ -169,8 +216,12 @@ public final class ClusterInformers implements ReadinessCheck {
         continue;
       }
       JsonElement status = raw.getRaw().get("status");
-      observed.put(raw.getMetadata().getName(), new ObservedQueue(raw.getMetadata().getName(),
-          raw.getMetadata().getResourceVersion(), status != null && status.isJsonObject() ? status.getAsJsonObject() : null));
+      observed.put(
+          raw.getMetadata().getName(),
+          new ObservedQueue(
+              raw.getMetadata().getName(),
+              raw.getMetadata().getResourceVersion(),
+              status != null && status.isJsonObject() ? status.getAsJsonObject() : null));
     }
     return observed;
   }

@@ -16,7 +16,9 @@ final class CycleEntries<K, V> {
   private final Map<K, Entry<V>> entries;
   private long cycle;
 
-  /** @param empty the map to keep them in: by equality or by identity of the keys */
+  /**
+   * @param empty the map to keep them in: by equality or by identity of the keys
+   */
   CycleEntries(Map<K, Entry<V>> empty) {
     this.entries = empty;
   }

@@ -15,12 +15,12 @@ import java.util.function.BiPredicate;
 
 /**
  * Which watched changes may let a job be placed, and so are worth a cycle before the period is up:
- * a TYJob submitted, deleted, its spec changed (generation) or moved by the controller to Rescheduling,
- * Succeeded or Failed; a pod
- * gone, finished or terminating (room freed); a node added or its schedulable room changed (allocatable,
- * cordon, taints, labels, readiness); a Queue added, deleted or its spec changed. The scheduler's own
- * status writes change neither generation nor stage, so their echoes start no cycle; nor do the
- * controller's pod creates and the kubelets' heartbeats. A change missed here waits for the period.
+ * a TYJob submitted, deleted, its spec changed (generation) or moved by the controller to
+ * Rescheduling, Succeeded or Failed; a pod gone, finished or terminating (room freed); a node added
+ * or its schedulable room changed (allocatable, cordon, taints, labels, readiness); a Queue added,
+ * deleted or its spec changed. The scheduler's own status writes change neither generation nor
+ * stage, so their echoes start no cycle; nor do the controller's pod creates and the kubelets'
+ * heartbeats. A change missed here waits for the period.
  */
 public final class CycleTriggers {
 
@@ -28,31 +28,38 @@ public final class CycleTriggers {
 
   static boolean podFreesRoom(V1Pod before, V1Pod after) {
     return becameTerminal(phase(before), phase(after))
-        || (before.getMetadata() != null && before.getMetadata().getDeletionTimestamp() == null
-            && after.getMetadata() != null && after.getMetadata().getDeletionTimestamp() != null);
+        || (before.getMetadata() != null
+            && before.getMetadata().getDeletionTimestamp() == null
+            && after.getMetadata() != null
+            && after.getMetadata().getDeletionTimestamp() != null);
   }
 
   static boolean nodeRoomChanged(V1Node before, V1Node after) {
-    return !Objects.equals(before.getSpec() == null ? null : before.getSpec().getUnschedulable(),
-        after.getSpec() == null ? null : after.getSpec().getUnschedulable())
-        || !Objects.equals(before.getSpec() == null ? null : before.getSpec().getTaints(),
+    return !Objects.equals(
+            before.getSpec() == null ? null : before.getSpec().getUnschedulable(),
+            after.getSpec() == null ? null : after.getSpec().getUnschedulable())
+        || !Objects.equals(
+            before.getSpec() == null ? null : before.getSpec().getTaints(),
             after.getSpec() == null ? null : after.getSpec().getTaints())
-        || !Objects.equals(before.getStatus() == null ? null : before.getStatus().getAllocatable(),
+        || !Objects.equals(
+            before.getStatus() == null ? null : before.getStatus().getAllocatable(),
             after.getStatus() == null ? null : after.getStatus().getAllocatable())
-        || !Objects.equals(before.getMetadata() == null ? null : before.getMetadata().getLabels(),
+        || !Objects.equals(
+            before.getMetadata() == null ? null : before.getMetadata().getLabels(),
             after.getMetadata() == null ? null : after.getMetadata().getLabels())
         || !Objects.equals(ready(before), ready(after));
   }
 
   /**
-   * A TYJob's spec changed (its generation), or the controller moved it to a stage that asks for room
-   * again (Rescheduling) or gives it back (Succeeded, Failed). Starting and Running change nothing the
-   * next periodic cycle could not place just as well.
+   * A TYJob's spec changed (its generation), or the controller moved it to a stage that asks for
+   * room again (Rescheduling) or gives it back (Succeeded, Failed). Starting and Running change
+   * nothing the next periodic cycle could not place just as well.
    */
   static boolean jobChanged(DynamicKubernetesObject before, DynamicKubernetesObject after) {
     Optional<Stage> stage = stage(after);
     return !Objects.equals(generation(before), generation(after))
-        || (!Objects.equals(stage(before), stage) && stage.filter(CycleTriggers::movesRoom).isPresent());
+        || (!Objects.equals(stage(before), stage)
+            && stage.filter(CycleTriggers::movesRoom).isPresent());
   }
 
   static boolean queueSpecChanged(DynamicKubernetesObject before, DynamicKubernetesObject after) {
@@ -60,10 +67,11 @@ public final class CycleTriggers {
   }
 
   /**
-   * A handler calling {@code change} on every delete, on every add when {@code adds} (a pod added takes
-   * room, it frees none), and on the updates {@code matters} picks.
+   * A handler calling {@code change} on every delete, on every add when {@code adds} (a pod added
+   * takes room, it frees none), and on the updates {@code matters} picks.
    */
-  static <T extends KubernetesObject> ResourceEventHandler<T> handler(boolean adds, BiPredicate<T, T> matters, Runnable change) {
+  static <T extends KubernetesObject> ResourceEventHandler<T> handler(
+      boolean adds, BiPredicate<T, T> matters, Runnable change) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(T object) {
@@ -102,8 +110,11 @@ public final class CycleTriggers {
     if (node.getStatus() == null || node.getStatus().getConditions() == null) {
       return null;
     }
-    return node.getStatus().getConditions().stream().filter(condition -> "Ready".equals(condition.getType()))
-        .map(V1NodeCondition::getStatus).findFirst().orElse(null);
+    return node.getStatus().getConditions().stream()
+        .filter(condition -> "Ready".equals(condition.getType()))
+        .map(V1NodeCondition::getStatus)
+        .findFirst()
+        .orElse(null);
   }
 
   private static String generation(DynamicKubernetesObject object) {
@@ -113,7 +124,9 @@ public final class CycleTriggers {
 
   private static Optional<Stage> stage(DynamicKubernetesObject object) {
     JsonObject status = TYJobDecoder.object(object.getRaw(), "status");
-    return status == null ? Optional.empty() : Stage.fromWireName(TYJobDecoder.string(status, "stage"));
+    return status == null
+        ? Optional.empty()
+        : Stage.fromWireName(TYJobDecoder.string(status, "stage"));
   }
 
   /** A stage that asks for room again (Rescheduling) or gives it back (Succeeded, Failed). */

@@ -37,65 +37,118 @@ final class JobReader {
   private JobReader() {}
 
   /**
-   * @param livePods the pods bound now: a placed task whose pod exists counts on the node the pod is
-   *     bound to, and is releasing when its pod is on the way out (an evicted victim, say)
-   * @param now the cycle's time: entries of {@code status.avoidNodes} that end by then are no longer avoided
+   * @param livePods the pods bound now: a placed task whose pod exists counts on the node the pod
+   *     is bound to, and is releasing when its pod is on the way out (an evicted victim, say)
+   * @param now the cycle's time: entries of {@code status.avoidNodes} that end by then are no
+   *     longer avoided
    */
   static JobInfo job(V1alpha1TYJob tyJob, LivePods livePods, Instant now) {
     return job(tyJob, livePods, now, new IdentityMemo<>());
   }
 
-  /** @param templates what earlier cycles read from the same template objects (the job unchanged since) */
-  static JobInfo job(V1alpha1TYJob tyJob, LivePods livePods, Instant now,
+  /**
+   * @param templates what earlier cycles read from the same template objects (the job unchanged
+   *     since)
+   */
+  static JobInfo job(
+      V1alpha1TYJob tyJob,
+      LivePods livePods,
+      Instant now,
       IdentityMemo<V1PodTemplateSpec, TemplateRequirements> templates) {
     String namespace = tyJob.getMetadata().getNamespace();
     V1alpha1TYJobSpec spec = tyJob.getSpec();
     String name = tyJob.getMetadata().getName();
-    Map<String, String> allocations = tyJob.getStatus() == null || tyJob.getStatus().getAllocations() == null
-        ? Map.of() : tyJob.getStatus().getAllocations();
+    Map<String, String> allocations =
+        tyJob.getStatus() == null || tyJob.getStatus().getAllocations() == null
+            ? Map.of()
+            : tyJob.getStatus().getAllocations();
     List<TaskInfo> tasks = new ArrayList<>();
     String leaderName = spec.getLeader().getName();
     Map<String, String> avoided = avoidedNodes(tyJob.getStatus(), now);
-    tasks.add(task(namespace, name, PodNames.leader(name, leaderName), TaskRole.LEADER, leaderName, 0,
-        spec.getLeader().getTemplate(), TemplateRequirements.of(spec.getLeader().getTemplate(), avoided, templates),
-        allocations,
-        livePods));
+    tasks.add(
+        task(
+            namespace,
+            name,
+            PodNames.leader(name, leaderName),
+            TaskRole.LEADER,
+            leaderName,
+            0,
+            spec.getLeader().getTemplate(),
+            TemplateRequirements.of(spec.getLeader().getTemplate(), avoided, templates),
+            allocations,
+            livePods));
     for (V1alpha1TYJobSpecWorkerSets set : spec.getWorkerSets()) {
       int counts = set.getCounts() == null ? TYJobDefaults.WORKER_SET_COUNTS : set.getCounts();
       // Read once per set: every worker of a set shares its template.
-      TemplateRequirements requirements = TemplateRequirements.of(set.getTemplate(), avoided, templates);
+      TemplateRequirements requirements =
+          TemplateRequirements.of(set.getTemplate(), avoided, templates);
       for (int index = 0; index < counts; index++) {
-        tasks.add(task(namespace, name, PodNames.worker(name, set.getName(), index), TaskRole.WORKER, set.getName(),
-            index, set.getTemplate(), requirements, allocations, livePods));
+        tasks.add(
+            task(
+                namespace,
+                name,
+                PodNames.worker(name, set.getName(), index),
+                TaskRole.WORKER,
+                set.getName(),
+                index,
+                set.getTemplate(),
+                requirements,
+                allocations,
+                livePods));
       }
     }
-    // The generated model refuses a name outside the CRD's enum; the core refuses one its registry lacks.
-    BasicPolicy basicPolicy = spec.getSchedulerPolicy() == null || spec.getSchedulerPolicy().getBasicPolicy() == null
-        ? null : new BasicPolicy(spec.getSchedulerPolicy().getBasicPolicy().getValue());
-    JobQueuePolicy queuePolicy = spec.getSchedulerPolicy() == null
-        || spec.getSchedulerPolicy().getJobQueuePolicy() == null
-        ? null : JobQueuePolicy.parse(spec.getSchedulerPolicy().getJobQueuePolicy().getValue());
-    GangSpec gang = spec.getGang() == null ? new GangSpec(GangMode.parse(TYJobDefaults.GANG_MODE), null, null) : new GangSpec(
-        GangMode.parse(spec.getGang().getMode() == null ? TYJobDefaults.GANG_MODE : spec.getGang().getMode().getValue()),
-        spec.getGang().getWaitTime() == null ? null : GoDurations.parse(spec.getGang().getWaitTime(), "spec.gang.waitTime"),
-        spec.getGang().getGroup());
-    Instant waitingSince = tyJob.getStatus() == null || tyJob.getStatus().getScheduling() == null
-        || tyJob.getStatus().getScheduling().getWaitingSince() == null
-        ? null : tyJob.getStatus().getScheduling().getWaitingSince().toInstant();
-    Instant created = tyJob.getMetadata().getCreationTimestamp() == null
-        ? Instant.EPOCH : tyJob.getMetadata().getCreationTimestamp().toInstant();
+    // The generated model refuses a name outside the CRD's enum; the core refuses one its registry
+    // lacks.
+    BasicPolicy basicPolicy =
+        spec.getSchedulerPolicy() == null || spec.getSchedulerPolicy().getBasicPolicy() == null
+            ? null
+            : new BasicPolicy(spec.getSchedulerPolicy().getBasicPolicy().getValue());
+    JobQueuePolicy queuePolicy =
+        spec.getSchedulerPolicy() == null || spec.getSchedulerPolicy().getJobQueuePolicy() == null
+            ? null
+            : JobQueuePolicy.parse(spec.getSchedulerPolicy().getJobQueuePolicy().getValue());
+    GangSpec gang =
+        spec.getGang() == null
+            ? new GangSpec(GangMode.parse(TYJobDefaults.GANG_MODE), null, null)
+            : new GangSpec(
+                GangMode.parse(
+                    spec.getGang().getMode() == null
+                        ? TYJobDefaults.GANG_MODE
+                        : spec.getGang().getMode().getValue()),
+                spec.getGang().getWaitTime() == null
+                    ? null
+                    : GoDurations.parse(spec.getGang().getWaitTime(), "spec.gang.waitTime"),
+                spec.getGang().getGroup());
+    Instant waitingSince =
+        tyJob.getStatus() == null
+                || tyJob.getStatus().getScheduling() == null
+                || tyJob.getStatus().getScheduling().getWaitingSince() == null
+            ? null
+            : tyJob.getStatus().getScheduling().getWaitingSince().toInstant();
+    Instant created =
+        tyJob.getMetadata().getCreationTimestamp() == null
+            ? Instant.EPOCH
+            : tyJob.getMetadata().getCreationTimestamp().toInstant();
     Map<String, String> annotations = tyJob.getMetadata().getAnnotations();
-    boolean preemptable = JobInfo.preemptableFromAnnotation(
-        annotations == null ? null : annotations.get(TYJobAnnotations.PREEMPTABLE));
-    boolean awaitingVictims = tyJob.getStatus() != null && tyJob.getStatus().getScheduling() != null
-        && ReasonCode.WAITING_FOR_VICTIMS.statusValue().equals(tyJob.getStatus().getScheduling().getReason());
+    boolean preemptable =
+        JobInfo.preemptableFromAnnotation(
+            annotations == null ? null : annotations.get(TYJobAnnotations.PREEMPTABLE));
+    boolean awaitingVictims =
+        tyJob.getStatus() != null
+            && tyJob.getStatus().getScheduling() != null
+            && ReasonCode.WAITING_FOR_VICTIMS
+                .statusValue()
+                .equals(tyJob.getStatus().getScheduling().getReason());
     Stage stage = stage(tyJob.getStatus());
     return JobInfo.builder(tyJob.getMetadata().getNamespace(), name)
         .uid(tyJob.getMetadata().getUid())
         .queue(spec.getQueue())
         .priority(spec.getPriority() == null ? TYJobDefaults.PRIORITY : spec.getPriority())
         .creationTime(created)
-        .minWorkersNum(spec.getMinWorkersNum() == null ? TYJobDefaults.MIN_WORKERS_NUM : spec.getMinWorkersNum())
+        .minWorkersNum(
+            spec.getMinWorkersNum() == null
+                ? TYJobDefaults.MIN_WORKERS_NUM
+                : spec.getMinWorkersNum())
         .basicPolicy(basicPolicy)
         .jobQueuePolicy(queuePolicy)
         .gang(gang)
@@ -104,37 +157,52 @@ final class JobReader {
         .preemptable(preemptable)
         .awaitingVictims(awaitingVictims)
         .stage(stage)
-        .preemptionPolicy(PreemptionPolicy.parse(spec.getPreemptionPolicy() == null
-            ? TYJobDefaults.PREEMPTION_POLICY : spec.getPreemptionPolicy().getValue()))
+        .preemptionPolicy(
+            PreemptionPolicy.parse(
+                spec.getPreemptionPolicy() == null
+                    ? TYJobDefaults.PREEMPTION_POLICY
+                    : spec.getPreemptionPolicy().getValue()))
         .build();
   }
 
-  /** The controller's stage: whether the job's minimum has run, which ends gang rules until a reschedule. */
+  /**
+   * The controller's stage: whether the job's minimum has run, which ends gang rules until a
+   * reschedule.
+   */
   static Stage stage(V1alpha1TYJobStatus status) {
-    return Stage.fromWireNameOrPending(status == null || status.getStage() == null ? null : status.getStage().getValue());
+    return Stage.fromWireNameOrPending(
+        status == null || status.getStage() == null ? null : status.getStage().getValue());
   }
 
   /** What every pod made from one template asks for. */
   record TemplateRequirements(Resource request, PlacementConstraints constraints) {
-    /** The template's own part is read once per template object; the avoided nodes, which change with time, each cycle. */
-    static TemplateRequirements of(V1PodTemplateSpec template, Map<String, String> avoidedNodes,
+    /**
+     * The template's own part is read once per template object; the avoided nodes, which change
+     * with time, each cycle.
+     */
+    static TemplateRequirements of(
+        V1PodTemplateSpec template,
+        Map<String, String> avoidedNodes,
         IdentityMemo<V1PodTemplateSpec, TemplateRequirements> templates) {
       return templates.get(template, TemplateRequirements::read).avoiding(avoidedNodes);
     }
 
     private static TemplateRequirements read(V1PodTemplateSpec template) {
       V1PodSpec podSpec = template == null ? null : template.getSpec();
-      return new TemplateRequirements(PodRequests.of(podSpec), PlacementConstraintsReader.constraints(podSpec));
+      return new TemplateRequirements(
+          PodRequests.of(podSpec), PlacementConstraintsReader.constraints(podSpec));
     }
 
     private TemplateRequirements avoiding(Map<String, String> avoidedNodes) {
-      return avoidedNodes.isEmpty() ? this : new TemplateRequirements(request, constraints.withAvoidedNodes(avoidedNodes));
+      return avoidedNodes.isEmpty()
+          ? this
+          : new TemplateRequirements(request, constraints.withAvoidedNodes(avoidedNodes));
     }
   }
 
   /**
-   * The nodes the controller recorded in {@code status.avoidNodes} (a kubelet there refused one of the
-   * job's pods), while their time lasts: node → what the fit diagnosis says about it.
+   * The nodes the controller recorded in {@code status.avoidNodes} (a kubelet there refused one of
+   * the job's pods), while their time lasts: node → what the fit diagnosis says about it.
    */
   static Map<String, String> avoidedNodes(V1alpha1TYJobStatus status, Instant now) {
     if (status == null || status.getAvoidNodes() == null) {
@@ -142,12 +210,18 @@ final class JobReader {
     }
     Map<String, String> avoided = new TreeMap<>();
     for (V1alpha1TYJobStatusAvoidNodes entry : status.getAvoidNodes()) {
-      if (entry.getNode() == null || entry.getUntil() == null || !entry.getUntil().toInstant().isAfter(now)) {
+      if (entry.getNode() == null
+          || entry.getUntil() == null
+          || !entry.getUntil().toInstant().isAfter(now)) {
         continue;
       }
-      avoided.put(entry.getNode(), "node(s) where the kubelet refused this job's pod (%s: %s), avoided until %s"
-          .formatted(entry.getNode(), entry.getReason() == null ? "refused" : entry.getReason(),
-              entry.getUntil().toInstant()));
+      avoided.put(
+          entry.getNode(),
+          "node(s) where the kubelet refused this job's pod (%s: %s), avoided until %s"
+              .formatted(
+                  entry.getNode(),
+                  entry.getReason() == null ? "refused" : entry.getReason(),
+                  entry.getUntil().toInstant()));
     }
     return avoided;
   }
@@ -156,15 +230,36 @@ final class JobReader {
    * A task is placed when the job's status allocates it. It then counts where its pod is bound if
    * the pod exists (the pod is the truth once it runs), else on its allocation; never on both.
    */
-  static TaskInfo task(String namespace, String jobName, String podName, TaskRole role, String roleName, int index,
-      V1PodTemplateSpec template, TemplateRequirements requirements, Map<String, String> allocations,
+  static TaskInfo task(
+      String namespace,
+      String jobName,
+      String podName,
+      TaskRole role,
+      String roleName,
+      int index,
+      V1PodTemplateSpec template,
+      TemplateRequirements requirements,
+      Map<String, String> allocations,
       LivePods livePods) {
     String allocated = allocations.get(podName);
-    Optional<LivePods.LivePod> pod = allocated == null ? Optional.empty() : livePods.get(namespace, podName);
+    Optional<LivePods.LivePod> pod =
+        allocated == null ? Optional.empty() : livePods.get(namespace, podName);
     String node = pod.map(LivePods.LivePod::node).orElse(allocated);
-    TaskStatus status = node == null ? TaskStatus.PENDING
-        : pod.filter(LivePods.LivePod::leaving).isPresent() ? TaskStatus.RELEASING : TaskStatus.ALLOCATED;
-    return new TaskInfo(podName, role, roleName, index, requirements.request(), requirements.constraints(), status,
-        node, PlacementConstraintsReader.podLabels(template, jobName, role, roleName, index));
+    TaskStatus status =
+        node == null
+            ? TaskStatus.PENDING
+            : pod.filter(LivePods.LivePod::leaving).isPresent()
+                ? TaskStatus.RELEASING
+                : TaskStatus.ALLOCATED;
+    return new TaskInfo(
+        podName,
+        role,
+        roleName,
+        index,
+        requirements.request(),
+        requirements.constraints(),
+        status,
+        node,
+        PlacementConstraintsReader.podLabels(template, jobName, role, roleName, index));
   }
 }

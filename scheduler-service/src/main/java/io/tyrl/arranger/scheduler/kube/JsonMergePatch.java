@@ -14,7 +14,10 @@ final class JsonMergePatch {
     if (patch == null || !patch.isJsonObject()) {
       return patch;
     }
-    JsonObject result = target != null && target.isJsonObject() ? target.getAsJsonObject().deepCopy() : new JsonObject();
+    JsonObject result =
+        target != null && target.isJsonObject()
+            ? target.getAsJsonObject().deepCopy()
+            : new JsonObject();
     for (Map.Entry<String, JsonElement> member : patch.getAsJsonObject().entrySet()) {
       if (member.getValue().isJsonNull()) {
         result.remove(member.getKey());

@@ -13,10 +13,10 @@ import java.util.Set;
 /**
  * The pods that hold room on a node now: bound and not ended, by namespace/name.
  *
- * <p>A pod is <em>leaving</em> when it is being deleted or when a preemptor's {@code status.victims}
- * names it. A victim entry names pods by name and, since UIDs are recorded, by UID: a pod recreated
- * under a victim's name is a new pod, not a leaving one, so a victim list that stays in a waiting
- * preemptor's status never makes a job's later pods look like they are going.
+ * <p>A pod is <em>leaving</em> when it is being deleted or when a preemptor's {@code
+ * status.victims} names it. A victim entry names pods by name and, since UIDs are recorded, by UID:
+ * a pod recreated under a victim's name is a new pod, not a leaving one, so a victim list that
+ * stays in a waiting preemptor's status never makes a job's later pods look like they are going.
  */
 final class LivePods {
 
@@ -25,8 +25,8 @@ final class LivePods {
 
   /**
    * A pod's namespace and name as one key. A record, not {@code namespace + "/" + name}: its hash
-   * combines the hashes the informer's strings already hold, where a new string of thousands of pods
-   * would be hashed afresh every cycle.
+   * combines the hashes the informer's strings already hold, where a new string of thousands of
+   * pods would be hashed afresh every cycle.
    */
   record PodKey(String namespace, String name) {}
 
@@ -45,7 +45,9 @@ final class LivePods {
           victimUids.addAll(victim.getPodUIDs());
         } else if (victim.getPods() != null) {
           // Written before UIDs were recorded: the name is all there is.
-          victim.getPods().forEach(pod -> victimNamesWithoutUids.add(new PodKey(victim.getNamespace(), pod)));
+          victim
+              .getPods()
+              .forEach(pod -> victimNamesWithoutUids.add(new PodKey(victim.getNamespace(), pod)));
         }
       }
     }
@@ -57,8 +59,10 @@ final class LivePods {
       }
       PodKey key = new PodKey(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
       String uid = pod.getMetadata().getUid();
-      boolean leaving = pod.getMetadata().getDeletionTimestamp() != null
-          || (uid != null && victimUids.contains(uid)) || victimNamesWithoutUids.contains(key);
+      boolean leaving =
+          pod.getMetadata().getDeletionTimestamp() != null
+              || (uid != null && victimUids.contains(uid))
+              || victimNamesWithoutUids.contains(key);
       live.put(key, new LivePod(uid, node, leaving));
     }
     return new LivePods(live);

@@ -9,9 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * When each waiting job's reason was last announced as an Event, so that a job that keeps waiting
  * for the same reason is announced again every {@code repeatInterval} (as kube-scheduler records
- * every failed attempt) — the recorder then counts the repeats on one Event ({@code x12 over 10m}) —
- * but not every cycle. A job first seen by this replica (after a start or a failover) has its reason
- * in its status already: it is announced again only once the interval has passed.
+ * every failed attempt) — the recorder then counts the repeats on one Event ({@code x12 over 10m})
+ * — but not every cycle. A job first seen by this replica (after a start or a failover) has its
+ * reason in its status already: it is announced again only once the interval has passed.
  */
 final class PendingAnnouncements {
 
@@ -29,7 +29,10 @@ final class PendingAnnouncements {
     byJob.put(jobKey, new Announced(reason, message, now));
   }
 
-  /** True, and noted as announced, when the unchanged reason of a waiting job is due to be announced again. */
+  /**
+   * True, and noted as announced, when the unchanged reason of a waiting job is due to be announced
+   * again.
+   */
   boolean repeatDue(String jobKey, String reason, String message, Instant now) {
     Announced last = byJob.get(jobKey);
     if (last == null || !last.reason().equals(reason) || !last.message().equals(message)) {

@@ -9,6 +9,7 @@ import io.kubernetes.client.openapi.models.V1NodeSelectorRequirement;
 import io.kubernetes.client.openapi.models.V1NodeSelectorTerm;
 import io.kubernetes.client.openapi.models.V1PodAffinityTerm;
 import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1PreferredSchedulingTerm;
 import io.kubernetes.client.openapi.models.V1TopologySpreadConstraint;
 import io.kubernetes.client.openapi.models.V1WeightedPodAffinityTerm;
@@ -23,27 +24,26 @@ import io.tyrl.arranger.scheduler.api.PodAffinity;
 import io.tyrl.arranger.scheduler.api.PodAffinityTerm;
 import io.tyrl.arranger.scheduler.api.PreferredNodeAffinityTerm;
 import io.tyrl.arranger.scheduler.api.TaintEffect;
+import io.tyrl.arranger.scheduler.api.TaskRole;
 import io.tyrl.arranger.scheduler.api.Toleration;
 import io.tyrl.arranger.scheduler.api.TopologySpreadConstraint;
 import io.tyrl.arranger.scheduler.api.WeightedPodAffinityTerm;
-import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
-import io.tyrl.arranger.scheduler.api.TaskRole;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
 /**
  * Reads a pod spec's placement constraints for the core: node selector, node affinity (required and
- * preferred, {@code matchExpressions} and {@code matchFields}), tolerations, host ports, pod affinity
- * and anti-affinity (required and preferred) and topology spread constraints.
+ * preferred, {@code matchExpressions} and {@code matchFields}), tolerations, host ports, pod
+ * affinity and anti-affinity (required and preferred) and topology spread constraints.
  *
- * <p>Not read: a non-empty {@code namespaceSelector} (it needs Namespace labels, which the scheduler
- * does not watch; an empty one means every namespace, and is read as such), and the spread fields
- * {@code minDomains}, {@code matchLabelKeys}, {@code nodeAffinityPolicy} and {@code nodeTaintsPolicy}
- * (their defaults apply).
+ * <p>Not read: a non-empty {@code namespaceSelector} (it needs Namespace labels, which the
+ * scheduler does not watch; an empty one means every namespace, and is read as such), and the
+ * spread fields {@code minDomains}, {@code matchLabelKeys}, {@code nodeAffinityPolicy} and {@code
+ * nodeTaintsPolicy} (their defaults apply).
  */
 final class PlacementConstraintsReader {
 
@@ -59,33 +59,60 @@ final class PlacementConstraintsReader {
     if (affinity != null && affinity.getNodeAffinity() != null) {
       var nodeAffinity = affinity.getNodeAffinity();
       if (nodeAffinity.getRequiredDuringSchedulingIgnoredDuringExecution() != null) {
-        for (V1NodeSelectorTerm term : nullToEmpty(nodeAffinity.getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms())) {
+        for (V1NodeSelectorTerm term :
+            nullToEmpty(
+                nodeAffinity
+                    .getRequiredDuringSchedulingIgnoredDuringExecution()
+                    .getNodeSelectorTerms())) {
           required.add(nodeTerm(term));
         }
       }
-      for (V1PreferredSchedulingTerm term : nullToEmpty(nodeAffinity.getPreferredDuringSchedulingIgnoredDuringExecution())) {
-        preferred.add(new PreferredNodeAffinityTerm(term.getWeight(), nodeTerm(term.getPreference())));
+      for (V1PreferredSchedulingTerm term :
+          nullToEmpty(nodeAffinity.getPreferredDuringSchedulingIgnoredDuringExecution())) {
+        preferred.add(
+            new PreferredNodeAffinityTerm(term.getWeight(), nodeTerm(term.getPreference())));
       }
     }
-    List<Toleration> tolerations = nullToEmpty(spec.getTolerations()).stream()
-        .map(t -> new Toleration(t.getKey(),
-            "Exists".equals(t.getOperator()) ? Toleration.Operator.EXISTS : Toleration.Operator.EQUAL,
-            t.getValue(), t.getEffect() == null || t.getEffect().isEmpty() ? null : TaintEffect.fromKubernetes(t.getEffect())))
-        .toList();
-    return new PlacementConstraints(spec.getNodeSelector(), required, tolerations, preferred, hostPorts(spec), podAffinity(spec));
+    List<Toleration> tolerations =
+        nullToEmpty(spec.getTolerations()).stream()
+            .map(
+                t ->
+                    new Toleration(
+                        t.getKey(),
+                        "Exists".equals(t.getOperator())
+                            ? Toleration.Operator.EXISTS
+                            : Toleration.Operator.EQUAL,
+                        t.getValue(),
+                        t.getEffect() == null || t.getEffect().isEmpty()
+                            ? null
+                            : TaintEffect.fromKubernetes(t.getEffect())))
+            .toList();
+    return new PlacementConstraints(
+        spec.getNodeSelector(),
+        required,
+        tolerations,
+        preferred,
+        hostPorts(spec),
+        podAffinity(spec));
   }
 
   /**
    * The labels the pod will carry: its template's, and those the controller adds to every pod it
-   * creates ({@link PodLabels}, the contract both services share), so that affinity and spread terms
-   * selecting on either see the pod before it exists.
+   * creates ({@link PodLabels}, the contract both services share), so that affinity and spread
+   * terms selecting on either see the pod before it exists.
    */
-  static Map<String, String> podLabels(V1PodTemplateSpec template, String jobName, TaskRole role, String workerSet, int index) {
+  static Map<String, String> podLabels(
+      V1PodTemplateSpec template, String jobName, TaskRole role, String workerSet, int index) {
     Map<String, String> labels = new LinkedHashMap<>();
-    if (template != null && template.getMetadata() != null && template.getMetadata().getLabels() != null) {
+    if (template != null
+        && template.getMetadata() != null
+        && template.getMetadata().getLabels() != null) {
       labels.putAll(template.getMetadata().getLabels());
     }
-    labels.putAll(role == TaskRole.LEADER ? PodLabels.ofLeader(jobName) : PodLabels.ofWorker(jobName, workerSet, index));
+    labels.putAll(
+        role == TaskRole.LEADER
+            ? PodLabels.ofLeader(jobName)
+            : PodLabels.ofWorker(jobName, workerSet, index));
     return labels;
   }
 
@@ -111,26 +138,48 @@ final class PlacementConstraintsReader {
     V1Affinity affinity = spec.getAffinity();
     PodAffinity result = PodAffinity.NONE;
     if (affinity != null && affinity.getPodAffinity() != null) {
-      result = result
-          .withRequired(map(affinity.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(), PlacementConstraintsReader::podTerm))
-          .withPreferred(map(affinity.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), PlacementConstraintsReader::weighted));
+      result =
+          result
+              .withRequired(
+                  map(
+                      affinity.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
+                      PlacementConstraintsReader::podTerm))
+              .withPreferred(
+                  map(
+                      affinity
+                          .getPodAffinity()
+                          .getPreferredDuringSchedulingIgnoredDuringExecution(),
+                      PlacementConstraintsReader::weighted));
     }
     if (affinity != null && affinity.getPodAntiAffinity() != null) {
-      result = result
-          .withRequiredAnti(map(affinity.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
-              PlacementConstraintsReader::podTerm))
-          .withPreferredAnti(map(affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(),
-              PlacementConstraintsReader::weighted));
+      result =
+          result
+              .withRequiredAnti(
+                  map(
+                      affinity
+                          .getPodAntiAffinity()
+                          .getRequiredDuringSchedulingIgnoredDuringExecution(),
+                      PlacementConstraintsReader::podTerm))
+              .withPreferredAnti(
+                  map(
+                      affinity
+                          .getPodAntiAffinity()
+                          .getPreferredDuringSchedulingIgnoredDuringExecution(),
+                      PlacementConstraintsReader::weighted));
     }
-    return result.withSpread(map(spec.getTopologySpreadConstraints(), PlacementConstraintsReader::spread));
+    return result.withSpread(
+        map(spec.getTopologySpreadConstraints(), PlacementConstraintsReader::spread));
   }
 
   /** Required anti-affinity terms of a pod, which keep matching pods out of its domain. */
   static List<PodAffinityTerm> requiredAntiAffinity(V1PodSpec spec) {
-    if (spec == null || spec.getAffinity() == null || spec.getAffinity().getPodAntiAffinity() == null) {
+    if (spec == null
+        || spec.getAffinity() == null
+        || spec.getAffinity().getPodAntiAffinity() == null) {
       return List.of();
     }
-    return map(spec.getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
+    return map(
+        spec.getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
         PlacementConstraintsReader::podTerm);
   }
 
@@ -138,21 +187,29 @@ final class PlacementConstraintsReader {
     if (term == null) {
       return new NodeAffinityTerm(List.of());
     }
-    return new NodeAffinityTerm(map(term.getMatchExpressions(), PlacementConstraintsReader::nodeRequirement),
+    return new NodeAffinityTerm(
+        map(term.getMatchExpressions(), PlacementConstraintsReader::nodeRequirement),
         map(term.getMatchFields(), PlacementConstraintsReader::nodeRequirement));
   }
 
   private static NodeSelectorRequirement nodeRequirement(V1NodeSelectorRequirement requirement) {
-    return new NodeSelectorRequirement(requirement.getKey(), NodeSelectorOperator.fromKubernetes(requirement.getOperator()),
+    return new NodeSelectorRequirement(
+        requirement.getKey(),
+        NodeSelectorOperator.fromKubernetes(requirement.getOperator()),
         requirement.getValues() == null ? List.of() : requirement.getValues());
   }
 
   private static PodAffinityTerm podTerm(V1PodAffinityTerm term) {
-    boolean allNamespaces = term.getNamespaceSelector() != null
-        && (term.getNamespaceSelector().getMatchLabels() == null || term.getNamespaceSelector().getMatchLabels().isEmpty())
-        && (term.getNamespaceSelector().getMatchExpressions() == null || term.getNamespaceSelector().getMatchExpressions().isEmpty());
-    Set<String> namespaces = term.getNamespaces() == null ? Set.of() : Set.copyOf(term.getNamespaces());
-    return new PodAffinityTerm(labelSelector(term.getLabelSelector()), namespaces, allNamespaces, term.getTopologyKey());
+    boolean allNamespaces =
+        term.getNamespaceSelector() != null
+            && (term.getNamespaceSelector().getMatchLabels() == null
+                || term.getNamespaceSelector().getMatchLabels().isEmpty())
+            && (term.getNamespaceSelector().getMatchExpressions() == null
+                || term.getNamespaceSelector().getMatchExpressions().isEmpty());
+    Set<String> namespaces =
+        term.getNamespaces() == null ? Set.of() : Set.copyOf(term.getNamespaces());
+    return new PodAffinityTerm(
+        labelSelector(term.getLabelSelector()), namespaces, allNamespaces, term.getTopologyKey());
   }
 
   private static WeightedPodAffinityTerm weighted(V1WeightedPodAffinityTerm term) {
@@ -160,8 +217,11 @@ final class PlacementConstraintsReader {
   }
 
   private static TopologySpreadConstraint spread(V1TopologySpreadConstraint constraint) {
-    return new TopologySpreadConstraint(constraint.getMaxSkew(), constraint.getTopologyKey(),
-        !"ScheduleAnyway".equals(constraint.getWhenUnsatisfiable()), labelSelector(constraint.getLabelSelector()));
+    return new TopologySpreadConstraint(
+        constraint.getMaxSkew(),
+        constraint.getTopologyKey(),
+        !"ScheduleAnyway".equals(constraint.getWhenUnsatisfiable()),
+        labelSelector(constraint.getLabelSelector()));
   }
 
   /** A missing selector selects nothing; an empty one selects every pod (Kubernetes' reading). */
@@ -171,8 +231,11 @@ final class PlacementConstraintsReader {
     }
     List<NodeSelectorRequirement> expressions = new ArrayList<>();
     for (V1LabelSelectorRequirement requirement : nullToEmpty(selector.getMatchExpressions())) {
-      expressions.add(new NodeSelectorRequirement(requirement.getKey(), NodeSelectorOperator.fromKubernetes(requirement.getOperator()),
-          requirement.getValues() == null ? List.of() : requirement.getValues()));
+      expressions.add(
+          new NodeSelectorRequirement(
+              requirement.getKey(),
+              NodeSelectorOperator.fromKubernetes(requirement.getOperator()),
+              requirement.getValues() == null ? List.of() : requirement.getValues()));
     }
     return LabelSelector.of(selector.getMatchLabels(), expressions);
   }

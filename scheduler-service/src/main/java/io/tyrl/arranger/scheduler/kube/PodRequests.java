@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a pod asks of its node, as kube-scheduler counts it: the sum of its containers' requests,
- * at least the largest init container's, plus the pod overhead.
+ * What a pod asks of its node, as kube-scheduler counts it: the sum of its containers' requests, at
+ * least the largest init container's, plus the pod overhead.
  */
 final class PodRequests {
 
@@ -57,11 +57,12 @@ final class PodRequests {
       return Resource.EMPTY;
     }
     Map<String, Long> canonical = new TreeMap<>();
-    quantities.forEach((name, quantity) -> {
-      if (!Resource.PODS.equals(name)) {
-        canonical.put(name, Resource.canonicalAmount(name, quantity.toSuffixedString()));
-      }
-    });
+    quantities.forEach(
+        (name, quantity) -> {
+          if (!Resource.PODS.equals(name)) {
+            canonical.put(name, Resource.canonicalAmount(name, quantity.toSuffixedString()));
+          }
+        });
     return Resource.ofCanonical(canonical);
   }
 

@@ -21,14 +21,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes each Queue's status — pending, inqueue and running job counts, allocated and deserved
- * resources, overused — from the cycle's {@link QueueSummary}, once per change: a queue whose stored
- * status (as the informer shows it) already says what the cycle found is not written, nor is one
- * whose last write the informer has not shown yet. So an idle cluster writes no Queue at all.
+ * resources, overused — from the cycle's {@link QueueSummary}, once per change: a queue whose
+ * stored status (as the informer shows it) already says what the cycle found is not written, nor is
+ * one whose last write the informer has not shown yet. So an idle cluster writes no Queue at all.
  *
  * <p>Each write is a JSON merge patch on {@code /status} through the {@link StatusPatcher} (fenced,
  * retried with backoff), guarded by the resourceVersion the status was compared with: on a 409 the
- * next cycle compares again. A resource that left {@code deserved} or {@code allocated} is written as
- * null, so it disappears.
+ * next cycle compares again. A resource that left {@code deserved} or {@code allocated} is written
+ * as null, so it disappears.
  */
 public final class QueueStatusWriter {
 
@@ -38,42 +38,65 @@ public final class QueueStatusWriter {
   public record Report(int written, int unchanged, int failed, int conflicts, int fenced) {}
 
   /**
-   * A Queue status in comparable form: quantities as the strings written, counts as ints (absent is 0).
+   * A Queue status in comparable form: quantities as the strings written, counts as ints (absent is
+   * 0).
    */
-  record View(Map<String, String> deserved, Map<String, String> allocated, int pending, int inqueue, int running,
+  record View(
+      Map<String, String> deserved,
+      Map<String, String> allocated,
+      int pending,
+      int inqueue,
+      int running,
       boolean overused) {
 
     static View of(QueueSummary summary) {
-      return new View(quantities(summary.deserved()), quantities(summary.allocated()), summary.pendingJobs(),
-          summary.inqueueJobs(), summary.runningJobs(), summary.overused());
+      return new View(
+          quantities(summary.deserved()),
+          quantities(summary.allocated()),
+          summary.pendingJobs(),
+          summary.inqueueJobs(),
+          summary.runningJobs(),
+          summary.overused());
     }
 
     /**
-     * Leniently. A missing or malformed count reads as -1, so that a Queue never written (an idle one
-     * included, whose counts are all 0) is written once; a missing resource list reads as empty.
+     * Leniently. A missing or malformed count reads as -1, so that a Queue never written (an idle
+     * one included, whose counts are all 0) is written once; a missing resource list reads as
+     * empty.
      */
     static View of(JsonObject status) {
       if (status == null) {
         return new View(Map.of(), Map.of(), -1, -1, -1, false);
       }
-      return new View(map(status.get("deserved")), map(status.get("allocated")), count(status.get("pending")),
-          count(status.get("inqueue")), count(status.get("running")), flag(status.get("overused")));
+      return new View(
+          map(status.get("deserved")),
+          map(status.get("allocated")),
+          count(status.get("pending")),
+          count(status.get("inqueue")),
+          count(status.get("running")),
+          flag(status.get("overused")));
     }
 
     private static Map<String, String> quantities(Resource resource) {
       Map<String, String> map = new TreeMap<>();
-      resource.quantities().forEach((name, value) -> map.put(name, Resource.formatQuantity(name, value)));
+      resource
+          .quantities()
+          .forEach((name, value) -> map.put(name, Resource.formatQuantity(name, value)));
       return map;
     }
 
     private static Map<String, String> map(JsonElement element) {
       Map<String, String> map = new TreeMap<>();
       if (element != null && element.isJsonObject()) {
-        element.getAsJsonObject().entrySet().forEach(entry -> {
-          if (entry.getValue().isJsonPrimitive()) {
-            map.put(entry.getKey(), entry.getValue().getAsString());
-          }
-        });
+        element
+            .getAsJsonObject()
+            .entrySet()
+            .forEach(
+                entry -> {
+                  if (entry.getValue().isJsonPrimitive()) {
+                    map.put(entry.getKey(), entry.getValue().getAsString());
+                  }
+                });
       }
       return map;
     }
@@ -87,7 +110,9 @@ public final class QueueStatusWriter {
     }
 
     private static boolean flag(JsonElement element) {
-      return element != null && element.isJsonPrimitive() && element.getAsJsonPrimitive().isBoolean()
+      return element != null
+          && element.isJsonPrimitive()
+          && element.getAsJsonPrimitive().isBoolean()
           && element.getAsBoolean();
     }
   }
@@ -95,7 +120,13 @@ public final class QueueStatusWriter {
   /** A write sent: the status written, and the resourceVersion it was compared with. */
   private record Written(View view, String baseVersion) {}
 
-  private enum Kind { WRITTEN, FAILED, CONFLICT, FENCED, GONE }
+  private enum Kind {
+    WRITTEN,
+    FAILED,
+    CONFLICT,
+    FENCED,
+    GONE
+  }
 
   private final StatusPatcher patcher;
   private final ExecutorService writers;
@@ -109,10 +140,11 @@ public final class QueueStatusWriter {
   /**
    * Writes the queues whose status changed.
    *
-   * @param observed every cached Queue by name; a summary of a queue not cached (the {@code default}
-   *     queue before it exists) is not written
+   * @param observed every cached Queue by name; a summary of a queue not cached (the {@code
+   *     default} queue before it exists) is not written
    */
-  public Report write(Map<String, QueueSummary> summaries, Map<String, ClusterInformers.ObservedQueue> observed) {
+  public Report write(
+      Map<String, QueueSummary> summaries, Map<String, ClusterInformers.ObservedQueue> observed) {
     int unchanged = 0;
     List<Future<Kind>> pending = new ArrayList<>();
     for (QueueSummary summary : summaries.values()) {
@@ -128,13 +160,16 @@ public final class QueueStatusWriter {
         continue;
       }
       Written last = lastWritten.get(summary.name());
-      if (last != null && last.view().equals(desired) && Objects.equals(last.baseVersion(), queue.resourceVersion())) {
+      if (last != null
+          && last.view().equals(desired)
+          && Objects.equals(last.baseVersion(), queue.resourceVersion())) {
         // Written already; the informer has not shown it yet.
         unchanged++;
         continue;
       }
       String patch = patch(desired, stored, queue.resourceVersion());
-      pending.add(writers.submit(() -> send(summary.name(), desired, queue.resourceVersion(), patch)));
+      pending.add(
+          writers.submit(() -> send(summary.name(), desired, queue.resourceVersion(), patch)));
     }
     lastWritten.keySet().retainAll(observed.keySet());
     int[] kinds = new int[Kind.values().length];
@@ -149,19 +184,27 @@ public final class QueueStatusWriter {
         break;
       }
     }
-    return new Report(kinds[Kind.WRITTEN.ordinal()], unchanged, kinds[Kind.FAILED.ordinal()],
-        kinds[Kind.CONFLICT.ordinal()], kinds[Kind.FENCED.ordinal()]);
+    return new Report(
+        kinds[Kind.WRITTEN.ordinal()],
+        unchanged,
+        kinds[Kind.FAILED.ordinal()],
+        kinds[Kind.CONFLICT.ordinal()],
+        kinds[Kind.FENCED.ordinal()]);
   }
 
   private Kind send(String name, View desired, String baseVersion, String patch) {
-    StatusPatcher.Target target = StatusPatcher.Target.clusterScoped(ArrangerResources.GROUP, ArrangerResources.VERSION,
-        ArrangerResources.QUEUES, name);
+    StatusPatcher.Target target =
+        StatusPatcher.Target.clusterScoped(
+            ArrangerResources.GROUP, ArrangerResources.VERSION, ArrangerResources.QUEUES, name);
     StatusPatcher.Result result;
     try {
       result = patcher.patch(target, patch);
     } catch (RuntimeException e) {
       lastWritten.remove(name);
-      log.warn("status write of Queue {} failed; the next cycle writes it again: {}", name, e.getMessage());
+      log.warn(
+          "status write of Queue {} failed; the next cycle writes it again: {}",
+          name,
+          e.getMessage());
       return Kind.FAILED;
     }
     if (result instanceof StatusPatcher.Result.Patched) {
@@ -195,7 +238,9 @@ public final class QueueStatusWriter {
   private static JsonObject quantities(Map<String, String> desired, Map<String, String> stored) {
     JsonObject json = new JsonObject();
     desired.forEach(json::addProperty);
-    stored.keySet().stream().filter(name -> !desired.containsKey(name)).forEach(name -> json.add(name, JsonNull.INSTANCE));
+    stored.keySet().stream()
+        .filter(name -> !desired.containsKey(name))
+        .forEach(name -> json.add(name, JsonNull.INSTANCE));
     return json;
   }
 }

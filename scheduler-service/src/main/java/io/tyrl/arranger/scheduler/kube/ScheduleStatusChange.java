@@ -32,19 +32,28 @@ import java.util.Optional;
  * @param patch the merge patch body
  * @param reasonChanged the pending reason differs from the one recorded
  * @param newlyPlaced the job went from nothing placed to placed
- * @param reasonOrMessageChanged the job has a pending reason, and it or its message differs from the
- *     one recorded: the Event that reports the status must carry the new words
+ * @param reasonOrMessageChanged the job has a pending reason, and it or its message differs from
+ *     the one recorded: the Event that reports the status must carry the new words
  */
-public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean newlyPlaced, JobDecision decision,
+public record ScheduleStatusChange(
+    String patch,
+    boolean reasonChanged,
+    boolean newlyPlaced,
+    JobDecision decision,
     boolean reasonOrMessageChanged) {
 
   /**
    * @param victims the victims this job's preemption or reclaim waits for, as they should stand in
    *     {@code status.victims} (empty clears them)
    */
-  public static Optional<ScheduleStatusChange> between(V1alpha1TYJobStatus status, JobDecision decision,
-      List<Victim> victims, String resourceVersion, Instant now) {
-    return between(status, decision, victims, (namespace, pod) -> Optional.empty(), resourceVersion, now);
+  public static Optional<ScheduleStatusChange> between(
+      V1alpha1TYJobStatus status,
+      JobDecision decision,
+      List<Victim> victims,
+      String resourceVersion,
+      Instant now) {
+    return between(
+        status, decision, victims, (namespace, pod) -> Optional.empty(), resourceVersion, now);
   }
 
   /** Looks up the UID of a victim pod as cached now. */
@@ -57,47 +66,69 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
    * @param podUids the UIDs recorded beside victim pods' names, so that the controller evicts that
    *     very pod and the snapshot never mistakes a later pod of the same name for a leaving one
    */
-  public static Optional<ScheduleStatusChange> between(V1alpha1TYJobStatus status, JobDecision decision,
-      List<Victim> victims, PodUids podUids, String resourceVersion, Instant now) {
-    String currentState = status == null || status.getScheduleState() == null
-        ? null : status.getScheduleState().getValue();
-    Map<String, String> currentAllocations = status == null || status.getAllocations() == null
-        ? Map.of() : status.getAllocations();
+  public static Optional<ScheduleStatusChange> between(
+      V1alpha1TYJobStatus status,
+      JobDecision decision,
+      List<Victim> victims,
+      PodUids podUids,
+      String resourceVersion,
+      Instant now) {
+    String currentState =
+        status == null || status.getScheduleState() == null
+            ? null
+            : status.getScheduleState().getValue();
+    Map<String, String> currentAllocations =
+        status == null || status.getAllocations() == null ? Map.of() : status.getAllocations();
     V1alpha1TYJobStatusScheduling scheduling = status == null ? null : status.getScheduling();
     String currentReason = scheduling == null ? null : scheduling.getReason();
     String currentMessage = scheduling == null ? null : scheduling.getMessage();
-    Instant currentWaiting = scheduling == null || scheduling.getWaitingSince() == null
-        ? null : scheduling.getWaitingSince().toInstant();
+    Instant currentWaiting =
+        scheduling == null || scheduling.getWaitingSince() == null
+            ? null
+            : scheduling.getWaitingSince().toInstant();
 
     String state = decision.state().wireName();
     String reason = decision.reasonIfAny().map(r -> r.statusValue()).orElse(null);
     String message = decision.message().isEmpty() ? null : decision.message();
     Instant waiting = decision.waitingSince();
     Map<String, String> allocationChanges = new HashMap<>();
-    decision.allocations().forEach((pod, node) -> {
-      if (!node.equals(currentAllocations.get(pod))) {
-        allocationChanges.put(pod, node);
-      }
-    });
-    currentAllocations.keySet().stream().filter(pod -> !decision.allocations().containsKey(pod))
+    decision
+        .allocations()
+        .forEach(
+            (pod, node) -> {
+              if (!node.equals(currentAllocations.get(pod))) {
+                allocationChanges.put(pod, node);
+              }
+            });
+    currentAllocations.keySet().stream()
+        .filter(pod -> !decision.allocations().containsKey(pod))
         .forEach(pod -> allocationChanges.put(pod, null));
 
     boolean victimsChanged = !recorded(status).equals(victims);
     boolean stateChanged = !state.equals(currentState);
     boolean reasonChanged = !Objects.equals(reason, currentReason);
     boolean messageChanged = !Objects.equals(message, currentMessage);
-    boolean changed = stateChanged || reasonChanged || victimsChanged || !allocationChanges.isEmpty()
-        || messageChanged || !sameSecond(waiting, currentWaiting);
+    boolean changed =
+        stateChanged
+            || reasonChanged
+            || victimsChanged
+            || !allocationChanges.isEmpty()
+            || messageChanged
+            || !sameSecond(waiting, currentWaiting);
     if (!changed) {
       return Optional.empty();
     }
-    boolean transition = stateChanged || reasonChanged || (scheduling != null && scheduling.getLastTransitionTime() == null);
+    boolean transition =
+        stateChanged
+            || reasonChanged
+            || (scheduling != null && scheduling.getLastTransitionTime() == null);
     Map<String, Object> statusPatch = new LinkedHashMap<>();
     statusPatch.put(StatusFields.SCHEDULE_STATE, state);
     if (!allocationChanges.isEmpty()) {
       statusPatch.put(StatusFields.ALLOCATIONS, Allocations.patch(allocationChanges));
     }
-    statusPatch.put(StatusFields.SCHEDULING,
+    statusPatch.put(
+        StatusFields.SCHEDULING,
         SchedulingStatus.cyclePatch(reason, message, now, transition ? now : null, waiting));
     if (victimsChanged) {
       statusPatch.put(StatusFields.VICTIMS, VictimEntry.encodeAll(entries(victims, podUids)));
@@ -108,10 +139,17 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     metadata.addProperty("resourceVersion", resourceVersion);
     patch.add("metadata", metadata);
     patch.add("status", PlainJson.toJson(statusPatch));
-    boolean newlyPlaced = currentAllocations.isEmpty() && !decision.allocations().isEmpty()
-        && decision.state() != ScheduleState.UNSCHEDULED;
-    return Optional.of(new ScheduleStatusChange(patch.toString(), reasonChanged && reason != null, newlyPlaced,
-        decision, reason != null && (reasonChanged || messageChanged)));
+    boolean newlyPlaced =
+        currentAllocations.isEmpty()
+            && !decision.allocations().isEmpty()
+            && decision.state() != ScheduleState.UNSCHEDULED;
+    return Optional.of(
+        new ScheduleStatusChange(
+            patch.toString(),
+            reasonChanged && reason != null,
+            newlyPlaced,
+            decision,
+            reason != null && (reasonChanged || messageChanged)));
   }
 
   /** The victims recorded in the job's status, in the core's terms. */
@@ -121,11 +159,25 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     }
     List<Victim> victims = new ArrayList<>();
     for (V1alpha1TYJobStatusVictims victim : status.getVictims()) {
-      VictimEntry entry = new VictimEntry(victim.getNamespace(), victim.getJob(), victim.getPods(), victim.getPodUIDs(),
-          Boolean.TRUE.equals(victim.getWholeJob()), victim.getReason(),
-          victim.getCause() == null ? null : victim.getCause().getValue());
-      victims.add(new Victim(victim.getNamespace(), victim.getJob(), entry.pods(), entry.wholeJob(), victim.getReason(),
-          ReasonCode.RECLAIMED.statusValue().equals(entry.evictionCause()) ? ReasonCode.RECLAIMED : ReasonCode.PREEMPTED));
+      VictimEntry entry =
+          new VictimEntry(
+              victim.getNamespace(),
+              victim.getJob(),
+              victim.getPods(),
+              victim.getPodUIDs(),
+              Boolean.TRUE.equals(victim.getWholeJob()),
+              victim.getReason(),
+              victim.getCause() == null ? null : victim.getCause().getValue());
+      victims.add(
+          new Victim(
+              victim.getNamespace(),
+              victim.getJob(),
+              entry.pods(),
+              entry.wholeJob(),
+              victim.getReason(),
+              ReasonCode.RECLAIMED.statusValue().equals(entry.evictionCause())
+                  ? ReasonCode.RECLAIMED
+                  : ReasonCode.PREEMPTED));
     }
     return victims;
   }
@@ -135,8 +187,15 @@ public record ScheduleStatusChange(String patch, boolean reasonChanged, boolean 
     for (Victim victim : victims) {
       List<String> uids = new ArrayList<>();
       victim.pods().forEach(pod -> podUids.uid(victim.namespace(), pod).ifPresent(uids::add));
-      entries.add(new VictimEntry(victim.namespace(), victim.job(), victim.pods(), uids, victim.wholeJob(),
-          victim.reason(), victim.cause().statusValue()));
+      entries.add(
+          new VictimEntry(
+              victim.namespace(),
+              victim.job(),
+              victim.pods(),
+              uids,
+              victim.wholeJob(),
+              victim.reason(),
+              victim.cause().statusValue()));
     }
     return entries;
   }

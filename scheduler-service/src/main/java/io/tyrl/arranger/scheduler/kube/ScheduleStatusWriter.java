@@ -5,10 +5,10 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.crd.reasons.SchedulingReasons;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.events.EventRecorder;
-import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.kube.events.InvolvedObject;
 import io.tyrl.arranger.kube.leader.LeadershipFence;
 import io.tyrl.arranger.model.V1alpha1TYJob;
@@ -31,21 +31,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends each changed job's scheduler-owned status as a JSON merge patch on {@code /status}, in the
- * background, and records Events through the service's {@link EventRecorder}: a waiting job's reason
- * with the very words its status gets (once written, whenever the reason or the message changes, and
- * again every repeat interval while it stays the same — counted on one Event), its victims, and its
- * placement once it had waited.
+ * background, and records Events through the service's {@link EventRecorder}: a waiting job's
+ * reason with the very words its status gets (once written, whenever the reason or the message
+ * changes, and again every repeat interval while it stays the same — counted on one Event), its
+ * victims, and its placement once it had waited.
  *
  * <p>The cycle never waits for the API server. A decision enters the {@link AssumedStatuses} before
  * its write is handed to the writer threads, so the next snapshot holds it whether or not the write
- * has landed, and a job whose write is still in flight is not written again. Each patch is guarded by
- * the resourceVersion the decision was made from: on a conflict the decision is dropped and forgotten
- * (it was made on stale state; a later cycle decides afresh), as is one whose write fails or is fenced.
- * A job whose write fails never stops the others.
+ * has landed, and a job whose write is still in flight is not written again. Each patch is guarded
+ * by the resourceVersion the decision was made from: on a conflict the decision is dropped and
+ * forgotten (it was made on stale state; a later cycle decides afresh), as is one whose write fails
+ * or is fenced. A job whose write fails never stops the others.
  *
  * <p>Back-pressure: at most {@code backlog} writes are in flight. A change found when that many are
- * is neither assumed nor sent — it is deferred, and the next cycle decides the job again on what the
- * informer and the assumptions then show. How each write ended is told to the {@link Outcomes}.
+ * is neither assumed nor sent — it is deferred, and the next cycle decides the job again on what
+ * the informer and the assumptions then show. How each write ended is told to the {@link Outcomes}.
  */
 public final class ScheduleStatusWriter {
 
@@ -62,12 +62,20 @@ public final class ScheduleStatusWriter {
   public record Submission(int submitted, int deferred, int repeatedEvents) {}
 
   /** How a write ended. */
-  public enum Kind { WRITTEN, GONE, CONFLICT, FENCED, FAILED }
+  public enum Kind {
+    WRITTEN,
+    GONE,
+    CONFLICT,
+    FENCED,
+    FAILED
+  }
 
   /** Told how each write ended, from the writer thread that sent it. */
   @FunctionalInterface
   public interface Outcomes {
-    /** @param events Events recorded for the write (handed to the recorder, which sends them later) */
+    /**
+     * @param events Events recorded for the write (handed to the recorder, which sends them later)
+     */
     void finished(Kind kind, int events);
   }
 
@@ -91,11 +99,19 @@ public final class ScheduleStatusWriter {
   private final Object idle = new Object();
 
   /**
-   * @param repeatInterval how often the unchanged reason of a job that keeps waiting is recorded again
+   * @param repeatInterval how often the unchanged reason of a job that keeps waiting is recorded
+   *     again
    * @param backlog how many writes may be in flight at once before changes are deferred
    */
-  public ScheduleStatusWriter(StatusPatcher patcher, ApiClient client, ExecutorService writers,
-      AssumedStatuses assumed, EventRecorder events, Duration repeatInterval, int backlog, Outcomes outcomes) {
+  public ScheduleStatusWriter(
+      StatusPatcher patcher,
+      ApiClient client,
+      ExecutorService writers,
+      AssumedStatuses assumed,
+      EventRecorder events,
+      Duration repeatInterval,
+      int backlog,
+      Outcomes outcomes) {
     if (backlog < 1) {
       throw new IllegalArgumentException("backlog must be at least 1, got " + backlog);
     }
@@ -110,10 +126,22 @@ public final class ScheduleStatusWriter {
   }
 
   /** With an Event recorder of its own (tests, tools). */
-  public ScheduleStatusWriter(StatusPatcher patcher, ApiClient client, ExecutorService writers,
-      AssumedStatuses assumed, LeadershipFence fence, Outcomes outcomes) {
-    this(patcher, client, writers, assumed, EventRecorder.standalone(client, COMPONENT, COMPONENT, fence,
-        Clock.systemUTC()), DEFAULT_REPEAT_INTERVAL, DEFAULT_BACKLOG, outcomes);
+  public ScheduleStatusWriter(
+      StatusPatcher patcher,
+      ApiClient client,
+      ExecutorService writers,
+      AssumedStatuses assumed,
+      LeadershipFence fence,
+      Outcomes outcomes) {
+    this(
+        patcher,
+        client,
+        writers,
+        assumed,
+        EventRecorder.standalone(client, COMPONENT, COMPONENT, fence, Clock.systemUTC()),
+        DEFAULT_REPEAT_INTERVAL,
+        DEFAULT_BACKLOG,
+        outcomes);
   }
 
   /**
@@ -121,8 +149,12 @@ public final class ScheduleStatusWriter {
    *
    * @param jobsByKey the jobs as the decisions saw them (the informer's, with assumed statuses)
    */
-  public Submission write(Map<String, V1alpha1TYJob> jobsByKey, Map<String, JobDecision> decisions,
-      Map<String, List<Victim>> victims, ScheduleStatusChange.PodUids podUids, Instant now) {
+  public Submission write(
+      Map<String, V1alpha1TYJob> jobsByKey,
+      Map<String, JobDecision> decisions,
+      Map<String, List<Victim>> victims,
+      ScheduleStatusChange.PodUids podUids,
+      Instant now) {
     int submitted = 0;
     int deferred = 0;
     int repeated = 0;
@@ -135,7 +167,9 @@ public final class ScheduleStatusWriter {
       }
       List<Victim> jobVictims = victims.getOrDefault(key, List.of());
       String baseVersion = job.getMetadata().getResourceVersion();
-      var change = ScheduleStatusChange.between(job.getStatus(), decision, jobVictims, podUids, baseVersion, now);
+      var change =
+          ScheduleStatusChange.between(
+              job.getStatus(), decision, jobVictims, podUids, baseVersion, now);
       if (change.isPresent()) {
         // Only the cycle's thread adds to inFlight, so the check cannot be overtaken.
         if (inFlight.get() >= backlog) {
@@ -147,15 +181,20 @@ public final class ScheduleStatusWriter {
         submitted++;
       } else if (decision.reason() == null) {
         announcements.forget(key);
-      } else if (announcements.repeatDue(key, decision.reason().statusValue(), decision.message(), now)) {
-        // The status already says this: the same words again, counted on the Event that carries them.
+      } else if (announcements.repeatDue(
+          key, decision.reason().statusValue(), decision.message(), now)) {
+        // The status already says this: the same words again, counted on the Event that carries
+        // them.
         record(job, EventType.WARNING, decision.reason().statusValue(), decision.message());
         repeated++;
       }
     }
     announcements.retain(decisions.keySet());
     if (deferred > 0) {
-      log.debug("{} status writes in flight: {} changed jobs deferred to a later cycle", backlog, deferred);
+      log.debug(
+          "{} status writes in flight: {} changed jobs deferred to a later cycle",
+          backlog,
+          deferred);
     }
     return new Submission(submitted, deferred, repeated);
   }
@@ -184,21 +223,27 @@ public final class ScheduleStatusWriter {
     return true;
   }
 
-  private void submit(String key, V1alpha1TYJob job, ScheduleStatusChange change, List<Victim> victims, Instant now) {
+  private void submit(
+      String key,
+      V1alpha1TYJob job,
+      ScheduleStatusChange change,
+      List<Victim> victims,
+      Instant now) {
     inFlight.incrementAndGet();
     try {
-      writers.execute(() -> {
-        try {
-          Outcome outcome = apply(key, job, change, victims, now);
-          outcomes.finished(outcome.kind(), outcome.events());
-        } catch (RuntimeException | Error e) {
-          assumed.forget(key);
-          outcomes.finished(Kind.FAILED, 0);
-          log.error("status write of TYJob {} failed unexpectedly", key, e);
-        } finally {
-          finishedOne();
-        }
-      });
+      writers.execute(
+          () -> {
+            try {
+              Outcome outcome = apply(key, job, change, victims, now);
+              outcomes.finished(outcome.kind(), outcome.events());
+            } catch (RuntimeException | Error e) {
+              assumed.forget(key);
+              outcomes.finished(Kind.FAILED, 0);
+              log.error("status write of TYJob {} failed unexpectedly", key, e);
+            } finally {
+              finishedOne();
+            }
+          });
     } catch (RejectedExecutionException e) {
       // The service is stopping: the decision is forgotten like any write that did not land.
       assumed.forget(key);
@@ -223,16 +268,28 @@ public final class ScheduleStatusWriter {
     return gson.fromJson(JsonMergePatch.apply(current, patch), V1alpha1TYJobStatus.class);
   }
 
-  private Outcome apply(String key, V1alpha1TYJob job, ScheduleStatusChange change, List<Victim> victims,
+  private Outcome apply(
+      String key,
+      V1alpha1TYJob job,
+      ScheduleStatusChange change,
+      List<Victim> victims,
       Instant now) {
-    StatusPatcher.Target target = new StatusPatcher.Target(ArrangerResources.GROUP, ArrangerResources.VERSION,
-        ArrangerResources.TYJOBS, job.getMetadata().getNamespace(), job.getMetadata().getName());
+    StatusPatcher.Target target =
+        new StatusPatcher.Target(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            ArrangerResources.TYJOBS,
+            job.getMetadata().getNamespace(),
+            job.getMetadata().getName());
     StatusPatcher.Result result;
     try {
       result = patcher.patch(target, change.patch());
     } catch (RuntimeException e) {
       assumed.forget(key);
-      log.warn("status write of TYJob {} failed; the next cycle decides it again: {}", key, e.getMessage());
+      log.warn(
+          "status write of TYJob {} failed; the next cycle decides it again: {}",
+          key,
+          e.getMessage());
       return new Outcome(Kind.FAILED, 0);
     }
     if (result instanceof StatusPatcher.Result.Patched patched) {
@@ -241,7 +298,9 @@ public final class ScheduleStatusWriter {
     }
     assumed.forget(key);
     if (result instanceof StatusPatcher.Result.Conflict) {
-      log.debug("TYJob {} changed since the decision was made; dropped, the next cycle decides afresh", key);
+      log.debug(
+          "TYJob {} changed since the decision was made; dropped, the next cycle decides afresh",
+          key);
       return new Outcome(Kind.CONFLICT, 0);
     }
     return new Outcome(result instanceof StatusPatcher.Result.Fenced ? Kind.FENCED : Kind.GONE, 0);
@@ -251,7 +310,12 @@ public final class ScheduleStatusWriter {
    * The Events of a written change. A waiting job's reason is recorded with the message its status
    * now holds, word for word, whenever either changed.
    */
-  private int announce(String key, V1alpha1TYJob job, ScheduleStatusChange change, List<Victim> victims, Instant now) {
+  private int announce(
+      String key,
+      V1alpha1TYJob job,
+      ScheduleStatusChange change,
+      List<Victim> victims,
+      Instant now) {
     int recorded = 0;
     JobDecision decision = change.decision();
     if (change.reasonOrMessageChanged()) {
@@ -263,27 +327,58 @@ public final class ScheduleStatusWriter {
       announcements.forget(key);
     }
     if (!victims.isEmpty() && !victims.equals(ScheduleStatusChange.recorded(job.getStatus()))) {
-      record(job, EventType.NORMAL, SchedulingReasons.PREEMPTING, victims.stream()
-          .map(v -> v.pods().size() + " pods of " + v.jobKey() + (v.wholeJob() ? " (whole job)" : "") + ": " + v.reason())
-          .collect(Collectors.joining("; ")));
+      record(
+          job,
+          EventType.NORMAL,
+          SchedulingReasons.PREEMPTING,
+          victims.stream()
+              .map(
+                  v ->
+                      v.pods().size()
+                          + " pods of "
+                          + v.jobKey()
+                          + (v.wholeJob() ? " (whole job)" : "")
+                          + ": "
+                          + v.reason())
+              .collect(Collectors.joining("; ")));
       recorded++;
     }
-    // A job placed at its first decision gets no Event of its own: the controller's Event of the stage
-    // change names its leader's node. One that had waited (with a Warning saying why) is told it no longer does.
+    // A job placed at its first decision gets no Event of its own: the controller's Event of the
+    // stage
+    // change names its leader's node. One that had waited (with a Warning saying why) is told it no
+    // longer does.
     if (change.newlyPlaced() && hadWaited(job.getStatus())) {
-      record(job, EventType.NORMAL, SchedulingReasons.SCHEDULED, decision.state().wireName() + " after waiting ("
-          + job.getStatus().getScheduling().getReason() + "): " + decision.allocations().size() + " pods placed");
+      record(
+          job,
+          EventType.NORMAL,
+          SchedulingReasons.SCHEDULED,
+          decision.state().wireName()
+              + " after waiting ("
+              + job.getStatus().getScheduling().getReason()
+              + "): "
+              + decision.allocations().size()
+              + " pods placed");
       recorded++;
     }
     return recorded;
   }
 
   private static boolean hadWaited(V1alpha1TYJobStatus status) {
-    return status != null && status.getScheduling() != null && status.getScheduling().getReason() != null;
+    return status != null
+        && status.getScheduling() != null
+        && status.getScheduling().getReason() != null;
   }
 
   private void record(V1alpha1TYJob job, EventType type, String reason, String message) {
-    events.record(new InvolvedObject(ArrangerResources.API_VERSION, ArrangerResources.TYJOB_KIND,
-        job.getMetadata().getNamespace(), job.getMetadata().getName(), job.getMetadata().getUid()), type, reason, message);
+    events.record(
+        new InvolvedObject(
+            ArrangerResources.API_VERSION,
+            ArrangerResources.TYJOB_KIND,
+            job.getMetadata().getNamespace(),
+            job.getMetadata().getName(),
+            job.getMetadata().getUid()),
+        type,
+        reason,
+        message);
   }
 }

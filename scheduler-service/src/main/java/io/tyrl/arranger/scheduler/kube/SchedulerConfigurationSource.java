@@ -29,7 +29,8 @@ public final class SchedulerConfigurationSource {
   private final AtomicReference<Applied> current;
   private final AtomicReference<Refusal> lastRefusal = new AtomicReference<>();
 
-  public SchedulerConfigurationSource(SchedulerConfigurationParser parser, SchedulerConfiguration base, String origin) {
+  public SchedulerConfigurationSource(
+      SchedulerConfigurationParser parser, SchedulerConfiguration base, String origin) {
     this.parser = parser;
     this.base = new Applied(base, origin, Instant.now());
     this.current = new AtomicReference<>(this.base);
@@ -47,7 +48,9 @@ public final class SchedulerConfigurationSource {
     return Optional.ofNullable(lastRefusal.get());
   }
 
-  /** Applies a new configuration text; returns false (and keeps the current one) if it is invalid. */
+  /**
+   * Applies a new configuration text; returns false (and keeps the current one) if it is invalid.
+   */
   public boolean offer(String yaml, String origin) {
     try {
       SchedulerConfiguration parsed = parser.parse(yaml);
@@ -57,8 +60,11 @@ public final class SchedulerConfigurationSource {
       return true;
     } catch (IllegalArgumentException e) {
       lastRefusal.set(new Refusal(origin, e.getMessage(), Instant.now()));
-      log.error("scheduler configuration from {} refused, keeping the one from {}: {}", origin,
-          current.get().origin(), e.getMessage());
+      log.error(
+          "scheduler configuration from {} refused, keeping the one from {}: {}",
+          origin,
+          current.get().origin(),
+          e.getMessage());
       return false;
     }
   }

@@ -24,13 +24,13 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The scheduler's Prometheus metrics, named after Volcano's and kube-scheduler's:
- * {@code arranger_scheduler_e2e_scheduling_duration_seconds} (a whole cycle, writes included),
- * {@code arranger_scheduler_cycle_duration_seconds} (the core alone), per action and per plugin
- * durations, {@code arranger_scheduler_job_scheduling_duration_seconds} (a job's creation until its
- * first placement), {@code arranger_scheduler_schedule_attempts_total{result}}, pending jobs and
- * deserved/allocated resources per queue, and status writes. Every latency is a histogram with fixed
- * buckets ({@link LatencyBuckets}), so that replicas and time ranges can be summed.
+ * The scheduler's Prometheus metrics, named after Volcano's and kube-scheduler's: {@code
+ * arranger_scheduler_e2e_scheduling_duration_seconds} (a whole cycle, writes included), {@code
+ * arranger_scheduler_cycle_duration_seconds} (the core alone), per action and per plugin durations,
+ * {@code arranger_scheduler_job_scheduling_duration_seconds} (a job's creation until its first
+ * placement), {@code arranger_scheduler_schedule_attempts_total{result}}, pending jobs and
+ * deserved/allocated resources per queue, and status writes. Every latency is a histogram with
+ * fixed buckets ({@link LatencyBuckets}), so that replicas and time ranges can be summed.
  */
 public final class SchedulerMetrics implements CycleListener {
 
@@ -38,8 +38,12 @@ public final class SchedulerMetrics implements CycleListener {
   private final Timer e2e;
   private final Timer cycle;
   private final Timer jobScheduling;
-  /** UIDs of the jobs whose first placement has been observed, pruned to the jobs that still exist. */
+
+  /**
+   * UIDs of the jobs whose first placement has been observed, pruned to the jobs that still exist.
+   */
   private final Set<String> placedJobs = new HashSet<>();
+
   private final Counter scheduled;
   private final Counter unschedulable;
   private final Counter failed;
@@ -62,66 +66,127 @@ public final class SchedulerMetrics implements CycleListener {
 
   public SchedulerMetrics(MeterRegistry registry) {
     this.registry = registry;
-    e2e = Timer.builder("arranger.scheduler.e2e.scheduling.duration")
-        .description("A whole scheduling cycle: snapshot, actions and status writes")
-        .serviceLevelObjectives(LatencyBuckets.CYCLE).register(registry);
-    cycle = Timer.builder("arranger.scheduler.cycle.duration")
-        .description("The scheduling core's part of a cycle: session, plugins and actions")
-        .serviceLevelObjectives(LatencyBuckets.CYCLE).register(registry);
-    jobScheduling = Timer.builder("arranger.scheduler.job.scheduling.duration")
-        .description("A TYJob's creation until the scheduler first placed it (its minimum, or part of it)")
-        .serviceLevelObjectives(LatencyBuckets.JOB).register(registry);
+    e2e =
+        Timer.builder("arranger.scheduler.e2e.scheduling.duration")
+            .description("A whole scheduling cycle: snapshot, actions and status writes")
+            .serviceLevelObjectives(LatencyBuckets.CYCLE)
+            .register(registry);
+    cycle =
+        Timer.builder("arranger.scheduler.cycle.duration")
+            .description("The scheduling core's part of a cycle: session, plugins and actions")
+            .serviceLevelObjectives(LatencyBuckets.CYCLE)
+            .register(registry);
+    jobScheduling =
+        Timer.builder("arranger.scheduler.job.scheduling.duration")
+            .description(
+                "A TYJob's creation until the scheduler first placed it (its minimum, or part of it)")
+            .serviceLevelObjectives(LatencyBuckets.JOB)
+            .register(registry);
     scheduled = attempts("scheduled");
     unschedulable = attempts("unschedulable");
     failed = attempts("failed");
     unreadable = attempts("error");
-    cycleFailures = Counter.builder("arranger.scheduler.cycle.failures")
-        .description("Cycles that ended in an error; the loop goes on").register(registry);
-    writes = Counter.builder("arranger.scheduler.status.writes").tag("result", "written").register(registry);
-    writeFailures = Counter.builder("arranger.scheduler.status.writes").tag("result", "failed").register(registry);
-    writeConflicts = Counter.builder("arranger.scheduler.status.writes").tag("result", "conflict")
-        .description("Decisions dropped because the job changed since they were made").register(registry);
-    writesFenced = Counter.builder("arranger.scheduler.status.writes").tag("result", "fenced")
-        .description("Writes not sent because this replica may no longer write as leader").register(registry);
-    writesToGoneJobs = Counter.builder("arranger.scheduler.status.writes").tag("result", "gone")
-        .description("Writes to jobs deleted since the decision").register(registry);
-    writesDeferred = Counter.builder("arranger.scheduler.status.writes.deferred")
-        .description("Changed jobs not written in a cycle because the writer's backlog was full; decided again next cycle")
-        .register(registry);
-    queueWrites = Counter.builder("arranger.scheduler.queue.status.writes").tag("result", "written")
-        .description("Queue status patches, sent only when a queue's status changed").register(registry);
-    queueWriteFailures = Counter.builder("arranger.scheduler.queue.status.writes").tag("result", "failed")
-        .register(registry);
-    queueWriteConflicts = Counter.builder("arranger.scheduler.queue.status.writes").tag("result", "conflict")
-        .register(registry);
-    pendingJobs = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.pending.jobs")
-        .description("Jobs not fully placed, per queue"), registry);
-    queueJobs = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.queue.jobs")
-        .description("Jobs per queue as its status counts them: pending (not admitted), inqueue (admitted, minimum not placed), running (minimum placed)"),
-        registry);
-    deserved = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.queue.deserved")
-        .description("A queue's deserved share, per resource (cpu in cores, memory in bytes)"), registry);
-    allocated = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.queue.allocated")
-        .description("Resources placed for a queue's jobs, per resource (cpu in cores, memory in bytes)"), registry);
-    oldestPending = new StableMultiGauge(MultiGauge.builder("arranger.scheduler.pending.job.age.max").baseUnit("seconds")
-        .description("Age of the oldest job of a queue that has no placement yet (0 when none waits)"), registry);
+    cycleFailures =
+        Counter.builder("arranger.scheduler.cycle.failures")
+            .description("Cycles that ended in an error; the loop goes on")
+            .register(registry);
+    writes =
+        Counter.builder("arranger.scheduler.status.writes")
+            .tag("result", "written")
+            .register(registry);
+    writeFailures =
+        Counter.builder("arranger.scheduler.status.writes")
+            .tag("result", "failed")
+            .register(registry);
+    writeConflicts =
+        Counter.builder("arranger.scheduler.status.writes")
+            .tag("result", "conflict")
+            .description("Decisions dropped because the job changed since they were made")
+            .register(registry);
+    writesFenced =
+        Counter.builder("arranger.scheduler.status.writes")
+            .tag("result", "fenced")
+            .description("Writes not sent because this replica may no longer write as leader")
+            .register(registry);
+    writesToGoneJobs =
+        Counter.builder("arranger.scheduler.status.writes")
+            .tag("result", "gone")
+            .description("Writes to jobs deleted since the decision")
+            .register(registry);
+    writesDeferred =
+        Counter.builder("arranger.scheduler.status.writes.deferred")
+            .description(
+                "Changed jobs not written in a cycle because the writer's backlog was full; decided again next cycle")
+            .register(registry);
+    queueWrites =
+        Counter.builder("arranger.scheduler.queue.status.writes")
+            .tag("result", "written")
+            .description("Queue status patches, sent only when a queue's status changed")
+            .register(registry);
+    queueWriteFailures =
+        Counter.builder("arranger.scheduler.queue.status.writes")
+            .tag("result", "failed")
+            .register(registry);
+    queueWriteConflicts =
+        Counter.builder("arranger.scheduler.queue.status.writes")
+            .tag("result", "conflict")
+            .register(registry);
+    pendingJobs =
+        new StableMultiGauge(
+            MultiGauge.builder("arranger.scheduler.pending.jobs")
+                .description("Jobs not fully placed, per queue"),
+            registry);
+    queueJobs =
+        new StableMultiGauge(
+            MultiGauge.builder("arranger.scheduler.queue.jobs")
+                .description(
+                    "Jobs per queue as its status counts them: pending (not admitted), inqueue (admitted, minimum not placed), running (minimum placed)"),
+            registry);
+    deserved =
+        new StableMultiGauge(
+            MultiGauge.builder("arranger.scheduler.queue.deserved")
+                .description(
+                    "A queue's deserved share, per resource (cpu in cores, memory in bytes)"),
+            registry);
+    allocated =
+        new StableMultiGauge(
+            MultiGauge.builder("arranger.scheduler.queue.allocated")
+                .description(
+                    "Resources placed for a queue's jobs, per resource (cpu in cores, memory in bytes)"),
+            registry);
+    oldestPending =
+        new StableMultiGauge(
+            MultiGauge.builder("arranger.scheduler.pending.job.age.max")
+                .baseUnit("seconds")
+                .description(
+                    "Age of the oldest job of a queue that has no placement yet (0 when none waits)"),
+            registry);
   }
 
   private Counter attempts(String result) {
     return Counter.builder("arranger.scheduler.schedule.attempts")
-        .description("Jobs the scheduler tried to place, by result").tag("result", result).register(registry);
+        .description("Jobs the scheduler tried to place, by result")
+        .tag("result", result)
+        .register(registry);
   }
 
   @Override
   public void pluginOpened(String plugin, long nanos) {
-    Timer.builder("arranger.scheduler.plugin.scheduling.duration").tag("plugin", plugin).tag("phase", "open")
-        .serviceLevelObjectives(LatencyBuckets.STEP).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    Timer.builder("arranger.scheduler.plugin.scheduling.duration")
+        .tag("plugin", plugin)
+        .tag("phase", "open")
+        .serviceLevelObjectives(LatencyBuckets.STEP)
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   @Override
   public void actionExecuted(String action, long nanos) {
-    Timer.builder("arranger.scheduler.action.scheduling.duration").tag("action", action)
-        .serviceLevelObjectives(LatencyBuckets.STEP).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    Timer.builder("arranger.scheduler.action.scheduling.duration")
+        .tag("action", action)
+        .serviceLevelObjectives(LatencyBuckets.STEP)
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   @Override
@@ -132,7 +197,7 @@ public final class SchedulerMetrics implements CycleListener {
         case SCHEDULED_SUCCEED, SCHEDULED_PARTLY -> scheduled.increment();
         case SCHEDULED_FAILED -> failed.increment();
         case UNSCHEDULED -> unschedulable.increment();
-        default -> { }
+        default -> {}
       }
     }
     Map<Tags, Double> pending = new HashMap<>();
@@ -141,9 +206,12 @@ public final class SchedulerMetrics implements CycleListener {
     Map<Tags, Double> allocatedRows = new HashMap<>();
     for (QueueSummary queue : result.queues().values()) {
       pending.put(Tags.of("queue", queue.name()), (double) queue.unplacedJobs());
-      jobsByState.put(Tags.of("queue", queue.name(), "state", "pending"), (double) queue.pendingJobs());
-      jobsByState.put(Tags.of("queue", queue.name(), "state", "inqueue"), (double) queue.inqueueJobs());
-      jobsByState.put(Tags.of("queue", queue.name(), "state", "running"), (double) queue.runningJobs());
+      jobsByState.put(
+          Tags.of("queue", queue.name(), "state", "pending"), (double) queue.pendingJobs());
+      jobsByState.put(
+          Tags.of("queue", queue.name(), "state", "inqueue"), (double) queue.inqueueJobs());
+      jobsByState.put(
+          Tags.of("queue", queue.name(), "state", "running"), (double) queue.runningJobs());
       addResourceRows(deservedRows, queue.name(), queue.deserved());
       addResourceRows(allocatedRows, queue.name(), queue.allocated());
     }
@@ -158,7 +226,8 @@ public final class SchedulerMetrics implements CycleListener {
       return;
     }
     for (Map.Entry<String, Long> entry : resource.quantities().entrySet()) {
-      double value = entry.getKey().equals(Resource.CPU) ? entry.getValue() / 1000.0 : entry.getValue();
+      double value =
+          entry.getKey().equals(Resource.CPU) ? entry.getValue() / 1000.0 : entry.getValue();
       rows.put(Tags.of("queue", queue, "resource", entry.getKey()), value);
     }
   }
@@ -169,7 +238,8 @@ public final class SchedulerMetrics implements CycleListener {
       Counter.builder("arranger.scheduler.preemption.victims")
           .description("Pods chosen for eviction by preempt or reclaim")
           .tag("scope", victim.wholeJob() ? "job" : "workers")
-          .register(registry).increment(victim.pods().size());
+          .register(registry)
+          .increment(victim.pods().size());
     }
   }
 
@@ -178,7 +248,8 @@ public final class SchedulerMetrics implements CycleListener {
    * decision with allocations for a job whose status held none. A job placed again after a
    * rescheduling is not observed again.
    */
-  void jobsPlaced(Map<String, JobDecision> decisions, Map<String, V1alpha1TYJob> jobs, Instant now) {
+  void jobsPlaced(
+      Map<String, JobDecision> decisions, Map<String, V1alpha1TYJob> jobs, Instant now) {
     Set<String> present = new HashSet<>();
     for (Map.Entry<String, V1alpha1TYJob> entry : jobs.entrySet()) {
       V1alpha1TYJob job = entry.getValue();
@@ -188,12 +259,21 @@ public final class SchedulerMetrics implements CycleListener {
       String uid = job.getMetadata().getUid();
       present.add(uid);
       JobDecision decision = decisions.get(entry.getKey());
-      boolean placed = decision != null && !decision.allocations().isEmpty()
-          && (decision.state() == ScheduleState.SCHEDULED_SUCCEED || decision.state() == ScheduleState.SCHEDULED_PARTLY);
-      boolean heldNone = job.getStatus() == null || job.getStatus().getAllocations() == null
-          || job.getStatus().getAllocations().isEmpty();
-      if (placed && heldNone && job.getMetadata().getCreationTimestamp() != null && placedJobs.add(uid)) {
-        Duration waited = Duration.between(job.getMetadata().getCreationTimestamp().toInstant(), now);
+      boolean placed =
+          decision != null
+              && !decision.allocations().isEmpty()
+              && (decision.state() == ScheduleState.SCHEDULED_SUCCEED
+                  || decision.state() == ScheduleState.SCHEDULED_PARTLY);
+      boolean heldNone =
+          job.getStatus() == null
+              || job.getStatus().getAllocations() == null
+              || job.getStatus().getAllocations().isEmpty();
+      if (placed
+          && heldNone
+          && job.getMetadata().getCreationTimestamp() != null
+          && placedJobs.add(uid)) {
+        Duration waited =
+            Duration.between(job.getMetadata().getCreationTimestamp().toInstant(), now);
         if (!waited.isNegative()) {
           jobScheduling.record(waited);
         }
@@ -206,24 +286,41 @@ public final class SchedulerMetrics implements CycleListener {
    * Per queue, the age of the oldest job that holds no placement and got none this cycle: what an
    * alert on jobs pending too long reads. Queues without such a job show 0.
    */
-  void pendingAges(Map<String, JobDecision> decisions, Map<String, V1alpha1TYJob> jobs, Instant now) {
+  void pendingAges(
+      Map<String, JobDecision> decisions, Map<String, V1alpha1TYJob> jobs, Instant now) {
     Map<String, Double> oldest = new java.util.TreeMap<>();
     for (Map.Entry<String, V1alpha1TYJob> entry : jobs.entrySet()) {
       V1alpha1TYJob job = entry.getValue();
-      String queue = job.getSpec() == null || job.getSpec().getQueue() == null ? TYJobDefaults.QUEUE : job.getSpec().getQueue();
+      String queue =
+          job.getSpec() == null || job.getSpec().getQueue() == null
+              ? TYJobDefaults.QUEUE
+              : job.getSpec().getQueue();
       oldest.putIfAbsent(queue, 0.0);
       JobDecision decision = decisions.get(entry.getKey());
-      boolean heldNone = job.getStatus() == null || job.getStatus().getAllocations() == null
-          || job.getStatus().getAllocations().isEmpty();
+      boolean heldNone =
+          job.getStatus() == null
+              || job.getStatus().getAllocations() == null
+              || job.getStatus().getAllocations().isEmpty();
       boolean stillNone = decision == null || decision.allocations().isEmpty();
-      String stage = job.getStatus() == null || job.getStatus().getStage() == null ? ""
-          : job.getStatus().getStage().getValue();
-      boolean ended = stage.equals("Succeeded") || stage.equals("Failed")
-          || (decision != null && decision.state() == ScheduleState.SCHEDULED_FAILED);
-      if (heldNone && stillNone && !ended && job.getMetadata() != null
+      String stage =
+          job.getStatus() == null || job.getStatus().getStage() == null
+              ? ""
+              : job.getStatus().getStage().getValue();
+      boolean ended =
+          stage.equals("Succeeded")
+              || stage.equals("Failed")
+              || (decision != null && decision.state() == ScheduleState.SCHEDULED_FAILED);
+      if (heldNone
+          && stillNone
+          && !ended
+          && job.getMetadata() != null
           && job.getMetadata().getCreationTimestamp() != null) {
-        double age = Math.max(0, Duration.between(job.getMetadata().getCreationTimestamp().toInstant(), now).toMillis()
-            / 1000.0);
+        double age =
+            Math.max(
+                0,
+                Duration.between(job.getMetadata().getCreationTimestamp().toInstant(), now)
+                        .toMillis()
+                    / 1000.0);
         oldest.merge(queue, age, Math::max);
       }
     }
@@ -254,8 +351,9 @@ public final class SchedulerMetrics implements CycleListener {
 
   /** Reports the writes in flight (a gauge read at scrape time). */
   public void watchWriter(ScheduleStatusWriter writer) {
-    Gauge.builder("arranger.scheduler.status.writes.in.flight", writer,
-        ScheduleStatusWriter::inFlight).description("TYJob status writes handed to the writer threads and not yet answered")
+    Gauge.builder(
+            "arranger.scheduler.status.writes.in.flight", writer, ScheduleStatusWriter::inFlight)
+        .description("TYJob status writes handed to the writer threads and not yet answered")
         .register(registry);
   }
 

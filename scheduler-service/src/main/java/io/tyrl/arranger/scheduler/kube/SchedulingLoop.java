@@ -29,13 +29,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The scheduling cycle, every period and sooner on a change that may let a job be placed
- * ({@link CyclePacing}): snapshot the cache (with the assumed statuses of decisions not yet echoed) →
- * run the core → hand the status writes of changed jobs to the writer (never waiting for them), then
+ * The scheduling cycle, every period and sooner on a change that may let a job be placed ({@link
+ * CyclePacing}): snapshot the cache (with the assumed statuses of decisions not yet echoed) → run
+ * the core → hand the status writes of changed jobs to the writer (never waiting for them), then
  * write changed Queues. It runs only while this replica leads, and only once every informer and the
- * configuration are synced; losing the lease cancels it at once, and a graceful stop lets the cycle in
- * flight and the writes it handed over finish first. No exception ends the loop: a
- * failed cycle is logged and counted, and the next one starts after the period.
+ * configuration are synced; losing the lease cancels it at once, and a graceful stop lets the cycle
+ * in flight and the writes it handed over finish first. No exception ends the loop: a failed cycle
+ * is logged and counted, and the next one starts after the period.
  */
 public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
 
@@ -54,14 +54,18 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   private final ApiClient client;
   private final CyclePacing pacing;
   private final Clock clock;
-  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-    Thread thread = new Thread(runnable, "scheduling-loop");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService executor =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "scheduling-loop");
+            thread.setDaemon(true);
+            return thread;
+          });
   private volatile boolean leading;
-  // The pacing state below is guarded by this. Each scheduled cycle belongs to a chain; starting a new
-  // chain (a sooner cycle, leadership lost or drained) makes the cycle scheduled before it do nothing.
+  // The pacing state below is guarded by this. Each scheduled cycle belongs to a chain; starting a
+  // new
+  // chain (a sooner cycle, leadership lost or drained) makes the cycle scheduled before it do
+  // nothing.
   private ScheduledFuture<?> next;
   private long chain;
   private long nextDueNanos;
@@ -74,10 +78,19 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   /**
    * @param syncedFirst what must have synced before the first cycle (informers, the configuration)
    */
-  public SchedulingLoop(ClusterInformers informers, Scheduler scheduler, SchedulerConfigurationSource configuration,
-      ScheduleStatusWriter writer, QueueStatusWriter queueWriter, AssumedStatuses assumed,
-      List<ReadinessCheck> syncedFirst, LeadershipFence fence, SchedulerMetrics metrics, ApiClient client,
-      CyclePacing pacing, Clock clock) {
+  public SchedulingLoop(
+      ClusterInformers informers,
+      Scheduler scheduler,
+      SchedulerConfigurationSource configuration,
+      ScheduleStatusWriter writer,
+      QueueStatusWriter queueWriter,
+      AssumedStatuses assumed,
+      List<ReadinessCheck> syncedFirst,
+      LeadershipFence fence,
+      SchedulerMetrics metrics,
+      ApiClient client,
+      CyclePacing pacing,
+      Clock clock) {
     this.informers = informers;
     this.queueWriter = queueWriter;
     this.assumed = assumed;
@@ -113,8 +126,9 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   }
 
   /**
-   * Called on a change that may let a job be placed: the next cycle starts as soon as the pacing allows
-   * instead of a period after the last one. A change seen during a cycle is for the one after it.
+   * Called on a change that may let a job be placed: the next cycle starts as soon as the pacing
+   * allows instead of a period after the last one. A change seen during a cycle is for the one
+   * after it.
    */
   public synchronized void changeSeen() {
     changeSeen = true;
@@ -131,7 +145,11 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   private synchronized void scheduleAt(long dueNanos) {
     long ours = ++chain;
     nextDueNanos = dueNanos;
-    next = executor.schedule(() -> cycleSafely(ours), Math.max(0, dueNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    next =
+        executor.schedule(
+            () -> cycleSafely(ours),
+            Math.max(0, dueNanos - System.nanoTime()),
+            TimeUnit.NANOSECONDS);
   }
 
   @Override
@@ -146,15 +164,19 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     }
     long deadline = System.nanoTime() + timeout.toNanos();
     try {
-      // The cycle in flight, if any, holds the lock until it has handed its writes over; then they are awaited.
+      // The cycle in flight, if any, holds the lock until it has handed its writes over; then they
+      // are awaited.
       if (cycleInProgress.tryLock(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         cycleInProgress.unlock();
         if (writer.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
-          log.info("scheduling drained: the last cycle's writes finished before the lease is given up");
+          log.info(
+              "scheduling drained: the last cycle's writes finished before the lease is given up");
           return;
         }
       }
-      log.warn("scheduling did not drain within {} ({} status writes in flight); giving the lease up anyway", timeout,
+      log.warn(
+          "scheduling did not drain within {} ({} status writes in flight); giving the lease up anyway",
+          timeout,
           writer.inFlight());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -185,7 +207,8 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
         lastEndNanos = end;
         lastCycleNanos = end - start;
         if (ours == chain && leading && !draining) {
-          // A cycle that could not run (caches not synced yet) is tried again as soon as one started by a change.
+          // A cycle that could not run (caches not synced yet) is tried again as soon as one
+          // started by a change.
           scheduleAt(end + pacing.delayNanos(lastCycleNanos, changeSeen || !ran));
         }
       }
@@ -198,7 +221,8 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
       return false;
     }
     long start = System.nanoTime();
-    if (!informers.hasQueue(TYJobDefaults.QUEUE) && fence.mayWrite()
+    if (!informers.hasQueue(TYJobDefaults.QUEUE)
+        && fence.mayWrite()
         && ArrangerResources.createQueueIfMissing(client, TYJobDefaults.QUEUE)) {
       log.info("created the default Queue");
     }
@@ -212,10 +236,14 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     for (SnapshotAssembler.UnreadableJob bad : assembly.unreadable()) {
       V1alpha1TYJob job = jobs.get(bad.key());
       // Its placements stand: a job the scheduler cannot read is reported, not unscheduled.
-      Map<String, String> kept = job.getStatus() == null || job.getStatus().getAllocations() == null
-          ? Map.of() : job.getStatus().getAllocations();
-      decisions.put(bad.key(), new JobDecision(ScheduleState.UNSCHEDULED, kept, ReasonCode.INVALID_JOB,
-          bad.problem(), null));
+      Map<String, String> kept =
+          job.getStatus() == null || job.getStatus().getAllocations() == null
+              ? Map.of()
+              : job.getStatus().getAllocations();
+      decisions.put(
+          bad.key(),
+          new JobDecision(
+              ScheduleState.UNSCHEDULED, kept, ReasonCode.INVALID_JOB, bad.problem(), null));
     }
     metrics.unreadableJobs(assembly.unreadable().size());
     metrics.pendingAges(decisions, jobs, now);
@@ -225,43 +253,56 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     Map<String, List<Victim>> victims = victimsToRecord(result, decisions, jobs);
     metrics.victimsChosen(result);
     metrics.jobsPlaced(decisions, jobs, now);
-    ScheduleStatusWriter.Submission submission = writer.write(jobs, decisions, victims, informers::podUid, now);
+    ScheduleStatusWriter.Submission submission =
+        writer.write(jobs, decisions, victims, informers::podUid, now);
     if (leading) {
       metrics.queueStatusWritten(queueWriter.write(result.queues(), informers.observedQueues()));
     }
     metrics.cycleFinished(Duration.ofNanos(System.nanoTime() - start), submission);
     if (submission.submitted() > 0 || submission.deferred() > 0) {
-      log.debug("cycle: {} jobs, {} status writes sent, {} deferred ({} in flight), core {} ms", decisions.size(),
-          submission.submitted(), submission.deferred(), writer.inFlight(), result.elapsed().toMillis());
+      log.debug(
+          "cycle: {} jobs, {} status writes sent, {} deferred ({} in flight), core {} ms",
+          decisions.size(),
+          submission.submitted(),
+          submission.deferred(),
+          writer.inFlight(),
+          result.elapsed().toMillis());
     }
     return true;
   }
 
   private List<ClusterInformers.UnreadableQueue> lastUnreadableQueues = List.of();
 
-  /** Logged when the set changes, not every cycle; jobs in such a queue wait with the core's reason. */
+  /**
+   * Logged when the set changes, not every cycle; jobs in such a queue wait with the core's reason.
+   */
   private void reportUnreadableQueues(List<ClusterInformers.UnreadableQueue> unreadable) {
     if (!unreadable.equals(lastUnreadableQueues)) {
-      unreadable.forEach(queue -> log.warn("Queue {} cannot be read and is left out: {}", queue.name(), queue.problem()));
+      unreadable.forEach(
+          queue ->
+              log.warn(
+                  "Queue {} cannot be read and is left out: {}", queue.name(), queue.problem()));
       lastUnreadableQueues = unreadable;
     }
   }
 
   /**
-   * What each preemptor's {@code status.victims} should say: the victims chosen this cycle; while it
-   * still waits for earlier ones, those (so that the controller can finish deleting them); once it
-   * is placed or gives up, nothing.
+   * What each preemptor's {@code status.victims} should say: the victims chosen this cycle; while
+   * it still waits for earlier ones, those (so that the controller can finish deleting them); once
+   * it is placed or gives up, nothing.
    */
-  static Map<String, List<Victim>> victimsToRecord(CycleResult result, Map<String, JobDecision> decisions,
-      Map<String, V1alpha1TYJob> jobs) {
+  static Map<String, List<Victim>> victimsToRecord(
+      CycleResult result, Map<String, JobDecision> decisions, Map<String, V1alpha1TYJob> jobs) {
     Map<String, List<Victim>> victims = new HashMap<>(result.victims());
-    decisions.forEach((key, decision) -> {
-      boolean waiting = decision.reasonIfAny().filter(r -> r == ReasonCode.WAITING_FOR_VICTIMS).isPresent();
-      V1alpha1TYJob job = jobs.get(key);
-      if (waiting && !victims.containsKey(key) && job != null) {
-        victims.put(key, ScheduleStatusChange.recorded(job.getStatus()));
-      }
-    });
+    decisions.forEach(
+        (key, decision) -> {
+          boolean waiting =
+              decision.reasonIfAny().filter(r -> r == ReasonCode.WAITING_FOR_VICTIMS).isPresent();
+          V1alpha1TYJob job = jobs.get(key);
+          if (waiting && !victims.containsKey(key) && job != null) {
+            victims.put(key, ScheduleStatusChange.recorded(job.getStatus()));
+          }
+        });
     return victims;
   }
 

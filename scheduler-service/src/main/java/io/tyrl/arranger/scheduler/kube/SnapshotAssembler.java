@@ -4,8 +4,8 @@ import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.tyrl.arranger.crd.bounds.BoundsProblem;
-import io.tyrl.arranger.crd.read.TYJobModelBounds;
 import io.tyrl.arranger.crd.read.TYJobDecoder;
+import io.tyrl.arranger.crd.read.TYJobModelBounds;
 import io.tyrl.arranger.crd.reasons.ProblemList;
 import io.tyrl.arranger.model.V1alpha1Queue;
 import io.tyrl.arranger.model.V1alpha1TYJob;
@@ -34,9 +34,9 @@ import java.util.Set;
  *
  * <p>Allocations in a TYJob's status are tasks already placed, so nothing is placed twice across
  * restarts. A placed task counts on the node its pod is bound to once the pod exists, else on its
- * allocation. Every other bound pod that has not ended uses its node's capacity — pods Arranger does
- * not own included — and a pod being deleted, or chosen as a victim, counts as releasing. A job
- * that cannot be read (a template without containers, a bad quantity) is left out and reported,
+ * allocation. Every other bound pod that has not ended uses its node's capacity — pods Arranger
+ * does not own included — and a pod being deleted, or chosen as a victim, counts as releasing. A
+ * job that cannot be read (a template without containers, a bad quantity) is left out and reported,
  * and the others go on.
  */
 public final class SnapshotAssembler {
@@ -48,24 +48,37 @@ public final class SnapshotAssembler {
     }
   }
 
-  /** The snapshot, the jobs left out of it, and every schedulable TYJob (readable or not) by namespace/name. */
-  public record Assembly(Snapshot snapshot, List<UnreadableJob> unreadable, Map<String, V1alpha1TYJob> jobsByKey) {}
+  /**
+   * The snapshot, the jobs left out of it, and every schedulable TYJob (readable or not) by
+   * namespace/name.
+   */
+  public record Assembly(
+      Snapshot snapshot, List<UnreadableJob> unreadable, Map<String, V1alpha1TYJob> jobsByKey) {}
 
   private SnapshotAssembler() {}
 
   /** For jobs that all decoded (tests, tools), at the wall clock's time. */
-  public static Assembly assemble(List<V1Node> nodes, List<V1Pod> pods, List<V1alpha1TYJob> tyJobs,
+  public static Assembly assemble(
+      List<V1Node> nodes,
+      List<V1Pod> pods,
+      List<V1alpha1TYJob> tyJobs,
       List<V1alpha1Queue> queues) {
-    return assembleDecoded(nodes, pods,
-        tyJobs.stream().map(job -> new TYJobDecoder.Decoded(job, Optional.empty())).toList(), queues, Instant.now());
+    return assembleDecoded(
+        nodes,
+        pods,
+        tyJobs.stream().map(job -> new TYJobDecoder.Decoded(job, Optional.empty())).toList(),
+        queues,
+        Instant.now());
   }
 
   /**
-   * What cycles derive from pods, nodes and jobs that have not changed since: each pod's request (by
-   * UID), each node's allocatable (by name), both kept per resourceVersion; what each pod template
-   * asks for, per template object.
+   * What cycles derive from pods, nodes and jobs that have not changed since: each pod's request
+   * (by UID), each node's allocatable (by name), both kept per resourceVersion; what each pod
+   * template asks for, per template object.
    */
-  record Memo(VersionedMemo<Resource> podRequests, VersionedMemo<Resource> nodeAllocatable,
+  record Memo(
+      VersionedMemo<Resource> podRequests,
+      VersionedMemo<Resource> nodeAllocatable,
       IdentityMemo<V1PodTemplateSpec, JobReader.TemplateRequirements> templates) {
 
     Memo() {
@@ -79,20 +92,37 @@ public final class SnapshotAssembler {
     }
   }
 
-  /** @param now the cycle's time, the one its decisions are made at */
-  static Assembly assembleDecoded(List<V1Node> nodes, List<V1Pod> pods, List<TYJobDecoder.Decoded> tyJobs,
-      List<V1alpha1Queue> queues, Instant now) {
+  /**
+   * @param now the cycle's time, the one its decisions are made at
+   */
+  static Assembly assembleDecoded(
+      List<V1Node> nodes,
+      List<V1Pod> pods,
+      List<TYJobDecoder.Decoded> tyJobs,
+      List<V1alpha1Queue> queues,
+      Instant now) {
     return assembleDecoded(nodes, pods, tyJobs, queues, now, new Memo());
   }
 
-  /** @param memo what earlier cycles derived from the same pods and nodes; swept once this cycle has asked */
-  static Assembly assembleDecoded(List<V1Node> nodes, List<V1Pod> pods, List<TYJobDecoder.Decoded> tyJobs,
-      List<V1alpha1Queue> queues, Instant now, Memo memo) {
-    LivePods livePods = LivePods.of(pods, tyJobs.stream()
-        .map(decoded -> decoded.job().getStatus())
-        .filter(status -> status != null && status.getVictims() != null)
-        .map(status -> status.getVictims())
-        .toList());
+  /**
+   * @param memo what earlier cycles derived from the same pods and nodes; swept once this cycle has
+   *     asked
+   */
+  static Assembly assembleDecoded(
+      List<V1Node> nodes,
+      List<V1Pod> pods,
+      List<TYJobDecoder.Decoded> tyJobs,
+      List<V1alpha1Queue> queues,
+      Instant now,
+      Memo memo) {
+    LivePods livePods =
+        LivePods.of(
+            pods,
+            tyJobs.stream()
+                .map(decoded -> decoded.job().getStatus())
+                .filter(status -> status != null && status.getVictims() != null)
+                .map(status -> status.getVictims())
+                .toList());
     List<JobInfo> jobs = new ArrayList<>();
     List<UnreadableJob> unreadable = new ArrayList<>();
     Map<String, V1alpha1TYJob> jobsByKey = new HashMap<>();
@@ -128,8 +158,11 @@ public final class SnapshotAssembler {
           }
         }
       } catch (RuntimeException e) {
-        unreadable.add(new UnreadableJob(namespace, name,
-            e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        unreadable.add(
+            new UnreadableJob(
+                namespace,
+                name,
+                e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       }
     }
     Map<String, NodeUsage> usage = new HashMap<>();
@@ -139,16 +172,28 @@ public final class SnapshotAssembler {
       if (placedPods.contains(new LivePods.PodKey(namespace, name))) {
         continue;
       }
-      livePods.get(namespace, name).ifPresent(live -> {
-        NodeUsage nodeUsage = usage.computeIfAbsent(live.node(), n -> new NodeUsage());
-        nodeUsage.add(memo.podRequests().get(pod.getMetadata().getUid(), pod.getMetadata().getResourceVersion(),
-            () -> PodRequests.of(pod.getSpec())), live.leaving());
-        nodeUsage.describe(pod);
-      });
+      livePods
+          .get(namespace, name)
+          .ifPresent(
+              live -> {
+                NodeUsage nodeUsage = usage.computeIfAbsent(live.node(), n -> new NodeUsage());
+                nodeUsage.add(
+                    memo.podRequests()
+                        .get(
+                            pod.getMetadata().getUid(),
+                            pod.getMetadata().getResourceVersion(),
+                            () -> PodRequests.of(pod.getSpec())),
+                    live.leaving());
+                nodeUsage.describe(pod);
+              });
     }
     List<NodeInfo> nodeInfos = new ArrayList<>();
     for (V1Node node : nodes) {
-      nodeInfos.add(node(node, usage.getOrDefault(node.getMetadata().getName(), new NodeUsage()), memo.nodeAllocatable()));
+      nodeInfos.add(
+          node(
+              node,
+              usage.getOrDefault(node.getMetadata().getName(), new NodeUsage()),
+              memo.nodeAllocatable()));
     }
     memo.sweep();
     List<QueueInfo> queueInfos = queues.stream().map(QueueReader::queue).toList();
@@ -160,37 +205,66 @@ public final class SnapshotAssembler {
     return ProblemList.join(problems, 3);
   }
 
-  /** A job that has ended takes no placements, and an unreadable one that ended needs no more reports. */
+  /**
+   * A job that has ended takes no placements, and an unreadable one that ended needs no more
+   * reports.
+   */
   private static boolean ended(V1alpha1TYJob job) {
     return JobReader.stage(job.getStatus()).isTerminal();
   }
 
   /** Jobs that ended, or that their user is stopping, take no new placements. */
   static boolean schedulable(V1alpha1TYJob job) {
-    return !ended(job) && job.getSpec() != null && !Boolean.TRUE.equals(job.getSpec().getTerminating());
+    return !ended(job)
+        && job.getSpec() != null
+        && !Boolean.TRUE.equals(job.getSpec().getTerminating());
   }
 
   private static NodeInfo node(V1Node node, NodeUsage usage, VersionedMemo<Resource> allocatables) {
     String name = node.getMetadata().getName();
-    List<Taint> taints = node.getSpec() == null || node.getSpec().getTaints() == null ? List.of()
-        : node.getSpec().getTaints().stream()
-            .map(t -> new Taint(t.getKey(), t.getValue(), TaintEffect.fromKubernetes(t.getEffect()))).toList();
-    Resource allocatable = allocatables.get(name, node.getMetadata().getResourceVersion(), () -> node.getStatus() == null
-        ? Resource.EMPTY
-        : PodRequests.quantities(node.getStatus().getAllocatable())
-            .plus(Resource.ofCanonical(Map.of(Resource.PODS, podCapacity(node)))));
-    boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null
-        && node.getStatus().getConditions().stream()
-            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-    boolean unschedulable = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-    return new NodeInfo(name, node.getMetadata().getLabels(), taints, allocatable, usage.used, usage.releasing, ready,
-        unschedulable, usage.pods, usage.existingPods);
+    List<Taint> taints =
+        node.getSpec() == null || node.getSpec().getTaints() == null
+            ? List.of()
+            : node.getSpec().getTaints().stream()
+                .map(
+                    t ->
+                        new Taint(
+                            t.getKey(), t.getValue(), TaintEffect.fromKubernetes(t.getEffect())))
+                .toList();
+    Resource allocatable =
+        allocatables.get(
+            name,
+            node.getMetadata().getResourceVersion(),
+            () ->
+                node.getStatus() == null
+                    ? Resource.EMPTY
+                    : PodRequests.quantities(node.getStatus().getAllocatable())
+                        .plus(Resource.ofCanonical(Map.of(Resource.PODS, podCapacity(node)))));
+    boolean ready =
+        node.getStatus() != null
+            && node.getStatus().getConditions() != null
+            && node.getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    boolean unschedulable =
+        node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+    return new NodeInfo(
+        name,
+        node.getMetadata().getLabels(),
+        taints,
+        allocatable,
+        usage.used,
+        usage.releasing,
+        ready,
+        unschedulable,
+        usage.pods,
+        usage.existingPods);
   }
 
   private static long podCapacity(V1Node node) {
     var allocatable = node.getStatus().getAllocatable();
     return allocatable == null || allocatable.get(Resource.PODS) == null
-        ? 110 : allocatable.get(Resource.PODS).getNumber().longValue();
+        ? 110
+        : allocatable.get(Resource.PODS).getNumber().longValue();
   }
 
   private static final class NodeUsage {
@@ -199,10 +273,17 @@ public final class SnapshotAssembler {
     private int pods;
     private final List<ExistingPod> existingPods = new ArrayList<>();
 
-    /** What inter-pod predicates need of a pod the snapshot's jobs do not account for: labels, host ports, anti-affinity. */
+    /**
+     * What inter-pod predicates need of a pod the snapshot's jobs do not account for: labels, host
+     * ports, anti-affinity.
+     */
     void describe(V1Pod pod) {
-      existingPods.add(new ExistingPod(pod.getMetadata().getNamespace(), pod.getMetadata().getLabels(),
-          PlacementConstraintsReader.hostPorts(pod.getSpec()), PlacementConstraintsReader.requiredAntiAffinity(pod.getSpec())));
+      existingPods.add(
+          new ExistingPod(
+              pod.getMetadata().getNamespace(),
+              pod.getMetadata().getLabels(),
+              PlacementConstraintsReader.hostPorts(pod.getSpec()),
+              PlacementConstraintsReader.requiredAntiAffinity(pod.getSpec())));
     }
 
     void add(Resource request, boolean terminating) {

@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A multi-gauge whose rows are set each cycle and keep their meters while they exist. Overwriting the
- * rows of a {@link MultiGauge} removes and registers every row's meter again each cycle; a scrape
- * between the two misses the row, and the Prometheus registry may drop a family whose only row is
- * removed for good. Here a row's meter reads a holder that is updated in place; only rows that
- * appear or disappear change the registry.
+ * A multi-gauge whose rows are set each cycle and keep their meters while they exist. Overwriting
+ * the rows of a {@link MultiGauge} removes and registers every row's meter again each cycle; a
+ * scrape between the two misses the row, and the Prometheus registry may drop a family whose only
+ * row is removed for good. Here a row's meter reads a holder that is updated in place; only rows
+ * that appear or disappear change the registry.
  */
 final class StableMultiGauge {
 
@@ -33,7 +33,8 @@ final class StableMultiGauge {
     rows.keySet().retainAll(current.keySet());
     current.forEach((tags, value) -> rows.computeIfAbsent(tags, key -> new Value()).value = value);
     List<MultiGauge.Row<?>> registered = new ArrayList<>();
-    rows.forEach((tags, holder) -> registered.add(MultiGauge.Row.of(tags, holder, held -> held.value)));
+    rows.forEach(
+        (tags, holder) -> registered.add(MultiGauge.Row.of(tags, holder, held -> held.value)));
     gauge.register(registered, false);
   }
 }

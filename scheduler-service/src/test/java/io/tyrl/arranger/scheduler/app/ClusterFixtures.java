@@ -27,23 +27,44 @@ final class ClusterFixtures {
 
   static String namespace(ApiClient client, String prefix) throws ApiException {
     String name = unique(prefix);
-    new CoreV1Api(client).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name))).execute();
+    new CoreV1Api(client)
+        .createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name)))
+        .execute();
     return name;
   }
 
   /** A pod Arranger does not own, bound to a node as another scheduler would have. */
-  static V1Pod foreignPod(ApiClient client, String namespace, String node, String cpu, String memory)
+  static V1Pod foreignPod(
+      ApiClient client, String namespace, String node, String cpu, String memory)
       throws ApiException {
-    V1PodSpec spec = new V1PodSpec().nodeName(node).restartPolicy("Never")
-        .addContainersItem(new V1Container().name("main").image("registry.local/other:1")
-            .resources(new V1ResourceRequirements()
-                .requests(Map.of("cpu", Quantity.fromString(cpu), "memory", Quantity.fromString(memory)))));
+    V1PodSpec spec =
+        new V1PodSpec()
+            .nodeName(node)
+            .restartPolicy("Never")
+            .addContainersItem(
+                new V1Container()
+                    .name("main")
+                    .image("registry.local/other:1")
+                    .resources(
+                        new V1ResourceRequirements()
+                            .requests(
+                                Map.of(
+                                    "cpu",
+                                    Quantity.fromString(cpu),
+                                    "memory",
+                                    Quantity.fromString(memory)))));
     spec.setOverhead(null);
-    return new CoreV1Api(client).createNamespacedPod(namespace,
-        new V1Pod().metadata(new V1ObjectMeta().name(unique("foreign"))).spec(spec)).execute();
+    return new CoreV1Api(client)
+        .createNamespacedPod(
+            namespace, new V1Pod().metadata(new V1ObjectMeta().name(unique("foreign"))).spec(spec))
+        .execute();
   }
 
   static List<V1alpha1TYJob> jobs(ApiClient client, String namespace) throws ApiException {
-    return ArrangerResources.tyJobs(client).list(namespace).throwsApiException().getObject().getItems();
+    return ArrangerResources.tyJobs(client)
+        .list(namespace)
+        .throwsApiException()
+        .getObject()
+        .getItems();
   }
 }

@@ -25,10 +25,14 @@ class PolicyProfilesHaveOneHomeTest {
 
   static Stream<String> springProfiles() throws IOException {
     try (Stream<Path> files = Files.list(ROOT.resolve("scheduler-service/src/main/resources"))) {
-      List<String> names = files.map(file -> file.getFileName().toString())
-          .filter(name -> name.startsWith("application-") && name.endsWith(".yaml"))
-          .map(name -> name.substring("application-".length(), name.length() - ".yaml".length()))
-          .sorted().toList();
+      List<String> names =
+          files
+              .map(file -> file.getFileName().toString())
+              .filter(name -> name.startsWith("application-") && name.endsWith(".yaml"))
+              .map(
+                  name -> name.substring("application-".length(), name.length() - ".yaml".length()))
+              .sorted()
+              .toList();
       assertThat(names).isNotEmpty();
       return names.stream();
     }
@@ -40,16 +44,24 @@ class PolicyProfilesHaveOneHomeTest {
     }
   }
 
-  @ParameterizedTest(name = "application-{0}.yaml names config/scheduler/{0}.yaml and holds no text of its own")
+  @ParameterizedTest(
+      name = "application-{0}.yaml names config/scheduler/{0}.yaml and holds no text of its own")
   @MethodSource("springProfiles")
   @SuppressWarnings("unchecked")
   void eachSpringProfileOnlyNamesItsFileInConfigScheduler(String profile) throws IOException {
-    Map<String, Object> root = new Yaml().load(Files.readString(
-        ROOT.resolve("scheduler-service/src/main/resources/application-" + profile + ".yaml")));
-    Map<String, Object> scheduler = (Map<String, Object>) ((Map<String, Object>) root.get("arranger")).get("scheduler");
+    Map<String, Object> root =
+        new Yaml()
+            .load(
+                Files.readString(
+                    ROOT.resolve(
+                        "scheduler-service/src/main/resources/application-" + profile + ".yaml")));
+    Map<String, Object> scheduler =
+        (Map<String, Object>) ((Map<String, Object>) root.get("arranger")).get("scheduler");
 
-    assertThat(scheduler).doesNotContainKey("configuration")
-        .containsEntry("configuration-location", "classpath:scheduler-configurations/" + profile + ".yaml");
+    assertThat(scheduler)
+        .doesNotContainKey("configuration")
+        .containsEntry(
+            "configuration-location", "classpath:scheduler-configurations/" + profile + ".yaml");
     assertThat(PROFILES.resolve(profile + ".yaml")).exists();
     assertThat(SchedulerProfilesTest.configurationOf(profile))
         .isEqualTo(Files.readString(PROFILES.resolve(profile + ".yaml")));
@@ -58,8 +70,11 @@ class PolicyProfilesHaveOneHomeTest {
   @ParameterizedTest(name = "the jar carries {0} byte for byte")
   @MethodSource("policyFiles")
   void everyPolicyFileIsPackagedUnchanged(Path file) throws IOException {
-    try (InputStream packaged = getClass().getResourceAsStream("/scheduler-configurations/" + file.getFileName())) {
-      assertThat(packaged).as("classpath:scheduler-configurations/" + file.getFileName()).isNotNull();
+    try (InputStream packaged =
+        getClass().getResourceAsStream("/scheduler-configurations/" + file.getFileName())) {
+      assertThat(packaged)
+          .as("classpath:scheduler-configurations/" + file.getFileName())
+          .isNotNull();
       assertThat(packaged.readAllBytes()).isEqualTo(Files.readAllBytes(file));
     }
   }
@@ -70,6 +85,7 @@ class PolicyProfilesHaveOneHomeTest {
         return dir;
       }
     }
-    throw new IllegalStateException("no scripts/control-plane.sh above " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "no scripts/control-plane.sh above " + Path.of("").toAbsolutePath());
   }
 }

@@ -27,7 +27,11 @@ final class SchedulerInstance implements AutoCloseable {
    * @param lease a lease name of the test's own, so that tests do not elect each other
    * @param configMap a ConfigMap name of the test's own
    */
-  static SchedulerInstance start(ControlPlane controlPlane, String identity, String lease, String configMap,
+  static SchedulerInstance start(
+      ControlPlane controlPlane,
+      String identity,
+      String lease,
+      String configMap,
       Map<String, String> extra) {
     try {
       Path kubeconfig = Files.createTempFile("scheduler-" + identity, ".kubeconfig");
@@ -48,9 +52,12 @@ final class SchedulerInstance implements AutoCloseable {
       properties.put("arranger.scheduler.config-map.name", configMap);
       properties.putAll(extra);
       // As command-line arguments, so that they win over application.yaml.
-      String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
-          .toArray(String[]::new);
-      return new SchedulerInstance(new SpringApplicationBuilder(SchedulerApplication.class).run(arguments));
+      String[] arguments =
+          properties.entrySet().stream()
+              .map(e -> "--" + e.getKey() + "=" + e.getValue())
+              .toArray(String[]::new);
+      return new SchedulerInstance(
+          new SpringApplicationBuilder(SchedulerApplication.class).run(arguments));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -67,16 +74,22 @@ final class SchedulerInstance implements AutoCloseable {
 
   /** Cycles completed so far (writes included). */
   long cycles() {
-    var timer = context.getBean(MeterRegistry.class).find("arranger.scheduler.e2e.scheduling.duration").timer();
+    var timer =
+        context
+            .getBean(MeterRegistry.class)
+            .find("arranger.scheduler.e2e.scheduling.duration")
+            .timer();
     return timer == null ? 0 : timer.count();
   }
 
   String get(String path) {
     String port = context.getEnvironment().getRequiredProperty("local.server.port");
     try {
-      HttpResponse<String> response = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                  HttpResponse.BodyHandlers.ofString());
       return response.statusCode() + " " + response.body();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);

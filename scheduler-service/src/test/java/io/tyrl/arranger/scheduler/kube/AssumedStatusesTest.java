@@ -15,7 +15,8 @@ class AssumedStatusesTest {
 
   private static final String KEY = "rl/pong";
   private static final Instant T0 = Instant.parse("2026-11-24T10:00:00Z");
-  private static final V1alpha1TYJobStatus PLACED = new V1alpha1TYJobStatus().allocations(Map.of("pong-learner", "n1"));
+  private static final V1alpha1TYJobStatus PLACED =
+      new V1alpha1TYJobStatus().allocations(Map.of("pong-learner", "n1"));
 
   private final AssumedStatuses assumed = new AssumedStatuses(Duration.ofSeconds(30));
 
@@ -44,7 +45,8 @@ class AssumedStatusesTest {
 
     V1alpha1TYJob lagging = assumed.view(KEY, job("5", null), T0.plusSeconds(2));
     assertThat(lagging.getStatus().getAllocations()).containsEntry("pong-learner", "n1");
-    assertThat(lagging.getMetadata().getResourceVersion()).as("the next write is guarded by the written version")
+    assertThat(lagging.getMetadata().getResourceVersion())
+        .as("the next write is guarded by the written version")
         .isEqualTo("6");
     assertThat(assumed.inFlight(KEY)).isFalse();
 
@@ -116,7 +118,8 @@ class AssumedStatusesTest {
   }
 
   private static V1alpha1TYJob job(String resourceVersion, V1alpha1TYJobStatus status) {
-    return new V1alpha1TYJob().metadata(new V1ObjectMeta().namespace("rl").name("pong").resourceVersion(resourceVersion))
+    return new V1alpha1TYJob()
+        .metadata(new V1ObjectMeta().namespace("rl").name("pong").resourceVersion(resourceVersion))
         .status(status);
   }
 }

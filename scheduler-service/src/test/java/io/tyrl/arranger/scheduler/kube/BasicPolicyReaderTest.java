@@ -15,35 +15,43 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A TYJob's {@code basicPolicy} reaches the core by its CRD name, and the CRD's enum and the node-order
- * plugin's registry name the same policies: a policy added to one and not the other fails here.
+ * A TYJob's {@code basicPolicy} reaches the core by its CRD name, and the CRD's enum and the
+ * node-order plugin's registry name the same policies: a policy added to one and not the other
+ * fails here.
  */
 class BasicPolicyReaderTest {
 
   private static final JSON JSON = new JSON();
 
   private static V1alpha1TYJob job(String schedulerPolicy) {
-    return JSON.deserialize("""
+    return JSON.deserialize(
+        """
         {"metadata": {"namespace": "rl", "name": "pong", "creationTimestamp": "2026-11-22T09:00:00Z"},
          "spec": {%s "leader": {"name": "learner", "template": {"spec": {"containers": [{"name": "l"}]}}},
                   "workerSets": [{"name": "actor", "counts": 1, "template": {"spec": {"containers": [{"name": "a"}]}}}]}}"""
-        .formatted(schedulerPolicy), V1alpha1TYJob.class);
+            .formatted(schedulerPolicy),
+        V1alpha1TYJob.class);
   }
 
   private static BasicPolicy read(V1alpha1TYJob job) {
-    return JobReader.job(job, LivePods.of(List.of(), List.of()), Instant.parse("2026-11-25T12:00:00Z")).basicPolicy();
+    return JobReader.job(
+            job, LivePods.of(List.of(), List.of()), Instant.parse("2026-11-25T12:00:00Z"))
+        .basicPolicy();
   }
 
   @Test
   void theCrdsEnumNamesExactlyThePoliciesTheRegistryKnows() {
-    assertThat(NodeOrderPlugin.BASIC_POLICIES).extracting(BasicPolicy::name)
-        .containsExactlyInAnyOrderElementsOf(Arrays.stream(BasicPolicyEnum.values()).map(BasicPolicyEnum::getValue).toList());
+    assertThat(NodeOrderPlugin.BASIC_POLICIES)
+        .extracting(BasicPolicy::name)
+        .containsExactlyInAnyOrderElementsOf(
+            Arrays.stream(BasicPolicyEnum.values()).map(BasicPolicyEnum::getValue).toList());
   }
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(BasicPolicyEnum.class)
   void eachPolicyIsReadByItsCrdName(BasicPolicyEnum policy) {
-    BasicPolicy read = read(job("\"schedulerPolicy\": {\"basicPolicy\": \"" + policy.getValue() + "\"},"));
+    BasicPolicy read =
+        read(job("\"schedulerPolicy\": {\"basicPolicy\": \"" + policy.getValue() + "\"},"));
 
     assertThat(read.name()).isEqualTo(policy.getValue());
   }

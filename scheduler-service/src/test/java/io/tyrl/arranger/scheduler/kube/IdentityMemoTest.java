@@ -24,7 +24,8 @@ class IdentityMemoTest {
     assertThat(memo.get(template, this::derive)).isEqualTo("cpu+gpu");
     assertThat(derived).hasValue(1);
 
-    assertThat(memo.get(new java.util.ArrayList<>(List.of("cpu", "gpu")), this::derive)).isEqualTo("cpu+gpu");
+    assertThat(memo.get(new java.util.ArrayList<>(List.of("cpu", "gpu")), this::derive))
+        .isEqualTo("cpu+gpu");
     assertThat(derived).hasValue(2);
   }
 

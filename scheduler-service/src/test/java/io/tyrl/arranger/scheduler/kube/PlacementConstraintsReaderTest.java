@@ -25,12 +25,16 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The Kubernetes side of placement constraints: every placement field of a pod spec reaches the core. */
+/**
+ * The Kubernetes side of placement constraints: every placement field of a pod spec reaches the
+ * core.
+ */
 class PlacementConstraintsReaderTest {
 
   private static final JSON JSON = new JSON();
 
-  private static final String AFFINITY_SPEC = """
+  private static final String AFFINITY_SPEC =
+      """
       {"containers": [{"name": "main", "ports": [{"containerPort": 80, "hostPort": 8080},
                                                  {"containerPort": 53, "hostPort": 53, "protocol": "UDP", "hostIP": "10.0.0.1"},
                                                  {"containerPort": 9090}]}],
@@ -60,64 +64,136 @@ class PlacementConstraintsReaderTest {
 
   @Test
   void everyPlacementFieldOfAPodSpecIsRead() {
-    PlacementConstraints constraints = PlacementConstraintsReader.constraints(JSON.deserialize(AFFINITY_SPEC, V1PodSpec.class));
+    PlacementConstraints constraints =
+        PlacementConstraintsReader.constraints(JSON.deserialize(AFFINITY_SPEC, V1PodSpec.class));
 
-    assertThat(constraints.requiredAffinity()).containsExactly(new NodeAffinityTerm(
-        List.of(NodeSelectorRequirement.of("gpu", NodeSelectorOperator.EXISTS)),
-        List.of(NodeSelectorRequirement.of(NodeAffinityTerm.NODE_NAME_FIELD, NodeSelectorOperator.NOT_IN, "bad-node"))));
-    assertThat(constraints.preferredAffinity()).containsExactly(new PreferredNodeAffinityTerm(30,
-        NodeAffinityTerm.of(NodeSelectorRequirement.of("disk", NodeSelectorOperator.IN, "ssd"))));
-    assertThat(constraints.hostPorts()).containsExactly(HostPort.tcp(8080), new HostPort(53, "UDP", "10.0.0.1"));
+    assertThat(constraints.requiredAffinity())
+        .containsExactly(
+            new NodeAffinityTerm(
+                List.of(NodeSelectorRequirement.of("gpu", NodeSelectorOperator.EXISTS)),
+                List.of(
+                    NodeSelectorRequirement.of(
+                        NodeAffinityTerm.NODE_NAME_FIELD,
+                        NodeSelectorOperator.NOT_IN,
+                        "bad-node"))));
+    assertThat(constraints.preferredAffinity())
+        .containsExactly(
+            new PreferredNodeAffinityTerm(
+                30,
+                NodeAffinityTerm.of(
+                    NodeSelectorRequirement.of("disk", NodeSelectorOperator.IN, "ssd"))));
+    assertThat(constraints.hostPorts())
+        .containsExactly(HostPort.tcp(8080), new HostPort(53, "UDP", "10.0.0.1"));
     PodAffinity affinity = constraints.podAffinity();
-    assertThat(affinity.required()).containsExactly(
-        PodAffinityTerm.of(LabelSelector.matchLabels("app", "db"), "topology.kubernetes.io/zone"));
-    assertThat(affinity.preferred()).containsExactly(new WeightedPodAffinityTerm(5, new PodAffinityTerm(
-        LabelSelector.of(Map.of(), List.of(NodeSelectorRequirement.of("tier", NodeSelectorOperator.IN, "cache"))),
-        Set.of("infra"), false, "kubernetes.io/hostname")));
-    assertThat(affinity.requiredAnti()).containsExactly(
-        new PodAffinityTerm(LabelSelector.matchLabels("app", "solo"), Set.of(), true, "kubernetes.io/hostname"));
-    assertThat(affinity.preferredAnti()).containsExactly(
-        new WeightedPodAffinityTerm(7, PodAffinityTerm.of(LabelSelector.matchLabels("app", "noisy"), "kubernetes.io/hostname")));
-    assertThat(affinity.spread()).containsExactly(
-        new TopologySpreadConstraint(1, "topology.kubernetes.io/zone", true, LabelSelector.matchLabels("app", "web")),
-        new TopologySpreadConstraint(2, "kubernetes.io/hostname", false, LabelSelector.matchLabels("app", "web")));
+    assertThat(affinity.required())
+        .containsExactly(
+            PodAffinityTerm.of(
+                LabelSelector.matchLabels("app", "db"), "topology.kubernetes.io/zone"));
+    assertThat(affinity.preferred())
+        .containsExactly(
+            new WeightedPodAffinityTerm(
+                5,
+                new PodAffinityTerm(
+                    LabelSelector.of(
+                        Map.of(),
+                        List.of(
+                            NodeSelectorRequirement.of("tier", NodeSelectorOperator.IN, "cache"))),
+                    Set.of("infra"),
+                    false,
+                    "kubernetes.io/hostname")));
+    assertThat(affinity.requiredAnti())
+        .containsExactly(
+            new PodAffinityTerm(
+                LabelSelector.matchLabels("app", "solo"),
+                Set.of(),
+                true,
+                "kubernetes.io/hostname"));
+    assertThat(affinity.preferredAnti())
+        .containsExactly(
+            new WeightedPodAffinityTerm(
+                7,
+                PodAffinityTerm.of(
+                    LabelSelector.matchLabels("app", "noisy"), "kubernetes.io/hostname")));
+    assertThat(affinity.spread())
+        .containsExactly(
+            new TopologySpreadConstraint(
+                1, "topology.kubernetes.io/zone", true, LabelSelector.matchLabels("app", "web")),
+            new TopologySpreadConstraint(
+                2, "kubernetes.io/hostname", false, LabelSelector.matchLabels("app", "web")));
   }
 
   @Test
   void aSpecWithoutPlacementFieldsAsksNothing() {
-    PlacementConstraints constraints = PlacementConstraintsReader.constraints(
-        JSON.deserialize("{\"containers\": [{\"name\": \"main\"}]}", V1PodSpec.class));
+    PlacementConstraints constraints =
+        PlacementConstraintsReader.constraints(
+            JSON.deserialize("{\"containers\": [{\"name\": \"main\"}]}", V1PodSpec.class));
 
     assertThat(constraints).isEqualTo(PlacementConstraints.NONE);
   }
 
-  /** Tasks carry their template's labels and the ones the controller adds; other pods on a node are described. */
+  /**
+   * Tasks carry their template's labels and the ones the controller adds; other pods on a node are
+   * described.
+   */
   @Test
   void tasksCarryTheirPodsLabelsAndForeignPodsTheirLabelsPortsAndAntiAffinity() {
-    V1Node node = JSON.deserialize("""
+    V1Node node =
+        JSON.deserialize(
+            """
         {"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "16", "memory": "64Gi"},
-         "conditions": [{"type": "Ready", "status": "True"}]}}""", V1Node.class);
-    V1Pod foreign = JSON.deserialize("""
+         "conditions": [{"type": "Ready", "status": "True"}]}}""",
+            V1Node.class);
+    V1Pod foreign =
+        JSON.deserialize(
+            """
         {"metadata": {"namespace": "web", "name": "front", "labels": {"app": "front"}},
          "spec": {"nodeName": "n1", "containers": [{"name": "main", "ports": [{"containerPort": 80, "hostPort": 80}]}],
                   "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
                     {"labelSelector": {"matchLabels": {"app": "front"}}, "topologyKey": "kubernetes.io/hostname"}]}}},
-         "status": {"phase": "Running"}}""", V1Pod.class);
-    V1alpha1TYJob job = JSON.deserialize("""
+         "status": {"phase": "Running"}}""",
+            V1Pod.class);
+    V1alpha1TYJob job =
+        JSON.deserialize(
+            """
         {"metadata": {"namespace": "rl", "name": "pong", "creationTimestamp": "2026-11-22T09:00:00Z"},
          "spec": {"minWorkersNum": 1,
            "leader": {"name": "learner", "template": {"metadata": {"labels": {"team": "games"}}, "spec": {"containers": [{"name": "l"}]}}},
            "workerSets": [{"name": "actor", "counts": 1, "template": {"spec": {"containers": [{"name": "a"}]}}}]}}""",
-        V1alpha1TYJob.class);
+            V1alpha1TYJob.class);
 
-    var snapshot = SnapshotAssembler.assemble(List.of(node), List.of(foreign), List.of(job), List.of()).snapshot();
+    var snapshot =
+        SnapshotAssembler.assemble(List.of(node), List.of(foreign), List.of(job), List.of())
+            .snapshot();
 
     List<TaskInfo> tasks = snapshot.jobs().get(0).tasks();
-    assertThat(tasks.get(0).labels()).isEqualTo(Map.of("team", "games", "arranger.tyrl.io/job-name", "pong",
-        "arranger.tyrl.io/role", "leader"));
-    assertThat(tasks.get(1).labels()).isEqualTo(Map.of("arranger.tyrl.io/job-name", "pong", "arranger.tyrl.io/role", "worker",
-        "arranger.tyrl.io/worker-set", "actor", "arranger.tyrl.io/worker-index", "0"));
-    assertThat(snapshot.nodes().get(0).existingPods()).containsExactly(new ExistingPod("web", Map.of("app", "front"),
-        List.of(HostPort.tcp(80)), List.of(PodAffinityTerm.of(LabelSelector.matchLabels("app", "front"), "kubernetes.io/hostname"))));
+    assertThat(tasks.get(0).labels())
+        .isEqualTo(
+            Map.of(
+                "team",
+                "games",
+                "arranger.tyrl.io/job-name",
+                "pong",
+                "arranger.tyrl.io/role",
+                "leader"));
+    assertThat(tasks.get(1).labels())
+        .isEqualTo(
+            Map.of(
+                "arranger.tyrl.io/job-name",
+                "pong",
+                "arranger.tyrl.io/role",
+                "worker",
+                "arranger.tyrl.io/worker-set",
+                "actor",
+                "arranger.tyrl.io/worker-index",
+                "0"));
+    assertThat(snapshot.nodes().get(0).existingPods())
+        .containsExactly(
+            new ExistingPod(
+                "web",
+                Map.of("app", "front"),
+                List.of(HostPort.tcp(80)),
+                List.of(
+                    PodAffinityTerm.of(
+                        LabelSelector.matchLabels("app", "front"), "kubernetes.io/hostname"))));
   }
 }

@@ -22,90 +22,152 @@ class ScheduleStatusChangeTest {
 
   @Test
   void anUnchangedDecisionWritesNothing() {
-    V1alpha1TYJobStatus status = status("""
+    V1alpha1TYJobStatus status =
+        status(
+            """
         {"scheduleState": "Unscheduled", "scheduling": {"reason": "Unschedulable", "message": "0/4 nodes fit"}}""");
-    JobDecision decision = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.UNSCHEDULABLE,
-        "0/4 nodes fit", null);
+    JobDecision decision =
+        new JobDecision(
+            ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.UNSCHEDULABLE, "0/4 nodes fit", null);
 
     assertThat(ScheduleStatusChange.between(status, decision, List.of(), "7", NOW)).isEmpty();
   }
 
   @Test
   void placementsArePatchedKeyByKeyGuardedByTheResourceVersion() {
-    V1alpha1TYJobStatus status = status("""
+    V1alpha1TYJobStatus status =
+        status(
+            """
         {"scheduleState": "ScheduledPartly", "allocations": {"j-learner": "n1", "j-actor-0": "n1", "j-actor-1": "n2"}}""");
-    JobDecision decision = new JobDecision(ScheduleState.SCHEDULED_SUCCEED,
-        Map.of("j-learner", "n1", "j-actor-0", "n3", "j-actor-2", "n2"), null, "", null);
+    JobDecision decision =
+        new JobDecision(
+            ScheduleState.SCHEDULED_SUCCEED,
+            Map.of("j-learner", "n1", "j-actor-0", "n3", "j-actor-2", "n2"),
+            null,
+            "",
+            null);
 
-    ScheduleStatusChange change = ScheduleStatusChange.between(status, decision, List.of(), "42", NOW).orElseThrow();
+    ScheduleStatusChange change =
+        ScheduleStatusChange.between(status, decision, List.of(), "42", NOW).orElseThrow();
 
     JsonObject patch = JsonParser.parseString(change.patch()).getAsJsonObject();
-    assertThat(patch.getAsJsonObject("metadata").get("resourceVersion").getAsString()).isEqualTo("42");
+    assertThat(patch.getAsJsonObject("metadata").get("resourceVersion").getAsString())
+        .isEqualTo("42");
     JsonObject written = patch.getAsJsonObject("status");
     assertThat(written.get("scheduleState").getAsString()).isEqualTo("ScheduledSucceed");
     JsonObject allocations = written.getAsJsonObject("allocations");
-    assertThat(allocations.keySet()).containsExactlyInAnyOrder("j-actor-0", "j-actor-1", "j-actor-2");
+    assertThat(allocations.keySet())
+        .containsExactlyInAnyOrder("j-actor-0", "j-actor-1", "j-actor-2");
     assertThat(allocations.get("j-actor-0").getAsString()).isEqualTo("n3");
     assertThat(allocations.get("j-actor-1").isJsonNull()).isTrue();
-    assertThat(written.getAsJsonObject("scheduling").get("lastTransitionTime").getAsString()).isEqualTo(NOW.toString());
+    assertThat(written.getAsJsonObject("scheduling").get("lastTransitionTime").getAsString())
+        .isEqualTo(NOW.toString());
     assertThat(change.newlyPlaced()).isFalse();
   }
 
   @Test
   void aNewPendingReasonIsWorthAnEventAndAFirstPlacementToo() {
-    JobDecision pending = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.GANG_TIMEOUT,
-        "waited 10m", null);
-    JobDecision placed = new JobDecision(ScheduleState.SCHEDULED_PARTLY, Map.of("j-learner", "n1", "j-actor-0", "n1"),
-        null, "", NOW.minusSeconds(30));
+    JobDecision pending =
+        new JobDecision(
+            ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.GANG_TIMEOUT, "waited 10m", null);
+    JobDecision placed =
+        new JobDecision(
+            ScheduleState.SCHEDULED_PARTLY,
+            Map.of("j-learner", "n1", "j-actor-0", "n1"),
+            null,
+            "",
+            NOW.minusSeconds(30));
 
-    Optional<ScheduleStatusChange> reason = ScheduleStatusChange.between(null, pending, List.of(), "1", NOW);
-    Optional<ScheduleStatusChange> first = ScheduleStatusChange.between(status("{}"), placed, List.of(), "2", NOW);
+    Optional<ScheduleStatusChange> reason =
+        ScheduleStatusChange.between(null, pending, List.of(), "1", NOW);
+    Optional<ScheduleStatusChange> first =
+        ScheduleStatusChange.between(status("{}"), placed, List.of(), "2", NOW);
 
     assertThat(reason).get().extracting(ScheduleStatusChange::reasonChanged).isEqualTo(true);
     assertThat(first).get().extracting(ScheduleStatusChange::newlyPlaced).isEqualTo(true);
-    JsonObject scheduling = JsonParser.parseString(first.orElseThrow().patch()).getAsJsonObject()
-        .getAsJsonObject("status").getAsJsonObject("scheduling");
+    JsonObject scheduling =
+        JsonParser.parseString(first.orElseThrow().patch())
+            .getAsJsonObject()
+            .getAsJsonObject("status")
+            .getAsJsonObject("scheduling");
     assertThat(scheduling.get("reason").isJsonNull()).isTrue();
-    assertThat(scheduling.get("waitingSince").getAsString()).isEqualTo(NOW.minusSeconds(30).toString());
+    assertThat(scheduling.get("waitingSince").getAsString())
+        .isEqualTo(NOW.minusSeconds(30).toString());
   }
 
   @Test
   void victimsAreRecordedWhenChosenAndClearedOnceThePreemptorNoLongerWaits() {
-    Victim victim = new Victim("rl", "low", List.of("low-actor-3"), false, "preempted by rl/high (priority 8 > 2)",
-        ReasonCode.PREEMPTED);
-    JobDecision waiting = new JobDecision(ScheduleState.UNSCHEDULED, Map.of(), ReasonCode.WAITING_FOR_VICTIMS,
-        "waiting for 1 pod", null);
+    Victim victim =
+        new Victim(
+            "rl",
+            "low",
+            List.of("low-actor-3"),
+            false,
+            "preempted by rl/high (priority 8 > 2)",
+            ReasonCode.PREEMPTED);
+    JobDecision waiting =
+        new JobDecision(
+            ScheduleState.UNSCHEDULED,
+            Map.of(),
+            ReasonCode.WAITING_FOR_VICTIMS,
+            "waiting for 1 pod",
+            null);
 
-    ScheduleStatusChange chosen = ScheduleStatusChange.between(status("{}"), waiting, List.of(victim), "3", NOW)
-        .orElseThrow();
-    JsonObject written = JsonParser.parseString(chosen.patch()).getAsJsonObject().getAsJsonObject("status");
+    ScheduleStatusChange chosen =
+        ScheduleStatusChange.between(status("{}"), waiting, List.of(victim), "3", NOW)
+            .orElseThrow();
+    JsonObject written =
+        JsonParser.parseString(chosen.patch()).getAsJsonObject().getAsJsonObject("status");
     assertThat(written.getAsJsonArray("victims")).hasSize(1);
-    assertThat(written.getAsJsonArray("victims").get(0).getAsJsonObject().get("pods").getAsJsonArray().get(0)
-        .getAsString()).isEqualTo("low-actor-3");
-    assertThat(written.getAsJsonArray("victims").get(0).getAsJsonObject().get("cause").getAsString())
-        .as("the victim job is told whether it was preempted or reclaimed").isEqualTo("Preempted");
+    assertThat(
+            written
+                .getAsJsonArray("victims")
+                .get(0)
+                .getAsJsonObject()
+                .get("pods")
+                .getAsJsonArray()
+                .get(0)
+                .getAsString())
+        .isEqualTo("low-actor-3");
+    assertThat(
+            written.getAsJsonArray("victims").get(0).getAsJsonObject().get("cause").getAsString())
+        .as("the victim job is told whether it was preempted or reclaimed")
+        .isEqualTo("Preempted");
 
-    V1alpha1TYJobStatus recorded = status("""
+    V1alpha1TYJobStatus recorded =
+        status(
+            """
         {"scheduleState": "Unscheduled", "scheduling": {"reason": "WaitingForVictims", "message": "waiting for 1 pod"},
          "victims": [{"namespace": "rl", "job": "low", "pods": ["low-actor-3"], "wholeJob": false,
                       "reason": "preempted by rl/high (priority 8 > 2)"}]}""");
     assertThat(ScheduleStatusChange.recorded(recorded)).containsExactly(victim);
-    assertThat(ScheduleStatusChange.between(recorded, waiting, List.of(victim), "4", NOW)).isEmpty();
+    assertThat(ScheduleStatusChange.between(recorded, waiting, List.of(victim), "4", NOW))
+        .isEmpty();
 
-    JobDecision placed = new JobDecision(ScheduleState.SCHEDULED_SUCCEED, Map.of("high-learner", "n1"), null, "", null);
-    JsonObject cleared = JsonParser.parseString(ScheduleStatusChange.between(recorded, placed, List.of(), "5", NOW)
-        .orElseThrow().patch()).getAsJsonObject().getAsJsonObject("status");
+    JobDecision placed =
+        new JobDecision(
+            ScheduleState.SCHEDULED_SUCCEED, Map.of("high-learner", "n1"), null, "", null);
+    JsonObject cleared =
+        JsonParser.parseString(
+                ScheduleStatusChange.between(recorded, placed, List.of(), "5", NOW)
+                    .orElseThrow()
+                    .patch())
+            .getAsJsonObject()
+            .getAsJsonObject("status");
     assertThat(cleared.get("victims").isJsonNull()).isTrue();
   }
 
   @Test
   void aRecordedVictimKeepsItsCauseAndOneWithoutACauseIsReadFromItsText() {
-    V1alpha1TYJobStatus recorded = status("""
+    V1alpha1TYJobStatus recorded =
+        status(
+            """
         {"victims": [{"namespace": "rl", "job": "a", "pods": ["a-learner"], "reason": "reclaimed by queue q", "cause": "Reclaimed"},
                      {"namespace": "rl", "job": "b", "pods": ["b-learner"], "reason": "reclaimed by queue q"},
                      {"namespace": "rl", "job": "c", "pods": ["c-learner"], "reason": "preempted by rl/high"}]}""");
 
-    assertThat(ScheduleStatusChange.recorded(recorded)).extracting(Victim::cause)
+    assertThat(ScheduleStatusChange.recorded(recorded))
+        .extracting(Victim::cause)
         .containsExactly(ReasonCode.RECLAIMED, ReasonCode.RECLAIMED, ReasonCode.PREEMPTED);
   }
 

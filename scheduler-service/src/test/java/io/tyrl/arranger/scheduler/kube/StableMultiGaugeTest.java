@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class StableMultiGaugeTest {
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final StableMultiGauge gauge = new StableMultiGauge(MultiGauge.builder("queue.pending"), registry);
+  private final StableMultiGauge gauge =
+      new StableMultiGauge(MultiGauge.builder("queue.pending"), registry);
 
   @Test
   void aRowKeepsItsMeterAcrossCyclesAndShowsTheLatestValue() {

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps {@code docs/what-you-see.md} true: every reason the status can hold is explained there, the
- * scheduler's reasons are exactly the shared vocabulary, and the lifecycle section explains each case.
+ * scheduler's reasons are exactly the shared vocabulary, and the lifecycle section explains each
+ * case.
  */
 class WhatYouSeeDocTest {
 
@@ -24,7 +25,8 @@ class WhatYouSeeDocTest {
         return Files.readString(page);
       }
     }
-    throw new IllegalStateException("no docs/what-you-see.md above " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "no docs/what-you-see.md above " + Path.of("").toAbsolutePath());
   }
 
   @Test
@@ -39,7 +41,8 @@ class WhatYouSeeDocTest {
     for (String reason : SchedulingReasons.ALL) {
       assertThat(page).as("reason %s", reason).contains("`" + reason + "`");
     }
-    assertThat(page).contains("`Scheduled`", "`Preempting`", "`InvalidJob`", "(combined from similar events)");
+    assertThat(page)
+        .contains("`Scheduled`", "`Preempting`", "`InvalidJob`", "(combined from similar events)");
     for (String reason : SchedulingReasons.EVENTS_ONLY) {
       assertThat(page).as("event reason %s", reason).contains("`" + reason + "`");
     }
@@ -58,10 +61,22 @@ class WhatYouSeeDocTest {
     String page = page();
     String lifecycle = page.substring(page.indexOf("## Lifecycle"));
     assertThat(lifecycle).as("the placeholder is gone").doesNotContain("To be completed");
-    assertThat(lifecycle).contains("`Preempted`", "`Reclaimed`", "status.eviction", "counts no restart",
-        "`NodeUnreachable`", "arranger.controller.unreachable-node-grace", "tolerationSeconds",
-        "status.avoidNodes", "arranger.controller.refusing-node-avoidance", "`PodNameConflict`", "not adopted");
-    assertThat(page).as("a preempted job's loss is not counted as a restart")
-        .doesNotContain("`LeaderDeleted`, `LeaderEvicted`, `LeaderFailed` (controller, Warning; counted as a leader restart, `restart n of restartLimit`)");
+    assertThat(lifecycle)
+        .contains(
+            "`Preempted`",
+            "`Reclaimed`",
+            "status.eviction",
+            "counts no restart",
+            "`NodeUnreachable`",
+            "arranger.controller.unreachable-node-grace",
+            "tolerationSeconds",
+            "status.avoidNodes",
+            "arranger.controller.refusing-node-avoidance",
+            "`PodNameConflict`",
+            "not adopted");
+    assertThat(page)
+        .as("a preempted job's loss is not counted as a restart")
+        .doesNotContain(
+            "`LeaderDeleted`, `LeaderEvicted`, `LeaderFailed` (controller, Warning; counted as a leader restart, `restart n of restartLimit`)");
   }
 }

@@ -48,14 +48,19 @@ public final class PlainJson {
     throw new IllegalArgumentException("not a JSON value: " + value.getClass().getName());
   }
 
-  /** Objects become insertion-ordered maps, arrays lists, numbers {@link Number}s as written; JSON null is null. */
+  /**
+   * Objects become insertion-ordered maps, arrays lists, numbers {@link Number}s as written; JSON
+   * null is null.
+   */
   public static Object toPlain(JsonElement json) {
     if (json == null || json.isJsonNull()) {
       return null;
     }
     if (json.isJsonObject()) {
       Map<String, Object> map = new LinkedHashMap<>();
-      json.getAsJsonObject().entrySet().forEach(entry -> map.put(entry.getKey(), toPlain(entry.getValue())));
+      json.getAsJsonObject()
+          .entrySet()
+          .forEach(entry -> map.put(entry.getKey(), toPlain(entry.getValue())));
       return map;
     }
     if (json.isJsonArray()) {

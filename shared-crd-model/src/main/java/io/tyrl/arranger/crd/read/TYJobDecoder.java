@@ -33,7 +33,8 @@ public final class TYJobDecoder {
   /**
    * A TYJob as read.
    *
-   * @param job the typed job; when undecodable, only its metadata and (if readable) status, with no spec
+   * @param job the typed job; when undecodable, only its metadata and (if readable) status, with no
+   *     spec
    * @param problem why the spec could not be read, naming the field; empty when it could
    */
   public record Decoded(V1alpha1TYJob job, Optional<String> problem) {
@@ -68,7 +69,10 @@ public final class TYJobDecoder {
    */
   public record Template(Optional<V1PodTemplateSpec> template, Optional<Refusal> refusal) {}
 
-  /** {@code spec.volumes} as read: the typed volumes, or the first entry the model refuses (and no volumes). */
+  /**
+   * {@code spec.volumes} as read: the typed volumes, or the first entry the model refuses (and no
+   * volumes).
+   */
   public record Volumes(List<V1Volume> volumes, Optional<Refusal> refusal) {}
 
   private final Gson gson;
@@ -81,7 +85,8 @@ public final class TYJobDecoder {
    * A TYJob as read, with the refusal structured.
    *
    * @param job as for {@link Decoded#job()}
-   * @param refusal the first value of the spec the model cannot hold, by its path in the job; empty when it can
+   * @param refusal the first value of the spec the model cannot hold, by its path in the job; empty
+   *     when it can
    */
   public record Reading(V1alpha1TYJob job, Optional<Refusal> refusal) {}
 
@@ -92,16 +97,17 @@ public final class TYJobDecoder {
 
   /**
    * The job's identity and status, and its spec when the model holds every value of it as stored.
-   * The spec is checked against the model's types before Gson reads it, because Gson would read some
-   * values that do not fit as others (an integer beyond int32 wrapped, {@code "3"} as 3). The status,
-   * written by the services themselves, is read without the values that do not fit.
+   * The spec is checked against the model's types before Gson reads it, because Gson would read
+   * some values that do not fit as others (an integer beyond int32 wrapped, {@code "3"} as 3). The
+   * status, written by the services themselves, is read without the values that do not fit.
    */
   public Reading read(JsonObject raw) {
-    V1alpha1TYJob job = new V1alpha1TYJob()
-        .apiVersion(string(raw, "apiVersion"))
-        .kind(string(raw, "kind"))
-        .metadata(gson.fromJson(raw.get("metadata"), V1ObjectMeta.class))
-        .status(status(raw.get("status")));
+    V1alpha1TYJob job =
+        new V1alpha1TYJob()
+            .apiVersion(string(raw, "apiVersion"))
+            .kind(string(raw, "kind"))
+            .metadata(gson.fromJson(raw.get("metadata"), V1ObjectMeta.class))
+            .status(status(raw.get("status")));
     JsonElement spec = raw.get("spec");
     if (spec == null || !spec.isJsonObject()) {
       return new Reading(job, Optional.of(new Refusal("spec", "missing or not an object")));
@@ -113,14 +119,18 @@ public final class TYJobDecoder {
     try {
       return new Reading(job.spec(gson.fromJson(spec, V1alpha1TYJobSpec.class)), Optional.empty());
     } catch (RuntimeException whole) {
-      return new Reading(job, Optional.of(locate(spec.getAsJsonObject()).orElseGet(() -> new Refusal("spec", describe(whole)))));
+      return new Reading(
+          job,
+          Optional.of(
+              locate(spec.getAsJsonObject())
+                  .orElseGet(() -> new Refusal("spec", describe(whole)))));
     }
   }
 
   /**
    * One pod template. Values that do not fit the model are named first, down to their field; then
-   * its containers are tried, so that a bad quantity is named down to its resource
-   * ({@code spec.containers[1].resources.requests[cpu]}), then the template as a whole.
+   * its containers are tried, so that a bad quantity is named down to its resource ({@code
+   * spec.containers[1].resources.requests[cpu]}), then the template as a whole.
    */
   public Template template(JsonElement template) {
     if (template == null) {
@@ -131,9 +141,11 @@ public final class TYJobDecoder {
       return new Template(Optional.empty(), misfit);
     }
     try {
-      return new Template(Optional.ofNullable(gson.fromJson(template, V1PodTemplateSpec.class)), Optional.empty());
+      return new Template(
+          Optional.ofNullable(gson.fromJson(template, V1PodTemplateSpec.class)), Optional.empty());
     } catch (RuntimeException whole) {
-      Refusal refusal = containersRefusal(template).orElseGet(() -> new Refusal("", describe(whole)));
+      Refusal refusal =
+          containersRefusal(template).orElseGet(() -> new Refusal("", describe(whole)));
       return new Template(Optional.empty(), Optional.of(refusal));
     }
   }
@@ -148,13 +160,17 @@ public final class TYJobDecoder {
       try {
         decoded.add(gson.fromJson(volumes.getAsJsonArray().get(i), V1Volume.class));
       } catch (RuntimeException e) {
-        return new Volumes(List.of(), Optional.of(new Refusal("spec.volumes[" + i + "]", describe(e))));
+        return new Volumes(
+            List.of(), Optional.of(new Refusal("spec.volumes[" + i + "]", describe(e))));
       }
     }
     return new Volumes(decoded, Optional.empty());
   }
 
-  /** A TYJob's {@code status} as stored, without the values the model cannot hold; null when absent or not an object. */
+  /**
+   * A TYJob's {@code status} as stored, without the values the model cannot hold; null when absent
+   * or not an object.
+   */
   public V1alpha1TYJobStatus status(JsonElement status) {
     if (status == null || !status.isJsonObject()) {
       return null;
@@ -172,7 +188,8 @@ public final class TYJobDecoder {
   private Optional<Refusal> locate(JsonObject spec) {
     JsonObject leader = object(spec, "leader");
     if (leader != null) {
-      Optional<Refusal> refusal = template(leader.get("template")).refusal().map(r -> r.under("spec.leader.template"));
+      Optional<Refusal> refusal =
+          template(leader.get("template")).refusal().map(r -> r.under("spec.leader.template"));
       if (refusal.isPresent()) {
         return refusal;
       }
@@ -183,7 +200,8 @@ public final class TYJobDecoder {
         JsonElement set = workerSets.getAsJsonArray().get(i);
         if (set.isJsonObject()) {
           String path = "spec.workerSets[" + i + "].template";
-          Optional<Refusal> refusal = template(set.getAsJsonObject().get("template")).refusal().map(r -> r.under(path));
+          Optional<Refusal> refusal =
+              template(set.getAsJsonObject().get("template")).refusal().map(r -> r.under(path));
           if (refusal.isPresent()) {
             return refusal;
           }
@@ -194,7 +212,8 @@ public final class TYJobDecoder {
   }
 
   private Optional<Refusal> containersRefusal(JsonElement template) {
-    JsonObject podSpec = template.isJsonObject() ? object(template.getAsJsonObject(), "spec") : null;
+    JsonObject podSpec =
+        template.isJsonObject() ? object(template.getAsJsonObject(), "spec") : null;
     for (String list : List.of("initContainers", "containers")) {
       JsonElement containers = podSpec == null ? null : podSpec.get(list);
       if (containers != null && containers.isJsonArray()) {
@@ -204,8 +223,10 @@ public final class TYJobDecoder {
           try {
             gson.fromJson(container, V1Container.class);
           } catch (RuntimeException e) {
-            return Optional.of(quantityRefusal(container).map(refusal -> refusal.under(path))
-                .orElseGet(() -> new Refusal(path, describe(e))));
+            return Optional.of(
+                quantityRefusal(container)
+                    .map(refusal -> refusal.under(path))
+                    .orElseGet(() -> new Refusal(path, describe(e))));
           }
         }
       }
@@ -215,14 +236,18 @@ public final class TYJobDecoder {
 
   /** A quantity of a container's resources that is none, named down to its resource. */
   private static Optional<Refusal> quantityRefusal(JsonElement container) {
-    JsonObject resources = container.isJsonObject() ? object(container.getAsJsonObject(), "resources") : null;
+    JsonObject resources =
+        container.isJsonObject() ? object(container.getAsJsonObject(), "resources") : null;
     for (String kind : List.of("requests", "limits")) {
       JsonObject quantities = resources == null ? null : object(resources, kind);
       if (quantities != null) {
         for (Map.Entry<String, JsonElement> entry : quantities.entrySet()) {
           if (!isQuantity(entry.getValue())) {
-            return Optional.of(new Refusal("resources." + kind + "[" + entry.getKey() + "]",
-                ModelFit.shown(entry.getValue()) + " is not a Kubernetes quantity (e.g. 500m, 2Gi, 1)"));
+            return Optional.of(
+                new Refusal(
+                    "resources." + kind + "[" + entry.getKey() + "]",
+                    ModelFit.shown(entry.getValue())
+                        + " is not a Kubernetes quantity (e.g. 500m, 2Gi, 1)"));
           }
         }
       }
@@ -254,7 +279,8 @@ public final class TYJobDecoder {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    String message =
+        root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     int json = message.indexOf(" JSON:");
     if (json > 0) {
       message = message.substring(0, json);
@@ -268,7 +294,9 @@ public final class TYJobDecoder {
   }
 
   private static String cut(String problem) {
-    return problem.length() <= MAX_PROBLEM_LENGTH ? problem : problem.substring(0, MAX_PROBLEM_LENGTH - 3) + "...";
+    return problem.length() <= MAX_PROBLEM_LENGTH
+        ? problem
+        : problem.substring(0, MAX_PROBLEM_LENGTH - 3) + "...";
   }
 
   /** The member of a raw object that is an object, or null. */

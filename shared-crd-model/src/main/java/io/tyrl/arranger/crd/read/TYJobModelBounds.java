@@ -20,8 +20,8 @@ public final class TYJobModelBounds {
 
   /**
    * Every value of {@code job} outside the bounds, each naming its field path (with indices) and
-   * the offending value; empty if the job is within all of them. Never throws: absent parts
-   * (no metadata, no spec, null entries) are reported or skipped like absent fields.
+   * the offending value; empty if the job is within all of them. Never throws: absent parts (no
+   * metadata, no spec, null entries) are reported or skipped like absent fields.
    */
   public static List<BoundsProblem> problems(V1alpha1TYJob job) {
     return TYJobBounds.problems(shape(job));
@@ -38,8 +38,10 @@ public final class TYJobModelBounds {
     List<TYJobShape.WorkerSet> workerSets = new ArrayList<>();
     if (spec.getWorkerSets() != null) {
       for (V1alpha1TYJobSpecWorkerSets set : spec.getWorkerSets()) {
-        workerSets.add(set == null ? new TYJobShape.WorkerSet(null, null)
-            : new TYJobShape.WorkerSet(set.getName(), asLong(set.getCounts())));
+        workerSets.add(
+            set == null
+                ? new TYJobShape.WorkerSet(null, null)
+                : new TYJobShape.WorkerSet(set.getName(), asLong(set.getCounts())));
       }
     }
     List<String> volumeNames = new ArrayList<>();

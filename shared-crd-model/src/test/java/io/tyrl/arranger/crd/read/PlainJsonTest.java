@@ -13,11 +13,14 @@ class PlainJsonTest {
 
   @Test
   void aTreeReadsBackAsTheSameTreeWithNumbersAsWritten() {
-    JsonElement json = JsonParser.parseString("""
+    JsonElement json =
+        JsonParser.parseString(
+            """
         {"a": [1, 10000000000, 1.5, "x", true, null, {"b": {}}], "c": null}""");
 
     assertThat(PlainJson.toJson(PlainJson.toPlain(json))).isEqualTo(json);
-    assertThat(((List<?>) ((Map<?, ?>) PlainJson.toPlain(json)).get("a")).get(1).toString()).isEqualTo("10000000000");
+    assertThat(((List<?>) ((Map<?, ?>) PlainJson.toPlain(json)).get("a")).get(1).toString())
+        .isEqualTo("10000000000");
   }
 
   @Test

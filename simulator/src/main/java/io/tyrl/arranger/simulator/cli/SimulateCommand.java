@@ -81,25 +81,41 @@ public final class SimulateCommand {
       reportProblems(imported.problems(), options.trace());
       trace = imported.trace();
       if (trace.jobs().isEmpty()) {
-        throw new IllegalArgumentException("trace " + options.trace() + " has no job that could be read");
+        throw new IllegalArgumentException(
+            "trace " + options.trace() + " has no job that could be read");
       }
       traceName = options.trace().toString();
       load = String.format(Locale.ROOT, "%.2f", offeredGpuLoad(trace, cluster));
     } else {
-      trace = TraceGenerator.generate(new GeneratorSettings(options.jobs(), options.seed(), options.load(), cluster,
-          GeneratorSettings.DEFAULT_QUEUES));
-      traceName = "generated RL trace (seed " + options.seed() + ", offered load " + options.load() + ")";
+      trace =
+          TraceGenerator.generate(
+              new GeneratorSettings(
+                  options.jobs(),
+                  options.seed(),
+                  options.load(),
+                  cluster,
+                  GeneratorSettings.DEFAULT_QUEUES));
+      traceName =
+          "generated RL trace (seed " + options.seed() + ", offered load " + options.load() + ")";
       load = String.format(Locale.ROOT, "%s", options.load());
     }
     if (options.writeTrace() != null) {
       TraceCsv.write(trace, options.writeTrace());
       out.println("[sim] trace written to " + options.writeTrace());
     }
-    out.printf(Locale.ROOT, "[sim] %s: %d jobs, last submission at %.1f h, %d nodes (%d GPUs)%n", traceName,
-        trace.jobs().size(), trace.lastSubmitSeconds() / 3600, options.nodes(), cluster.capacity().get(Resource.GPU));
+    out.printf(
+        Locale.ROOT,
+        "[sim] %s: %d jobs, last submission at %.1f h, %d nodes (%d GPUs)%n",
+        traceName,
+        trace.jobs().size(),
+        trace.lastSubmitSeconds() / 3600,
+        options.nodes(),
+        cluster.capacity().get(Resource.GPU));
 
-    SchedulerConfigurationParser parser = new SchedulerConfigurationParser(
-        new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE).vocabulary());
+    SchedulerConfigurationParser parser =
+        new SchedulerConfigurationParser(
+            new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE)
+                .vocabulary());
     List<Variant> variants = new ArrayList<>();
     for (Path config : options.configs()) {
       variants.add(Variant.fromFile(config, parser));
@@ -110,62 +126,122 @@ public final class SimulateCommand {
     GreedyBound bound = GreedyBound.of(trace, cluster.capacity());
     List<RunRecord> runs = simulate(trace, cluster, variants, options, out);
     double windowStart = options.warmup() * trace.lastSubmitSeconds();
-    List<RunSummary> summaries = runs.stream().map(run -> QualityMetrics.summarize(run, bound, windowStart)).toList();
+    List<RunSummary> summaries =
+        runs.stream().map(run -> QualityMetrics.summarize(run, bound, windowStart)).toList();
 
     Map<String, String> parameters = new LinkedHashMap<>();
-    parameters.put("trace", traceName + ", " + trace.jobs().size() + " jobs, queues " + trace.queueWeights());
+    parameters.put(
+        "trace", traceName + ", " + trace.jobs().size() + " jobs, queues " + trace.queueWeights());
     parameters.put("cluster", options.nodes() + " nodes of " + ClusterShape.GPU_NODE);
-    parameters.put("configurations", String.join(", ", variants.stream().map(Variant::name).toList()));
+    parameters.put(
+        "configurations", String.join(", ", variants.stream().map(Variant::name).toList()));
     SimulationSettings settings = options.settings();
-    parameters.put("simulation", "cycle period " + settings.period().toMillis() / 1000.0 + " s"
-        + (settings.cycleOnChange() ? ", Arranger's configurations also cycling on change (no sooner than "
-            + settings.minCycleInterval().toMillis() / 1000.0 + " s after the last cycle), the baseline every period only"
-            : ", every configuration cycling every period only")
-        + ", pod startup "
-        + settings.podStartup().toMillis() / 1000.0 + " s, pod termination " + settings.podTermination().toMillis() / 1000.0
-        + " s, deadlock threshold without waitTime " + settings.deadlockAfter().toSeconds() + " s");
-    parameters.put("measurement window", String.format(Locale.ROOT, "%.1f – %.1f h (from %.0f %% of the submission period,"
-        + " once the cluster has filled, to the last submission); delays and completion times of the jobs submitted in it",
-        windowStart / 3600, trace.lastSubmitSeconds() / 3600, options.warmup() * 100));
-    Comparison comparison = new Comparison("Arranger scheduling simulation", parameters, bound, runs, summaries);
+    parameters.put(
+        "simulation",
+        "cycle period "
+            + settings.period().toMillis() / 1000.0
+            + " s"
+            + (settings.cycleOnChange()
+                ? ", Arranger's configurations also cycling on change (no sooner than "
+                    + settings.minCycleInterval().toMillis() / 1000.0
+                    + " s after the last cycle), the baseline every period only"
+                : ", every configuration cycling every period only")
+            + ", pod startup "
+            + settings.podStartup().toMillis() / 1000.0
+            + " s, pod termination "
+            + settings.podTermination().toMillis() / 1000.0
+            + " s, deadlock threshold without waitTime "
+            + settings.deadlockAfter().toSeconds()
+            + " s");
+    parameters.put(
+        "measurement window",
+        String.format(
+            Locale.ROOT,
+            "%.1f – %.1f h (from %.0f %% of the submission period,"
+                + " once the cluster has filled, to the last submission); delays and completion times of the jobs submitted in it",
+            windowStart / 3600,
+            trace.lastSubmitSeconds() / 3600,
+            options.warmup() * 100));
+    Comparison comparison =
+        new Comparison("Arranger scheduling simulation", parameters, bound, runs, summaries);
     Path html = options.out().resolve("report.html");
     HtmlReport.write(comparison, html);
     SeriesCsv.write(comparison, options.out());
 
     printTables(summaries, out);
     for (RunSummary summary : summaries) {
-      out.printf(Locale.ROOT, "sim-perf configuration=%s jobs=%d nodes=%d cycles=%d wall-s=%.1f cpu-s=%.1f target-wall-s=%.0f%n",
-          summary.variant(), summary.jobs(), options.nodes(), summary.cycles(), summary.wallMillis() / 1000.0,
-          summary.cpuMillis() / 1000.0, TARGET_WALL_SECONDS);
+      out.printf(
+          Locale.ROOT,
+          "sim-perf configuration=%s jobs=%d nodes=%d cycles=%d wall-s=%.1f cpu-s=%.1f target-wall-s=%.0f%n",
+          summary.variant(),
+          summary.jobs(),
+          options.nodes(),
+          summary.cycles(),
+          summary.wallMillis() / 1000.0,
+          summary.cpuMillis() / 1000.0,
+          TARGET_WALL_SECONDS);
     }
-    out.println("[sim] report " + html + "; raw series " + options.out().resolve("series.csv") + ", jobs.csv, summary.csv");
+    out.println(
+        "[sim] report "
+            + html
+            + "; raw series "
+            + options.out().resolve("series.csv")
+            + ", jobs.csv, summary.csv");
     RunSummary main = summaries.get(0);
     RunSummary baseline = options.baseline() ? summaries.get(summaries.size() - 1) : null;
-    out.printf(Locale.ROOT, "sim-targets configuration=%s gpu-alloc>=95%%-of-bound=%s deadlocks=0:%s share-dev<=5%%:%s"
-              + " p95-wait-below-baseline=%s%n", main.variant(), yes(main.ofGreedyBound() >= 0.95), yes(main.deadlocks() == 0),
-          yes(main.shareDeviation() <= 0.05), baseline == null ? "-" : yes(main.waitP95() < baseline.waitP95()));
-    out.printf(Locale.ROOT, "sim jobs=%d nodes=%d load=%s gpu-alloc=%s greedy-bound=%s deadlocks=%d share-dev=%s"
-            + " p95-wait-s=%.1f baseline-p95-wait-s=%s report=%s%n", main.jobs(), options.nodes(), load,
-        Formats.percent(main.gpuAlloc()), Formats.percent(main.greedyBound()), main.deadlocks(),
-        Formats.percent(main.shareDeviation()), main.waitP95(),
-        baseline == null ? "-" : String.format(Locale.ROOT, "%.1f", baseline.waitP95()), html);
+    out.printf(
+        Locale.ROOT,
+        "sim-targets configuration=%s gpu-alloc>=95%%-of-bound=%s deadlocks=0:%s share-dev<=5%%:%s"
+            + " p95-wait-below-baseline=%s%n",
+        main.variant(),
+        yes(main.ofGreedyBound() >= 0.95),
+        yes(main.deadlocks() == 0),
+        yes(main.shareDeviation() <= 0.05),
+        baseline == null ? "-" : yes(main.waitP95() < baseline.waitP95()));
+    out.printf(
+        Locale.ROOT,
+        "sim jobs=%d nodes=%d load=%s gpu-alloc=%s greedy-bound=%s deadlocks=%d share-dev=%s"
+            + " p95-wait-s=%.1f baseline-p95-wait-s=%s report=%s%n",
+        main.jobs(),
+        options.nodes(),
+        load,
+        Formats.percent(main.gpuAlloc()),
+        Formats.percent(main.greedyBound()),
+        main.deadlocks(),
+        Formats.percent(main.shareDeviation()),
+        main.waitP95(),
+        baseline == null ? "-" : String.format(Locale.ROOT, "%.1f", baseline.waitP95()),
+        html);
     return comparison;
   }
 
-  private static List<RunRecord> simulate(Trace trace, ClusterShape cluster, List<Variant> variants,
-      SimulateOptions options, PrintStream out) {
-    int threads = options.threads() > 0 ? options.threads()
-        : Math.min(variants.size(), Runtime.getRuntime().availableProcessors());
+  private static List<RunRecord> simulate(
+      Trace trace,
+      ClusterShape cluster,
+      List<Variant> variants,
+      SimulateOptions options,
+      PrintStream out) {
+    int threads =
+        options.threads() > 0
+            ? options.threads()
+            : Math.min(variants.size(), Runtime.getRuntime().availableProcessors());
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
     try {
       List<Future<RunRecord>> futures = new ArrayList<>();
       for (Variant variant : variants) {
-        futures.add(pool.submit(() -> {
-          RunRecord run = Simulation.run(trace, cluster, variant, options.settings());
-          out.printf(Locale.ROOT, "[sim] %s: %d cycles in %.1f s (%.1f s of CPU)%n", variant.name(), run.cycles(),
-              run.wallMillis() / 1000.0, run.cpuMillis() / 1000.0);
-          return run;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  RunRecord run = Simulation.run(trace, cluster, variant, options.settings());
+                  out.printf(
+                      Locale.ROOT,
+                      "[sim] %s: %d cycles in %.1f s (%.1f s of CPU)%n",
+                      variant.name(),
+                      run.cycles(),
+                      run.wallMillis() / 1000.0,
+                      run.cpuMillis() / 1000.0);
+                  return run;
+                }));
       }
       List<RunRecord> runs = new ArrayList<>();
       for (Future<RunRecord> future : futures) {
@@ -183,24 +259,77 @@ public final class SimulateCommand {
   }
 
   private static void printTables(List<RunSummary> summaries, PrintStream out) {
-    out.printf(Locale.ROOT, "%n%-18s %9s %8s %9s %8s %9s %9s %10s %10s %10s %10s %7s %7s %6s %6s %7s%n", "configuration",
-        "gpu-alloc", "of-bound", "cpu-alloc", "reserved", "deadlocks", "share-dev", "wait-p50-s", "wait-p95-s",
-        "jct-p50-s", "jct-p95-s", "preempt", "reclaim", "failed", "never", "cycles");
+    out.printf(
+        Locale.ROOT,
+        "%n%-18s %9s %8s %9s %8s %9s %9s %10s %10s %10s %10s %7s %7s %6s %6s %7s%n",
+        "configuration",
+        "gpu-alloc",
+        "of-bound",
+        "cpu-alloc",
+        "reserved",
+        "deadlocks",
+        "share-dev",
+        "wait-p50-s",
+        "wait-p95-s",
+        "jct-p50-s",
+        "jct-p95-s",
+        "preempt",
+        "reclaim",
+        "failed",
+        "never",
+        "cycles");
     for (RunSummary s : summaries) {
-      out.printf(Locale.ROOT, "%-18s %9s %8s %9s %8s %9d %9s %10.1f %10.1f %10.1f %10.1f %7d %7d %6d %6d %7d%n",
-          s.variant(), Formats.percent(s.gpuAlloc()), Formats.percent(s.ofGreedyBound()),
-          Formats.percent(s.cpuAlloc()), Formats.percent(s.gpuReserved()), s.deadlocks(),
-          Formats.percent(s.shareDeviation()), s.waitP50(), s.waitP95(), s.jctP50(), s.jctP95(), s.preemptions(),
-          s.reclaims(), s.failed(), s.neverStarted(), s.cycles());
+      out.printf(
+          Locale.ROOT,
+          "%-18s %9s %8s %9s %8s %9d %9s %10.1f %10.1f %10.1f %10.1f %7d %7d %6d %6d %7d%n",
+          s.variant(),
+          Formats.percent(s.gpuAlloc()),
+          Formats.percent(s.ofGreedyBound()),
+          Formats.percent(s.cpuAlloc()),
+          Formats.percent(s.gpuReserved()),
+          s.deadlocks(),
+          Formats.percent(s.shareDeviation()),
+          s.waitP50(),
+          s.waitP95(),
+          s.jctP50(),
+          s.jctP95(),
+          s.preemptions(),
+          s.reclaims(),
+          s.failed(),
+          s.neverStarted(),
+          s.cycles());
     }
-    out.printf(Locale.ROOT, "%-18s %9s%n", "greedy bound", Formats.percent(summaries.get(0).greedyBound()));
-    out.printf(Locale.ROOT, "%n%-18s %-10s %6s %8s %9s %9s %10s %10s %6s%n", "configuration", "queue", "weight", "held",
-        "deserved", "deviation", "wait-p50-s", "wait-p95-s", "jobs");
+    out.printf(
+        Locale.ROOT,
+        "%-18s %9s%n",
+        "greedy bound",
+        Formats.percent(summaries.get(0).greedyBound()));
+    out.printf(
+        Locale.ROOT,
+        "%n%-18s %-10s %6s %8s %9s %9s %10s %10s %6s%n",
+        "configuration",
+        "queue",
+        "weight",
+        "held",
+        "deserved",
+        "deviation",
+        "wait-p50-s",
+        "wait-p95-s",
+        "jobs");
     for (RunSummary s : summaries) {
       for (QueueSummary q : s.queues()) {
-        out.printf(Locale.ROOT, "%-18s %-10s %6d %8s %9s %9s %10.1f %10.1f %6d%n", s.variant(), q.queue(), q.weight(),
-            Formats.percent(q.heldShare()), Formats.percent(q.deservedShare()),
-            Formats.percent(q.deviation()), q.waitP50(), q.waitP95(), q.jobs());
+        out.printf(
+            Locale.ROOT,
+            "%-18s %-10s %6d %8s %9s %9s %10.1f %10.1f %6d%n",
+            s.variant(),
+            q.queue(),
+            q.weight(),
+            Formats.percent(q.heldShare()),
+            Formats.percent(q.deservedShare()),
+            Formats.percent(q.deviation()),
+            q.waitP50(),
+            q.waitP95(),
+            q.jobs());
       }
     }
     out.println();
@@ -210,7 +339,8 @@ public final class SimulateCommand {
     int shown = 0;
     for (CsvProblem problem : problems) {
       if (shown++ == 20) {
-        System.err.println("simulate: " + file + ": " + (problems.size() - 20) + " more rows left out");
+        System.err.println(
+            "simulate: " + file + ": " + (problems.size() - 20) + " more rows left out");
         break;
       }
       System.err.println("simulate: " + file + ": " + problem + " (row left out)");

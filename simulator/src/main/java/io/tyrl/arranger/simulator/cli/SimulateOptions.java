@@ -9,16 +9,28 @@ import java.util.List;
 /**
  * The command line of {@code scripts/simulate.sh}.
  *
- * @param trace        a trace CSV, or null for the built-in generated trace
- * @param configs      scheduler configuration files, in report order
- * @param baseline     whether the Volcano-default-like baseline runs too
- * @param writeTrace   where to write the trace as CSV (e.g. the generated one), or null
- * @param warmup       the fraction of the submission period left out of the measurement window
+ * @param trace a trace CSV, or null for the built-in generated trace
+ * @param configs scheduler configuration files, in report order
+ * @param baseline whether the Volcano-default-like baseline runs too
+ * @param writeTrace where to write the trace as CSV (e.g. the generated one), or null
+ * @param warmup the fraction of the submission period left out of the measurement window
  */
-record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, List<Path> configs, boolean baseline,
-    Path out, Path writeTrace, int threads, double warmup, SimulationSettings settings) {
+record SimulateOptions(
+    Path trace,
+    int jobs,
+    int nodes,
+    double load,
+    long seed,
+    List<Path> configs,
+    boolean baseline,
+    Path out,
+    Path writeTrace,
+    int threads,
+    double warmup,
+    SimulationSettings settings) {
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       usage: simulate.sh [--trace FILE.csv | --jobs N --load L --seed S] [--nodes N]
                          [--config SCHEDULER.yaml]... [--no-baseline] [--out DIR] [--write-trace FILE.csv]
                          [--period S] [--pod-startup S] [--pod-termination S] [--deadlock-after S] [--drain S]
@@ -86,7 +98,8 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
         case "--min-cycle-interval" -> {
           minCycleInterval = seconds(args, ++i, flag);
           if (minCycleInterval.isZero()) {
-            throw new IllegalArgumentException("--min-cycle-interval: must be more than 0 seconds (a cycle takes some time)");
+            throw new IllegalArgumentException(
+                "--min-cycle-interval: must be more than 0 seconds (a cycle takes some time)");
           }
         }
         case "--periodic-cycles" -> cycleOnChange = false;
@@ -102,8 +115,20 @@ record SimulateOptions(Path trace, int jobs, int nodes, double load, long seed, 
     if (jobs < 1 || nodes < 1) {
       throw new IllegalArgumentException("--jobs and --nodes must be >= 1");
     }
-    return new SimulateOptions(trace, jobs, nodes, load, seed, List.copyOf(configs), baseline, out, writeTrace, threads, warmup,
-        new SimulationSettings(period, startup, termination, deadlockAfter, drain, cycleOnChange, minCycleInterval));
+    return new SimulateOptions(
+        trace,
+        jobs,
+        nodes,
+        load,
+        seed,
+        List.copyOf(configs),
+        baseline,
+        out,
+        writeTrace,
+        threads,
+        warmup,
+        new SimulationSettings(
+            period, startup, termination, deadlockAfter, drain, cycleOnChange, minCycleInterval));
   }
 
   private static String value(String[] args, int index, String flag) {

@@ -15,14 +15,19 @@ import java.util.Map;
 
 /**
  * One job inside a run: where each of its pods is, the controller's stage, and what happened to it.
- * Mutable, owned by one {@link Simulation}; the scheduler sees it only as the immutable {@link JobInfo}
- * built from it.
+ * Mutable, owned by one {@link Simulation}; the scheduler sees it only as the immutable {@link
+ * JobInfo} built from it.
  */
 final class SimJob {
 
   static final String NAMESPACE = "sim";
 
-  enum Phase { NOT_ARRIVED, WAITING, STARTED, ENDED }
+  enum Phase {
+    NOT_ARRIVED,
+    WAITING,
+    STARTED,
+    ENDED
+  }
 
   final TraceJob spec;
   final int queue;
@@ -34,6 +39,7 @@ final class SimJob {
   private final Map<String, Integer> taskIndex = new HashMap<>();
   final String[] nodeOf;
   final boolean[] releasing;
+
   /** Bumped each time a pod starts releasing, so that a stale release event is ignored. */
   final int[] releaseStamp;
 
@@ -41,8 +47,13 @@ final class SimJob {
   Stage stage = Stage.PENDING;
   Instant waitingSince;
   boolean awaitingVictims;
-  /** Bumped when the job is evicted whole or ends, so that its pending RUN and FINISH events are ignored. */
+
+  /**
+   * Bumped when the job is evicted whole or ends, so that its pending RUN and FINISH events are
+   * ignored.
+   */
   int generation;
+
   double started = Double.NaN;
   double finished = Double.NaN;
   String failure;
@@ -59,7 +70,8 @@ final class SimJob {
 
   /**
    * @param sharedRequests one instance per distinct request across the run, so that the core, which
-   *     turns each distinct request object into a vector once per cycle, does so once per kind of pod
+   *     turns each distinct request object into a vector once per cycle, does so once per kind of
+   *     pod
    */
   SimJob(TraceJob spec, int queue, Instant created, Map<Resource, Resource> sharedRequests) {
     this.spec = spec;
@@ -68,7 +80,11 @@ final class SimJob {
     this.created = created;
     int tasks = 1 + spec.workers();
     pendingTasks = new TaskInfo[tasks];
-    pendingTasks[0] = TaskInfo.leader(spec.name(), "learner", sharedRequests.computeIfAbsent(spec.leader(), request -> request));
+    pendingTasks[0] =
+        TaskInfo.leader(
+            spec.name(),
+            "learner",
+            sharedRequests.computeIfAbsent(spec.leader(), request -> request));
     Resource workerRequest = sharedRequests.computeIfAbsent(spec.worker(), request -> request);
     for (int i = 0; i < spec.workers(); i++) {
       pendingTasks[1 + i] = TaskInfo.worker(spec.name(), "actor", i, workerRequest);
@@ -118,21 +134,25 @@ final class SimJob {
     if (info == null) {
       List<TaskInfo> tasks = new ArrayList<>(pendingTasks.length);
       for (int i = 0; i < pendingTasks.length; i++) {
-        tasks.add(nodeOf[i] == null ? pendingTasks[i]
-            : pendingTasks[i].withStatus(releasing[i] ? TaskStatus.RELEASING : TaskStatus.ALLOCATED, nodeOf[i]));
+        tasks.add(
+            nodeOf[i] == null
+                ? pendingTasks[i]
+                : pendingTasks[i].withStatus(
+                    releasing[i] ? TaskStatus.RELEASING : TaskStatus.ALLOCATED, nodeOf[i]));
       }
-      info = JobInfo.builder(NAMESPACE, spec.name())
-          .queue(spec.queue())
-          .priority(spec.priority())
-          .creationTime(created)
-          .minWorkersNum(spec.minWorkers())
-          .basicPolicy(spec.basicPolicy())
-          .gang(new GangSpec(spec.gang(), spec.waitTime(), null))
-          .waitingSince(waitingSince)
-          .tasks(tasks)
-          .awaitingVictims(awaitingVictims)
-          .stage(stage)
-          .build();
+      info =
+          JobInfo.builder(NAMESPACE, spec.name())
+              .queue(spec.queue())
+              .priority(spec.priority())
+              .creationTime(created)
+              .minWorkersNum(spec.minWorkers())
+              .basicPolicy(spec.basicPolicy())
+              .gang(new GangSpec(spec.gang(), spec.waitTime(), null))
+              .waitingSince(waitingSince)
+              .tasks(tasks)
+              .awaitingVictims(awaitingVictims)
+              .stage(stage)
+              .build();
     }
     return info;
   }

@@ -43,29 +43,34 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 
 /**
- * Replays a trace through the scheduler's real core in simulated time. Around the core it plays what
- * the services and the cluster would do: the scheduler's cycle every {@code period} and, for Arranger's
- * configurations, soon after each change as its loop starts them ({@link CyclePacing}); the controller
- * moving a job to Starting when its minimum is placed and to Running {@code podStartup} later, its
- * run then lasting the job's duration; evicted pods holding their room for {@code podTermination};
- * a job evicted whole going back to Rescheduling and losing its progress (no checkpoint); a failed job
- * leaving.
+ * Replays a trace through the scheduler's real core in simulated time. Around the core it plays
+ * what the services and the cluster would do: the scheduler's cycle every {@code period} and, for
+ * Arranger's configurations, soon after each change as its loop starts them ({@link CyclePacing});
+ * the controller moving a job to Starting when its minimum is placed and to Running {@code
+ * podStartup} later, its run then lasting the job's duration; evicted pods holding their room for
+ * {@code podTermination}; a job evicted whole going back to Rescheduling and losing its progress
+ * (no checkpoint); a failed job leaving.
  *
- * <p>Cycles whose outcome is known are skipped: the core is a function of its snapshot and its clock,
- * and the clock matters only through gang deadlines (waitTime, the NonStrict reservation timeout). So
- * after a cycle that changed nothing, the next one run is the first of the loop's periodic cycles at or
- * after the next event (an arrival, a job starting to run or ending, a pod gone) or gang deadline — or,
- * cycling on change, the one that event starts; a cycle that changed something is followed by one a
- * period later, as in the real loop.
- * {@link #run(Trace, ClusterShape, Variant, SimulationSettings, boolean)} with {@code everyPeriod}
- * runs every cycle instead, which tests use to show that skipping changes nothing.
+ * <p>Cycles whose outcome is known are skipped: the core is a function of its snapshot and its
+ * clock, and the clock matters only through gang deadlines (waitTime, the NonStrict reservation
+ * timeout). So after a cycle that changed nothing, the next one run is the first of the loop's
+ * periodic cycles at or after the next event (an arrival, a job starting to run or ending, a pod
+ * gone) or gang deadline — or, cycling on change, the one that event starts; a cycle that changed
+ * something is followed by one a period later, as in the real loop. {@link #run(Trace,
+ * ClusterShape, Variant, SimulationSettings, boolean)} with {@code everyPeriod} runs every cycle
+ * instead, which tests use to show that skipping changes nothing.
  */
 public final class Simulation {
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
 
-  private enum Kind { ARRIVE, RUN, FINISH, RELEASED }
+  private enum Kind {
+    ARRIVE,
+    RUN,
+    FINISH,
+    RELEASED
+  }
 
   private record Event(double time, long sequence, Kind kind, SimJob job, int stamp, int task) {}
 
@@ -73,10 +78,13 @@ public final class Simulation {
   private final SimulationSettings settings;
   private final boolean everyPeriod;
   private final boolean onChange;
+
   /** Seconds from a cycle to the soonest one a change may start (cycles take no simulated time). */
   private final double soonestAfterCycle;
+
   private boolean evictedOrFailed;
-  private final Scheduler scheduler = new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
+  private final Scheduler scheduler =
+      new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
   private final Duration reservationTimeout;
   private final List<NodeInfo> nodes;
   private final List<QueueInfo> queueInfos = new ArrayList<>();
@@ -85,8 +93,9 @@ public final class Simulation {
   private final List<SimJob> jobs = new ArrayList<>();
   private final Map<String, SimJob> byKey = new HashMap<>();
   private final List<SimJob> active = new ArrayList<>();
-  private final PriorityQueue<Event> events = new PriorityQueue<>(
-      Comparator.comparingDouble(Event::time).thenComparingLong(Event::sequence));
+  private final PriorityQueue<Event> events =
+      new PriorityQueue<>(
+          Comparator.comparingDouble(Event::time).thenComparingLong(Event::sequence));
   private long sequence;
   private final long capacityGpu;
   private final long capacityMilliCpu;
@@ -102,42 +111,58 @@ public final class Simulation {
   private int reclaims;
   private long cycles;
 
-  private Simulation(Trace trace, ClusterShape cluster, Variant variant, SimulationSettings settings, boolean everyPeriod) {
+  private Simulation(
+      Trace trace,
+      ClusterShape cluster,
+      Variant variant,
+      SimulationSettings settings,
+      boolean everyPeriod) {
     this.variant = variant;
     this.settings = settings;
     this.everyPeriod = everyPeriod;
     this.onChange = settings.cycleOnChange() && variant.cyclesOnChange();
-    this.soonestAfterCycle = new CyclePacing(settings.period(), onChange, settings.minCycleInterval())
-        .delayNanos(0, true) / 1e9;
+    this.soonestAfterCycle =
+        new CyclePacing(settings.period(), onChange, settings.minCycleInterval())
+                .delayNanos(0, true)
+            / 1e9;
     this.reservationTimeout = reservationTimeout(variant.configuration());
     this.nodes = cluster.nodeInfos();
     this.capacityGpu = cluster.capacity().get(Resource.GPU);
     this.capacityMilliCpu = cluster.capacity().milliCpu();
     this.windowEnd = trace.lastSubmitSeconds();
     Map<String, Integer> queueIndex = new LinkedHashMap<>();
-    trace.queueWeights().forEach((name, weight) -> {
-      queueIndex.put(name, queueNames.size());
-      queueNames.add(name);
-      queueWeights.add(weight);
-      queueInfos.add(QueueInfo.of(name, weight));
-    });
+    trace
+        .queueWeights()
+        .forEach(
+            (name, weight) -> {
+              queueIndex.put(name, queueNames.size());
+              queueNames.add(name);
+              queueWeights.add(weight);
+              queueInfos.add(QueueInfo.of(name, weight));
+            });
     queueHeld = new long[queueNames.size()];
     queueDemand = new long[queueNames.size()];
     Map<Resource, Resource> sharedRequests = new HashMap<>();
     for (TraceJob original : trace.jobs()) {
       TraceJob job = variant.jobs().apply(original);
-      SimJob simJob = new SimJob(job, queueIndex.get(job.queue()), at(job.submitSeconds()), sharedRequests);
+      SimJob simJob =
+          new SimJob(job, queueIndex.get(job.queue()), at(job.submitSeconds()), sharedRequests);
       jobs.add(simJob);
       byKey.put(simJob.key, simJob);
       schedule(job.submitSeconds(), Kind.ARRIVE, simJob, 0, -1);
     }
   }
 
-  public static RunRecord run(Trace trace, ClusterShape cluster, Variant variant, SimulationSettings settings) {
+  public static RunRecord run(
+      Trace trace, ClusterShape cluster, Variant variant, SimulationSettings settings) {
     return run(trace, cluster, variant, settings, false);
   }
 
-  public static RunRecord run(Trace trace, ClusterShape cluster, Variant variant, SimulationSettings settings,
+  public static RunRecord run(
+      Trace trace,
+      ClusterShape cluster,
+      Variant variant,
+      SimulationSettings settings,
       boolean everyPeriod) {
     return new Simulation(trace, cluster, variant, settings, everyPeriod).run();
   }
@@ -148,7 +173,10 @@ public final class Simulation {
     double period = settings.periodSeconds();
     double stopAt = windowEnd + settings.drainLimit().toSeconds();
     record(0);
-    double now = events.isEmpty() ? 0 : onChange ? events.peek().time() : gridAtOrAfter(events.peek().time());
+    double now =
+        events.isEmpty()
+            ? 0
+            : onChange ? events.peek().time() : gridAtOrAfter(events.peek().time());
     double lastCycle = Double.NEGATIVE_INFINITY;
     while (now <= stopAt) {
       // Events before the cycle due: those the loop starts a cycle on bring it forward.
@@ -170,7 +198,10 @@ public final class Simulation {
       if (changed || everyPeriod) {
         next = now + period;
       } else {
-        double wake = Math.min(events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time(), nextGangDeadline(now));
+        double wake =
+            Math.min(
+                events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time(),
+                nextGangDeadline(now));
         if (Double.isInfinite(wake)) {
           break;
         }
@@ -185,16 +216,40 @@ public final class Simulation {
     for (SimJob job : jobs) {
       closePartial(job, end);
     }
-    List<JobOutcome> outcomes = jobs.stream().map(job -> new JobOutcome(job.spec.name(), job.spec.queue(),
-        job.spec.submitSeconds(), job.started, job.finished, job.failure, job.restarts, job.deadlocked)).toList();
-    return new RunRecord(variant.name(), queueNames, queueWeights, capacityGpu, capacityMilliCpu, windowEnd, end, points,
-        outcomes, preemptions, reclaims, cycles, (System.nanoTime() - startNanos) / 1_000_000,
+    List<JobOutcome> outcomes =
+        jobs.stream()
+            .map(
+                job ->
+                    new JobOutcome(
+                        job.spec.name(),
+                        job.spec.queue(),
+                        job.spec.submitSeconds(),
+                        job.started,
+                        job.finished,
+                        job.failure,
+                        job.restarts,
+                        job.deadlocked))
+            .toList();
+    return new RunRecord(
+        variant.name(),
+        queueNames,
+        queueWeights,
+        capacityGpu,
+        capacityMilliCpu,
+        windowEnd,
+        end,
+        points,
+        outcomes,
+        preemptions,
+        reclaims,
+        cycles,
+        (System.nanoTime() - startNanos) / 1_000_000,
         (THREADS.getCurrentThreadCpuTime() - startCpu) / 1_000_000);
   }
 
   /**
-   * When the service's loop starts a cycle for a change seen at {@code change}: no sooner than the pacing
-   * allows after the loop's last cycle — the last real one, or a periodic one skipped since.
+   * When the service's loop starts a cycle for a change seen at {@code change}: no sooner than the
+   * pacing allows after the loop's last cycle — the last real one, or a periodic one skipped since.
    */
   private double cycleOnChangeAt(double change, double lastCycle) {
     if (Double.isInfinite(lastCycle)) {
@@ -206,8 +261,8 @@ public final class Simulation {
 
   /**
    * The loop's cycles go on every period after the last one whether or not they change anything; a
-   * skipped cycle is one of these. Stepped one period at a time, as cycling every period would, so that
-   * both give the very same times.
+   * skipped cycle is one of these. Stepped one period at a time, as cycling every period would, so
+   * that both give the very same times.
    */
   private double lastPeriodicAtOrBefore(double time, double now) {
     double period = settings.periodSeconds();
@@ -228,17 +283,18 @@ public final class Simulation {
     return cycle;
   }
 
-  /** The first multiple of the period at or after {@code time}: when a periodic loop first sees it. */
+  /**
+   * The first multiple of the period at or after {@code time}: when a periodic loop first sees it.
+   */
   private double gridAtOrAfter(double time) {
     double period = settings.periodSeconds();
     return Math.ceil(time / period - 1e-9) * period;
   }
 
-
   /**
-   * Applies the events up to {@code now}; true when one is a change the service's loop starts a cycle on
-   * (its {@code CycleTriggers}: a job submitted or ended, a pod gone). A job
-   * starting to run is not one.
+   * Applies the events up to {@code now}; true when one is a change the service's loop starts a
+   * cycle on (its {@code CycleTriggers}: a job submitted or ended, a pod gone). A job starting to
+   * run is not one.
    */
   private boolean processEventsUntil(double now) {
     boolean cycleOnChange = false;
@@ -258,7 +314,12 @@ public final class Simulation {
           }
           job.stage = Stage.RUNNING;
           job.changed();
-          schedule(event.time() + job.spec.duration().toMillis() / 1000.0, Kind.FINISH, job, job.generation, -1);
+          schedule(
+              event.time() + job.spec.duration().toMillis() / 1000.0,
+              Kind.FINISH,
+              job,
+              job.generation,
+              -1);
         }
         case FINISH -> {
           if (event.stamp() != job.generation) {
@@ -270,7 +331,9 @@ public final class Simulation {
         }
         case RELEASED -> {
           int task = event.task();
-          if (job.phase == SimJob.Phase.ENDED || !job.releasing[task] || job.releaseStamp[task] != event.stamp()) {
+          if (job.phase == SimJob.Phase.ENDED
+              || !job.releasing[task]
+              || job.releaseStamp[task] != event.stamp()) {
             continue;
           }
           unaccount(job);
@@ -286,13 +349,18 @@ public final class Simulation {
     return cycleOnChange;
   }
 
-  /** Runs one cycle at {@code now} and applies it; true when the next snapshot differs from this one. */
+  /**
+   * Runs one cycle at {@code now} and applies it; true when the next snapshot differs from this
+   * one.
+   */
   private boolean cycle(double now) {
     List<JobInfo> infos = new ArrayList<>(active.size());
     for (SimJob job : active) {
       infos.add(job.info());
     }
-    CycleResult result = scheduler.runCycle(new Snapshot(nodes, infos, queueInfos), variant.configuration(), at(now));
+    CycleResult result =
+        scheduler.runCycle(
+            new Snapshot(nodes, infos, queueInfos), variant.configuration(), at(now));
     cycles++;
     boolean changed = applyVictims(result, now);
     for (SimJob job : List.copyOf(active)) {
@@ -328,7 +396,12 @@ public final class Simulation {
           if (task >= 0 && job.nodeOf[task] != null && !job.releasing[task]) {
             job.releasing[task] = true;
             job.releaseStamp[task]++;
-            schedule(now + settings.podTermination().toMillis() / 1000.0, Kind.RELEASED, job, job.releaseStamp[task], task);
+            schedule(
+                now + settings.podTermination().toMillis() / 1000.0,
+                Kind.RELEASED,
+                job,
+                job.releaseStamp[task],
+                task);
           }
         }
         evictedOrFailed = true;
@@ -359,8 +432,10 @@ public final class Simulation {
     boolean placementsMoved = false;
     for (int task = 0; task < job.tasks(); task++) {
       String node = allocations.get(job.podName(task));
-      boolean moves = node != null ? job.releasing[task] || !node.equals(job.nodeOf[task])
-          : job.nodeOf[task] != null && !job.releasing[task];
+      boolean moves =
+          node != null
+              ? job.releasing[task] || !node.equals(job.nodeOf[task])
+              : job.nodeOf[task] != null && !job.releasing[task];
       if (!moves) {
         continue;
       }
@@ -382,7 +457,9 @@ public final class Simulation {
       job.awaitingVictims = awaiting;
       changed = true;
     }
-    boolean placed = decision.state() == ScheduleState.SCHEDULED_PARTLY || decision.state() == ScheduleState.SCHEDULED_SUCCEED;
+    boolean placed =
+        decision.state() == ScheduleState.SCHEDULED_PARTLY
+            || decision.state() == ScheduleState.SCHEDULED_SUCCEED;
     if (placed && (job.stage == Stage.PENDING || job.stage == Stage.RESCHEDULING)) {
       if (!placementsMoved) {
         unaccount(job);
@@ -433,7 +510,8 @@ public final class Simulation {
     if (Double.isNaN(job.partialSince)) {
       return;
     }
-    double threshold = job.spec.waitTimeIfSet().orElse(settings.deadlockAfter()).toMillis() / 1000.0;
+    double threshold =
+        job.spec.waitTimeIfSet().orElse(settings.deadlockAfter()).toMillis() / 1000.0;
     if (now - job.partialSince > threshold) {
       job.deadlocked = true;
     }
@@ -487,8 +565,9 @@ public final class Simulation {
   }
 
   private void record(double now) {
-    AllocationPoint point = new AllocationPoint(now, startedGpu, startedMilliCpu, reservedGpu, queueHeld.clone(),
-        queueDemand.clone());
+    AllocationPoint point =
+        new AllocationPoint(
+            now, startedGpu, startedMilliCpu, reservedGpu, queueHeld.clone(), queueDemand.clone());
     if (!points.isEmpty() && points.get(points.size() - 1).seconds() == now) {
       points.set(points.size() - 1, point);
     } else {

@@ -17,14 +17,19 @@ import java.util.function.UnaryOperator;
 /**
  * One configuration to compare: a scheduler configuration, what it does to the jobs' own settings
  * before they reach the scheduler ({@code jobs}; the identity for Arranger's configurations), and
- * whether its loop starts cycles on changes ({@code cyclesOnChange}: Arranger's does; Volcano's runs
- * every period only).
+ * whether its loop starts cycles on changes ({@code cyclesOnChange}: Arranger's does; Volcano's
+ * runs every period only).
  */
-public record Variant(String name, String yaml, SchedulerConfiguration configuration, UnaryOperator<TraceJob> jobs,
+public record Variant(
+    String name,
+    String yaml,
+    SchedulerConfiguration configuration,
+    UnaryOperator<TraceJob> jobs,
     boolean cyclesOnChange) {
 
   /** The baseline's configuration, on the classpath. */
   public static final String VOLCANO_LIKE_RESOURCE = "volcano-like.yaml";
+
   public static final String VOLCANO_LIKE_NAME = "volcano-like";
 
   public Variant {
@@ -34,11 +39,18 @@ public record Variant(String name, String yaml, SchedulerConfiguration configura
   }
 
   /** One of Arranger's configurations: its loop starts cycles on changes. */
-  public Variant(String name, String yaml, SchedulerConfiguration configuration, UnaryOperator<TraceJob> jobs) {
+  public Variant(
+      String name,
+      String yaml,
+      SchedulerConfiguration configuration,
+      UnaryOperator<TraceJob> jobs) {
     this(name, yaml, configuration, jobs, true);
   }
 
-  /** A configuration file, named after it (without {@code .yaml}); the parser's error names the file. */
+  /**
+   * A configuration file, named after it (without {@code .yaml}); the parser's error names the
+   * file.
+   */
   public static Variant fromFile(Path file, SchedulerConfigurationParser parser) {
     String yaml;
     try {
@@ -50,7 +62,8 @@ public record Variant(String name, String yaml, SchedulerConfiguration configura
     try {
       return of(name, yaml, parser);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("scheduler configuration " + file + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "scheduler configuration " + file + ": " + e.getMessage(), e);
     }
   }
 
@@ -61,13 +74,14 @@ public record Variant(String name, String yaml, SchedulerConfiguration configura
 
   /**
    * The baseline that behaves like Volcano's default: its classic tiers, gangs all-or-nothing (a
-   * NonStrict job is scheduled as Strict, since a Volcano PodGroup keeps no partial reservation), and
-   * no LeaderFirst (a job asking for it gets the default node order); and cycles every period only, as
-   * Volcano's {@code schedulePeriod} loop runs.
+   * NonStrict job is scheduled as Strict, since a Volcano PodGroup keeps no partial reservation),
+   * and no LeaderFirst (a job asking for it gets the default node order); and cycles every period
+   * only, as Volcano's {@code schedulePeriod} loop runs.
    */
   public static Variant volcanoLike(SchedulerConfigurationParser parser) {
     String yaml;
-    try (InputStream in = Variant.class.getClassLoader().getResourceAsStream(VOLCANO_LIKE_RESOURCE)) {
+    try (InputStream in =
+        Variant.class.getClassLoader().getResourceAsStream(VOLCANO_LIKE_RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException(VOLCANO_LIKE_RESOURCE + " is missing from the classpath");
       }
@@ -80,6 +94,8 @@ public record Variant(String name, String yaml, SchedulerConfiguration configura
 
   static TraceJob volcanoJob(TraceJob job) {
     TraceJob strict = job.gang() == GangMode.NON_STRICT ? job.withGang(GangMode.STRICT) : job;
-    return BasicPolicy.LEADER_FIRST.equals(strict.basicPolicy()) ? strict.withBasicPolicy(null) : strict;
+    return BasicPolicy.LEADER_FIRST.equals(strict.basicPolicy())
+        ? strict.withBasicPolicy(null)
+        : strict;
   }
 }

@@ -13,12 +13,12 @@ import java.util.PriorityQueue;
  * The allocation of an idealised greedy packer, the yardstick for a scheduler's: the cluster is one
  * pool (no node boundaries, so no fragmentation), there are no queues, shares, gangs, priorities or
  * cycles, and a job starts the moment its whole request (leader and every worker) fits in what the
- * pool has free, scanning waiting jobs in submit order and starting every one that fits (so a small job
- * passes a large one that does not fit). A job runs its duration with all its pods. A job larger than
- * the whole pool is left out.
+ * pool has free, scanning waiting jobs in submit order and starting every one that fits (so a small
+ * job passes a large one that does not fit). A job runs its duration with all its pods. A job
+ * larger than the whole pool is left out.
  *
- * @param times  when the allocation changed
- * @param gpus   GPUs allocated from then on
+ * @param times when the allocation changed
+ * @param gpus GPUs allocated from then on
  */
 public record GreedyBound(double[] times, double[] gpus, long capacityGpu) {
 
@@ -35,7 +35,8 @@ public record GreedyBound(double[] times, double[] gpus, long capacityGpu) {
     times.add(0.0);
     gpus.add(0.0);
     while (next < jobs.size() || !running.isEmpty()) {
-      double nextArrival = next < jobs.size() ? jobs.get(next).submitSeconds() : Double.POSITIVE_INFINITY;
+      double nextArrival =
+          next < jobs.size() ? jobs.get(next).submitSeconds() : Double.POSITIVE_INFINITY;
       double nextFinish = running.isEmpty() ? Double.POSITIVE_INFINITY : running.peek()[0];
       double now = Math.min(nextArrival, nextFinish);
       while (!running.isEmpty() && running.peek()[0] <= now) {
@@ -66,8 +67,10 @@ public record GreedyBound(double[] times, double[] gpus, long capacityGpu) {
         gpus.add((double) allocatedGpu);
       }
     }
-    return new GreedyBound(times.stream().mapToDouble(Double::doubleValue).toArray(),
-        gpus.stream().mapToDouble(Double::doubleValue).toArray(), capacity.get(Resource.GPU));
+    return new GreedyBound(
+        times.stream().mapToDouble(Double::doubleValue).toArray(),
+        gpus.stream().mapToDouble(Double::doubleValue).toArray(),
+        capacity.get(Resource.GPU));
   }
 
   /** The mean fraction of the cluster's GPUs allocated over [0, end]. */

@@ -3,14 +3,21 @@ package io.tyrl.arranger.simulator.metrics;
 /**
  * What became of one job, in seconds from the trace's start; NaN where it never happened.
  *
- * @param started   when its minimum was first placed (the end of its queueing delay)
- * @param finished  when it ended, having run its duration
- * @param failure   the scheduler's reason when it failed the job (e.g. GangTimeout), else null
- * @param restarts  how often it was evicted whole and had to start again
+ * @param started when its minimum was first placed (the end of its queueing delay)
+ * @param finished when it ended, having run its duration
+ * @param failure the scheduler's reason when it failed the job (e.g. GangTimeout), else null
+ * @param restarts how often it was evicted whole and had to start again
  * @param deadlocked true when it held part of its gang longer than the deadlock threshold
  */
-public record JobOutcome(String name, String queue, double submitted, double started, double finished, String failure,
-    int restarts, boolean deadlocked) {
+public record JobOutcome(
+    String name,
+    String queue,
+    double submitted,
+    double started,
+    double finished,
+    String failure,
+    int restarts,
+    boolean deadlocked) {
 
   public boolean hasStarted() {
     return !Double.isNaN(started);

@@ -2,7 +2,10 @@ package io.tyrl.arranger.simulator.metrics;
 
 import java.util.Arrays;
 
-/** Nearest-rank percentiles: the p-th is the smallest value with at least p % of the values at or below it. */
+/**
+ * Nearest-rank percentiles: the p-th is the smallest value with at least p % of the values at or
+ * below it.
+ */
 public final class Percentiles {
 
   private Percentiles() {}

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * Turns a run's record into its {@link RunSummary}, measured over a window that ends at the last
- * submission: time averages over the window, delays and completion times of the jobs submitted in it;
- * deadlocks, failures and jobs never started over the whole run.
+ * submission: time averages over the window, delays and completion times of the jobs submitted in
+ * it; deadlocks, failures and jobs never started over the whole run.
  */
 public final class QualityMetrics {
 
@@ -17,7 +17,9 @@ public final class QualityMetrics {
     return summarize(run, bound, 0);
   }
 
-  /** Measured from {@code windowStart} (e.g. once the cluster has filled up) to the last submission. */
+  /**
+   * Measured from {@code windowStart} (e.g. once the cluster has filled up) to the last submission.
+   */
   public static RunSummary summarize(RunRecord run, GreedyBound bound, double windowStart) {
     List<AllocationPoint> points = run.points();
     int n = points.size();
@@ -64,24 +66,57 @@ public final class QualityMetrics {
       double dev = StepSeries.mean(times, deviation[q], start, window) / capacity;
       shareDeviation = Math.max(shareDeviation, dev);
       double[] waits = waits(run, name, start);
-      queueSummaries.add(new QueueSummary(name, weights[q], StepSeries.mean(times, held[q], start, window) / capacity,
-          StepSeries.mean(times, deserved[q], start, window) / capacity, dev, Percentiles.of(waits, 50), Percentiles.of(waits, 95),
-          waits.length));
+      queueSummaries.add(
+          new QueueSummary(
+              name,
+              weights[q],
+              StepSeries.mean(times, held[q], start, window) / capacity,
+              StepSeries.mean(times, deserved[q], start, window) / capacity,
+              dev,
+              Percentiles.of(waits, 50),
+              Percentiles.of(waits, 95),
+              waits.length));
     }
     double[] waits = waits(run, null, start);
-    double[] jcts = run.jobs().stream().filter(job -> inWindow(run, job, start)).filter(JobOutcome::hasFinished).mapToDouble(job -> job.finished() - job.submitted())
-        .toArray();
+    double[] jcts =
+        run.jobs().stream()
+            .filter(job -> inWindow(run, job, start))
+            .filter(JobOutcome::hasFinished)
+            .mapToDouble(job -> job.finished() - job.submitted())
+            .toArray();
     int failed = (int) run.jobs().stream().filter(job -> job.failure() != null).count();
-    int neverStarted = (int) run.jobs().stream().filter(job -> job.failure() == null && !job.hasStarted()).count();
+    int neverStarted =
+        (int) run.jobs().stream().filter(job -> job.failure() == null && !job.hasStarted()).count();
     int deadlocks = (int) run.jobs().stream().filter(JobOutcome::deadlocked).count();
     int restarts = run.jobs().stream().mapToInt(JobOutcome::restarts).sum();
-    return new RunSummary(run.variant(), run.jobs().size(), gpuAlloc, cpuAlloc, gpuReserved,
-        bound.meanGpuFraction(start, window), deadlocks, shareDeviation, Percentiles.of(waits, 50), Percentiles.of(waits, 95),
-        Percentiles.of(jcts, 50), Percentiles.of(jcts, 95), run.preemptions(), run.reclaims(), restarts, failed, neverStarted,
-        run.cycles(), run.wallMillis(), run.cpuMillis(), queueSummaries);
+    return new RunSummary(
+        run.variant(),
+        run.jobs().size(),
+        gpuAlloc,
+        cpuAlloc,
+        gpuReserved,
+        bound.meanGpuFraction(start, window),
+        deadlocks,
+        shareDeviation,
+        Percentiles.of(waits, 50),
+        Percentiles.of(waits, 95),
+        Percentiles.of(jcts, 50),
+        Percentiles.of(jcts, 95),
+        run.preemptions(),
+        run.reclaims(),
+        restarts,
+        failed,
+        neverStarted,
+        run.cycles(),
+        run.wallMillis(),
+        run.cpuMillis(),
+        queueSummaries);
   }
 
-  /** Queueing delays of the queue's jobs (all queues for null) submitted in the window that were not failed. */
+  /**
+   * Queueing delays of the queue's jobs (all queues for null) submitted in the window that were not
+   * failed.
+   */
   static double[] waits(RunRecord run, String queue, double windowStart) {
     return run.jobs().stream()
         .filter(job -> queue == null || job.queue().equals(queue))

@@ -2,8 +2,8 @@ package io.tyrl.arranger.simulator.metrics;
 
 /**
  * Deserved shares of one resource by weighted water-filling: capacity is split by weight among the
- * queues that ask for something; a queue offered more than it asks gets what it asks, and the rest is
- * split again among the others, until every queue is either satisfied or gets its weighted part.
+ * queues that ask for something; a queue offered more than it asks gets what it asks, and the rest
+ * is split again among the others, until every queue is either satisfied or gets its weighted part.
  */
 public final class WaterFilling {
 

@@ -12,7 +12,11 @@ import java.util.Map;
  *
  * @param parameters what was run, in words (trace, cluster, settings), in display order
  */
-public record Comparison(String title, Map<String, String> parameters, GreedyBound bound, List<RunRecord> runs,
+public record Comparison(
+    String title,
+    Map<String, String> parameters,
+    GreedyBound bound,
+    List<RunRecord> runs,
     List<RunSummary> summaries) {
 
   public Comparison {

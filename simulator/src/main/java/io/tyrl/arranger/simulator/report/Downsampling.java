@@ -1,11 +1,17 @@
 package io.tyrl.arranger.simulator.report;
 
-/** Shrinks a step series to at most a number of buckets for plotting: each bucket shows its time-weighted mean. */
+/**
+ * Shrinks a step series to at most a number of buckets for plotting: each bucket shows its
+ * time-weighted mean.
+ */
 final class Downsampling {
 
   private Downsampling() {}
 
-  /** xs are the buckets' starts; the step series holds each value from its time until the next one's, 0 before the first. */
+  /**
+   * xs are the buckets' starts; the step series holds each value from its time until the next
+   * one's, 0 before the first.
+   */
   static double[][] bucketMeans(double[] times, double[] values, double end, int buckets) {
     if (!(end > 0) || buckets < 1) {
       return new double[][] {new double[0], new double[0]};

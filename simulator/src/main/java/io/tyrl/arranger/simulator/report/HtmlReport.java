@@ -16,20 +16,20 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Properties;
 
 /**
- * Writes the comparison as one HTML file that opens with no network: Chart.js (from its webjar on the
- * classpath) and the data are inlined. Once the page has drawn, each chart's canvas carries
+ * Writes the comparison as one HTML file that opens with no network: Chart.js (from its webjar on
+ * the classpath) and the data are inlined. Once the page has drawn, each chart's canvas carries
  * {@code data-rendered-points} (the points Chart.js laid out) and {@code data-painted-pixels}
- * (opaque pixels sampled from its plot area: lines and bars, not the faint grid), and the body carries {@code data-charts-rendered};
- * a browser test reads them.
+ * (opaque pixels sampled from its plot area: lines and bars, not the faint grid), and the body
+ * carries {@code data-charts-rendered}; a browser test reads them.
  */
 public final class HtmlReport {
 
   /** Points per line on the time charts; the CSV keeps every point. */
   static final int BUCKETS = 600;
+
   private static final int CDF_POINTS = 200;
 
   private HtmlReport() {}
@@ -55,21 +55,41 @@ public final class HtmlReport {
     chartJson.append(']');
     StringBuilder html = new StringBuilder(400_000);
     html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
-        .append(escape(comparison.title())).append("</title>\n<style>\n").append(STYLE).append("</style>\n</head>\n<body>\n")
-        .append("<h1>").append(escape(comparison.title())).append("</h1>\n");
+        .append(escape(comparison.title()))
+        .append("</title>\n<style>\n")
+        .append(STYLE)
+        .append("</style>\n</head>\n<body>\n")
+        .append("<h1>")
+        .append(escape(comparison.title()))
+        .append("</h1>\n");
     html.append("<table class=\"parameters\">\n");
-    comparison.parameters().forEach((key, value) ->
-        html.append("<tr><th>").append(escape(key)).append("</th><td>").append(escape(value)).append("</td></tr>\n"));
+    comparison
+        .parameters()
+        .forEach(
+            (key, value) ->
+                html.append("<tr><th>")
+                    .append(escape(key))
+                    .append("</th><td>")
+                    .append(escape(value))
+                    .append("</td></tr>\n"));
     html.append("</table>\n");
     html.append(summaryTable(comparison));
-    html.append("<p class=\"note\">Definitions of every figure: docs/simulator.md. Time charts show ")
-        .append(BUCKETS).append(" time-weighted buckets per line; the CSV next to this file has every point.</p>\n");
+    html.append(
+            "<p class=\"note\">Definitions of every figure: docs/simulator.md. Time charts show ")
+        .append(BUCKETS)
+        .append(
+            " time-weighted buckets per line; the CSV next to this file has every point.</p>\n");
     for (ChartSpec chart : charts) {
-      html.append("<section><h2>").append(escape(chart.title())).append("</h2><div class=\"chart\"><canvas id=\"")
-          .append(escape(chart.id())).append("\" data-chart></canvas></div></section>\n");
+      html.append("<section><h2>")
+          .append(escape(chart.title()))
+          .append("</h2><div class=\"chart\"><canvas id=\"")
+          .append(escape(chart.id()))
+          .append("\" data-chart></canvas></div></section>\n");
     }
     html.append("<script>\n").append(chartJs()).append("\n</script>\n");
-    html.append("<script type=\"application/json\" id=\"chart-data\">").append(chartJson).append("</script>\n");
+    html.append("<script type=\"application/json\" id=\"chart-data\">")
+        .append(chartJson)
+        .append("</script>\n");
     html.append("<script>\n").append(PAGE_SCRIPT).append("</script>\n</body>\n</html>\n");
     return html.toString();
   }
@@ -81,17 +101,58 @@ public final class HtmlReport {
     List<ChartSpec.Dataset> cpu = new ArrayList<>();
     List<ChartSpec.Dataset> reserved = new ArrayList<>();
     for (RunRecord run : comparison.runs()) {
-      gpu.add(timeLine(run.variant(), run, end, point -> 100.0 * point.startedGpu() / run.capacityGpu(), false));
-      cpu.add(timeLine(run.variant(), run, end, point -> 100.0 * point.startedMilliCpu() / run.capacityMilliCpu(), false));
-      reserved.add(timeLine(run.variant(), run, end, point -> 100.0 * point.reservedGpu() / run.capacityGpu(), false));
+      gpu.add(
+          timeLine(
+              run.variant(),
+              run,
+              end,
+              point -> 100.0 * point.startedGpu() / run.capacityGpu(),
+              false));
+      cpu.add(
+          timeLine(
+              run.variant(),
+              run,
+              end,
+              point -> 100.0 * point.startedMilliCpu() / run.capacityMilliCpu(),
+              false));
+      reserved.add(
+          timeLine(
+              run.variant(),
+              run,
+              end,
+              point -> 100.0 * point.reservedGpu() / run.capacityGpu(),
+              false));
     }
-    double[] boundPercent = Arrays.stream(comparison.bound().gpus())
-        .map(value -> 100.0 * value / comparison.bound().capacityGpu()).toArray();
-    gpu.add(hours("greedy bound", Downsampling.bucketMeans(comparison.bound().times(), boundPercent, end, BUCKETS), true));
-    charts.add(ChartSpec.line("gpu-allocation", "GPUs held by started jobs (% of the cluster's)", "hours", "% of GPUs", gpu));
-    charts.add(ChartSpec.line("cpu-allocation", "CPU held by started jobs (% of the cluster's)", "hours", "% of cpu", cpu));
-    charts.add(ChartSpec.line("gpu-reserved", "GPUs held by jobs still waiting for their gang minimum (%)", "hours",
-        "% of GPUs", reserved));
+    double[] boundPercent =
+        Arrays.stream(comparison.bound().gpus())
+            .map(value -> 100.0 * value / comparison.bound().capacityGpu())
+            .toArray();
+    gpu.add(
+        hours(
+            "greedy bound",
+            Downsampling.bucketMeans(comparison.bound().times(), boundPercent, end, BUCKETS),
+            true));
+    charts.add(
+        ChartSpec.line(
+            "gpu-allocation",
+            "GPUs held by started jobs (% of the cluster's)",
+            "hours",
+            "% of GPUs",
+            gpu));
+    charts.add(
+        ChartSpec.line(
+            "cpu-allocation",
+            "CPU held by started jobs (% of the cluster's)",
+            "hours",
+            "% of cpu",
+            cpu));
+    charts.add(
+        ChartSpec.line(
+            "gpu-reserved",
+            "GPUs held by jobs still waiting for their gang minimum (%)",
+            "hours",
+            "% of GPUs",
+            reserved));
     for (RunRecord run : comparison.runs()) {
       charts.add(shareChart(run, end));
     }
@@ -120,11 +181,20 @@ public final class HtmlReport {
     List<ChartSpec.Dataset> datasets = new ArrayList<>();
     for (int q = 0; q < queues; q++) {
       String queue = run.queues().get(q) + " (weight " + weights[q] + ")";
-      datasets.add(hours(queue + " held", Downsampling.bucketMeans(times, held[q], end, BUCKETS), false));
-      datasets.add(hours(queue + " deserved", Downsampling.bucketMeans(times, deserved[q], end, BUCKETS), true));
+      datasets.add(
+          hours(queue + " held", Downsampling.bucketMeans(times, held[q], end, BUCKETS), false));
+      datasets.add(
+          hours(
+              queue + " deserved",
+              Downsampling.bucketMeans(times, deserved[q], end, BUCKETS),
+              true));
     }
-    return ChartSpec.line("queue-share-" + run.variant(), "Queues' GPUs, held and deserved (% of the cluster's) — "
-        + run.variant(), "hours", "% of GPUs", datasets);
+    return ChartSpec.line(
+        "queue-share-" + run.variant(),
+        "Queues' GPUs, held and deserved (% of the cluster's) — " + run.variant(),
+        "hours",
+        "% of GPUs",
+        datasets);
   }
 
   private static ChartSpec waitChart(Comparison comparison) {
@@ -143,18 +213,28 @@ public final class HtmlReport {
         p50[q + 1] = queue.waitP50();
         p95[q + 1] = queue.waitP95();
       }
-      datasets.add(new ChartSpec.Dataset(summary.variant() + " p50", new double[0], p50, false, false));
-      datasets.add(new ChartSpec.Dataset(summary.variant() + " p95", new double[0], p95, false, false));
+      datasets.add(
+          new ChartSpec.Dataset(summary.variant() + " p50", new double[0], p50, false, false));
+      datasets.add(
+          new ChartSpec.Dataset(summary.variant() + " p95", new double[0], p95, false, false));
     }
-    return ChartSpec.bar("queueing-delay", "Queueing delay (submit → minimum placed), seconds", "seconds", categories,
+    return ChartSpec.bar(
+        "queueing-delay",
+        "Queueing delay (submit → minimum placed), seconds",
+        "seconds",
+        categories,
         datasets);
   }
 
   private static ChartSpec completionChart(Comparison comparison) {
     List<ChartSpec.Dataset> datasets = new ArrayList<>();
     for (RunRecord run : comparison.runs()) {
-      double[] jct = run.jobs().stream().filter(JobOutcome::hasFinished)
-          .mapToDouble(job -> (job.finished() - job.submitted()) / 3600).sorted().toArray();
+      double[] jct =
+          run.jobs().stream()
+              .filter(JobOutcome::hasFinished)
+              .mapToDouble(job -> (job.finished() - job.submitted()) / 3600)
+              .sorted()
+              .toArray();
       int points = Math.min(CDF_POINTS, jct.length);
       double[] xs = new double[points];
       double[] ys = new double[points];
@@ -165,15 +245,20 @@ public final class HtmlReport {
       }
       datasets.add(new ChartSpec.Dataset(run.variant(), xs, ys, false, false));
     }
-    return ChartSpec.line("completion-times", "Job completion time (submit → end): % of all jobs done within",
-        "hours", "% of jobs", datasets);
+    return ChartSpec.line(
+        "completion-times",
+        "Job completion time (submit → end): % of all jobs done within",
+        "hours",
+        "% of jobs",
+        datasets);
   }
 
   private interface PointValue {
     double of(AllocationPoint point);
   }
 
-  private static ChartSpec.Dataset timeLine(String label, RunRecord run, double end, PointValue value, boolean dashed) {
+  private static ChartSpec.Dataset timeLine(
+      String label, RunRecord run, double end, PointValue value, boolean dashed) {
     int n = run.points().size();
     double[] times = new double[n];
     double[] values = new double[n];
@@ -190,23 +275,54 @@ public final class HtmlReport {
   }
 
   private static String summaryTable(Comparison comparison) {
-    StringBuilder table = new StringBuilder("<table class=\"summary\">\n<tr><th>configuration</th><th>gpu-alloc</th>"
-        + "<th>of greedy bound</th><th>cpu-alloc</th><th>gpu reserved</th><th>deadlocks</th><th>share-dev</th>"
-        + "<th>wait p50 s</th><th>wait p95 s</th><th>JCT p50 s</th><th>JCT p95 s</th><th>preemptions</th><th>reclaims</th>"
-        + "<th>restarts</th><th>failed</th><th>never started</th><th>cycles</th></tr>\n");
+    StringBuilder table =
+        new StringBuilder(
+            "<table class=\"summary\">\n<tr><th>configuration</th><th>gpu-alloc</th>"
+                + "<th>of greedy bound</th><th>cpu-alloc</th><th>gpu reserved</th><th>deadlocks</th><th>share-dev</th>"
+                + "<th>wait p50 s</th><th>wait p95 s</th><th>JCT p50 s</th><th>JCT p95 s</th><th>preemptions</th><th>reclaims</th>"
+                + "<th>restarts</th><th>failed</th><th>never started</th><th>cycles</th></tr>\n");
     for (RunSummary s : comparison.summaries()) {
-      table.append("<tr><td>").append(escape(s.variant())).append("</td><td>").append(percent(s.gpuAlloc()))
-          .append("</td><td>").append(percent(s.ofGreedyBound())).append("</td><td>").append(percent(s.cpuAlloc()))
-          .append("</td><td>").append(percent(s.gpuReserved())).append("</td><td>").append(s.deadlocks())
-          .append("</td><td>").append(percent(s.shareDeviation())).append("</td><td>").append(seconds(s.waitP50()))
-          .append("</td><td>").append(seconds(s.waitP95())).append("</td><td>").append(seconds(s.jctP50()))
-          .append("</td><td>").append(seconds(s.jctP95())).append("</td><td>").append(s.preemptions())
-          .append("</td><td>").append(s.reclaims()).append("</td><td>").append(s.restarts()).append("</td><td>")
-          .append(s.failed()).append("</td><td>").append(s.neverStarted()).append("</td><td>").append(s.cycles())
+      table
+          .append("<tr><td>")
+          .append(escape(s.variant()))
+          .append("</td><td>")
+          .append(percent(s.gpuAlloc()))
+          .append("</td><td>")
+          .append(percent(s.ofGreedyBound()))
+          .append("</td><td>")
+          .append(percent(s.cpuAlloc()))
+          .append("</td><td>")
+          .append(percent(s.gpuReserved()))
+          .append("</td><td>")
+          .append(s.deadlocks())
+          .append("</td><td>")
+          .append(percent(s.shareDeviation()))
+          .append("</td><td>")
+          .append(seconds(s.waitP50()))
+          .append("</td><td>")
+          .append(seconds(s.waitP95()))
+          .append("</td><td>")
+          .append(seconds(s.jctP50()))
+          .append("</td><td>")
+          .append(seconds(s.jctP95()))
+          .append("</td><td>")
+          .append(s.preemptions())
+          .append("</td><td>")
+          .append(s.reclaims())
+          .append("</td><td>")
+          .append(s.restarts())
+          .append("</td><td>")
+          .append(s.failed())
+          .append("</td><td>")
+          .append(s.neverStarted())
+          .append("</td><td>")
+          .append(s.cycles())
           .append("</td></tr>\n");
     }
-    table.append("<tr><td>greedy bound</td><td>")
-        .append(percent(comparison.summaries().get(0).greedyBound())).append("</td><td colspan=\"15\"></td></tr>\n");
+    table
+        .append("<tr><td>greedy bound</td><td>")
+        .append(percent(comparison.summaries().get(0).greedyBound()))
+        .append("</td><td colspan=\"15\"></td></tr>\n");
     return table.append("</table>\n").toString();
   }
 
@@ -219,13 +335,17 @@ public final class HtmlReport {
   }
 
   private static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    return text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
   }
 
   /** Chart.js's UMD bundle, from the webjar on the classpath. */
   static String chartJs() {
     String version;
-    try (InputStream in = HtmlReport.class.getClassLoader().getResourceAsStream("simulator.properties")) {
+    try (InputStream in =
+        HtmlReport.class.getClassLoader().getResourceAsStream("simulator.properties")) {
       if (in == null) {
         throw new IllegalStateException("simulator.properties is missing from the classpath");
       }
@@ -238,7 +358,8 @@ public final class HtmlReport {
     String resource = "META-INF/resources/webjars/chart.js/" + version + "/dist/chart.umd.js";
     try (InputStream in = HtmlReport.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("Chart.js " + version + " is missing from the classpath (" + resource + ")");
+        throw new IllegalStateException(
+            "Chart.js " + version + " is missing from the classpath (" + resource + ")");
       }
       String script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       if (script.contains("</script")) {
@@ -250,7 +371,8 @@ public final class HtmlReport {
     }
   }
 
-  private static final String STYLE = """
+  private static final String STYLE =
+      """
       body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
       table { border-collapse: collapse; margin: 1em 0; }
       th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
@@ -260,7 +382,8 @@ public final class HtmlReport {
       """;
 
   /** Draws every chart from the embedded data and marks each canvas with what it drew. */
-  private static final String PAGE_SCRIPT = """
+  private static final String PAGE_SCRIPT =
+      """
       (function () {
         const palette = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
         const specs = JSON.parse(document.getElementById('chart-data').textContent);

@@ -2,7 +2,10 @@ package io.tyrl.arranger.simulator.report;
 
 import java.util.Locale;
 
-/** The little JSON the report embeds: strings and finite numbers, written so that it may sit inside a script element. */
+/**
+ * The little JSON the report embeds: strings and finite numbers, written so that it may sit inside
+ * a script element.
+ */
 final class Json {
 
   private Json() {}

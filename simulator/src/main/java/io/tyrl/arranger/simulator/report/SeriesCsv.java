@@ -15,9 +15,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * The raw data behind the report, as CSV next to it: {@code series.csv} (every point of every series,
- * long format: configuration, seconds, series, value), {@code jobs.csv} (each job's outcome per
- * configuration) and {@code summary.csv} (the summary figures, one row per configuration and queue).
+ * The raw data behind the report, as CSV next to it: {@code series.csv} (every point of every
+ * series, long format: configuration, seconds, series, value), {@code jobs.csv} (each job's outcome
+ * per configuration) and {@code summary.csv} (the summary figures, one row per configuration and
+ * queue).
  */
 public final class SeriesCsv {
 
@@ -52,8 +53,18 @@ public final class SeriesCsv {
           double[] deserved = WaterFilling.deserved(run.capacityGpu(), weights, demand);
           for (int q = 0; q < weights.length; q++) {
             String queue = run.queues().get(q);
-            row(out, run.variant(), point.seconds(), "queue_gpu_held:" + queue, point.queueHeldGpu()[q]);
-            row(out, run.variant(), point.seconds(), "queue_gpu_demand:" + queue, point.queueDemandGpu()[q]);
+            row(
+                out,
+                run.variant(),
+                point.seconds(),
+                "queue_gpu_held:" + queue,
+                point.queueHeldGpu()[q]);
+            row(
+                out,
+                run.variant(),
+                point.seconds(),
+                "queue_gpu_demand:" + queue,
+                point.queueDemandGpu()[q]);
             row(out, run.variant(), point.seconds(), "queue_gpu_deserved:" + queue, deserved[q]);
           }
         }
@@ -61,18 +72,30 @@ public final class SeriesCsv {
     }
   }
 
-  private static void row(Writer out, String variant, double seconds, String series, double value) throws IOException {
+  private static void row(Writer out, String variant, double seconds, String series, double value)
+      throws IOException {
     out.write(variant + "," + csv(seconds) + "," + series + "," + csv(value) + "\n");
   }
 
   private static void writeJobs(Comparison comparison, Path file) throws IOException {
     try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      out.write("configuration,job,queue,submitted_s,started_s,finished_s,failure,restarts,deadlocked\n");
+      out.write(
+          "configuration,job,queue,submitted_s,started_s,finished_s,failure,restarts,deadlocked\n");
       for (RunRecord run : comparison.runs()) {
         for (JobOutcome job : run.jobs()) {
-          out.write(String.join(",", run.variant(), job.name(), job.queue(), blankIfNaN(job.submitted()),
-              blankIfNaN(job.started()), blankIfNaN(job.finished()), job.failure() == null ? "" : job.failure(),
-              Integer.toString(job.restarts()), Boolean.toString(job.deadlocked())) + "\n");
+          out.write(
+              String.join(
+                      ",",
+                      run.variant(),
+                      job.name(),
+                      job.queue(),
+                      blankIfNaN(job.submitted()),
+                      blankIfNaN(job.started()),
+                      blankIfNaN(job.finished()),
+                      job.failure() == null ? "" : job.failure(),
+                      Integer.toString(job.restarts()),
+                      Boolean.toString(job.deadlocked()))
+                  + "\n");
         }
       }
     }
@@ -80,17 +103,53 @@ public final class SeriesCsv {
 
   private static void writeSummary(Comparison comparison, Path file) throws IOException {
     try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      out.write("configuration,queue,weight,gpu_alloc,greedy_bound,deadlocks,share_dev,held_share,deserved_share,"
-          + "wait_p50_s,wait_p95_s,jct_p50_s,jct_p95_s,preemptions,reclaims,failed,never_started\n");
+      out.write(
+          "configuration,queue,weight,gpu_alloc,greedy_bound,deadlocks,share_dev,held_share,deserved_share,"
+              + "wait_p50_s,wait_p95_s,jct_p50_s,jct_p95_s,preemptions,reclaims,failed,never_started\n");
       for (RunSummary s : comparison.summaries()) {
-        out.write(String.join(",", s.variant(), "", "", csv(s.gpuAlloc()), csv(s.greedyBound()),
-            Integer.toString(s.deadlocks()), csv(s.shareDeviation()), "", "", csv(s.waitP50()),
-            csv(s.waitP95()), csv(s.jctP50()), csv(s.jctP95()), Integer.toString(s.preemptions()),
-            Integer.toString(s.reclaims()), Integer.toString(s.failed()), Integer.toString(s.neverStarted())) + "\n");
+        out.write(
+            String.join(
+                    ",",
+                    s.variant(),
+                    "",
+                    "",
+                    csv(s.gpuAlloc()),
+                    csv(s.greedyBound()),
+                    Integer.toString(s.deadlocks()),
+                    csv(s.shareDeviation()),
+                    "",
+                    "",
+                    csv(s.waitP50()),
+                    csv(s.waitP95()),
+                    csv(s.jctP50()),
+                    csv(s.jctP95()),
+                    Integer.toString(s.preemptions()),
+                    Integer.toString(s.reclaims()),
+                    Integer.toString(s.failed()),
+                    Integer.toString(s.neverStarted()))
+                + "\n");
         for (QueueSummary q : s.queues()) {
-          out.write(String.join(",", s.variant(), q.queue(), Integer.toString(q.weight()), "", "", "",
-              csv(q.deviation()), csv(q.heldShare()), csv(q.deservedShare()),
-              csv(q.waitP50()), csv(q.waitP95()), "", "", "", "", "", "") + "\n");
+          out.write(
+              String.join(
+                      ",",
+                      s.variant(),
+                      q.queue(),
+                      Integer.toString(q.weight()),
+                      "",
+                      "",
+                      "",
+                      csv(q.deviation()),
+                      csv(q.heldShare()),
+                      csv(q.deservedShare()),
+                      csv(q.waitP50()),
+                      csv(q.waitP95()),
+                      "",
+                      "",
+                      "",
+                      "",
+                      "",
+                      "")
+                  + "\n");
         }
       }
     }

@@ -11,7 +11,8 @@ import java.util.Objects;
 public record ClusterShape(int nodes, Resource perNode) {
 
   /** A GPU node of an RL cluster: 8 GPUs, 128 cpu, 1 TiB of memory, room for 110 pods. */
-  public static final Resource GPU_NODE = Resource.of("cpu", "128", "memory", "1Ti", "nvidia.com/gpu", "8", "pods", "110");
+  public static final Resource GPU_NODE =
+      Resource.of("cpu", "128", "memory", "1Ti", "nvidia.com/gpu", "8", "pods", "110");
 
   public ClusterShape {
     if (nodes < 1) {
@@ -34,8 +35,17 @@ public record ClusterShape(int nodes, Resource perNode) {
     int digits = Integer.toString(nodes - 1).length();
     for (int i = 0; i < nodes; i++) {
       String name = "node-" + String.format("%0" + digits + "d", i);
-      infos.add(new NodeInfo(name, Map.of("kubernetes.io/hostname", name), List.of(), perNode, Resource.EMPTY,
-          Resource.EMPTY, true, false, 0));
+      infos.add(
+          new NodeInfo(
+              name,
+              Map.of("kubernetes.io/hostname", name),
+              List.of(),
+              perNode,
+              Resource.EMPTY,
+              Resource.EMPTY,
+              true,
+              false,
+              0));
     }
     return infos;
   }

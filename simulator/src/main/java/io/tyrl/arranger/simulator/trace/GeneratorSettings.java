@@ -6,9 +6,11 @@ import java.util.Map;
 /**
  * What {@link TraceGenerator} makes: {@code jobs} submissions over a cluster, arriving as a Poisson
  * process whose rate makes the offered load (requests × durations over capacity × time, on the most
- * demanded resource) equal {@code load}; queues by name → weight, each submitting the same share of jobs.
+ * demanded resource) equal {@code load}; queues by name → weight, each submitting the same share of
+ * jobs.
  */
-public record GeneratorSettings(int jobs, long seed, double load, ClusterShape cluster, Map<String, Integer> queues) {
+public record GeneratorSettings(
+    int jobs, long seed, double load, ClusterShape cluster, Map<String, Integer> queues) {
 
   /** Three teams whose queues weigh 4, 2 and 1. */
   public static final Map<String, Integer> DEFAULT_QUEUES = defaultQueues();
@@ -23,11 +25,13 @@ public record GeneratorSettings(int jobs, long seed, double load, ClusterShape c
     if (queues == null || queues.isEmpty()) {
       throw new IllegalArgumentException("at least one queue is needed");
     }
-    queues.forEach((name, weight) -> {
-      if (weight < 1) {
-        throw new IllegalArgumentException("queue " + name + ": weight must be >= 1, was " + weight);
-      }
-    });
+    queues.forEach(
+        (name, weight) -> {
+          if (weight < 1) {
+            throw new IllegalArgumentException(
+                "queue " + name + ": weight must be >= 1, was " + weight);
+          }
+        });
     queues = Map.copyOf(queues);
   }
 

@@ -26,8 +26,15 @@ public record Trace(List<TraceJob> jobs) {
       }
       Integer known = weights.putIfAbsent(job.queue(), job.queueWeight());
       if (known != null && known != job.queueWeight()) {
-        throw new IllegalArgumentException("job " + job.name() + ": queue " + job.queue() + " has weight " + known
-            + " in earlier jobs, not " + job.queueWeight());
+        throw new IllegalArgumentException(
+            "job "
+                + job.name()
+                + ": queue "
+                + job.queue()
+                + " has weight "
+                + known
+                + " in earlier jobs, not "
+                + job.queueWeight());
       }
     }
   }

@@ -22,19 +22,35 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Reads and writes traces as CSV: a header naming the columns (any order), then one job submission a
- * line; blank lines and lines starting with {@code #} are skipped. Quantities are Kubernetes
+ * Reads and writes traces as CSV: a header naming the columns (any order), then one job submission
+ * a line; blank lines and lines starting with {@code #} are skipped. Quantities are Kubernetes
  * quantities. See docs/simulator.md for the columns. A row that cannot be read is left out and
  * reported with its line and column; the other rows are still read. A header that lacks a required
  * column or names an unknown one refuses the whole file.
  */
 public final class TraceCsv {
 
-  public static final List<String> COLUMNS = List.of("submit_s", "name", "queue", "queue_weight", "priority",
-      "leader_cpu", "leader_memory", "leader_gpu", "worker_cpu", "worker_memory", "worker_gpu", "workers",
-      "min_workers", "duration_s", "gang", "wait_time_s", "basic_policy");
-  public static final Set<String> REQUIRED = Set.of("submit_s", "name", "queue", "leader_cpu", "leader_memory",
-      "workers", "duration_s");
+  public static final List<String> COLUMNS =
+      List.of(
+          "submit_s",
+          "name",
+          "queue",
+          "queue_weight",
+          "priority",
+          "leader_cpu",
+          "leader_memory",
+          "leader_gpu",
+          "worker_cpu",
+          "worker_memory",
+          "worker_gpu",
+          "workers",
+          "min_workers",
+          "duration_s",
+          "gang",
+          "wait_time_s",
+          "basic_policy");
+  public static final Set<String> REQUIRED =
+      Set.of("submit_s", "name", "queue", "leader_cpu", "leader_memory", "workers", "duration_s");
 
   private TraceCsv() {}
 
@@ -52,7 +68,8 @@ public final class TraceCsv {
       headerIndex++;
     }
     if (headerIndex == lines.size()) {
-      throw new IllegalArgumentException("the trace has no header line (expected columns " + String.join(",", COLUMNS) + ")");
+      throw new IllegalArgumentException(
+          "the trace has no header line (expected columns " + String.join(",", COLUMNS) + ")");
     }
     Map<String, Integer> header = header(lines.get(headerIndex), headerIndex + 1);
     List<TraceJob> jobs = new ArrayList<>();
@@ -68,13 +85,20 @@ public final class TraceCsv {
       try {
         TraceJob job = new RowReader(header, line.split(",", -1), lineNumber).job();
         if (!names.add(job.name())) {
-          throw new RowException("name", "job " + job.name() + " is named twice; the first one is kept");
+          throw new RowException(
+              "name", "job " + job.name() + " is named twice; the first one is kept");
         }
         Integer weight = queueWeights.putIfAbsent(job.queue(), job.queueWeight());
         if (weight != null && weight != job.queueWeight()) {
           names.remove(job.name());
-          throw new RowException("queue_weight", "queue " + job.queue() + " has weight " + weight
-              + " in earlier rows, not " + job.queueWeight());
+          throw new RowException(
+              "queue_weight",
+              "queue "
+                  + job.queue()
+                  + " has weight "
+                  + weight
+                  + " in earlier rows, not "
+                  + job.queueWeight());
         }
         jobs.add(job);
       } catch (RowException e) {
@@ -98,10 +122,22 @@ public final class TraceCsv {
   }
 
   static List<String> row(TraceJob job) {
-    return List.of(number(job.submitSeconds()), job.name(), job.queue(), Integer.toString(job.queueWeight()),
-        Integer.toString(job.priority()), cpu(job.leader()), bytes(job.leader()), gpu(job.leader()), cpu(job.worker()),
-        bytes(job.worker()), gpu(job.worker()), Integer.toString(job.workers()), Integer.toString(job.minWorkers()),
-        Long.toString(job.duration().toSeconds()), job.gang() == GangMode.STRICT ? "Strict" : "NonStrict",
+    return List.of(
+        number(job.submitSeconds()),
+        job.name(),
+        job.queue(),
+        Integer.toString(job.queueWeight()),
+        Integer.toString(job.priority()),
+        cpu(job.leader()),
+        bytes(job.leader()),
+        gpu(job.leader()),
+        cpu(job.worker()),
+        bytes(job.worker()),
+        gpu(job.worker()),
+        Integer.toString(job.workers()),
+        Integer.toString(job.minWorkers()),
+        Long.toString(job.duration().toSeconds()),
+        job.gang() == GangMode.STRICT ? "Strict" : "NonStrict",
         job.waitTime() == null ? "" : Long.toString(job.waitTime().toSeconds()),
         job.basicPolicy() == null ? "" : job.basicPolicy().name());
   }
@@ -117,17 +153,28 @@ public final class TraceCsv {
     for (int i = 0; i < names.length; i++) {
       String name = names[i].strip().toLowerCase(Locale.ROOT);
       if (!COLUMNS.contains(name)) {
-        throw new IllegalArgumentException("line " + lineNumber + ": unknown column '" + names[i].strip()
-            + "' in the header (known: " + String.join(",", COLUMNS) + ")");
+        throw new IllegalArgumentException(
+            "line "
+                + lineNumber
+                + ": unknown column '"
+                + names[i].strip()
+                + "' in the header (known: "
+                + String.join(",", COLUMNS)
+                + ")");
       }
       if (header.put(name, i) != null) {
-        throw new IllegalArgumentException("line " + lineNumber + ": column " + name + " appears twice in the header");
+        throw new IllegalArgumentException(
+            "line " + lineNumber + ": column " + name + " appears twice in the header");
       }
     }
-    List<String> missing = REQUIRED.stream().filter(name -> !header.containsKey(name)).sorted().toList();
+    List<String> missing =
+        REQUIRED.stream().filter(name -> !header.containsKey(name)).sorted().toList();
     if (!missing.isEmpty()) {
-      throw new IllegalArgumentException("line " + lineNumber + ": the header lacks the required column(s) "
-          + String.join(", ", missing));
+      throw new IllegalArgumentException(
+          "line "
+              + lineNumber
+              + ": the header lacks the required column(s) "
+              + String.join(", ", missing));
     }
     return header;
   }
@@ -145,7 +192,9 @@ public final class TraceCsv {
     long bytes = resource.memory();
     long gi = 1L << 30;
     long mi = 1L << 20;
-    return bytes % gi == 0 ? bytes / gi + "Gi" : bytes % mi == 0 ? bytes / mi + "Mi" : Long.toString(bytes);
+    return bytes % gi == 0
+        ? bytes / gi + "Gi"
+        : bytes % mi == 0 ? bytes / mi + "Mi" : Long.toString(bytes);
   }
 
   private static String gpu(Resource resource) {
@@ -183,8 +232,20 @@ public final class TraceCsv {
       Integer waitTime = optionalInteger("wait_time_s", 1, Integer.MAX_VALUE);
       BasicPolicy policy = policy();
       try {
-        return new TraceJob(name, submit, queue, weight, priority, leader, worker, workers, minWorkers,
-            Duration.ofSeconds(duration), gang, waitTime == null ? null : Duration.ofSeconds(waitTime), policy);
+        return new TraceJob(
+            name,
+            submit,
+            queue,
+            weight,
+            priority,
+            leader,
+            worker,
+            workers,
+            minWorkers,
+            Duration.ofSeconds(duration),
+            gang,
+            waitTime == null ? null : Duration.ofSeconds(waitTime),
+            policy);
       } catch (IllegalArgumentException e) {
         throw new RowException("", e.getMessage());
       }
@@ -265,7 +326,8 @@ public final class TraceCsv {
         }
         return parsed;
       } catch (IllegalArgumentException e) {
-        throw new RowException(column, "'" + value + "' is not a quantity (" + e.getMessage() + ")");
+        throw new RowException(
+            column, "'" + value + "' is not a quantity (" + e.getMessage() + ")");
       }
     }
 
@@ -277,7 +339,8 @@ public final class TraceCsv {
       return switch (value.toLowerCase(Locale.ROOT)) {
         case "strict" -> GangMode.STRICT;
         case "nonstrict" -> GangMode.NON_STRICT;
-        default -> throw new RowException("gang", "'" + value + "' is neither Strict nor NonStrict");
+        default ->
+            throw new RowException("gang", "'" + value + "' is neither Strict nor NonStrict");
       };
     }
 
@@ -291,8 +354,14 @@ public final class TraceCsv {
           return policy;
         }
       }
-      throw new RowException("basic_policy", "'" + value + "' is not one of "
-          + NodeOrderPlugin.BASIC_POLICIES.stream().map(BasicPolicy::name).collect(Collectors.joining(", ")));
+      throw new RowException(
+          "basic_policy",
+          "'"
+              + value
+              + "' is not one of "
+              + NodeOrderPlugin.BASIC_POLICIES.stream()
+                  .map(BasicPolicy::name)
+                  .collect(Collectors.joining(", ")));
     }
   }
 }

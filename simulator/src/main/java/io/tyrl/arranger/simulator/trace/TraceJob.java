@@ -8,17 +8,28 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One job submission of a trace: a leader and one set of {@code workers} identical workers, of which
- * {@code minWorkers} must be placed with the leader before the job starts; it runs for {@code duration}
- * once its minimum is running.
+ * One job submission of a trace: a leader and one set of {@code workers} identical workers, of
+ * which {@code minWorkers} must be placed with the leader before the job starts; it runs for {@code
+ * duration} once its minimum is running.
  *
- * @param submitSeconds  seconds after the trace's start
- * @param queueWeight    the weight of the job's queue (every job of a queue must give the same)
- * @param waitTime       the gang's waitTime; null = none
- * @param basicPolicy    null = the scheduler's default node order
+ * @param submitSeconds seconds after the trace's start
+ * @param queueWeight the weight of the job's queue (every job of a queue must give the same)
+ * @param waitTime the gang's waitTime; null = none
+ * @param basicPolicy null = the scheduler's default node order
  */
-public record TraceJob(String name, double submitSeconds, String queue, int queueWeight, int priority, Resource leader,
-    Resource worker, int workers, int minWorkers, Duration duration, GangMode gang, Duration waitTime,
+public record TraceJob(
+    String name,
+    double submitSeconds,
+    String queue,
+    int queueWeight,
+    int priority,
+    Resource leader,
+    Resource worker,
+    int workers,
+    int minWorkers,
+    Duration duration,
+    GangMode gang,
+    Duration waitTime,
     BasicPolicy basicPolicy) {
 
   public TraceJob {
@@ -26,16 +37,19 @@ public record TraceJob(String name, double submitSeconds, String queue, int queu
       throw new IllegalArgumentException("name must not be blank");
     }
     if (!(submitSeconds >= 0) || Double.isInfinite(submitSeconds)) {
-      throw new IllegalArgumentException("job " + name + ": submit time must be a finite number >= 0, was " + submitSeconds);
+      throw new IllegalArgumentException(
+          "job " + name + ": submit time must be a finite number >= 0, was " + submitSeconds);
     }
     if (queue == null || queue.isBlank()) {
       throw new IllegalArgumentException("job " + name + ": queue must not be blank");
     }
     if (queueWeight < 1) {
-      throw new IllegalArgumentException("job " + name + ": queue weight must be >= 1, was " + queueWeight);
+      throw new IllegalArgumentException(
+          "job " + name + ": queue weight must be >= 1, was " + queueWeight);
     }
     if (priority < 1 || priority > 10) {
-      throw new IllegalArgumentException("job " + name + ": priority must be within 1..10, was " + priority);
+      throw new IllegalArgumentException(
+          "job " + name + ": priority must be within 1..10, was " + priority);
     }
     Objects.requireNonNull(leader, "job " + name + ": leader request");
     Objects.requireNonNull(worker, "job " + name + ": worker request");
@@ -43,15 +57,18 @@ public record TraceJob(String name, double submitSeconds, String queue, int queu
       throw new IllegalArgumentException("job " + name + ": workers must be >= 0, was " + workers);
     }
     if (minWorkers < 0 || minWorkers > workers) {
-      throw new IllegalArgumentException("job " + name + ": minWorkers must be within 0.." + workers + ", was " + minWorkers);
+      throw new IllegalArgumentException(
+          "job " + name + ": minWorkers must be within 0.." + workers + ", was " + minWorkers);
     }
     Objects.requireNonNull(duration, "job " + name + ": duration");
     if (duration.isNegative() || duration.isZero()) {
-      throw new IllegalArgumentException("job " + name + ": duration must be positive, was " + duration);
+      throw new IllegalArgumentException(
+          "job " + name + ": duration must be positive, was " + duration);
     }
     gang = gang == null ? GangMode.STRICT : gang;
     if (waitTime != null && (waitTime.isNegative() || waitTime.isZero())) {
-      throw new IllegalArgumentException("job " + name + ": waitTime must be positive, was " + waitTime);
+      throw new IllegalArgumentException(
+          "job " + name + ": waitTime must be positive, was " + waitTime);
     }
   }
 
@@ -70,12 +87,36 @@ public record TraceJob(String name, double submitSeconds, String queue, int queu
   }
 
   public TraceJob withGang(GangMode mode) {
-    return new TraceJob(name, submitSeconds, queue, queueWeight, priority, leader, worker, workers, minWorkers, duration,
-        mode, waitTime, basicPolicy);
+    return new TraceJob(
+        name,
+        submitSeconds,
+        queue,
+        queueWeight,
+        priority,
+        leader,
+        worker,
+        workers,
+        minWorkers,
+        duration,
+        mode,
+        waitTime,
+        basicPolicy);
   }
 
   public TraceJob withBasicPolicy(BasicPolicy policy) {
-    return new TraceJob(name, submitSeconds, queue, queueWeight, priority, leader, worker, workers, minWorkers, duration,
-        gang, waitTime, policy);
+    return new TraceJob(
+        name,
+        submitSeconds,
+        queue,
+        queueWeight,
+        priority,
+        leader,
+        worker,
+        workers,
+        minWorkers,
+        duration,
+        gang,
+        waitTime,
+        policy);
   }
 }

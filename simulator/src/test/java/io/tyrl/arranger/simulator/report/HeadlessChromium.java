@@ -13,9 +13,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Debian's Chromium, headless, for reading what a page drew. {@code scripts/chromium.sh} installs it
- * when missing. The flags keep it off the network (this machine's network is closed: without them it
- * waits for background services until it is killed).
+ * Debian's Chromium, headless, for reading what a page drew. {@code scripts/chromium.sh} installs
+ * it when missing. The flags keep it off the network (this machine's network is closed: without
+ * them it waits for background services until it is killed).
  */
 final class HeadlessChromium {
 
@@ -23,7 +23,8 @@ final class HeadlessChromium {
   private static final Pattern ID = Pattern.compile("\\bid=\"([^\"]*)\"");
   private static final Pattern POINTS = Pattern.compile("\\bdata-rendered-points=\"(\\d+)\"");
   private static final Pattern PAINTED = Pattern.compile("\\bdata-painted-pixels=\"(\\d+)\"");
-  private static final Pattern CHARTS_RENDERED = Pattern.compile("<body\\b[^>]*\\bdata-charts-rendered=\"(\\d+)\"");
+  private static final Pattern CHARTS_RENDERED =
+      Pattern.compile("<body\\b[^>]*\\bdata-charts-rendered=\"(\\d+)\"");
 
   private final Path browser;
 
@@ -31,17 +32,25 @@ final class HeadlessChromium {
     this.browser = browser;
   }
 
-  /** Runs scripts/chromium.sh (which installs Chromium when it is missing) and uses the browser it names. */
+  /**
+   * Runs scripts/chromium.sh (which installs Chromium when it is missing) and uses the browser it
+   * names.
+   */
   static HeadlessChromium provision() throws IOException, InterruptedException {
     Path root = projectRoot();
     Path log = Files.createTempFile("chromium-provision", ".log");
-    Process process = new ProcessBuilder("bash", root.resolve("scripts/chromium.sh").toString(), "provision")
-        .redirectError(log.toFile()).start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    Process process =
+        new ProcessBuilder("bash", root.resolve("scripts/chromium.sh").toString(), "provision")
+            .redirectError(log.toFile())
+            .start();
+    String out =
+        new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
     if (!process.waitFor(15, TimeUnit.MINUTES) || process.exitValue() != 0 || out.isEmpty()) {
       process.destroyForcibly();
-      throw new IllegalStateException("scripts/chromium.sh could not provide Chromium (Debian's chromium package; "
-          + "install it with apt-get install chromium): " + Files.readString(log));
+      throw new IllegalStateException(
+          "scripts/chromium.sh could not provide Chromium (Debian's chromium package; "
+              + "install it with apt-get install chromium): "
+              + Files.readString(log));
     }
     String[] lines = out.split("\n");
     return new HeadlessChromium(Path.of(lines[lines.length - 1].strip()));
@@ -52,17 +61,32 @@ final class HeadlessChromium {
     Path profile = Files.createTempDirectory("chromium-profile");
     Path out = Files.createTempFile("chromium-dom", ".html");
     Path err = Files.createTempFile("chromium-stderr", ".log");
-    Process process = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--user-data-dir=" + profile, "--virtual-time-budget=10000", "--dump-dom",
-        html.toUri().toString())
-        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    Process process =
+        new ProcessBuilder(
+                browser.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + profile,
+                "--virtual-time-budget=10000",
+                "--dump-dom",
+                html.toUri().toString())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      throw new IllegalStateException("Chromium did not finish within " + timeout + ": " + tail(err));
+      throw new IllegalStateException(
+          "Chromium did not finish within " + timeout + ": " + tail(err));
     }
     if (process.exitValue() != 0) {
-      throw new IllegalStateException("Chromium exited with " + process.exitValue() + ": " + tail(err));
+      throw new IllegalStateException(
+          "Chromium exited with " + process.exitValue() + ": " + tail(err));
     }
     return Files.readString(out);
   }
@@ -74,7 +98,8 @@ final class HeadlessChromium {
     while (canvas.find()) {
       String tag = canvas.group();
       Matcher id = ID.matcher(tag);
-      charts.put(id.find() ? id.group(1) : "?", new long[] {figure(POINTS, tag), figure(PAINTED, tag)});
+      charts.put(
+          id.find() ? id.group(1) : "?", new long[] {figure(POINTS, tag), figure(PAINTED, tag)});
     }
     return charts;
   }
@@ -98,7 +123,9 @@ final class HeadlessChromium {
   private static Path projectRoot() {
     String configured = System.getProperty("arranger.projectRoot");
     Path dir = configured != null ? Path.of(configured) : Path.of("").toAbsolutePath();
-    for (Path candidate = dir.toAbsolutePath(); candidate != null; candidate = candidate.getParent()) {
+    for (Path candidate = dir.toAbsolutePath();
+        candidate != null;
+        candidate = candidate.getParent()) {
       if (Files.isRegularFile(candidate.resolve("scripts/chromium.sh"))) {
         return candidate;
       }

@@ -19,7 +19,10 @@ import io.tyrl.arranger.simulator.trace.TraceGenerator;
 import java.util.List;
 import java.util.Map;
 
-/** A comparison of the default configuration and the baseline on a small generated trace, for report tests. */
+/**
+ * A comparison of the default configuration and the baseline on a small generated trace, for report
+ * tests.
+ */
 final class SmallComparison {
 
   static final int NODES = 6;
@@ -27,20 +30,30 @@ final class SmallComparison {
   private SmallComparison() {}
 
   static Comparison of(int jobs, long seed) {
-    SchedulerConfigurationParser parser = new SchedulerConfigurationParser(
-        new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE).vocabulary());
+    SchedulerConfigurationParser parser =
+        new SchedulerConfigurationParser(
+            new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE)
+                .vocabulary());
     Trace trace = TraceGenerator.generate(GeneratorSettings.of(jobs, seed, 0.9, NODES));
     ClusterShape cluster = ClusterShape.gpuNodes(NODES);
-    List<Variant> variants = List.of(Variant.of("default", DefaultSchedulerConfiguration.YAML, parser),
-        Variant.volcanoLike(parser));
+    List<Variant> variants =
+        List.of(
+            Variant.of("default", DefaultSchedulerConfiguration.YAML, parser),
+            Variant.volcanoLike(parser));
     GreedyBound bound = GreedyBound.of(trace, cluster.capacity());
-    List<RunRecord> runs = variants.stream()
-        .map(variant -> Simulation.run(trace, cluster, variant, SimulationSettings.DEFAULTS)).toList();
+    List<RunRecord> runs =
+        variants.stream()
+            .map(variant -> Simulation.run(trace, cluster, variant, SimulationSettings.DEFAULTS))
+            .toList();
     return of(bound, runs);
   }
 
   static Comparison of(GreedyBound bound, List<RunRecord> runs) {
-    return new Comparison("test report", Map.of("trace", "generated"), bound, runs,
+    return new Comparison(
+        "test report",
+        Map.of("trace", "generated"),
+        bound,
+        runs,
         runs.stream().map(run -> QualityMetrics.summarize(run, bound)).toList());
   }
 }

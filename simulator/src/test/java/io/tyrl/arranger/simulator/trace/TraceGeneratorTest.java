@@ -30,10 +30,16 @@ class TraceGeneratorTest {
   void arrivalsMakeTheOfferedLoadTheOneAskedFor() {
     ClusterShape cluster = ClusterShape.gpuNodes(100);
     for (double load : new double[] {0.5, 0.9}) {
-      Trace trace = TraceGenerator.generate(new GeneratorSettings(4000, 3, load, cluster, GeneratorSettings.DEFAULT_QUEUES));
-      double gpuSeconds = trace.jobs().stream()
-          .mapToDouble(job -> job.fullRequest().get(Resource.GPU) * (double) job.duration().toSeconds()).sum();
-      double offered = gpuSeconds / (cluster.capacity().get(Resource.GPU) * trace.lastSubmitSeconds());
+      Trace trace =
+          TraceGenerator.generate(
+              new GeneratorSettings(4000, 3, load, cluster, GeneratorSettings.DEFAULT_QUEUES));
+      double gpuSeconds =
+          trace.jobs().stream()
+              .mapToDouble(
+                  job -> job.fullRequest().get(Resource.GPU) * (double) job.duration().toSeconds())
+              .sum();
+      double offered =
+          gpuSeconds / (cluster.capacity().get(Resource.GPU) * trace.lastSubmitSeconds());
 
       // Poisson arrivals: the last of 4,000 lands within a few percent of the intended horizon.
       assertThat(offered).as("offered GPU load for %s", load).isBetween(load * 0.93, load * 1.07);
@@ -45,18 +51,28 @@ class TraceGeneratorTest {
     Trace trace = TraceGenerator.generate(GeneratorSettings.of(2000, 11, 0.9, 100));
 
     assertThat(trace.queueWeights()).containsOnlyKeys("research", "product", "batch");
-    assertThat(trace.queueWeights()).containsEntry("research", 4).containsEntry("product", 2).containsEntry("batch", 1);
-    assertThat(trace.jobs()).allSatisfy(job -> {
-      assertThat(Set.of(1L, 2L, 4L, 8L)).contains(job.leader().get(Resource.GPU));
-      assertThat(job.workers()).isBetween(1, 16);
-      assertThat(job.minWorkers()).isBetween(1, job.workers());
-      assertThat(job.duration().toSeconds()).isBetween(60L, 6 * 3600L);
-      assertThat(job.priority()).isBetween(1, 10);
-    });
-    assertThat(trace.jobs()).anyMatch(job -> job.gang() == GangMode.STRICT).anyMatch(job -> job.gang() == GangMode.NON_STRICT)
-        .anyMatch(job -> job.worker().get(Resource.GPU) > 0).anyMatch(job -> job.worker().get(Resource.GPU) == 0)
-        .anyMatch(job -> job.basicPolicy() != null).anyMatch(job -> job.basicPolicy() == null)
-        .anyMatch(job -> job.workers() == 16).anyMatch(job -> job.priority() != 5);
+    assertThat(trace.queueWeights())
+        .containsEntry("research", 4)
+        .containsEntry("product", 2)
+        .containsEntry("batch", 1);
+    assertThat(trace.jobs())
+        .allSatisfy(
+            job -> {
+              assertThat(Set.of(1L, 2L, 4L, 8L)).contains(job.leader().get(Resource.GPU));
+              assertThat(job.workers()).isBetween(1, 16);
+              assertThat(job.minWorkers()).isBetween(1, job.workers());
+              assertThat(job.duration().toSeconds()).isBetween(60L, 6 * 3600L);
+              assertThat(job.priority()).isBetween(1, 10);
+            });
+    assertThat(trace.jobs())
+        .anyMatch(job -> job.gang() == GangMode.STRICT)
+        .anyMatch(job -> job.gang() == GangMode.NON_STRICT)
+        .anyMatch(job -> job.worker().get(Resource.GPU) > 0)
+        .anyMatch(job -> job.worker().get(Resource.GPU) == 0)
+        .anyMatch(job -> job.basicPolicy() != null)
+        .anyMatch(job -> job.basicPolicy() == null)
+        .anyMatch(job -> job.workers() == 16)
+        .anyMatch(job -> job.priority() != 5);
     double[] submits = trace.jobs().stream().mapToDouble(TraceJob::submitSeconds).toArray();
     for (int i = 1; i < submits.length; i++) {
       assertThat(submits[i]).isGreaterThanOrEqualTo(submits[i - 1]);

@@ -15,7 +15,8 @@ import java.util.Map;
  * Arranger's two services, each from its runnable jar as the build leaves it, connected to the
  * benchmark's API server; the pods-only and Arranger phases run while both are up.
  */
-record ArrangerServices(ServiceProcess scheduler, ServiceProcess controller) implements AutoCloseable {
+record ArrangerServices(ServiceProcess scheduler, ServiceProcess controller)
+    implements AutoCloseable {
 
   /**
    * Starts scheduler-service and controller-service with the options' heap, JVM options and
@@ -24,7 +25,10 @@ record ArrangerServices(ServiceProcess scheduler, ServiceProcess controller) imp
   static ArrangerServices start(BenchCluster cluster, BenchmarkOptions options) {
     Path root = options.projectRoot();
     Path workDir = cluster.workDir();
-    Path kubeconfig = cluster.controlPlane().writeKubeconfig(workDir.resolve("arranger.kubeconfig"), ControlPlane.ADMIN);
+    Path kubeconfig =
+        cluster
+            .controlPlane()
+            .writeKubeconfig(workDir.resolve("arranger.kubeconfig"), ControlPlane.ADMIN);
     List<String> jvm = new ArrayList<>(List.of("-Xmx" + options.serviceHeap()));
     // e.g. -XX:StartFlightRecording=filename=/tmp/x.jfr,settings=profile to see where the time goes
     jvm.addAll(options.serviceJvmOptions());
@@ -33,14 +37,23 @@ record ArrangerServices(ServiceProcess scheduler, ServiceProcess controller) imp
     schedulerProperties.putAll(options.schedulerProperties());
     Map<String, String> controllerProperties = new LinkedHashMap<>(common);
     controllerProperties.putAll(options.controllerProperties());
-    progress("[arranger] starting scheduler-service (%s) and controller-service (%s), %s heap each",
+    progress(
+        "[arranger] starting scheduler-service (%s) and controller-service (%s), %s heap each",
         schedulerProperties, controllerProperties, options.serviceHeap());
-    ServiceProcess scheduler = ServiceProcess.start("scheduler", options.jar(root, "scheduler-service"), workDir,
-        schedulerProperties, jvm);
+    ServiceProcess scheduler =
+        ServiceProcess.start(
+            "scheduler", options.jar(root, "scheduler-service"), workDir, schedulerProperties, jvm);
     ArrangerServices services;
     try {
-      services = new ArrangerServices(scheduler, ServiceProcess.start("controller",
-          options.jar(root, "controller-service"), workDir, controllerProperties, jvm));
+      services =
+          new ArrangerServices(
+              scheduler,
+              ServiceProcess.start(
+                  "controller",
+                  options.jar(root, "controller-service"),
+                  workDir,
+                  controllerProperties,
+                  jvm));
     } catch (RuntimeException e) {
       scheduler.close();
       throw e;

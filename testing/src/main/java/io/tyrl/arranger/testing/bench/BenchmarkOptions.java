@@ -10,26 +10,42 @@ import java.util.Map;
 import java.util.Set;
 
 /** The benchmark's command-line options, with their defaults. */
-record BenchmarkOptions(int nodes, int pods, int repeats, int threads, int connections, Set<String> phases,
-    Path projectRoot, String version, Path workDir, String serviceHeap, Map<String, String> schedulerProperties,
-    Map<String, String> controllerProperties, int kubeSchedulerQps, Duration timeout, int settleSeconds,
-    int sampleMillis, List<String> serviceJvmOptions, int apiServerProfileSeconds) {
+record BenchmarkOptions(
+    int nodes,
+    int pods,
+    int repeats,
+    int threads,
+    int connections,
+    Set<String> phases,
+    Path projectRoot,
+    String version,
+    Path workDir,
+    String serviceHeap,
+    Map<String, String> schedulerProperties,
+    Map<String, String> controllerProperties,
+    int kubeSchedulerQps,
+    Duration timeout,
+    int settleSeconds,
+    int sampleMillis,
+    List<String> serviceJvmOptions,
+    int apiServerProfileSeconds) {
 
   /** Every phase, in the order they run. */
-  static final List<String> PHASES = List.of(CeilingPhase.NAME, KubeSchedulerPhase.NAME, PodsOnlyPhase.NAME,
-      ArrangerPhase.NAME);
+  static final List<String> PHASES =
+      List.of(CeilingPhase.NAME, KubeSchedulerPhase.NAME, PodsOnlyPhase.NAME, ArrangerPhase.NAME);
 
   /** The module's runnable jar, as the build leaves it. */
   Path jar(Path root, String module) {
     return root.resolve(module).resolve("target").resolve(module + "-" + version + ".jar");
   }
 
-  static final String USAGE = "usage: bench-e2e [--nodes N] [--pods M] [--repeats R] [--threads T]"
-      + " [--connections C] [--phases ceiling,kube-scheduler,pods-only,arranger] [--scheduler-property key=value]..."
-      + " [--controller-property key=value]... [--service-heap 1g] [--service-jvm-option OPTION]..."
-      + " [--kube-scheduler-qps Q] [--timeout SECONDS]"
-      + " [--settle SECONDS] [--sample-ms MS] [--api-server-profile SECONDS] [--work-dir DIR]"
-      + " --project-root DIR --version V";
+  static final String USAGE =
+      "usage: bench-e2e [--nodes N] [--pods M] [--repeats R] [--threads T]"
+          + " [--connections C] [--phases ceiling,kube-scheduler,pods-only,arranger] [--scheduler-property key=value]..."
+          + " [--controller-property key=value]... [--service-heap 1g] [--service-jvm-option OPTION]..."
+          + " [--kube-scheduler-qps Q] [--timeout SECONDS]"
+          + " [--settle SECONDS] [--sample-ms MS] [--api-server-profile SECONDS] [--work-dir DIR]"
+          + " --project-root DIR --version V";
 
   static BenchmarkOptions parse(String[] args) {
     int nodes = 5000;
@@ -85,17 +101,36 @@ record BenchmarkOptions(int nodes, int pods, int repeats, int threads, int conne
       }
     }
     if (pods < 8) {
-      throw new IllegalArgumentException("--pods must be at least 8 (one TYJob of a leader and 7 workers)");
+      throw new IllegalArgumentException(
+          "--pods must be at least 8 (one TYJob of a leader and 7 workers)");
     }
-    if (version == null && (phases.contains(ArrangerPhase.NAME) || phases.contains(PodsOnlyPhase.NAME))) {
-      throw new IllegalArgumentException("--version is needed to find the services' jars; " + USAGE);
+    if (version == null
+        && (phases.contains(ArrangerPhase.NAME) || phases.contains(PodsOnlyPhase.NAME))) {
+      throw new IllegalArgumentException(
+          "--version is needed to find the services' jars; " + USAGE);
     }
     if (timeout == null) {
       timeout = Duration.ofSeconds(Math.max(300, pods / 10));
     }
-    return new BenchmarkOptions(nodes, pods, repeats, threads, connections, phases, root.toAbsolutePath(), version, workDir,
-        heap, schedulerProperties, controllerProperties, qps, timeout, settle, sampleMillis,
-        List.copyOf(serviceJvmOptions), apiServerProfileSeconds);
+    return new BenchmarkOptions(
+        nodes,
+        pods,
+        repeats,
+        threads,
+        connections,
+        phases,
+        root.toAbsolutePath(),
+        version,
+        workDir,
+        heap,
+        schedulerProperties,
+        controllerProperties,
+        qps,
+        timeout,
+        settle,
+        sampleMillis,
+        List.copyOf(serviceJvmOptions),
+        apiServerProfileSeconds);
   }
 
   private static void property(Map<String, String> properties, String assignment) {

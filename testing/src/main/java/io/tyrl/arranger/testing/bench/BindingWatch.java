@@ -15,8 +15,8 @@ import okio.BufferedSource;
 /**
  * Watches the pods of one namespace and counts those that have a node ({@code spec.nodeName}),
  * remembering when the count reached the target. A raw watch with one JSON parse per event: cheap
- * enough not to compete with what it measures. Reconnects from the last resourceVersion if the
- * API server ends the watch.
+ * enough not to compete with what it measures. Reconnects from the last resourceVersion if the API
+ * server ends the watch.
  */
 final class BindingWatch implements AutoCloseable {
 
@@ -37,7 +37,9 @@ final class BindingWatch implements AutoCloseable {
     this(api, namespace, pod -> {});
   }
 
-  /** @param onBound called on the watch's thread with each pod the first time it is seen with a node */
+  /**
+   * @param onBound called on the watch's thread with each pod the first time it is seen with a node
+   */
   BindingWatch(RawApi api, String namespace, Consumer<JsonObject> onBound) {
     this.api = api;
     this.namespace = namespace;
@@ -54,8 +56,11 @@ final class BindingWatch implements AutoCloseable {
 
   private void run() {
     while (!closed) {
-      String path = "/api/v1/namespaces/" + namespace + "/pods?watch=true&allowWatchBookmarks=true&resourceVersion="
-          + resourceVersion;
+      String path =
+          "/api/v1/namespaces/"
+              + namespace
+              + "/pods?watch=true&allowWatchBookmarks=true&resourceVersion="
+              + resourceVersion;
       call = api.watchClient().newCall(api.request(path).get().build());
       try (Response response = call.execute()) {
         if (!response.isSuccessful()) {
@@ -63,7 +68,9 @@ final class BindingWatch implements AutoCloseable {
           return;
         }
         BufferedSource source = response.body().source();
-        for (String line = source.readUtf8Line(); line != null && !closed; line = source.readUtf8Line()) {
+        for (String line = source.readUtf8Line();
+            line != null && !closed;
+            line = source.readUtf8Line()) {
           if (!line.isBlank()) {
             handle(JsonParser.parseString(line).getAsJsonObject());
           }
@@ -93,7 +100,10 @@ final class BindingWatch implements AutoCloseable {
     seen.add(name);
     JsonObject spec = object.getAsJsonObject("spec");
     JsonElement nodeName = spec == null ? null : spec.get("nodeName");
-    if (nodeName != null && !nodeName.isJsonNull() && !nodeName.getAsString().isEmpty() && bound.add(name)) {
+    if (nodeName != null
+        && !nodeName.isJsonNull()
+        && !nodeName.getAsString().isEmpty()
+        && bound.add(name)) {
       onBound.accept(object);
       if (bound.size() >= target && reachedNanos == 0) {
         reachedNanos = System.nanoTime();
@@ -135,8 +145,18 @@ final class BindingWatch implements AutoCloseable {
         }
         long now = System.nanoTime();
         if (now >= deadline) {
-          throw new IllegalStateException("only " + bound.size() + " of " + count + " pods in " + namespace
-              + " have a node after " + timeout.toSeconds() + " s (" + seen.size() + " pods seen)");
+          throw new IllegalStateException(
+              "only "
+                  + bound.size()
+                  + " of "
+                  + count
+                  + " pods in "
+                  + namespace
+                  + " have a node after "
+                  + timeout.toSeconds()
+                  + " s ("
+                  + seen.size()
+                  + " pods seen)");
         }
         if (now >= nextProgress) {
           progress.run();

@@ -31,22 +31,42 @@ final class CeilingPhase implements Phase {
   @Override
   public PhaseRun runOnce(String namespace, int repeat) {
     int pods = options.pods();
-    progress("[ceiling %d/%d] creating %d pods with spec.nodeName preset", repeat, options.repeats(), pods);
+    progress(
+        "[ceiling %d/%d] creating %d pods with spec.nodeName preset",
+        repeat, options.repeats(), pods);
     CpuSeconds cpu = new CpuSeconds(cluster.controlPlane(), Map.of());
     PromText metricsBefore = cluster.apiServerMetrics();
     Map<Long, Double> cpuBefore = cpu.now();
     long start = System.nanoTime();
-    cluster.api().postAll(pods, i -> "/api/v1/namespaces/" + namespace + "/pods",
-        i -> Manifests.plainPod(i, cluster.nodeFor(i)));
+    cluster
+        .api()
+        .postAll(
+            pods,
+            i -> "/api/v1/namespaces/" + namespace + "/pods",
+            i -> Manifests.plainPod(i, cluster.nodeFor(i)));
     long end = System.nanoTime();
     Map<Long, Double> cpuAfter = cpu.now();
     PromText metricsAfter = cluster.apiServerMetrics();
-    Map<String, Double> writes = PromText.diff(metricsBefore.apiServerWrites(), metricsAfter.apiServerWrites());
-    PhaseRun run = new PhaseRun(NAME, pods, seconds(start, end), seconds(start, end), writes, pods, Map.of(),
-        cpu.spent(cpuBefore, cpuAfter), List.of(), List.of(), Map.of(), Map.of(),
-        PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
-    progress("[ceiling %d/%d] %d pods in %.2f s = %.0f pods/s; %s", repeat, options.repeats(), pods, run.seconds(),
-        run.podsPerSecond(), Descriptions.cpu(run));
+    Map<String, Double> writes =
+        PromText.diff(metricsBefore.apiServerWrites(), metricsAfter.apiServerWrites());
+    PhaseRun run =
+        new PhaseRun(
+            NAME,
+            pods,
+            seconds(start, end),
+            seconds(start, end),
+            writes,
+            pods,
+            Map.of(),
+            cpu.spent(cpuBefore, cpuAfter),
+            List.of(),
+            List.of(),
+            Map.of(),
+            Map.of(),
+            PromText.diff(metricsBefore.apiServerCalls(), metricsAfter.apiServerCalls()));
+    progress(
+        "[ceiling %d/%d] %d pods in %.2f s = %.0f pods/s; %s",
+        repeat, options.repeats(), pods, run.seconds(), run.podsPerSecond(), Descriptions.cpu(run));
     cluster.deletePods(namespace, Manifests.plainPodNames(pods));
     return run;
   }

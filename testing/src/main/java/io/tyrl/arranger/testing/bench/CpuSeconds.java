@@ -33,7 +33,10 @@ final class CpuSeconds {
     return cpu;
   }
 
-  /** The CPU seconds between two readings by name, in the order the progress lines and the table give them. */
+  /**
+   * The CPU seconds between two readings by name, in the order the progress lines and the table
+   * give them.
+   */
   Map<String, Double> spent(Map<Long, Double> before, Map<Long, Double> after) {
     Map<String, Long> names = new LinkedHashMap<>();
     names.put("kube-apiserver", controlPlane.apiServerPid());

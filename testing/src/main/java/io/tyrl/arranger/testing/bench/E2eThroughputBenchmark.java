@@ -17,15 +17,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * End-to-end scheduling throughput on one real kube-apiserver: the API server's raw create
- * ceiling (pods with {@code spec.nodeName} preset), kube-scheduler 1.20.2 binding plain pods, and
- * Arranger (both services from their jars) placing TYJobs of a leader and 7 workers. Prints a
- * table and, last, {@code e2e nodes=<N> pods=<M> arranger=<pods/s> kube-scheduler=<pods/s>
- * ceiling=<pods/s>}. A benchmark, not a test: run it with {@code scripts/bench-e2e.sh}.
+ * End-to-end scheduling throughput on one real kube-apiserver: the API server's raw create ceiling
+ * (pods with {@code spec.nodeName} preset), kube-scheduler 1.20.2 binding plain pods, and Arranger
+ * (both services from their jars) placing TYJobs of a leader and 7 workers. Prints a table and,
+ * last, {@code e2e nodes=<N> pods=<M> arranger=<pods/s> kube-scheduler=<pods/s> ceiling=<pods/s>}.
+ * A benchmark, not a test: run it with {@code scripts/bench-e2e.sh}.
  *
  * <p>This class runs the phases: it starts the control plane and registers the nodes, starts and
  * stops the processes under test around their phases, repeats each phase (each run in a fresh
- * namespace) and prints the {@link Results}. Each {@link Phase} knows what one of its runs measures.
+ * namespace) and prints the {@link Results}. Each {@link Phase} knows what one of its runs
+ * measures.
  */
 public final class E2eThroughputBenchmark {
 
@@ -39,29 +40,42 @@ public final class E2eThroughputBenchmark {
 
   public static void main(String[] args) throws Exception {
     BenchmarkOptions options = BenchmarkOptions.parse(args);
-    Path workDir = options.workDir() != null ? options.workDir() : Files.createTempDirectory("arranger-bench-e2e-");
+    Path workDir =
+        options.workDir() != null
+            ? options.workDir()
+            : Files.createTempDirectory("arranger-bench-e2e-");
     Files.createDirectories(workDir);
-    progress("work folder %s; %d nodes, %d pods, %d repeats, phases %s, %d client threads over %d connections",
-        workDir, options.nodes(), options.pods(), options.repeats(), options.phases(), options.threads(),
+    progress(
+        "work folder %s; %d nodes, %d pods, %d repeats, phases %s, %d client threads over %d connections",
+        workDir,
+        options.nodes(),
+        options.pods(),
+        options.repeats(),
+        options.phases(),
+        options.threads(),
         options.connections());
     ControlPlaneBinaries binaries = ControlPlaneBinaries.locate();
     progress("starting etcd + kube-apiserver");
     ControlPlane controlPlane = ControlPlane.start();
     List<AutoCloseable> toClose = new ArrayList<>();
-    Thread stopper = new Thread(() -> {
-      for (int i = toClose.size() - 1; i >= 0; i--) {
-        try {
-          toClose.get(i).close();
-        } catch (Exception e) {
-          System.err.println("could not stop " + toClose.get(i) + ": " + e.getMessage());
-        }
-      }
-      controlPlane.close();
-    }, "bench-stop");
+    Thread stopper =
+        new Thread(
+            () -> {
+              for (int i = toClose.size() - 1; i >= 0; i--) {
+                try {
+                  toClose.get(i).close();
+                } catch (Exception e) {
+                  System.err.println("could not stop " + toClose.get(i) + ": " + e.getMessage());
+                }
+              }
+              controlPlane.close();
+            },
+            "bench-stop");
     Runtime.getRuntime().addShutdownHook(stopper);
     RawApi api = new RawApi(controlPlane, options.threads(), options.connections());
     toClose.add(api);
-    E2eThroughputBenchmark bench = new E2eThroughputBenchmark(options, new BenchCluster(controlPlane, api, workDir));
+    E2eThroughputBenchmark bench =
+        new E2eThroughputBenchmark(options, new BenchCluster(controlPlane, api, workDir));
     int exit = 0;
     try {
       bench.run(binaries);
@@ -77,8 +91,9 @@ public final class E2eThroughputBenchmark {
   private void run(ControlPlaneBinaries binaries) throws Exception {
     ControlPlane controlPlane = cluster.controlPlane();
     ApiClient admin = controlPlane.adminClient();
-    progress("kube-apiserver %s (pid %d), etcd pid %d; installing the CRDs and the default Queue", controlPlane.url(),
-        controlPlane.apiServerPid(), controlPlane.etcdPid());
+    progress(
+        "kube-apiserver %s (pid %d), etcd pid %d; installing the CRDs and the default Queue",
+        controlPlane.url(), controlPlane.apiServerPid(), controlPlane.etcdPid());
     CustomResourceDefinitions.install(admin);
     ArrangerResources.createQueueIfMissing(admin, TYJobDefaults.QUEUE);
     cluster.registerNodes(options.nodes(), options.connections());
@@ -88,19 +103,28 @@ public final class E2eThroughputBenchmark {
       runs.put(CeilingPhase.NAME, repeat(new CeilingPhase(cluster, options)));
     }
     if (options.phases().contains(KubeSchedulerPhase.NAME)) {
-      progress("[kube-scheduler] starting %s (qps/burst %d, leader election off)", binaries.kubeScheduler(),
-          options.kubeSchedulerQps());
-      try (KubeSchedulerProcess scheduler = KubeSchedulerProcess.start(binaries.kubeScheduler(), controlPlane,
-          cluster.workDir(), options.kubeSchedulerQps())) {
+      progress(
+          "[kube-scheduler] starting %s (qps/burst %d, leader election off)",
+          binaries.kubeScheduler(), options.kubeSchedulerQps());
+      try (KubeSchedulerProcess scheduler =
+          KubeSchedulerProcess.start(
+              binaries.kubeScheduler(),
+              controlPlane,
+              cluster.workDir(),
+              options.kubeSchedulerQps())) {
         scheduler.awaitHealthy(Duration.ofSeconds(60));
         KubeSchedulerPhase phase = new KubeSchedulerPhase(cluster, options, scheduler);
         phase.warmUp();
         runs.put(KubeSchedulerPhase.NAME, repeat(phase));
-        progress("[kube-scheduler] stopping it (peak RSS %.0f MiB)", ProcStat.peakRssMiB(scheduler.pid()));
+        progress(
+            "[kube-scheduler] stopping it (peak RSS %.0f MiB)",
+            ProcStat.peakRssMiB(scheduler.pid()));
       }
     }
-    if (options.phases().contains(PodsOnlyPhase.NAME) || options.phases().contains(ArrangerPhase.NAME)) {
-      // One start, warmed once, for both phases: pods-only then measures the same warm JVMs the Arranger runs use.
+    if (options.phases().contains(PodsOnlyPhase.NAME)
+        || options.phases().contains(ArrangerPhase.NAME)) {
+      // One start, warmed once, for both phases: pods-only then measures the same warm JVMs the
+      // Arranger runs use.
       try (ArrangerServices services = ArrangerServices.start(cluster, options)) {
         ArrangerPhase arranger = new ArrangerPhase(cluster, options, services);
         arranger.warmUp();
@@ -110,14 +134,19 @@ public final class E2eThroughputBenchmark {
         if (options.phases().contains(ArrangerPhase.NAME)) {
           runs.put(ArrangerPhase.NAME, repeat(arranger));
         }
-        progress("[arranger] stopping the services (peak RSS: scheduler %.0f MiB, controller %.0f MiB)",
-            ProcStat.peakRssMiB(services.scheduler().pid()), ProcStat.peakRssMiB(services.controller().pid()));
+        progress(
+            "[arranger] stopping the services (peak RSS: scheduler %.0f MiB, controller %.0f MiB)",
+            ProcStat.peakRssMiB(services.scheduler().pid()),
+            ProcStat.peakRssMiB(services.controller().pid()));
       }
     }
     new Results(options, runs).print();
   }
 
-  /** The phase's runs, each in a namespace of its own so no run sees another's pods or their deletion. */
+  /**
+   * The phase's runs, each in a namespace of its own so no run sees another's pods or their
+   * deletion.
+   */
   private List<PhaseRun> repeat(Phase phase) {
     List<PhaseRun> runs = new ArrayList<>();
     for (int r = 1; r <= options.repeats(); r++) {

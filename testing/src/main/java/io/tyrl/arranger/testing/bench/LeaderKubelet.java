@@ -13,16 +13,20 @@ import java.util.concurrent.atomic.AtomicReference;
  * The controller creates a job's workers only once its leader has an IP, which a kubelet reports.
  * No node agent runs here (it would write every pod's status); instead the benchmark reports each
  * leader Running with an IP as soon as it exists on its node, as {@link SimulatedKubelet#run} does
- * (one GET and one PATCH of pods/status per job, counted as the benchmark's writes, not Arranger's).
+ * (one GET and one PATCH of pods/status per job, counted as the benchmark's writes, not
+ * Arranger's).
  */
 final class LeaderKubelet implements AutoCloseable {
 
   private final SimulatedKubelet kubelet;
-  private final ExecutorService pool = Executors.newFixedThreadPool(4, runnable -> {
-    Thread thread = new Thread(runnable, "bench-leader-kubelet");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ExecutorService pool =
+      Executors.newFixedThreadPool(
+          4,
+          runnable -> {
+            Thread thread = new Thread(runnable, "bench-leader-kubelet");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final AtomicInteger started = new AtomicInteger();
   private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
@@ -34,19 +38,22 @@ final class LeaderKubelet implements AutoCloseable {
   void onBound(JsonObject pod) {
     JsonObject metadata = pod.getAsJsonObject("metadata");
     JsonObject labels = metadata.getAsJsonObject("labels");
-    if (labels == null || !labels.has(PodLabels.ROLE) || !"leader".equals(labels.get(PodLabels.ROLE).getAsString())) {
+    if (labels == null
+        || !labels.has(PodLabels.ROLE)
+        || !"leader".equals(labels.get(PodLabels.ROLE).getAsString())) {
       return;
     }
     String namespace = metadata.get("namespace").getAsString();
     String name = metadata.get("name").getAsString();
-    pool.submit(() -> {
-      try {
-        kubelet.run(namespace, name);
-        started.incrementAndGet();
-      } catch (RuntimeException e) {
-        failure.compareAndSet(null, e);
-      }
-    });
+    pool.submit(
+        () -> {
+          try {
+            kubelet.run(namespace, name);
+            started.incrementAndGet();
+          } catch (RuntimeException e) {
+            failure.compareAndSet(null, e);
+          }
+        });
   }
 
   /** The leaders reported Running so far; throws once a report failed. */

@@ -23,14 +23,23 @@ final class Manifests {
 
   private Manifests() {}
 
-  /** Plain pod i: every 8th a leader (2 cpu, 8Gi), the others workers (1 cpu, 2Gi); no node when nodeName is null. */
+  /**
+   * Plain pod i: every 8th a leader (2 cpu, 8Gi), the others workers (1 cpu, 2Gi); no node when
+   * nodeName is null.
+   */
   static String plainPod(int i, String nodeName) {
     boolean leader = i % 8 == 0;
     return ("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%06d\",\"labels\":{\"app\":\"bench-e2e\","
-        + "\"role\":\"%s\"}},\"spec\":{%s\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"%s\","
-        + "\"image\":\"registry.local/rl/%s:1\",\"resources\":{\"requests\":{\"cpu\":\"%s\",\"memory\":\"%s\"}}}]}}")
-        .formatted(i, leader ? "leader" : "worker", nodeName == null ? "" : "\"nodeName\":\"" + nodeName + "\",",
-            leader ? "learner" : "actor", leader ? "learner" : "actor", leader ? "2" : "1", leader ? "8Gi" : "2Gi");
+            + "\"role\":\"%s\"}},\"spec\":{%s\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"%s\","
+            + "\"image\":\"registry.local/rl/%s:1\",\"resources\":{\"requests\":{\"cpu\":\"%s\",\"memory\":\"%s\"}}}]}}")
+        .formatted(
+            i,
+            leader ? "leader" : "worker",
+            nodeName == null ? "" : "\"nodeName\":\"" + nodeName + "\",",
+            leader ? "learner" : "actor",
+            leader ? "learner" : "actor",
+            leader ? "2" : "1",
+            leader ? "8Gi" : "2Gi");
   }
 
   /** The names of plain pods 0 to count - 1. */
@@ -43,7 +52,13 @@ final class Manifests {
   }
 
   static String tyJobsPath(String namespace) {
-    return "/apis/" + ArrangerResources.GROUP + "/" + ArrangerResources.VERSION + "/namespaces/" + namespace + "/"
+    return "/apis/"
+        + ArrangerResources.GROUP
+        + "/"
+        + ArrangerResources.VERSION
+        + "/namespaces/"
+        + namespace
+        + "/"
         + ArrangerResources.TYJOBS;
   }
 
@@ -52,20 +67,23 @@ final class Manifests {
   }
 
   static String tyJob(String namespace, int i) {
-    return GSON.toJson(TYJobBuilder.named(tyJobName(i)).namespace(namespace)
-        .leader("learner", "2", "8Gi")
-        .workers("actor", WORKERS_PER_JOB, "1", "2Gi")
-        .build());
+    return GSON.toJson(
+        TYJobBuilder.named(tyJobName(i))
+            .namespace(namespace)
+            .leader("learner", "2", "8Gi")
+            .workers("actor", WORKERS_PER_JOB, "1", "2Gi")
+            .build());
   }
 
   /**
-   * Pod i of job i / 8 as the controller creates it for {@link #tyJob}: index 0 the leader,
-   * then the workers, with the job's labels, owner reference and environment.
+   * Pod i of job i / 8 as the controller creates it for {@link #tyJob}: index 0 the leader, then
+   * the workers, with the job's labels, owner reference and environment.
    */
   static String arrangerShapedPod(String namespace, int i, String nodeName) {
     String job = tyJobName(i / 8);
     int slot = i % 8;
-    Map<String, String> labels = slot == 0 ? PodLabels.ofLeader(job) : PodLabels.ofWorker(job, "actor", slot - 1);
+    Map<String, String> labels =
+        slot == 0 ? PodLabels.ofLeader(job) : PodLabels.ofWorker(job, "actor", slot - 1);
     Map<String, String> environment = new LinkedHashMap<>();
     if (slot != 0) {
       environment.put("TYJOB_LEADER_ADDR", "10.1.%d.%d".formatted(i / 8 / 250, i / 8 % 250));
@@ -79,14 +97,24 @@ final class Manifests {
     Map<String, Object> container = new LinkedHashMap<>();
     container.put("name", slot == 0 ? "learner" : "actor");
     container.put("image", "registry.local/rl/" + (slot == 0 ? "learner" : "actor") + ":1");
-    container.put("env", environment.entrySet().stream().map(e -> Map.of("name", e.getKey(), "value", e.getValue())).toList());
-    container.put("resources", Map.of("requests", slot == 0 ? Map.of("cpu", "2", "memory", "8Gi")
-        : Map.of("cpu", "1", "memory", "2Gi")));
+    container.put(
+        "env",
+        environment.entrySet().stream()
+            .map(e -> Map.of("name", e.getKey(), "value", e.getValue()))
+            .toList());
+    container.put(
+        "resources",
+        Map.of(
+            "requests",
+            slot == 0 ? Map.of("cpu", "2", "memory", "8Gi") : Map.of("cpu", "1", "memory", "2Gi")));
     Map<String, Object> owner = new LinkedHashMap<>();
     owner.put("apiVersion", ArrangerResources.API_VERSION);
     owner.put("kind", ArrangerResources.TYJOB_KIND);
     owner.put("name", job);
-    owner.put("uid", UUID.nameUUIDFromBytes((namespace + "/" + job).getBytes(StandardCharsets.UTF_8)).toString());
+    owner.put(
+        "uid",
+        UUID.nameUUIDFromBytes((namespace + "/" + job).getBytes(StandardCharsets.UTF_8))
+            .toString());
     owner.put("controller", true);
     owner.put("blockOwnerDeletion", true);
     Map<String, Object> metadata = new LinkedHashMap<>();

@@ -23,10 +23,20 @@ import java.util.function.Predicate;
  * @param serviceQuantiles the scheduler's own cycle quantiles (p50, p99, max) at the finish line
  * @param calls every API request but watches, by verb and resource
  */
-record PhaseRun(String phase, int pods, double seconds, double createSeconds, Map<String, Double> writes,
-    double driverWrites, Map<String, Double> trailingWrites, Map<String, Double> cpuSeconds,
-    List<Double> cycleSeconds, List<Double> coreSeconds, Map<String, Double> peaksMiB,
-    Map<String, Double> serviceQuantiles, Map<String, Double> calls) {
+record PhaseRun(
+    String phase,
+    int pods,
+    double seconds,
+    double createSeconds,
+    Map<String, Double> writes,
+    double driverWrites,
+    Map<String, Double> trailingWrites,
+    Map<String, Double> cpuSeconds,
+    List<Double> cycleSeconds,
+    List<Double> coreSeconds,
+    Map<String, Double> peaksMiB,
+    Map<String, Double> serviceQuantiles,
+    Map<String, Double> calls) {
 
   private static final String TYJOBS = ArrangerResources.GROUP + "/" + ArrangerResources.TYJOBS;
 
@@ -41,18 +51,27 @@ record PhaseRun(String phase, int pods, double seconds, double createSeconds, Ma
 
   /** Writes of TYJobs (their status above all) per job; the benchmark's creates are not counted. */
   double tyJobWritesPerJob(boolean trailing) {
-    return sum(trailing ? trailingWrites : writes, key -> !key.startsWith("POST ")
-        && (key.endsWith(" " + TYJOBS) || key.endsWith(" " + TYJOBS + "/status"))) / (pods / 8.0);
+    return sum(
+            trailing ? trailingWrites : writes,
+            key ->
+                !key.startsWith("POST ")
+                    && (key.endsWith(" " + TYJOBS) || key.endsWith(" " + TYJOBS + "/status")))
+        / (pods / 8.0);
   }
 
   /** Events created or counted again (core/v1 and events.k8s.io) per job. */
   double eventsPerJob(boolean trailing) {
-    return sum(trailing ? trailingWrites : writes, key -> key.endsWith(" events") || key.endsWith("/events"))
+    return sum(
+            trailing ? trailingWrites : writes,
+            key -> key.endsWith(" events") || key.endsWith("/events"))
         / (pods / 8.0);
   }
 
   private static double sum(Map<String, Double> counts, Predicate<String> key) {
-    return counts.entrySet().stream().filter(e -> key.test(e.getKey())).mapToDouble(Map.Entry::getValue).sum();
+    return counts.entrySet().stream()
+        .filter(e -> key.test(e.getKey()))
+        .mapToDouble(Map.Entry::getValue)
+        .sum();
   }
 
   double totalWrites() {

@@ -15,7 +15,8 @@ import java.util.function.Predicate;
 public final class PromText {
 
   /** Verbs of {@code apiserver_request_total} that change state. */
-  public static final List<String> WRITE_VERBS = List.of("POST", "PUT", "PATCH", "DELETE", "DELETECOLLECTION", "APPLY");
+  public static final List<String> WRITE_VERBS =
+      List.of("POST", "PUT", "PATCH", "DELETE", "DELETECOLLECTION", "APPLY");
 
   /** One sample: metric name, labels, value. */
   public record Sample(String name, Map<String, String> labels, double value) {}
@@ -120,9 +121,9 @@ public final class PromText {
   }
 
   /**
-   * The q-quantile of a histogram, estimated from its {@code _bucket} series summed over every other
-   * label, by linear interpolation within the bucket, as Prometheus' {@code histogram_quantile} does
-   * (NaN without observations).
+   * The q-quantile of a histogram, estimated from its {@code _bucket} series summed over every
+   * other label, by linear interpolation within the bucket, as Prometheus' {@code
+   * histogram_quantile} does (NaN without observations).
    */
   public double histogramQuantile(String name, double q) {
     java.util.TreeMap<Double, Double> cumulative = new java.util.TreeMap<>();
@@ -144,7 +145,8 @@ public final class PromText {
           return lowerBound;
         }
         double inBucket = bucket.getValue() - lowerCount;
-        return inBucket <= 0 ? bucket.getKey()
+        return inBucket <= 0
+            ? bucket.getKey()
             : lowerBound + (bucket.getKey() - lowerBound) * (rank - lowerCount) / inBucket;
       }
       lowerBound = bucket.getKey();
@@ -153,9 +155,15 @@ public final class PromText {
     return lowerBound;
   }
 
-  /** The single value of a metric with exactly these label values among its labels (NaN when absent). */
+  /**
+   * The single value of a metric with exactly these label values among its labels (NaN when
+   * absent).
+   */
   public double value(String name, Map<String, String> labels) {
-    return sum(name, have -> labels.entrySet().stream().allMatch(e -> e.getValue().equals(have.get(e.getKey()))));
+    return sum(
+        name,
+        have ->
+            labels.entrySet().stream().allMatch(e -> e.getValue().equals(have.get(e.getKey()))));
   }
 
   /**
@@ -166,7 +174,10 @@ public final class PromText {
     return apiServerRequests(WRITE_VERBS::contains);
   }
 
-  /** Every request but watches ({@code apiserver_request_total} without WATCH), as "VERB group/resource[/sub]". */
+  /**
+   * Every request but watches ({@code apiserver_request_total} without WATCH), as "VERB
+   * group/resource[/sub]".
+   */
   public Map<String, Double> apiServerCalls() {
     return apiServerRequests(verb -> !verb.equals("WATCH") && !verb.isEmpty());
   }
@@ -183,8 +194,10 @@ public final class PromText {
         continue;
       }
       String group = l.getOrDefault("group", "");
-      String resource = (group.isEmpty() ? "" : group + "/") + l.getOrDefault("resource", "")
-          + (l.getOrDefault("subresource", "").isEmpty() ? "" : "/" + l.get("subresource"));
+      String resource =
+          (group.isEmpty() ? "" : group + "/")
+              + l.getOrDefault("resource", "")
+              + (l.getOrDefault("subresource", "").isEmpty() ? "" : "/" + l.get("subresource"));
       writes.merge(verb + " " + resource, sample.value(), Double::sum);
     }
     return writes;
@@ -211,12 +224,13 @@ public final class PromText {
   /** after − before, per key, dropping keys that did not change. */
   public static Map<String, Double> diff(Map<String, Double> before, Map<String, Double> after) {
     Map<String, Double> diff = new TreeMap<>();
-    after.forEach((key, value) -> {
-      double delta = value - before.getOrDefault(key, 0.0);
-      if (delta != 0) {
-        diff.put(key, delta);
-      }
-    });
+    after.forEach(
+        (key, value) -> {
+          double delta = value - before.getOrDefault(key, 0.0);
+          if (delta != 0) {
+            diff.put(key, delta);
+          }
+        });
     return diff;
   }
 }

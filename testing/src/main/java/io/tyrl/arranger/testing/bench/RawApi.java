@@ -41,17 +41,30 @@ final class RawApi implements AutoCloseable {
     this.authorization = "Bearer " + controlPlane.token(ControlPlane.ADMIN);
     OkHttpClient template = controlPlane.adminClient().getHttpClient();
     for (int i = 0; i < connections; i++) {
-      clients.add(template.newBuilder().connectionPool(new ConnectionPool(threads, 5, TimeUnit.MINUTES))
-          .readTimeout(60, TimeUnit.SECONDS).writeTimeout(60, TimeUnit.SECONDS).build());
+      clients.add(
+          template
+              .newBuilder()
+              .connectionPool(new ConnectionPool(threads, 5, TimeUnit.MINUTES))
+              .readTimeout(60, TimeUnit.SECONDS)
+              .writeTimeout(60, TimeUnit.SECONDS)
+              .build());
     }
-    watchClient = template.newBuilder().connectionPool(new ConnectionPool()).readTimeout(0, TimeUnit.SECONDS).build();
+    watchClient =
+        template
+            .newBuilder()
+            .connectionPool(new ConnectionPool())
+            .readTimeout(0, TimeUnit.SECONDS)
+            .build();
     this.threads = threads;
     AtomicInteger counter = new AtomicInteger();
-    this.pool = Executors.newFixedThreadPool(threads, runnable -> {
-      Thread thread = new Thread(runnable, "bench-client-" + counter.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.pool =
+        Executors.newFixedThreadPool(
+            threads,
+            runnable -> {
+              Thread thread = new Thread(runnable, "bench-client-" + counter.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
   }
 
   int threads() {
@@ -66,11 +79,14 @@ final class RawApi implements AutoCloseable {
     return new Request.Builder().url(base + path).header("Authorization", authorization);
   }
 
-  /** One request; returns the body; throws on an unexpected status. Retries 429, 5xx and I/O errors. */
+  /**
+   * One request; returns the body; throws on an unexpected status. Retries 429, 5xx and I/O errors.
+   */
   String send(int client, Request request, int... okCodes) {
     IOException lastIo = null;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      try (Response response = clients.get(Math.floorMod(client, clients.size())).newCall(request).execute()) {
+      try (Response response =
+          clients.get(Math.floorMod(client, clients.size())).newCall(request).execute()) {
         String body = response.body() == null ? "" : response.body().string();
         int code = response.code();
         if (code >= 200 && code < 300 || contains(okCodes, code)) {
@@ -80,14 +96,21 @@ final class RawApi implements AutoCloseable {
           pause(attempt);
           continue;
         }
-        throw new IllegalStateException(request.method() + " " + request.url().encodedPath() + " → HTTP " + code + ": "
-            + body.substring(0, Math.min(400, body.length())));
+        throw new IllegalStateException(
+            request.method()
+                + " "
+                + request.url().encodedPath()
+                + " → HTTP "
+                + code
+                + ": "
+                + body.substring(0, Math.min(400, body.length())));
       } catch (IOException e) {
         lastIo = e;
         pause(attempt);
       }
     }
-    throw new IllegalStateException(request.method() + " " + request.url() + " failed " + ATTEMPTS + " times", lastIo);
+    throw new IllegalStateException(
+        request.method() + " " + request.url() + " failed " + ATTEMPTS + " times", lastIo);
   }
 
   String get(String path) {
@@ -119,11 +142,13 @@ final class RawApi implements AutoCloseable {
     List<Future<?>> futures = new ArrayList<>(threads);
     AtomicInteger next = new AtomicInteger();
     for (int t = 0; t < threads; t++) {
-      futures.add(pool.submit(() -> {
-        for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
-          task.accept(i);
-        }
-      }));
+      futures.add(
+          pool.submit(
+              () -> {
+                for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+                  task.accept(i);
+                }
+              }));
     }
     for (Future<?> future : futures) {
       try {
@@ -133,19 +158,23 @@ final class RawApi implements AutoCloseable {
         throw new IllegalStateException("interrupted", e);
       } catch (java.util.concurrent.ExecutionException e) {
         futures.forEach(f -> f.cancel(true));
-        throw new IllegalStateException("concurrent tasks failed: " + e.getCause().getMessage(), e.getCause());
+        throw new IllegalStateException(
+            "concurrent tasks failed: " + e.getCause().getMessage(), e.getCause());
       }
     }
   }
 
   /** Objects in a collection (cheap: one item per page, counted from remainingItemCount). */
   long count(String collectionPath) {
-    JsonObject list = getJson(collectionPath + (collectionPath.contains("?") ? "&" : "?") + "limit=1");
+    JsonObject list =
+        getJson(collectionPath + (collectionPath.contains("?") ? "&" : "?") + "limit=1");
     long items = list.getAsJsonArray("items").size();
     JsonObject metadata = list.getAsJsonObject("metadata");
     if (metadata != null && metadata.has("remainingItemCount")) {
       items += metadata.get("remainingItemCount").getAsLong();
-    } else if (metadata != null && metadata.has("continue") && !metadata.get("continue").getAsString().isEmpty()) {
+    } else if (metadata != null
+        && metadata.has("continue")
+        && !metadata.get("continue").getAsString().isEmpty()) {
       // No remainingItemCount (e.g. with a selector): at least two.
       items = Math.max(items, 2);
     }

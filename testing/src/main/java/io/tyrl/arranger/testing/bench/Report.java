@@ -18,7 +18,8 @@ public final class Report {
 
   public Report row(String... cells) {
     if (cells.length != header.size()) {
-      throw new IllegalArgumentException("row of " + cells.length + " cells for " + header.size() + " columns");
+      throw new IllegalArgumentException(
+          "row of " + cells.length + " cells for " + header.size() + " columns");
     }
     rows.add(List.of(cells));
     return this;
@@ -81,7 +82,9 @@ public final class Report {
 
   /** A number with the given decimals, or "n/a". */
   public static String num(double value, int decimals) {
-    return Double.isNaN(value) || Double.isInfinite(value) ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", value);
+    return Double.isNaN(value) || Double.isInfinite(value)
+        ? "n/a"
+        : String.format(Locale.ROOT, "%." + decimals + "f", value);
   }
 
   /** Each run's value, e.g. "812 / 790 / 845". */
@@ -97,23 +100,42 @@ public final class Report {
    * @param eventsPerJob Events written (created or counted again) per job
    * @param cycleP99Millis the scheduler's cycle p99 during the burst
    */
-  public record Cost(double requestsPerPod, double tyJobWritesPerJob, double eventsPerJob, double cycleP99Millis) {}
+  public record Cost(
+      double requestsPerPod,
+      double tyJobWritesPerJob,
+      double eventsPerJob,
+      double cycleP99Millis) {}
 
   /** The last line, the one scripts read. */
-  public static String summaryLine(int nodes, int pods, double arranger, double kubeScheduler, double ceiling, Cost cost) {
+  public static String summaryLine(
+      int nodes, int pods, double arranger, double kubeScheduler, double ceiling, Cost cost) {
     return ("e2e nodes=%d pods=%d arranger=%s kube-scheduler=%s ceiling=%s api-requests-per-pod=%s"
-        + " tyjob-writes-per-job=%s events-per-job=%s cycle-p99-ms=%s").formatted(nodes, pods, num(arranger, 0),
-        num(kubeScheduler, 0), num(ceiling, 0), num(cost.requestsPerPod(), 2), num(cost.tyJobWritesPerJob(), 2),
-        num(cost.eventsPerJob(), 2), num(cost.cycleP99Millis(), 0));
+            + " tyjob-writes-per-job=%s events-per-job=%s cycle-p99-ms=%s")
+        .formatted(
+            nodes,
+            pods,
+            num(arranger, 0),
+            num(kubeScheduler, 0),
+            num(ceiling, 0),
+            num(cost.requestsPerPod(), 2),
+            num(cost.tyJobWritesPerJob(), 2),
+            num(cost.eventsPerJob(), 2),
+            num(cost.cycleP99Millis(), 0));
   }
 
   /**
-   * The line that bounds what Arranger can reach here: pods shaped as Arranger's, created with their
-   * nodes preset while both services watch, per second, and that rate over the ceiling's and
+   * The line that bounds what Arranger can reach here: pods shaped as Arranger's, created with
+   * their nodes preset while both services watch, per second, and that rate over the ceiling's and
    * kube-scheduler's of the same run.
    */
-  public static String floorLine(int nodes, int pods, double podsOnly, double kubeScheduler, double ceiling) {
-    return "floor nodes=%d pods=%d pods-only=%s pods-only-per-ceiling=%s pods-only-per-kube-scheduler=%s".formatted(nodes,
-        pods, num(podsOnly, 0), num(ratio(podsOnly, ceiling), 2), num(ratio(podsOnly, kubeScheduler), 2));
+  public static String floorLine(
+      int nodes, int pods, double podsOnly, double kubeScheduler, double ceiling) {
+    return "floor nodes=%d pods=%d pods-only=%s pods-only-per-ceiling=%s pods-only-per-kube-scheduler=%s"
+        .formatted(
+            nodes,
+            pods,
+            num(podsOnly, 0),
+            num(ratio(podsOnly, ceiling), 2),
+            num(ratio(podsOnly, kubeScheduler), 2));
   }
 }

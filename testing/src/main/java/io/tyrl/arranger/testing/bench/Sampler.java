@@ -16,7 +16,11 @@ import java.util.function.Supplier;
 final class Sampler implements AutoCloseable {
 
   /** One endpoint: its text, and what to keep from it. */
-  record Target(String name, Supplier<String> scrape, String peakMetric, Map<String, String> peakLabels,
+  record Target(
+      String name,
+      Supplier<String> scrape,
+      String peakMetric,
+      Map<String, String> peakLabels,
       List<String> timers) {}
 
   private final List<Target> targets;
@@ -60,8 +64,12 @@ final class Sampler implements AutoCloseable {
     }
     PromText prom = PromText.parse(text);
     lastText.put(target.name(), prom);
-    double peak = prom.sum(target.peakMetric(), labels -> target.peakLabels().entrySet().stream()
-        .allMatch(e -> e.getValue().equals(labels.get(e.getKey()))));
+    double peak =
+        prom.sum(
+            target.peakMetric(),
+            labels ->
+                target.peakLabels().entrySet().stream()
+                    .allMatch(e -> e.getValue().equals(labels.get(e.getKey()))));
     if (!Double.isNaN(peak)) {
       peaks.merge(target.name(), peak, Math::max);
     }
@@ -76,7 +84,9 @@ final class Sampler implements AutoCloseable {
       if (!first && previous != null && count > previous[0]) {
         double cycles = count - previous[0];
         double mean = (sum - previous[1]) / cycles;
-        List<Double> list = observations.computeIfAbsent(key, k -> java.util.Collections.synchronizedList(new ArrayList<>()));
+        List<Double> list =
+            observations.computeIfAbsent(
+                key, k -> java.util.Collections.synchronizedList(new ArrayList<>()));
         for (int i = 0; i < cycles; i++) {
           list.add(mean);
         }

@@ -13,19 +13,26 @@ import java.util.TreeMap;
 /**
  * Whether any node holds more than it can, counting what is committed to it: every pod bound to it
  * that has not finished (a terminating pod still holds its resources until it is gone), plus every
- * allocation of a live job whose pod does not exist yet or is not bound yet (the controller is about
- * to create or bind it there). A pod that exists and is bound counts on the node it is bound to, never
- * also on its allocation.
+ * allocation of a live job whose pod does not exist yet or is not bound yet (the controller is
+ * about to create or bind it there). A pod that exists and is bound counts on the node it is bound
+ * to, never also on its allocation.
  */
 public final class CapacityCheck {
 
   private CapacityCheck() {}
 
   /** One node over its allocatable on one resource. */
-  public record Overcommit(String node, String resource, BigDecimal committed, BigDecimal allocatable) {
+  public record Overcommit(
+      String node, String resource, BigDecimal committed, BigDecimal allocatable) {
     @Override
     public String toString() {
-      return "node " + node + " over-committed on " + resource + ": " + committed.toPlainString() + " > "
+      return "node "
+          + node
+          + " over-committed on "
+          + resource
+          + ": "
+          + committed.toPlainString()
+          + " > "
           + allocatable.toPlainString();
     }
   }
@@ -43,30 +50,39 @@ public final class CapacityCheck {
       if (job.ended()) {
         continue;
       }
-      job.allocations().forEach((podName, node) -> {
-        PodState pod = podsByKey.get(job.namespace() + "/" + podName);
-        if (pod == null || pod.node() == null) {
-          add(committed, node, job.requestsByPod().getOrDefault(podName, Map.of()));
-        }
-      });
+      job.allocations()
+          .forEach(
+              (podName, node) -> {
+                PodState pod = podsByKey.get(job.namespace() + "/" + podName);
+                if (pod == null || pod.node() == null) {
+                  add(committed, node, job.requestsByPod().getOrDefault(podName, Map.of()));
+                }
+              });
     }
     Map<String, NodeCapacity> nodes = new HashMap<>();
     snapshot.nodes().forEach(node -> nodes.put(node.name(), node));
     List<Overcommit> over = new ArrayList<>();
-    committed.forEach((node, byResource) -> {
-      NodeCapacity capacity = nodes.get(node);
-      new TreeMap<>(byResource).forEach((resource, amount) -> {
-        BigDecimal allocatable = capacity == null ? BigDecimal.ZERO
-            : capacity.allocatable().getOrDefault(resource, BigDecimal.ZERO);
-        if (amount.compareTo(allocatable) > 0) {
-          over.add(new Overcommit(node, resource, amount, allocatable));
-        }
-      });
-    });
+    committed.forEach(
+        (node, byResource) -> {
+          NodeCapacity capacity = nodes.get(node);
+          new TreeMap<>(byResource)
+              .forEach(
+                  (resource, amount) -> {
+                    BigDecimal allocatable =
+                        capacity == null
+                            ? BigDecimal.ZERO
+                            : capacity.allocatable().getOrDefault(resource, BigDecimal.ZERO);
+                    if (amount.compareTo(allocatable) > 0) {
+                      over.add(new Overcommit(node, resource, amount, allocatable));
+                    }
+                  });
+        });
     return over;
   }
 
-  private static void add(Map<String, Map<String, BigDecimal>> committed, String node,
+  private static void add(
+      Map<String, Map<String, BigDecimal>> committed,
+      String node,
       Map<String, BigDecimal> requests) {
     Map<String, BigDecimal> onNode = committed.computeIfAbsent(node, n -> new HashMap<>());
     requests.forEach((resource, amount) -> onNode.merge(resource, amount, BigDecimal::add));

@@ -1,7 +1,6 @@
 package io.tyrl.arranger.testing.chaos;
 
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -27,17 +26,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The chaos run behind {@code scripts/chaos.sh}: the local cluster with two scheduler and two
  * controller replicas and a steady stream of good TYJobs; the leader of one service or the other
  * SIGKILLed at random moments (never giving its lease up), its replica started again under a new
- * name as a Deployment would; the API server frozen (SIGSTOP) once for the outage time; the malformed
- * corpus submitted; the invariants sampled all along. Ends with one summary line and exit code 0
- * only when every count is zero, every takeover happened and the services recovered.
+ * name as a Deployment would; the API server frozen (SIGSTOP) once for the outage time; the
+ * malformed corpus submitted; the invariants sampled all along. Ends with one summary line and exit
+ * code 0 only when every count is zero, every takeover happened and the services recovered.
  */
 public final class ChaosRun {
 
   private static final String JOBS_NAMESPACE = "chaos";
   private static final String MALFORMED_NAMESPACE = "chaos-malformed";
   private static final String LEASE_NAMESPACE = "default";
-  /** Short leases, so that 50 takeovers fit in a run; a takeover should come within lease + retry. */
+
+  /**
+   * Short leases, so that 50 takeovers fit in a run; a takeover should come within lease + retry.
+   */
   private static final Duration LEASE_DURATION = Duration.ofSeconds(8);
+
   private static final Duration RENEW_DEADLINE = Duration.ofSeconds(5);
   private static final Duration RETRY_PERIOD = Duration.ofSeconds(1);
   private static final Duration TAKEOVER_TIMEOUT = Duration.ofSeconds(90);
@@ -47,8 +50,18 @@ public final class ChaosRun {
   private ChaosRun() {}
 
   /** Command-line options of a chaos run. */
-  record Options(int failovers, long seed, int nodes, Duration outage, Path malformed, Path schedulerJar,
-      Path controllerJar, Path workDir, Duration stuckAfter, Duration jobInterval, Duration drainTimeout,
+  record Options(
+      int failovers,
+      long seed,
+      int nodes,
+      Duration outage,
+      Path malformed,
+      Path schedulerJar,
+      Path controllerJar,
+      Path workDir,
+      Duration stuckAfter,
+      Duration jobInterval,
+      Duration drainTimeout,
       Duration leaderRunTime) {
 
     static Options parse(String[] args) {
@@ -75,13 +88,20 @@ public final class ChaosRun {
           case "--controller-jar" -> controllerJar = Path.of(value(args, ++i));
           case "--work-dir" -> workDir = Path.of(value(args, ++i));
           case "--stuck-after" -> stuckAfter = Duration.ofSeconds(Long.parseLong(value(args, ++i)));
-          case "--job-interval-ms" -> jobInterval = Duration.ofMillis(Long.parseLong(value(args, ++i)));
-          case "--drain-timeout" -> drainTimeout = Duration.ofSeconds(Long.parseLong(value(args, ++i)));
-          case "--leader-run-time" -> leaderRunTime = Duration.ofSeconds(Long.parseLong(value(args, ++i)));
-          default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: ChaosRun"
-              + " --scheduler-jar JAR --controller-jar JAR [--failovers N] [--seed S] [--nodes N] [--outage SECONDS]"
-              + " [--malformed DIR] [--work-dir DIR] [--stuck-after SECONDS] [--job-interval-ms MS]"
-              + " [--drain-timeout SECONDS] [--leader-run-time SECONDS]");
+          case "--job-interval-ms" ->
+              jobInterval = Duration.ofMillis(Long.parseLong(value(args, ++i)));
+          case "--drain-timeout" ->
+              drainTimeout = Duration.ofSeconds(Long.parseLong(value(args, ++i)));
+          case "--leader-run-time" ->
+              leaderRunTime = Duration.ofSeconds(Long.parseLong(value(args, ++i)));
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown argument "
+                      + args[i]
+                      + "; usage: ChaosRun"
+                      + " --scheduler-jar JAR --controller-jar JAR [--failovers N] [--seed S] [--nodes N] [--outage SECONDS]"
+                      + " [--malformed DIR] [--work-dir DIR] [--stuck-after SECONDS] [--job-interval-ms MS]"
+                      + " [--drain-timeout SECONDS] [--leader-run-time SECONDS]");
         }
       }
       if (schedulerJar == null || controllerJar == null) {
@@ -90,8 +110,19 @@ public final class ChaosRun {
       if (failovers < 0) {
         throw new IllegalArgumentException("--failovers must not be negative");
       }
-      return new Options(failovers, seed, nodes, outage, malformed, schedulerJar, controllerJar, workDir,
-          stuckAfter, jobInterval, drainTimeout, leaderRunTime);
+      return new Options(
+          failovers,
+          seed,
+          nodes,
+          outage,
+          malformed,
+          schedulerJar,
+          controllerJar,
+          workDir,
+          stuckAfter,
+          jobInterval,
+          drainTimeout,
+          leaderRunTime);
     }
 
     private static String value(String[] args, int index) {
@@ -117,21 +148,27 @@ public final class ChaosRun {
   public static void main(String[] args) throws Exception {
     Options options = Options.parse(args);
     Files.createDirectories(options.workDir());
-    log("seed %d, %d failovers, %d nodes, outage %d s, work dir %s", options.seed(), options.failovers(),
-        options.nodes(), options.outage().toSeconds(), options.workDir().toAbsolutePath());
+    log(
+        "seed %d, %d failovers, %d nodes, outage %d s, work dir %s",
+        options.seed(),
+        options.failovers(),
+        options.nodes(),
+        options.outage().toSeconds(),
+        options.workDir().toAbsolutePath());
     List<AutoCloseable> running = new ArrayList<>();
     AtomicBoolean stopped = new AtomicBoolean();
-    Runnable stopAll = () -> {
-      if (stopped.compareAndSet(false, true)) {
-        for (int i = running.size() - 1; i >= 0; i--) {
-          try {
-            running.get(i).close();
-          } catch (Exception e) {
-            System.err.println("[chaos] could not stop " + running.get(i) + ": " + e);
+    Runnable stopAll =
+        () -> {
+          if (stopped.compareAndSet(false, true)) {
+            for (int i = running.size() - 1; i >= 0; i--) {
+              try {
+                running.get(i).close();
+              } catch (Exception e) {
+                System.err.println("[chaos] could not stop " + running.get(i) + ": " + e);
+              }
+            }
           }
-        }
-      }
-    };
+        };
     Runtime.getRuntime().addShutdownHook(new Thread(stopAll, "chaos-stop"));
     int exitCode;
     try {
@@ -149,17 +186,25 @@ public final class ChaosRun {
     ApiClient admin = controlPlane.adminClient();
     LocalCluster.populate(admin, LocalCluster.fleet(options.nodes()));
     for (String namespace : List.of(JOBS_NAMESPACE, MALFORMED_NAMESPACE)) {
-      new CoreV1Api(admin).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
+      new CoreV1Api(admin)
+          .createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace)))
+          .execute();
     }
-    Path kubeconfig = controlPlane.writeKubeconfig(options.workDir().resolve("kubeconfig"), ControlPlane.ADMIN)
-        .toAbsolutePath();
+    Path kubeconfig =
+        controlPlane
+            .writeKubeconfig(options.workDir().resolve("kubeconfig"), ControlPlane.ADMIN)
+            .toAbsolutePath();
     log("control plane up at %s; export KUBECONFIG=%s", controlPlane.url(), kubeconfig);
 
     ClusterInvariants invariants = new ClusterInvariants(options.stuckAfter());
     ApiClient watchClient = controlPlane.adminClient();
     watchClient.setReadTimeout(0);
-    running.add(new SimulatedNodeAgent(watchClient, admin,
-        new SimulatedNodeAgent.Timing(Duration.ofSeconds(1), options.leaderRunTime())).start());
+    running.add(
+        new SimulatedNodeAgent(
+                watchClient,
+                admin,
+                new SimulatedNodeAgent.Timing(Duration.ofSeconds(1), options.leaderRunTime()))
+            .start());
 
     Map<String, String> properties = new LinkedHashMap<>();
     properties.put("arranger.kubernetes.kubeconfig", kubeconfig.toString());
@@ -168,16 +213,35 @@ public final class ChaosRun {
     properties.put("arranger.leader-election.renew-deadline", RENEW_DEADLINE.toSeconds() + "s");
     properties.put("arranger.leader-election.retry-period", RETRY_PERIOD.toSeconds() + "s");
     // A leader writes only within lease duration minus the request timeout of its last renewal, and
-    // refuses to start when that window is not longer than the retry period: short leases need short
-    // requests. (Before that fence, request-timeout was the client's read timeout, 30 s by default.)
-    properties.put("arranger.kubernetes.request-timeout", LEASE_DURATION.dividedBy(2).toSeconds() + "s");
+    // refuses to start when that window is not longer than the retry period: short leases need
+    // short
+    // requests. (Before that fence, request-timeout was the client's read timeout, 30 s by
+    // default.)
+    properties.put(
+        "arranger.kubernetes.request-timeout", LEASE_DURATION.dividedBy(2).toSeconds() + "s");
     List<String> jvm = List.of("-Xmx320m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     Path logs = options.workDir().toAbsolutePath();
-    ReplicaSet schedulers = new ReplicaSet("scheduler", options.schedulerJar(), logs, properties, jvm, admin,
-        LEASE_NAMESPACE, "arranger-scheduler");
+    ReplicaSet schedulers =
+        new ReplicaSet(
+            "scheduler",
+            options.schedulerJar(),
+            logs,
+            properties,
+            jvm,
+            admin,
+            LEASE_NAMESPACE,
+            "arranger-scheduler");
     running.add(schedulers);
-    ReplicaSet controllers = new ReplicaSet("controller", options.controllerJar(), logs, properties, jvm, admin,
-        LEASE_NAMESPACE, "arranger-controller");
+    ReplicaSet controllers =
+        new ReplicaSet(
+            "controller",
+            options.controllerJar(),
+            logs,
+            properties,
+            jvm,
+            admin,
+            LEASE_NAMESPACE,
+            "arranger-controller");
     running.add(controllers);
     schedulers.start(2);
     controllers.start(2);
@@ -187,19 +251,27 @@ public final class ChaosRun {
 
     ApiClient sampleClient = controlPlane.adminClient();
     sampleClient.setReadTimeout(5_000);
-    ClusterSampler sampler = new ClusterSampler(sampleClient, watchClient, invariants, Duration.ofMillis(300)).start();
+    ClusterSampler sampler =
+        new ClusterSampler(sampleClient, watchClient, invariants, Duration.ofMillis(300)).start();
     running.add(sampler);
-    JobStream stream = new JobStream(admin, JOBS_NAMESPACE, "good", options.jobInterval(), invariants,
-        random.nextLong()).start();
+    JobStream stream =
+        new JobStream(
+                admin, JOBS_NAMESPACE, "good", options.jobInterval(), invariants, random.nextLong())
+            .start();
     running.add(stream);
 
     Measured measured = new Measured();
     List<MalformedCorpus.Case> corpus = List.of();
     if (options.malformed() != null && Files.isDirectory(options.malformed())) {
-      corpus = MalformedCorpus.submit(admin, MalformedTYJobs.load(options.malformed()), MALFORMED_NAMESPACE);
+      corpus =
+          MalformedCorpus.submit(
+              admin, MalformedTYJobs.load(options.malformed()), MALFORMED_NAMESPACE);
       measured.malformed = corpus.size();
-      log("submitted the malformed corpus: %d objects from %s, %d refused by the API server", corpus.size(),
-          options.malformed(), corpus.stream().filter(MalformedCorpus.Case::refused).count());
+      log(
+          "submitted the malformed corpus: %d objects from %s, %d refused by the API server",
+          corpus.size(),
+          options.malformed(),
+          corpus.stream().filter(MalformedCorpus.Case::refused).count());
     } else {
       log("no malformed corpus at %s: none submitted", options.malformed());
     }
@@ -224,12 +296,23 @@ public final class ChaosRun {
         if (takeover.get().compareTo(measured.maxTakeover) > 0) {
           measured.maxTakeover = takeover.get();
         }
-        log("failover %d/%d: killed %s leader %s; %s took over after %.1f s", i, options.failovers(),
-            target.service(), kill.identity(), target.holder().orElse("?"), takeover.get().toMillis() / 1000.0);
+        log(
+            "failover %d/%d: killed %s leader %s; %s took over after %.1f s",
+            i,
+            options.failovers(),
+            target.service(),
+            kill.identity(),
+            target.holder().orElse("?"),
+            takeover.get().toMillis() / 1000.0);
       } else {
         measured.failedTakeovers.add(kill.identity());
-        log("failover %d/%d: killed %s leader %s; NO takeover within %d s", i, options.failovers(),
-            target.service(), kill.identity(), TAKEOVER_TIMEOUT.toSeconds());
+        log(
+            "failover %d/%d: killed %s leader %s; NO takeover within %d s",
+            i,
+            options.failovers(),
+            target.service(),
+            kill.identity(),
+            TAKEOVER_TIMEOUT.toSeconds());
       }
       if (Duration.between(lastReport, Instant.now()).toSeconds() >= 30) {
         progress(invariants, sampler, stream);
@@ -238,16 +321,21 @@ public final class ChaosRun {
     }
 
     stream.close();
-    log("stream stopped after %d jobs (%d creates refused%s); waiting up to %d s for every job to finish",
-        stream.submitted(), stream.refused(), stream.refused() == 0 ? "" : ", last: " + stream.lastRefusal(),
+    log(
+        "stream stopped after %d jobs (%d creates refused%s); waiting up to %d s for every job to finish",
+        stream.submitted(),
+        stream.refused(),
+        stream.refused() == 0 ? "" : ", last: " + stream.lastRefusal(),
         options.drainTimeout().toSeconds());
-    Poll.until(() -> invariants.jobs().allAccountedFor(), options.drainTimeout(), Duration.ofSeconds(1));
+    Poll.until(
+        () -> invariants.jobs().allAccountedFor(), options.drainTimeout(), Duration.ofSeconds(1));
     if (!corpus.isEmpty()) {
-      List<MalformedCorpus.Case> handled = MalformedCorpus.handled(admin, MALFORMED_NAMESPACE, corpus,
-          Duration.ofSeconds(60));
+      List<MalformedCorpus.Case> handled =
+          MalformedCorpus.handled(admin, MALFORMED_NAMESPACE, corpus, Duration.ofSeconds(60));
       measured.handled = handled.size();
-      corpus.stream().filter(c -> !handled.contains(c)).forEach(c -> log("malformed %s (%s) was not handled",
-          c.file(), c.name()));
+      corpus.stream()
+          .filter(c -> !handled.contains(c))
+          .forEach(c -> log("malformed %s (%s) was not handled", c.file(), c.name()));
     }
     // Let the sampler take a last look at the finished jobs before the books close.
     Poll.sleep(Duration.ofSeconds(1));
@@ -256,38 +344,67 @@ public final class ChaosRun {
     progress(invariants, sampler, stream);
     invariants.violations().forEach(v -> log("VIOLATION %s", v));
     restartExited(services, measured);
-    log("replicas that crashed by themselves: %d%s", measured.crashes.size(),
-        measured.crashes.isEmpty() ? "" : " " + measured.crashes);
-    boolean clean = invariants.doubleAllocations() == 0 && invariants.overcommittedNodes() == 0
-        && invariants.duplicatePods() == 0 && invariants.lostJobs() == 0 && invariants.stuckJobs() == 0
-        && measured.failedTakeovers.isEmpty() && measured.crashes.isEmpty() && measured.recovered && measured.handled == measured.malformed
-        && invariants.samples() > 0;
-    System.out.printf("chaos failovers=%d double-allocations=%d overcommitted-nodes=%d duplicate-pods=%d lost-jobs=%d"
+    log(
+        "replicas that crashed by themselves: %d%s",
+        measured.crashes.size(), measured.crashes.isEmpty() ? "" : " " + measured.crashes);
+    boolean clean =
+        invariants.doubleAllocations() == 0
+            && invariants.overcommittedNodes() == 0
+            && invariants.duplicatePods() == 0
+            && invariants.lostJobs() == 0
+            && invariants.stuckJobs() == 0
+            && measured.failedTakeovers.isEmpty()
+            && measured.crashes.isEmpty()
+            && measured.recovered
+            && measured.handled == measured.malformed
+            && invariants.samples() > 0;
+    System.out.printf(
+        "chaos failovers=%d double-allocations=%d overcommitted-nodes=%d duplicate-pods=%d lost-jobs=%d"
             + " stuck-jobs=%d max-takeover-s=%.1f outage-s=%d recovered=%s malformed=%d handled=%d%n",
-        measured.failovers, invariants.doubleAllocations(), invariants.overcommittedNodes(),
-        invariants.duplicatePods(), invariants.lostJobs(), invariants.stuckJobs(),
-        measured.maxTakeover.toMillis() / 1000.0, Math.round(measured.outage.toMillis() / 1000.0),
-        measured.recovered ? "yes" : "no", measured.malformed, measured.handled);
+        measured.failovers,
+        invariants.doubleAllocations(),
+        invariants.overcommittedNodes(),
+        invariants.duplicatePods(),
+        invariants.lostJobs(),
+        invariants.stuckJobs(),
+        measured.maxTakeover.toMillis() / 1000.0,
+        Math.round(measured.outage.toMillis() / 1000.0),
+        measured.recovered ? "yes" : "no",
+        measured.malformed,
+        measured.handled);
     return clean ? 0 : 1;
   }
 
-  /** A service whose replicas are all ready (so that its leader has a standby), chosen at random. */
+  /**
+   * A service whose replicas are all ready (so that its leader has a standby), chosen at random.
+   */
   private static ReplicaSet pickReady(List<ReplicaSet> services, Random random, Measured measured) {
     List<ReplicaSet> ready = new ArrayList<>();
-    boolean any = Poll.until(() -> {
-      restartExited(services, measured);
-      ready.clear();
-      services.stream().filter(s -> s.allReady() && s.leader().isPresent()).forEach(ready::add);
-      return !ready.isEmpty();
-    }, READY_TIMEOUT, Duration.ofMillis(500));
+    boolean any =
+        Poll.until(
+            () -> {
+              restartExited(services, measured);
+              ready.clear();
+              services.stream()
+                  .filter(s -> s.allReady() && s.leader().isPresent())
+                  .forEach(ready::add);
+              return !ready.isEmpty();
+            },
+            READY_TIMEOUT,
+            Duration.ofMillis(500));
     if (!any) {
-      throw new IllegalStateException("no service had all replicas ready and a leader within "
-          + READY_TIMEOUT.toMinutes() + " min; see the logs in the work dir");
+      throw new IllegalStateException(
+          "no service had all replicas ready and a leader within "
+              + READY_TIMEOUT.toMinutes()
+              + " min; see the logs in the work dir");
     }
     return ready.get(random.nextInt(ready.size()));
   }
 
-  /** A replica that died by itself is started again (as its Deployment would) and counted as a crash. */
+  /**
+   * A replica that died by itself is started again (as its Deployment would) and counted as a
+   * crash.
+   */
   private static void restartExited(List<ReplicaSet> services, Measured measured) {
     for (ReplicaSet service : services) {
       for (String crash : service.restartExited()) {
@@ -301,16 +418,24 @@ public final class ChaosRun {
    * Freezes the API server for the outage time (a deliberate timed pause), watching every replica's
    * readiness drop, then thaws it and waits for every replica to be ready again with a leader each.
    */
-  private static void outage(ControlPlane controlPlane, List<ReplicaSet> services, Duration length,
-      Measured measured) {
-    boolean readyBefore = Poll.until(() -> {
-      restartExited(services, measured);
-      return services.stream().allMatch(s -> s.allReady() && s.leader().isPresent());
-    }, READY_TIMEOUT, Duration.ofMillis(500));
+  private static void outage(
+      ControlPlane controlPlane, List<ReplicaSet> services, Duration length, Measured measured) {
+    boolean readyBefore =
+        Poll.until(
+            () -> {
+              restartExited(services, measured);
+              return services.stream().allMatch(s -> s.allReady() && s.leader().isPresent());
+            },
+            READY_TIMEOUT,
+            Duration.ofMillis(500));
     if (!readyBefore) {
-      log("not every replica was ready with a leader each before the freeze (waited %d min): %s",
-          READY_TIMEOUT.toMinutes(), services.stream().flatMap(s -> s.replicas().stream())
-              .map(r -> r.name() + (r.isReady() ? " ready" : " NOT ready")).toList());
+      log(
+          "not every replica was ready with a leader each before the freeze (waited %d min): %s",
+          READY_TIMEOUT.toMinutes(),
+          services.stream()
+              .flatMap(s -> s.replicas().stream())
+              .map(r -> r.name() + (r.isReady() ? " ready" : " NOT ready"))
+              .toList());
     }
     List<ServiceProcess> replicas = services.stream().flatMap(s -> s.replicas().stream()).toList();
     log("freezing the API server (SIGSTOP) for %d s", length.toSeconds());
@@ -326,37 +451,68 @@ public final class ChaosRun {
       }
       Poll.sleep(Duration.ofMillis(250));
     }
-    // The outage lasts until SIGCONT; the API server's own return to /readyz is part of the recovery.
+    // The outage lasts until SIGCONT; the API server's own return to /readyz is part of the
+    // recovery.
     measured.outage = Duration.between(frozenAt, Instant.now());
     controlPlane.thawApiServer();
     for (ServiceProcess replica : replicas) {
       Duration dropped = droppedAfter.get(replica.name());
-      log("  readiness of %s: %s", replica.name(), dropped == null ? "never dropped during the outage"
-          : String.format("dropped after %.1f s%s", dropped.toMillis() / 1000.0,
-              dropped.compareTo(READINESS_DROP_BOUND) > 0 ? " (later than " + READINESS_DROP_BOUND.toSeconds() + " s)"
-                  : ""));
+      log(
+          "  readiness of %s: %s",
+          replica.name(),
+          dropped == null
+              ? "never dropped during the outage"
+              : String.format(
+                  "dropped after %.1f s%s",
+                  dropped.toMillis() / 1000.0,
+                  dropped.compareTo(READINESS_DROP_BOUND) > 0
+                      ? " (later than " + READINESS_DROP_BOUND.toSeconds() + " s)"
+                      : ""));
     }
     Instant thawedAt = Instant.now();
-    measured.recovered = Poll.until(() -> {
-      restartExited(services, measured);
-      return services.stream().allMatch(s -> s.allReady() && s.leader().isPresent());
-    }, READY_TIMEOUT, Duration.ofMillis(500));
-    log("API server resumed after %.1f s frozen; services %s", measured.outage.toMillis() / 1000.0, measured.recovered
-        ? String.format("ready again with a leader each %.1f s later",
-            Duration.between(thawedAt, Instant.now()).toMillis() / 1000.0)
-        : "NOT all ready again within " + READY_TIMEOUT.toMinutes() + " min: " + services.stream()
-            .flatMap(s -> s.replicas().stream()).map(r -> r.name() + (r.isReady() ? " ready" : " NOT ready")).toList());
+    measured.recovered =
+        Poll.until(
+            () -> {
+              restartExited(services, measured);
+              return services.stream().allMatch(s -> s.allReady() && s.leader().isPresent());
+            },
+            READY_TIMEOUT,
+            Duration.ofMillis(500));
+    log(
+        "API server resumed after %.1f s frozen; services %s",
+        measured.outage.toMillis() / 1000.0,
+        measured.recovered
+            ? String.format(
+                "ready again with a leader each %.1f s later",
+                Duration.between(thawedAt, Instant.now()).toMillis() / 1000.0)
+            : "NOT all ready again within "
+                + READY_TIMEOUT.toMinutes()
+                + " min: "
+                + services.stream()
+                    .flatMap(s -> s.replicas().stream())
+                    .map(r -> r.name() + (r.isReady() ? " ready" : " NOT ready"))
+                    .toList());
   }
 
-  private static void progress(ClusterInvariants invariants, ClusterSampler sampler, JobStream stream) {
-    log("samples %d (%d failed%s), jobs submitted %d, succeeded %d; double-allocations %d, overcommitted-nodes %d,"
-            + " duplicate-pods %d, lost %d, stuck %d", invariants.samples(), sampler.failedSamples(),
-        sampler.failedSamples() == 0 ? "" : ", last: " + sampler.lastFailure(), stream.submitted(),
-        invariants.jobs().succeededJobs(), invariants.doubleAllocations(), invariants.overcommittedNodes(),
-        invariants.duplicatePods(), invariants.lostJobs(), invariants.stuckJobs());
+  private static void progress(
+      ClusterInvariants invariants, ClusterSampler sampler, JobStream stream) {
+    log(
+        "samples %d (%d failed%s), jobs submitted %d, succeeded %d; double-allocations %d, overcommitted-nodes %d,"
+            + " duplicate-pods %d, lost %d, stuck %d",
+        invariants.samples(),
+        sampler.failedSamples(),
+        sampler.failedSamples() == 0 ? "" : ", last: " + sampler.lastFailure(),
+        stream.submitted(),
+        invariants.jobs().succeededJobs(),
+        invariants.doubleAllocations(),
+        invariants.overcommittedNodes(),
+        invariants.duplicatePods(),
+        invariants.lostJobs(),
+        invariants.stuckJobs());
   }
 
   private static void log(String format, Object... args) {
-    System.out.printf("[chaos %s] %s%n", Instant.now().toString().substring(11, 19), String.format(format, args));
+    System.out.printf(
+        "[chaos %s] %s%n", Instant.now().toString().substring(11, 19), String.format(format, args));
   }
 }

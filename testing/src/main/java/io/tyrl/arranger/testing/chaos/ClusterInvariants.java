@@ -65,7 +65,10 @@ public final class ClusterInvariants {
     pods.gone(pod);
   }
 
-  /** Ends the books: every good job not Succeeded by now counts as stuck (see {@link JobLedger#closeBooks()}). */
+  /**
+   * Ends the books: every good job not Succeeded by now counts as stuck (see {@link
+   * JobLedger#closeBooks()}).
+   */
   public void closeBooks() {
     jobs.closeBooks().forEach(v -> violations.add(Instant.now() + " " + v));
   }

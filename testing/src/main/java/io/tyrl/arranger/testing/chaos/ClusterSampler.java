@@ -40,9 +40,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * Reads the cluster every period and feeds {@link ClusterInvariants}: pods and TYJobs from watches
  * (every pod event, so a pod replaced between two samples is still seen; a watch rather than a list
  * per sample, because listing hundreds of jobs every few hundred ms on a busy machine took longer
- * than the sample period), nodes listed afresh — so a sample also fails while the API server is out.
- * TYJobs are read untyped, so that a malformed one among them cannot break the read of the others.
- * A sample whose read fails is skipped and counted; the next one reads again.
+ * than the sample period), nodes listed afresh — so a sample also fails while the API server is
+ * out. TYJobs are read untyped, so that a malformed one among them cannot break the read of the
+ * others. A sample whose read fails is skipped and counted; the next one reads again.
  */
 public final class ClusterSampler implements AutoCloseable {
 
@@ -54,11 +54,13 @@ public final class ClusterSampler implements AutoCloseable {
   private final SharedIndexInformer<V1Pod> pods;
   private final SharedIndexInformer<DynamicKubernetesObject> tyJobs;
   private final Duration period;
-  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-    Thread thread = new Thread(runnable, "chaos-sampler");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService executor =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "chaos-sampler");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final AtomicInteger failedSamples = new AtomicInteger();
   private final AtomicReference<String> lastFailure = new AtomicReference<>("");
 
@@ -67,31 +69,43 @@ public final class ClusterSampler implements AutoCloseable {
    *     sample, not the sampler
    * @param watchClient for the watches (read timeout 0)
    */
-  public ClusterSampler(ApiClient client, ApiClient watchClient, ClusterInvariants invariants, Duration period) {
+  public ClusterSampler(
+      ApiClient client, ApiClient watchClient, ClusterInvariants invariants, Duration period) {
     this.invariants = invariants;
     this.period = period;
     this.core = new CoreV1Api(client);
     this.informerFactory = new SharedInformerFactory(watchClient);
-    this.pods = informerFactory.sharedIndexInformerFor(
-        new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, 0);
-    this.tyJobs = informerFactory.sharedIndexInformerFor(new DynamicKubernetesApi(ArrangerResources.GROUP,
-        ArrangerResources.VERSION, ArrangerResources.TYJOBS, watchClient), DynamicKubernetesObject.class, 0);
-    pods.addEventHandler(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(V1Pod pod) {
-        invariants.podSeen(podState(pod));
-      }
+    this.pods =
+        informerFactory.sharedIndexInformerFor(
+            new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient),
+            V1Pod.class,
+            0);
+    this.tyJobs =
+        informerFactory.sharedIndexInformerFor(
+            new DynamicKubernetesApi(
+                ArrangerResources.GROUP,
+                ArrangerResources.VERSION,
+                ArrangerResources.TYJOBS,
+                watchClient),
+            DynamicKubernetesObject.class,
+            0);
+    pods.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(V1Pod pod) {
+            invariants.podSeen(podState(pod));
+          }
 
-      @Override
-      public void onUpdate(V1Pod before, V1Pod after) {
-        invariants.podSeen(podState(after));
-      }
+          @Override
+          public void onUpdate(V1Pod before, V1Pod after) {
+            invariants.podSeen(podState(after));
+          }
 
-      @Override
-      public void onDelete(V1Pod pod, boolean finalStateUnknown) {
-        invariants.podGone(podState(pod));
-      }
-    });
+          @Override
+          public void onDelete(V1Pod pod, boolean finalStateUnknown) {
+            invariants.podGone(podState(pod));
+          }
+        });
   }
 
   public ClusterSampler start() {
@@ -130,14 +144,17 @@ public final class ClusterSampler implements AutoCloseable {
     Instant at = Instant.now();
     List<NodeCapacity> nodes = new ArrayList<>();
     for (V1Node node : core.listNode().execute().getItems()) {
-      nodes.add(new NodeCapacity(node.getMetadata().getName(), numbers(node.getStatus() == null ? null
-          : node.getStatus().getAllocatable())));
+      nodes.add(
+          new NodeCapacity(
+              node.getMetadata().getName(),
+              numbers(node.getStatus() == null ? null : node.getStatus().getAllocatable())));
     }
     List<JobState> jobs = new ArrayList<>();
     for (DynamicKubernetesObject job : tyJobs.getIndexer().list()) {
       jobs.add(jobState(job.getRaw()));
     }
-    List<PodState> podStates = pods.getIndexer().list().stream().map(ClusterSampler::podState).toList();
+    List<PodState> podStates =
+        pods.getIndexer().list().stream().map(ClusterSampler::podState).toList();
     return new ClusterSnapshot(at, nodes, podStates, jobs);
   }
 
@@ -146,23 +163,32 @@ public final class ClusterSampler implements AutoCloseable {
     if (pod.getSpec() != null) {
       for (V1Container container : pod.getSpec().getContainers()) {
         if (container.getResources() != null) {
-          numbers(container.getResources().getRequests()).forEach((r, q) -> requests.merge(r, q, BigDecimal::add));
+          numbers(container.getResources().getRequests())
+              .forEach((r, q) -> requests.merge(r, q, BigDecimal::add));
         }
       }
     }
     String owner = null;
     if (pod.getMetadata().getOwnerReferences() != null) {
-      owner = pod.getMetadata().getOwnerReferences().stream()
-          .filter(ref -> ArrangerResources.TYJOB_KIND.equals(ref.getKind())).map(V1OwnerReference::getUid)
-          .findFirst().orElse(null);
+      owner =
+          pod.getMetadata().getOwnerReferences().stream()
+              .filter(ref -> ArrangerResources.TYJOB_KIND.equals(ref.getKind()))
+              .map(V1OwnerReference::getUid)
+              .findFirst()
+              .orElse(null);
     }
     if (owner == null && pod.getMetadata().getLabels() != null) {
       owner = pod.getMetadata().getLabels().get(JOB_NAME_LABEL);
     }
-    return new PodState(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), pod.getMetadata().getUid(),
-        owner, pod.getSpec() == null ? null : pod.getSpec().getNodeName(),
+    return new PodState(
+        pod.getMetadata().getNamespace(),
+        pod.getMetadata().getName(),
+        pod.getMetadata().getUid(),
+        owner,
+        pod.getSpec() == null ? null : pod.getSpec().getNodeName(),
         pod.getStatus() == null ? null : pod.getStatus().getPhase(),
-        pod.getMetadata().getDeletionTimestamp() != null, requests);
+        pod.getMetadata().getDeletionTimestamp() != null,
+        requests);
   }
 
   /** A TYJob read untyped: any field may be missing or of the wrong type in a malformed one. */
@@ -172,18 +198,26 @@ public final class ClusterSampler implements AutoCloseable {
     String name = string(metadata, "name");
     Map<String, String> allocations = new HashMap<>();
     JsonObject allocated = object(status, "allocations");
-    allocated.entrySet().forEach(e -> {
-      if (e.getValue().isJsonPrimitive()) {
-        allocations.put(e.getKey(), e.getValue().getAsString());
-      }
-    });
+    allocated
+        .entrySet()
+        .forEach(
+            e -> {
+              if (e.getValue().isJsonPrimitive()) {
+                allocations.put(e.getKey(), e.getValue().getAsString());
+              }
+            });
     Map<String, Map<String, BigDecimal>> requestsByPod = new HashMap<>();
     JsonObject spec = object(job, "spec");
     for (String pod : allocations.keySet()) {
       requestsByPod.put(pod, requestsOf(spec, name, pod));
     }
-    return new JobState(string(metadata, "namespace"), name, string(metadata, "uid"), string(status, "stage"),
-        allocations, requestsByPod);
+    return new JobState(
+        string(metadata, "namespace"),
+        name,
+        string(metadata, "uid"),
+        string(status, "stage"),
+        allocations,
+        requestsByPod);
   }
 
   /**
@@ -220,17 +254,23 @@ public final class ClusterSampler implements AutoCloseable {
       if (!container.isJsonObject()) {
         continue;
       }
-      object(object(container.getAsJsonObject(), "resources"), "requests").entrySet().forEach(e -> {
-        BigDecimal amount = quantity(e.getValue());
-        if (amount != null) {
-          requests.merge(e.getKey(), amount, BigDecimal::add);
-        }
-      });
+      object(object(container.getAsJsonObject(), "resources"), "requests")
+          .entrySet()
+          .forEach(
+              e -> {
+                BigDecimal amount = quantity(e.getValue());
+                if (amount != null) {
+                  requests.merge(e.getKey(), amount, BigDecimal::add);
+                }
+              });
     }
     return requests;
   }
 
-  /** A quantity's value, or null for one that does not parse (a malformed job's "abc" holds nothing). */
+  /**
+   * A quantity's value, or null for one that does not parse (a malformed job's "abc" holds
+   * nothing).
+   */
   private static BigDecimal quantity(JsonElement value) {
     if (value == null || !value.isJsonPrimitive()) {
       return null;

@@ -12,7 +12,8 @@ import java.util.Set;
  *
  * @param at when it was read
  */
-public record ClusterSnapshot(Instant at, List<NodeCapacity> nodes, List<PodState> pods, List<JobState> jobs) {
+public record ClusterSnapshot(
+    Instant at, List<NodeCapacity> nodes, List<PodState> pods, List<JobState> jobs) {
 
   public static final Set<String> TERMINAL_STAGES = Set.of("Succeeded", "Failed");
 
@@ -36,8 +37,15 @@ public record ClusterSnapshot(Instant at, List<NodeCapacity> nodes, List<PodStat
    * @param owner the UID of the TYJob that owns it (or its job-name label), null for foreign pods
    * @param terminating whether its deletion has begun ({@code deletionTimestamp} set)
    */
-  public record PodState(String namespace, String name, String uid, String owner, String node, String phase,
-      boolean terminating, Map<String, BigDecimal> requests) {
+  public record PodState(
+      String namespace,
+      String name,
+      String uid,
+      String owner,
+      String node,
+      String phase,
+      boolean terminating,
+      Map<String, BigDecimal> requests) {
 
     public PodState {
       requests = Map.copyOf(requests);
@@ -47,7 +55,10 @@ public record ClusterSnapshot(Instant at, List<NodeCapacity> nodes, List<PodStat
       return namespace + "/" + name;
     }
 
-    /** Succeeded or Failed: its containers have stopped, and the kubelet no longer holds its resources. */
+    /**
+     * Succeeded or Failed: its containers have stopped, and the kubelet no longer holds its
+     * resources.
+     */
     public boolean finished() {
       return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
@@ -60,7 +71,12 @@ public record ClusterSnapshot(Instant at, List<NodeCapacity> nodes, List<PodStat
    * @param allocations {@code status.allocations}: pod name → node
    * @param requestsByPod the requests of every pod the job's spec asks for, by pod name
    */
-  public record JobState(String namespace, String name, String uid, String stage, Map<String, String> allocations,
+  public record JobState(
+      String namespace,
+      String name,
+      String uid,
+      String stage,
+      Map<String, String> allocations,
       Map<String, Map<String, BigDecimal>> requestsByPod) {
 
     public JobState {

@@ -16,11 +16,11 @@ import java.util.TreeMap;
 /**
  * Accounts for every good job submitted: a job is <b>lost</b> when it vanishes from the API server
  * (it was seen and is gone, or it has not been seen {@link #NOT_SEEN_GRACE} after its create was
- * accepted: snapshots come from a watch, which may lag a little behind a create),
- * is replaced by another object of its name, or ends Failed (nothing in a run without faulty
- * workloads should fail a good job); it is <b>stuck</b> when it has not ended and nothing about it
- * (stage, allocations, its pods' phases) has changed for longer than the bound. Synchronized: a
- * submitter and a sampler use it from different threads.
+ * accepted: snapshots come from a watch, which may lag a little behind a create), is replaced by
+ * another object of its name, or ends Failed (nothing in a run without faulty workloads should fail
+ * a good job); it is <b>stuck</b> when it has not ended and nothing about it (stage, allocations,
+ * its pods' phases) has changed for longer than the bound. Synchronized: a submitter and a sampler
+ * use it from different threads.
  */
 public final class JobLedger {
 
@@ -53,51 +53,84 @@ public final class JobLedger {
     jobs.put(namespace + "/" + name, new Entry(at));
   }
 
-  /** @return the violations first seen in this snapshot */
+  /**
+   * @return the violations first seen in this snapshot
+   */
   public synchronized List<String> observe(ClusterSnapshot snapshot) {
     Map<String, JobState> present = new HashMap<>();
     snapshot.jobs().forEach(job -> present.put(job.key(), job));
     Map<String, Map<String, Integer>> podPhasesByJob = new HashMap<>();
     for (PodState pod : snapshot.pods()) {
       if (pod.owner() != null) {
-        podPhasesByJob.computeIfAbsent(pod.owner(), o -> new TreeMap<>())
+        podPhasesByJob
+            .computeIfAbsent(pod.owner(), o -> new TreeMap<>())
             .merge(pod.phase() + (pod.terminating() ? "/terminating" : ""), 1, Integer::sum);
       }
     }
     List<String> found = new ArrayList<>();
-    jobs.forEach((key, entry) -> {
-      if (entry.submitted.isAfter(snapshot.at())) {
-        return;
-      }
-      JobState job = present.get(key);
-      if (job == null) {
-        if (entry.uid != null || Duration.between(entry.submitted, snapshot.at()).compareTo(NOT_SEEN_GRACE) > 0) {
-          report(lost, key, found, "job " + key + (entry.uid != null ? " vanished"
-              : " not seen " + NOT_SEEN_GRACE.toSeconds() + " s after its create was accepted"));
-        }
-        return;
-      }
-      if (entry.uid == null) {
-        entry.uid = job.uid();
-      } else if (!entry.uid.equals(job.uid())) {
-        report(lost, key, found, "job " + key + " was replaced (uid " + entry.uid + " → " + job.uid() + ")");
-        return;
-      }
-      entry.stage = job.stage();
-      if ("Failed".equals(job.stage())) {
-        report(lost, key, found, "job " + key + " ended Failed");
-        return;
-      }
-      String progress = job.stage() + " " + new TreeMap<>(job.allocations()) + " "
-          + podPhasesByJob.getOrDefault(job.uid(), podPhasesByJob.getOrDefault(job.name(), Map.of()));
-      if (!progress.equals(entry.progress)) {
-        entry.progress = progress;
-        entry.lastProgress = snapshot.at();
-      } else if (!job.ended() && Duration.between(entry.lastProgress, snapshot.at()).compareTo(stuckAfter) > 0) {
-        report(stuck, key, found, "job " + key + " made no progress for " + stuckAfter.toSeconds() + " s ("
-            + progress + ")");
-      }
-    });
+    jobs.forEach(
+        (key, entry) -> {
+          if (entry.submitted.isAfter(snapshot.at())) {
+            return;
+          }
+          JobState job = present.get(key);
+          if (job == null) {
+            if (entry.uid != null
+                || Duration.between(entry.submitted, snapshot.at()).compareTo(NOT_SEEN_GRACE) > 0) {
+              report(
+                  lost,
+                  key,
+                  found,
+                  "job "
+                      + key
+                      + (entry.uid != null
+                          ? " vanished"
+                          : " not seen "
+                              + NOT_SEEN_GRACE.toSeconds()
+                              + " s after its create was accepted"));
+            }
+            return;
+          }
+          if (entry.uid == null) {
+            entry.uid = job.uid();
+          } else if (!entry.uid.equals(job.uid())) {
+            report(
+                lost,
+                key,
+                found,
+                "job " + key + " was replaced (uid " + entry.uid + " → " + job.uid() + ")");
+            return;
+          }
+          entry.stage = job.stage();
+          if ("Failed".equals(job.stage())) {
+            report(lost, key, found, "job " + key + " ended Failed");
+            return;
+          }
+          String progress =
+              job.stage()
+                  + " "
+                  + new TreeMap<>(job.allocations())
+                  + " "
+                  + podPhasesByJob.getOrDefault(
+                      job.uid(), podPhasesByJob.getOrDefault(job.name(), Map.of()));
+          if (!progress.equals(entry.progress)) {
+            entry.progress = progress;
+            entry.lastProgress = snapshot.at();
+          } else if (!job.ended()
+              && Duration.between(entry.lastProgress, snapshot.at()).compareTo(stuckAfter) > 0) {
+            report(
+                stuck,
+                key,
+                found,
+                "job "
+                    + key
+                    + " made no progress for "
+                    + stuckAfter.toSeconds()
+                    + " s ("
+                    + progress
+                    + ")");
+          }
+        });
     return found;
   }
 
@@ -115,12 +148,20 @@ public final class JobLedger {
    */
   public synchronized List<String> closeBooks() {
     List<String> found = new ArrayList<>();
-    jobs.forEach((key, entry) -> {
-      if (!"Succeeded".equals(entry.stage) && !lost.contains(key)) {
-        report(stuck, key, found, "job " + key + " did not finish (stage " + (entry.stage.isEmpty() ? "none"
-            : entry.stage) + ")");
-      }
-    });
+    jobs.forEach(
+        (key, entry) -> {
+          if (!"Succeeded".equals(entry.stage) && !lost.contains(key)) {
+            report(
+                stuck,
+                key,
+                found,
+                "job "
+                    + key
+                    + " did not finish (stage "
+                    + (entry.stage.isEmpty() ? "none" : entry.stage)
+                    + ")");
+          }
+        });
     return found;
   }
 
@@ -134,7 +175,8 @@ public final class JobLedger {
 
   /** Whether every submitted job has Succeeded or is counted as lost. */
   public synchronized boolean allAccountedFor() {
-    return jobs.entrySet().stream().allMatch(e -> "Succeeded".equals(e.getValue().stage) || lost.contains(e.getKey()));
+    return jobs.entrySet().stream()
+        .allMatch(e -> "Succeeded".equals(e.getValue().stage) || lost.contains(e.getKey()));
   }
 
   public synchronized int lostJobs() {

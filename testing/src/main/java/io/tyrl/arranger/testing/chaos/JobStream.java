@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A steady stream of small good TYJobs (a learner and one to three actors), one every interval, each
- * entered in the invariants' ledger once the API server accepted it. A create the API server does not
- * accept (it is stopped or frozen) is counted as refused and not retried under that name: such a job
- * was never submitted.
+ * A steady stream of small good TYJobs (a learner and one to three actors), one every interval,
+ * each entered in the invariants' ledger once the API server accepted it. A create the API server
+ * does not accept (it is stopped or frozen) is counted as refused and not retried under that name:
+ * such a job was never submitted.
  */
 public final class JobStream implements AutoCloseable {
 
@@ -26,18 +26,25 @@ public final class JobStream implements AutoCloseable {
   private final Duration interval;
   private final ClusterInvariants invariants;
   private final Random random;
-  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-    Thread thread = new Thread(runnable, "chaos-job-stream");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService executor =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "chaos-job-stream");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final AtomicInteger next = new AtomicInteger();
   private final AtomicInteger submitted = new AtomicInteger();
   private final AtomicInteger refused = new AtomicInteger();
   private final AtomicReference<String> lastRefusal = new AtomicReference<>("");
   private volatile Map<String, String> nodeSelector = Map.of();
 
-  public JobStream(ApiClient client, String namespace, String prefix, Duration interval, ClusterInvariants invariants,
+  public JobStream(
+      ApiClient client,
+      String namespace,
+      String prefix,
+      Duration interval,
+      ClusterInvariants invariants,
       long seed) {
     this.client = client;
     this.namespace = namespace;
@@ -62,9 +69,11 @@ public final class JobStream implements AutoCloseable {
   public synchronized void submitOne() {
     String name = prefix + "-" + next.incrementAndGet();
     try {
-      TYJobBuilder job = TYJobBuilder.named(name).namespace(namespace)
-          .leader("learner", random.nextBoolean() ? "1" : "2", "1Gi")
-          .workers("actor", 1 + random.nextInt(3), "1", "512Mi");
+      TYJobBuilder job =
+          TYJobBuilder.named(name)
+              .namespace(namespace)
+              .leader("learner", random.nextBoolean() ? "1" : "2", "1Gi")
+              .workers("actor", 1 + random.nextInt(3), "1", "512Mi");
       nodeSelector.forEach(job::nodeSelector);
       job.create(client);
       invariants.submitted(namespace, name, Instant.now());
@@ -93,7 +102,8 @@ public final class JobStream implements AutoCloseable {
     executor.shutdownNow();
     try {
       if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("a job submission was still in flight 30 s after stopping the stream");
+        throw new IllegalStateException(
+            "a job submission was still in flight 30 s after stopping the stream");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

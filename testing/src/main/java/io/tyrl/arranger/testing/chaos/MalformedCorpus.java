@@ -46,18 +46,32 @@ public final class MalformedCorpus {
     List<Case> cases = new ArrayList<>();
     for (MalformedTYJob job : jobs) {
       Map<String, Object> object = new LinkedHashMap<>(job.body());
-      Map<String, Object> metadata = object.get("metadata") instanceof Map<?, ?> m
-          ? new LinkedHashMap<>(castMap(m)) : new LinkedHashMap<>();
+      Map<String, Object> metadata =
+          object.get("metadata") instanceof Map<?, ?> m
+              ? new LinkedHashMap<>(castMap(m))
+              : new LinkedHashMap<>();
       metadata.put("namespace", namespace);
       object.put("metadata", metadata);
       try {
-        new CustomObjectsApi(client).createNamespacedCustomObject(ArrangerResources.GROUP, ArrangerResources.VERSION,
-            namespace, ArrangerResources.TYJOBS, object).execute();
+        new CustomObjectsApi(client)
+            .createNamespacedCustomObject(
+                ArrangerResources.GROUP,
+                ArrangerResources.VERSION,
+                namespace,
+                ArrangerResources.TYJOBS,
+                object)
+            .execute();
         cases.add(new Case(job, false, ""));
       } catch (ApiException e) {
         if (e.getCode() < 400 || e.getCode() >= 500) {
-          throw new IllegalStateException("submitting " + job.file() + " failed (HTTP " + e.getCode() + "): "
-              + e.getResponseBody(), e);
+          throw new IllegalStateException(
+              "submitting "
+                  + job.file()
+                  + " failed (HTTP "
+                  + e.getCode()
+                  + "): "
+                  + e.getResponseBody(),
+              e);
         }
         cases.add(new Case(job, true, String.valueOf(e.getResponseBody())));
       }
@@ -66,33 +80,40 @@ public final class MalformedCorpus {
   }
 
   /** Waits up to the timeout for every accepted case to be marked; returns the cases handled. */
-  public static List<Case> handled(ApiClient client, String namespace, List<Case> cases, Duration timeout) {
-    DynamicKubernetesApi api = new DynamicKubernetesApi(ArrangerResources.GROUP, ArrangerResources.VERSION,
-        ArrangerResources.TYJOBS, client);
+  public static List<Case> handled(
+      ApiClient client, String namespace, List<Case> cases, Duration timeout) {
+    DynamicKubernetesApi api =
+        new DynamicKubernetesApi(
+            ArrangerResources.GROUP, ArrangerResources.VERSION, ArrangerResources.TYJOBS, client);
     List<Case> handled = new ArrayList<>();
-    Poll.until(() -> {
-      handled.clear();
-      for (Case c : cases) {
-        if (c.refused()) {
-          if (c.job().isNamedIn(c.answer())) {
-            handled.add(c);
+    Poll.until(
+        () -> {
+          handled.clear();
+          for (Case c : cases) {
+            if (c.refused()) {
+              if (c.job().isNamedIn(c.answer())) {
+                handled.add(c);
+              }
+              continue;
+            }
+            KubernetesApiResponse<DynamicKubernetesObject> read = api.get(namespace, c.name());
+            if (read.isSuccess() && markedInvalid(read.getObject().getRaw(), c.job())) {
+              handled.add(c);
+            }
           }
-          continue;
-        }
-        KubernetesApiResponse<DynamicKubernetesObject> read = api.get(namespace, c.name());
-        if (read.isSuccess() && markedInvalid(read.getObject().getRaw(), c.job())) {
-          handled.add(c);
-        }
-      }
-      return handled.size() == cases.size();
-    }, timeout, Duration.ofSeconds(2));
+          return handled.size() == cases.size();
+        },
+        timeout,
+        Duration.ofSeconds(2));
     return List.copyOf(handled);
   }
 
   /** Whether Arranger marked the job as invalid with a message naming the expected job's field. */
   static boolean markedInvalid(JsonObject job, MalformedTYJob expected) {
-    JsonObject status = job.has("status") && job.get("status").isJsonObject() ? job.getAsJsonObject("status")
-        : new JsonObject();
+    JsonObject status =
+        job.has("status") && job.get("status").isJsonObject()
+            ? job.getAsJsonObject("status")
+            : new JsonObject();
     List<String> messages = new ArrayList<>();
     boolean failed = "Failed".equals(string(status, "stage"));
     if (status.has("conditions") && status.get("conditions").isJsonArray()) {

@@ -11,13 +11,15 @@ import java.util.Set;
 
 /**
  * Remembers, across snapshots, where every pod was allocated, and finds pods allocated twice:
+ *
  * <ul>
  *   <li>a pod name whose allocation moved to another node while the allocation stood all along and
  *       its pod had not failed (a placement given back, or a pod refused by its kubelet, may be
- *       placed anew: that is no double allocation);</li>
+ *       placed anew: that is no double allocation);
  *   <li>a pod bound to one node while its live job's allocation names another (the capacity was
- *       charged on one node and is used on the other).</li>
+ *       charged on one node and is used on the other).
  * </ul>
+ *
  * Not thread-safe; one sampler feeds it.
  */
 public final class PlacementHistory {
@@ -25,7 +27,9 @@ public final class PlacementHistory {
   private final Map<String, String> allocatedNode = new HashMap<>();
   private final Set<String> doublyAllocated = new LinkedHashSet<>();
 
-  /** @return the violations first seen in this snapshot */
+  /**
+   * @return the violations first seen in this snapshot
+   */
   public List<String> observe(ClusterSnapshot snapshot) {
     List<String> found = new ArrayList<>();
     Map<String, PodState> pods = new HashMap<>();
@@ -45,13 +49,36 @@ public final class PlacementHistory {
         }
         String before = allocatedNode.put(key, node);
         if (before != null && !before.equals(node)) {
-          report(found, podKey, "pod " + podKey + " of job " + job.name() + " allocated to " + before + " and then to "
-              + node + " while its allocation stood");
+          report(
+              found,
+              podKey,
+              "pod "
+                  + podKey
+                  + " of job "
+                  + job.name()
+                  + " allocated to "
+                  + before
+                  + " and then to "
+                  + node
+                  + " while its allocation stood");
         }
-        if (!job.ended() && pod != null && pod.node() != null && !pod.node().equals(node) && !pod.finished()
+        if (!job.ended()
+            && pod != null
+            && pod.node() != null
+            && !pod.node().equals(node)
+            && !pod.finished()
             && owned(pod, job)) {
-          report(found, podKey, "pod " + podKey + " runs on " + pod.node() + " while job " + job.name()
-              + " has it allocated to " + node);
+          report(
+              found,
+              podKey,
+              "pod "
+                  + podKey
+                  + " runs on "
+                  + pod.node()
+                  + " while job "
+                  + job.name()
+                  + " has it allocated to "
+                  + node);
         }
       }
     }

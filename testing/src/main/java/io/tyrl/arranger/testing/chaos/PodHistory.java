@@ -34,15 +34,25 @@ public final class PodHistory {
   public synchronized String seen(PodState pod) {
     Seen before = byName.get(pod.key());
     String violation = null;
-    if (before != null && !before.uid().equals(pod.uid()) && sameOwner(before.owner(), pod.owner())
+    if (before != null
+        && !before.uid().equals(pod.uid())
+        && sameOwner(before.owner(), pod.owner())
         && !before.finished()) {
-      violation = "pod " + pod.key() + " created again (uid " + pod.uid() + ") while the one before (uid "
-          + before.uid() + ") " + (before.gone() ? "was removed without having finished" : "still lived");
+      violation =
+          "pod "
+              + pod.key()
+              + " created again (uid "
+              + pod.uid()
+              + ") while the one before (uid "
+              + before.uid()
+              + ") "
+              + (before.gone() ? "was removed without having finished" : "still lived");
       if (!duplicated.add(pod.key())) {
         violation = null;
       }
     }
-    boolean finished = pod.finished() || (before != null && before.uid().equals(pod.uid()) && before.finished());
+    boolean finished =
+        pod.finished() || (before != null && before.uid().equals(pod.uid()) && before.finished());
     byName.put(pod.key(), new Seen(pod.uid(), pod.owner(), finished, false));
     return violation;
   }
@@ -51,7 +61,9 @@ public final class PodHistory {
   public synchronized void gone(PodState pod) {
     Seen before = byName.get(pod.key());
     if (before != null && before.uid().equals(pod.uid())) {
-      byName.put(pod.key(), new Seen(before.uid(), before.owner(), before.finished() || pod.finished(), true));
+      byName.put(
+          pod.key(),
+          new Seen(before.uid(), before.owner(), before.finished() || pod.finished(), true));
     }
   }
 

@@ -4,12 +4,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.function.BooleanSupplier;
 
-/** Waits for a condition by polling it, for code outside tests (no Awaitility on this classpath). */
+/**
+ * Waits for a condition by polling it, for code outside tests (no Awaitility on this classpath).
+ */
 final class Poll {
 
   private Poll() {}
 
-  /** @return whether the condition held before the timeout */
+  /**
+   * @return whether the condition held before the timeout
+   */
   static boolean until(BooleanSupplier condition, Duration timeout, Duration interval) {
     Instant deadline = Instant.now().plus(timeout);
     while (true) {

@@ -41,8 +41,15 @@ public final class ReplicaSet implements AutoCloseable {
    * @param properties Spring properties for every replica; the identity is added per replica
    * @param client reads the Lease
    */
-  public ReplicaSet(String service, Path jar, Path logDir, Map<String, String> properties, List<String> jvmOptions,
-      ApiClient client, String leaseNamespace, String leaseName) {
+  public ReplicaSet(
+      String service,
+      Path jar,
+      Path logDir,
+      Map<String, String> properties,
+      List<String> jvmOptions,
+      ApiClient client,
+      String leaseNamespace,
+      String leaseName) {
     this.service = service;
     this.jar = jar;
     this.logDir = logDir;
@@ -101,14 +108,27 @@ public final class ReplicaSet implements AutoCloseable {
   /** The running replica that holds the lease, if any. */
   public synchronized Optional<ServiceProcess> leader() {
     Optional<String> holder = holder();
-    return bySlot.values().stream().filter(p -> p.isAlive() && holder.isPresent() && p.name().equals(holder.get()))
+    return bySlot.values().stream()
+        .filter(p -> p.isAlive() && holder.isPresent() && p.name().equals(holder.get()))
         .findFirst();
   }
 
   /** SIGKILLs the leader: it gives nothing up. */
   public synchronized Kill killLeader() {
-    ServiceProcess leader = leader().orElseThrow(() -> new IllegalStateException("no live " + service
-        + " replica holds lease " + leaseNamespace + "/" + leaseName + " (holder: " + holder().orElse("none") + ")"));
+    ServiceProcess leader =
+        leader()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "no live "
+                            + service
+                            + " replica holds lease "
+                            + leaseNamespace
+                            + "/"
+                            + leaseName
+                            + " (holder: "
+                            + holder().orElse("none")
+                            + ")"));
     Instant at = Instant.now();
     killed.add(leader.name());
     leader.kill();
@@ -117,8 +137,13 @@ public final class ReplicaSet implements AutoCloseable {
 
   /** Starts a replica again, under a new identity, in the slot of one that was killed. */
   public synchronized ServiceProcess replace(String identity) {
-    String slot = bySlot.entrySet().stream().filter(e -> e.getValue().name().equals(identity)).map(Map.Entry::getKey)
-        .findFirst().orElseThrow(() -> new IllegalArgumentException("no replica " + identity + " in " + service));
+    String slot =
+        bySlot.entrySet().stream()
+            .filter(e -> e.getValue().name().equals(identity))
+            .map(Map.Entry::getKey)
+            .findFirst()
+            .orElseThrow(
+                () -> new IllegalArgumentException("no replica " + identity + " in " + service));
     ServiceProcess old = bySlot.get(slot);
     if (old.isAlive()) {
       throw new IllegalStateException(identity + " still runs (pid " + old.pid() + ")");
@@ -136,8 +161,13 @@ public final class ReplicaSet implements AutoCloseable {
     for (Map.Entry<String, ServiceProcess> slot : new ArrayList<>(bySlot.entrySet())) {
       ServiceProcess process = slot.getValue();
       if (!process.isAlive() && !killed.contains(process.name())) {
-        restarted.add(process.name() + " exited by itself with code " + process.exitValue() + " (log "
-            + process.log() + ")");
+        restarted.add(
+            process.name()
+                + " exited by itself with code "
+                + process.exitValue()
+                + " (log "
+                + process.log()
+                + ")");
         startSlot(slot.getKey());
       }
     }
@@ -150,8 +180,11 @@ public final class ReplicaSet implements AutoCloseable {
    * @return how long after the kill the lease changed hands, or empty if not within the timeout
    */
   public Optional<Duration> awaitTakeover(Kill kill, Duration timeout) {
-    boolean taken = Poll.until(() -> leader().map(l -> !l.name().equals(kill.identity())).orElse(false), timeout,
-        Duration.ofMillis(100));
+    boolean taken =
+        Poll.until(
+            () -> leader().map(l -> !l.name().equals(kill.identity())).orElse(false),
+            timeout,
+            Duration.ofMillis(100));
     return taken ? Optional.of(Duration.between(kill.at(), Instant.now())) : Optional.empty();
   }
 

@@ -1,6 +1,6 @@
 /**
- * The chaos run ({@code scripts/chaos.sh}): replicas killed and the API server frozen under a steady
- * stream of jobs, and the invariants checked from what the cluster recorded.
+ * The chaos run ({@code scripts/chaos.sh}): replicas killed and the API server frozen under a
+ * steady stream of jobs, and the invariants checked from what the cluster recorded.
  *
  * <p>Start at {@code ChaosRun}.
  */

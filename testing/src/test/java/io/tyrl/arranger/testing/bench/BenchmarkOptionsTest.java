@@ -15,7 +15,8 @@ class BenchmarkOptionsTest {
     assertThat(options.nodes()).isEqualTo(5000);
     assertThat(options.pods()).isEqualTo(10000);
     assertThat(options.repeats()).isEqualTo(3);
-    assertThat(options.phases()).containsExactly("ceiling", "kube-scheduler", "pods-only", "arranger");
+    assertThat(options.phases())
+        .containsExactly("ceiling", "kube-scheduler", "pods-only", "arranger");
     assertThat(options.timeout()).isEqualTo(Duration.ofSeconds(1000));
   }
 
@@ -28,7 +29,9 @@ class BenchmarkOptionsTest {
 
   @Test
   void onlyTheArrangerPhasesNeedTheVersionOfTheServicesJars() {
-    assertThat(BenchmarkOptions.parse(new String[] {"--phases", "ceiling,kube-scheduler"}).version()).isNull();
+    assertThat(
+            BenchmarkOptions.parse(new String[] {"--phases", "ceiling,kube-scheduler"}).version())
+        .isNull();
     assertThatThrownBy(() -> BenchmarkOptions.parse(new String[] {"--phases", "pods-only"}))
         .hasMessageStartingWith("--version is needed");
   }

@@ -59,22 +59,39 @@ class ConfigSamplesIT {
     List<JsonObject> jobs = all("TYJob");
     List<JsonObject> queues = all("Queue");
 
-    assertThat(jobs).extracting(job -> string(job, "spec", "schedulerPolicy", "basicPolicy"))
-        .contains("Gang", "BinPack", "LeaderFirst", "MinFragment", "JobAffinity", "JobAntiAffinity");
-    Map<String, Long> groupSizes = jobs.stream().filter(job -> string(job, "spec", "gang", "group") != null)
-        .collect(Collectors.groupingBy(job -> string(job, "spec", "gang", "group"), Collectors.counting()));
+    assertThat(jobs)
+        .extracting(job -> string(job, "spec", "schedulerPolicy", "basicPolicy"))
+        .contains(
+            "Gang", "BinPack", "LeaderFirst", "MinFragment", "JobAffinity", "JobAntiAffinity");
+    Map<String, Long> groupSizes =
+        jobs.stream()
+            .filter(job -> string(job, "spec", "gang", "group") != null)
+            .collect(
+                Collectors.groupingBy(
+                    job -> string(job, "spec", "gang", "group"), Collectors.counting()));
     assertThat(groupSizes).as("a gang group of at least two jobs").containsValue(2L);
-    assertThat(jobs).anySatisfy(job -> {
-      assertThat(string(job, "spec", "gang", "mode")).isEqualTo("NonStrict");
-      assertThat(string(job, "spec", "gang", "waitTime")).isNotBlank();
-    });
-    assertThat(queues).hasSizeGreaterThanOrEqualTo(2)
+    assertThat(jobs)
+        .anySatisfy(
+            job -> {
+              assertThat(string(job, "spec", "gang", "mode")).isEqualTo("NonStrict");
+              assertThat(string(job, "spec", "gang", "waitTime")).isNotBlank();
+            });
+    assertThat(queues)
+        .hasSizeGreaterThanOrEqualTo(2)
         .anySatisfy(queue -> assertThat(string(queue, "spec", "reclaimable")).isEqualTo("false"))
         .anySatisfy(queue -> assertThat(Manifests.at(queue, "spec", "capability")).isNotNull())
         .allSatisfy(queue -> assertThat(string(queue, "spec", "weight")).isNotNull());
-    assertThat(queues).extracting(Manifests::name).as("the default Queue belongs to the scheduler").doesNotContain("default");
-    assertThat(jobs).allSatisfy(job -> assertThat(queues).extracting(Manifests::name)
-        .as("%s's queue is one of the samples", name(job)).contains(string(job, "spec", "queue")));
+    assertThat(queues)
+        .extracting(Manifests::name)
+        .as("the default Queue belongs to the scheduler")
+        .doesNotContain("default");
+    assertThat(jobs)
+        .allSatisfy(
+            job ->
+                assertThat(queues)
+                    .extracting(Manifests::name)
+                    .as("%s's queue is one of the samples", name(job))
+                    .contains(string(job, "spec", "queue")));
   }
 
   @Test
@@ -99,13 +116,18 @@ class ConfigSamplesIT {
               object.getAsJsonObject("metadata").addProperty("name", queueNames.get(name(sample)));
             } else {
               object.getAsJsonObject("metadata").addProperty("namespace", namespace);
-              object.getAsJsonObject("spec").addProperty("queue", queueNames.get(string(sample, "spec", "queue")));
+              object
+                  .getAsJsonObject("spec")
+                  .addProperty("queue", queueNames.get(string(sample, "spec", "queue")));
             }
             String what = Manifests.describe(sample) + " of " + SAMPLES.relativize(file.getKey());
-            DynamicKubernetesObject stored = Manifests.requireSuccess(
-                resources.api(object).create(new DynamicKubernetesObject(object)), "creating " + what);
+            DynamicKubernetesObject stored =
+                Manifests.requireSuccess(
+                    resources.api(object).create(new DynamicKubernetesObject(object)),
+                    "creating " + what);
             created.add(object);
-            Optional<String> pruned = Manifests.firstDifference(object.get("spec"), stored.getRaw().get("spec"), "spec");
+            Optional<String> pruned =
+                Manifests.firstDifference(object.get("spec"), stored.getRaw().get("spec"), "spec");
             assertThat(pruned).as("%s as the API server stored it", what).isEmpty();
           }
         }
@@ -114,14 +136,19 @@ class ConfigSamplesIT {
     } finally {
       for (JsonObject object : created) {
         DynamicKubernetesApi api = resources.api(object);
-        KubernetesApiResponse<DynamicKubernetesObject> deleted = kind(object).equals("Queue")
-            ? api.delete(name(object)) : api.delete(namespace, name(object));
+        KubernetesApiResponse<DynamicKubernetesObject> deleted =
+            kind(object).equals("Queue")
+                ? api.delete(name(object))
+                : api.delete(namespace, name(object));
         assertThat(deleted.isSuccess()).as("deleting %s", Manifests.describe(object)).isTrue();
       }
     }
   }
 
   private static List<JsonObject> all(String kind) {
-    return samples.values().stream().flatMap(Collection::stream).filter(object -> kind(object).equals(kind)).toList();
+    return samples.values().stream()
+        .flatMap(Collection::stream)
+        .filter(object -> kind(object).equals(kind))
+        .toList();
   }
 }

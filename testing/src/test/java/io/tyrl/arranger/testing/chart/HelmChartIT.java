@@ -53,9 +53,10 @@ import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * The Helm chart, checked with a real helm 3 (provisioned by scripts/helm.sh) and a real API server:
- * it lints strictly, renders, ships the shared CRDs unchanged, every rendered object is accepted by
- * the API server in a server-side dry run, and its RBAC gives each service what it needs and no more.
+ * The Helm chart, checked with a real helm 3 (provisioned by scripts/helm.sh) and a real API
+ * server: it lints strictly, renders, ships the shared CRDs unchanged, every rendered object is
+ * accepted by the API server in a server-side dry run, and its RBAC gives each service what it
+ * needs and no more.
  */
 @ExtendWith(KubeApiServerExtension.class)
 class HelmChartIT {
@@ -64,8 +65,7 @@ class HelmChartIT {
   private static final String NAMESPACE = "arranger-system";
   private static final Set<String> COMPONENTS = Set.of("scheduler", "controller");
 
-  @TempDir
-  static Path helmHome;
+  @TempDir static Path helmHome;
 
   private static HelmCli helm;
 
@@ -79,15 +79,20 @@ class HelmChartIT {
     String version = helm.runOrFail("version", "--short").trim();
 
     assertThat(version).startsWith("v3.");
-    assertThat(helm.binary()).endsWith(Path.of("helm", version.substring(1, version.indexOf('+')), "helm"));
+    assertThat(helm.binary())
+        .endsWith(Path.of("helm", version.substring(1, version.indexOf('+')), "helm"));
   }
 
   @ParameterizedTest(name = "helm lint --strict {0}")
-  @ValueSource(strings = {"", "serviceMonitor.enabled=true",
-      "scheduler.configMap.create=false,scheduler.springProfilesActive=fair-share",
-      "leaderElection.enabled=false,scheduler.replicaCount=1,controller.replicaCount=1",
-      "grafanaDashboard.enabled=true,prometheusRule.enabled=true,rbac.aggregatedClusterRoles=false",
-      "watchNamespaces={team-a,team-b},scheduler.policyProfile=preempt-reclaim"})
+  @ValueSource(
+      strings = {
+        "",
+        "serviceMonitor.enabled=true",
+        "scheduler.configMap.create=false,scheduler.springProfilesActive=fair-share",
+        "leaderElection.enabled=false,scheduler.replicaCount=1,controller.replicaCount=1",
+        "grafanaDashboard.enabled=true,prometheusRule.enabled=true,rbac.aggregatedClusterRoles=false",
+        "watchNamespaces={team-a,team-b},scheduler.policyProfile=preempt-reclaim"
+      })
   void chartPassesStrictLint(String values) {
     List<String> arguments = new ArrayList<>(List.of("lint", "--strict", "charts/arranger"));
     if (!values.isEmpty()) {
@@ -96,7 +101,9 @@ class HelmChartIT {
 
     String output = helm.runOrFail(arguments.toArray(String[]::new));
 
-    assertThat(output).contains("1 chart(s) linted, 0 chart(s) failed").doesNotContain("[WARNING]", "[ERROR]");
+    assertThat(output)
+        .contains("1 chart(s) linted, 0 chart(s) failed")
+        .doesNotContain("[WARNING]", "[ERROR]");
   }
 
   @Test
@@ -107,12 +114,15 @@ class HelmChartIT {
     assertThat(Files.isSymbolicLink(crds)).as("charts/arranger/crds is a symlink").isTrue();
     assertThat(crds.toRealPath()).isEqualTo(shared.toRealPath());
 
-    List<JsonObject> rendered = ofKind(render(List.of("--include-crds")), "CustomResourceDefinition");
+    List<JsonObject> rendered =
+        ofKind(render(List.of("--include-crds")), "CustomResourceDefinition");
     List<JsonObject> sources = new ArrayList<>();
     for (Path file : yamlFiles(shared)) {
       sources.addAll(Manifests.parse(Files.readString(file)));
     }
-    assertThat(rendered).as("CRDs rendered by helm template --include-crds").hasSize(2)
+    assertThat(rendered)
+        .as("CRDs rendered by helm template --include-crds")
+        .hasSize(2)
         .containsExactlyInAnyOrderElementsOf(sources);
   }
 
@@ -124,20 +134,27 @@ class HelmChartIT {
       archive = files.filter(file -> file.toString().endsWith(".tgz")).findFirst().orElseThrow();
     }
     Path unpacked = Files.createDirectory(out.resolve("unpacked"));
-    Process tar = new ProcessBuilder("tar", "-xzf", archive.toString(), "-C", unpacked.toString())
-        .redirectErrorStream(true).start();
+    Process tar =
+        new ProcessBuilder("tar", "-xzf", archive.toString(), "-C", unpacked.toString())
+            .redirectErrorStream(true)
+            .start();
     assertThat(tar.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(tar.exitValue()).as(new String(tar.getInputStream().readAllBytes())).isZero();
 
     Path packagedCrds = unpacked.resolve("arranger/crds");
     Path shared = helm.projectRoot().resolve("shared-crd-model/src/main/crds");
-    assertThat(Files.isSymbolicLink(packagedCrds)).as("the package holds files, not the link").isFalse();
+    assertThat(Files.isSymbolicLink(packagedCrds))
+        .as("the package holds files, not the link")
+        .isFalse();
     List<Path> sources = yamlFiles(shared);
-    assertThat(yamlFiles(packagedCrds)).extracting(path -> path.getFileName().toString())
-        .containsExactlyElementsOf(sources.stream().map(path -> path.getFileName().toString()).toList());
+    assertThat(yamlFiles(packagedCrds))
+        .extracting(path -> path.getFileName().toString())
+        .containsExactlyElementsOf(
+            sources.stream().map(path -> path.getFileName().toString()).toList());
     for (Path source : sources) {
       assertThat(Files.mismatch(packagedCrds.resolve(source.getFileName().toString()), source))
-          .as("packaged %s differs from %s", source.getFileName(), source).isEqualTo(-1L);
+          .as("packaged %s differs from %s", source.getFileName(), source)
+          .isEqualTo(-1L);
     }
   }
 
@@ -145,29 +162,53 @@ class HelmChartIT {
   void defaultValuesRenderBothServicesWithoutAServiceMonitor() {
     List<JsonObject> objects = render(List.of());
 
-    Map<String, Long> kinds = objects.stream().collect(Collectors.groupingBy(Manifests::kind, TreeMap::new,
-        Collectors.counting()));
-    assertThat(kinds).containsExactlyEntriesOf(new TreeMap<>(Map.of(
-        "ClusterRole", 5L, "ClusterRoleBinding", 3L, "ConfigMap", 1L, "Deployment", 2L,
-        "PodDisruptionBudget", 2L, "Role", 2L, "RoleBinding", 2L, "Service", 2L, "ServiceAccount", 2L)));
+    Map<String, Long> kinds =
+        objects.stream()
+            .collect(Collectors.groupingBy(Manifests::kind, TreeMap::new, Collectors.counting()));
+    assertThat(kinds)
+        .containsExactlyEntriesOf(
+            new TreeMap<>(
+                Map.of(
+                    "ClusterRole",
+                    5L,
+                    "ClusterRoleBinding",
+                    3L,
+                    "ConfigMap",
+                    1L,
+                    "Deployment",
+                    2L,
+                    "PodDisruptionBudget",
+                    2L,
+                    "Role",
+                    2L,
+                    "RoleBinding",
+                    2L,
+                    "Service",
+                    2L,
+                    "ServiceAccount",
+                    2L)));
     for (String component : COMPONENTS) {
       String name = RELEASE + "-" + component;
       JsonObject service = single(objects, "Service", name);
       assertThat(string(service, "spec", "ports", 0, "port")).isEqualTo("8081");
       assertThat(string(service, "spec", "ports", 0, "targetPort")).isEqualTo("management");
-      assertThat(at(service, "spec", "selector")).isEqualTo(podLabels(single(objects, "Deployment", name)));
+      assertThat(at(service, "spec", "selector"))
+          .isEqualTo(podLabels(single(objects, "Deployment", name)));
       JsonObject budget = single(objects, "PodDisruptionBudget", name);
       assertThat(string(budget, "spec", "minAvailable")).isEqualTo("1");
-      assertThat(at(budget, "spec", "selector", "matchLabels")).isEqualTo(at(service, "spec", "selector"));
+      assertThat(at(budget, "spec", "selector", "matchLabels"))
+          .isEqualTo(at(service, "spec", "selector"));
     }
   }
 
   @Test
   void serviceMonitorsScrapeEachServicesPrometheusEndpointWhenEnabled() {
-    List<JsonObject> objects = render(List.of("--set", "serviceMonitor.enabled=true,serviceMonitor.labels.release=prom"));
+    List<JsonObject> objects =
+        render(List.of("--set", "serviceMonitor.enabled=true,serviceMonitor.labels.release=prom"));
 
     List<JsonObject> monitors = ofKind(objects, "ServiceMonitor");
-    assertThat(monitors).extracting(Manifests::name)
+    assertThat(monitors)
+        .extracting(Manifests::name)
         .containsExactlyInAnyOrder(RELEASE + "-scheduler", RELEASE + "-controller");
     for (JsonObject monitor : monitors) {
       assertThat(Manifests.apiVersion(monitor)).isEqualTo("monitoring.coreos.com/v1");
@@ -176,15 +217,20 @@ class HelmChartIT {
       assertThat(string(monitor, "spec", "endpoints", 0, "honorLabels")).isEqualTo("true");
       assertThat(string(monitor, "spec", "endpoints", 0, "path")).isEqualTo("/actuator/prometheus");
       JsonObject service = single(objects, "Service", name(monitor));
-      assertThat(at(monitor, "spec", "selector", "matchLabels")).isEqualTo(at(service, "spec", "selector"));
-      assertThat(string(monitor, "spec", "namespaceSelector", "matchNames", 0)).isEqualTo(NAMESPACE);
+      assertThat(at(monitor, "spec", "selector", "matchLabels"))
+          .isEqualTo(at(service, "spec", "selector"));
+      assertThat(string(monitor, "spec", "namespaceSelector", "matchNames", 0))
+          .isEqualTo(NAMESPACE);
     }
   }
 
   @Test
   void deploymentsRunNonRootOnAReadOnlyRootWithActuatorProbes() throws IOException {
     List<JsonObject> objects = render(List.of());
-    String appVersion = string(Manifests.parse(Files.readString(helm.chart().resolve("Chart.yaml"))).get(0), "appVersion");
+    String appVersion =
+        string(
+            Manifests.parse(Files.readString(helm.chart().resolve("Chart.yaml"))).get(0),
+            "appVersion");
 
     for (String component : COMPONENTS) {
       JsonObject deployment = single(objects, "Deployment", RELEASE + "-" + component);
@@ -193,31 +239,41 @@ class HelmChartIT {
       assertThat(string(deployment, "spec", "replicas")).isEqualTo("2");
       assertThat(string(pod, "serviceAccountName")).isEqualTo(RELEASE + "-" + component);
       assertThat(string(container, "image")).isEqualTo(component + "-service:" + appVersion);
-      assertThat(at(container, "ports").getAsJsonArray()).as("the actuator's port is the only one").hasSize(1);
+      assertThat(at(container, "ports").getAsJsonArray())
+          .as("the actuator's port is the only one")
+          .hasSize(1);
       assertThat(string(container, "ports", 0, "containerPort")).isEqualTo("8081");
       assertThat(string(container, "ports", 0, "name")).isEqualTo("management");
-      assertThat(string(container, "livenessProbe", "httpGet", "path")).isEqualTo("/actuator/health/liveness");
-      assertThat(string(container, "readinessProbe", "httpGet", "path")).isEqualTo("/actuator/health/readiness");
-      assertThat(string(container, "startupProbe", "httpGet", "path")).isEqualTo("/actuator/health/liveness");
+      assertThat(string(container, "livenessProbe", "httpGet", "path"))
+          .isEqualTo("/actuator/health/liveness");
+      assertThat(string(container, "readinessProbe", "httpGet", "path"))
+          .isEqualTo("/actuator/health/readiness");
+      assertThat(string(container, "startupProbe", "httpGet", "path"))
+          .isEqualTo("/actuator/health/liveness");
       assertThat(string(container, "livenessProbe", "httpGet", "port")).isEqualTo("management");
       assertThat(string(container, "readinessProbe", "httpGet", "port")).isEqualTo("management");
       assertThat(at(container, "resources", "requests")).isNotNull();
 
       assertThat(string(pod, "securityContext", "runAsNonRoot")).isEqualTo("true");
-      assertThat(string(pod, "securityContext", "seccompProfile", "type")).isEqualTo("RuntimeDefault");
+      assertThat(string(pod, "securityContext", "seccompProfile", "type"))
+          .isEqualTo("RuntimeDefault");
       assertThat(string(container, "securityContext", "runAsNonRoot")).isEqualTo("true");
       assertThat(string(container, "securityContext", "readOnlyRootFilesystem")).isEqualTo("true");
-      assertThat(string(container, "securityContext", "allowPrivilegeEscalation")).isEqualTo("false");
+      assertThat(string(container, "securityContext", "allowPrivilegeEscalation"))
+          .isEqualTo("false");
       assertThat(at(container, "securityContext", "capabilities", "drop").getAsJsonArray())
-          .extracting(JsonElement::getAsString).containsExactly("ALL");
-      assertThat(string(container, "securityContext", "seccompProfile", "type")).isEqualTo("RuntimeDefault");
+          .extracting(JsonElement::getAsString)
+          .containsExactly("ALL");
+      assertThat(string(container, "securityContext", "seccompProfile", "type"))
+          .isEqualTo("RuntimeDefault");
       assertThat(string(container, "volumeMounts", 0, "mountPath")).isEqualTo("/tmp");
       String tmpVolume = string(container, "volumeMounts", 0, "name");
       assertThat(at(pod, "volumes").getAsJsonArray().asList())
-          .anySatisfy(volume -> {
-            assertThat(string(volume, "name")).isEqualTo(tmpVolume);
-            assertThat(at(volume, "emptyDir")).isNotNull();
-          });
+          .anySatisfy(
+              volume -> {
+                assertThat(string(volume, "name")).isEqualTo(tmpVolume);
+                assertThat(at(volume, "emptyDir")).isNotNull();
+              });
     }
   }
 
@@ -228,16 +284,23 @@ class HelmChartIT {
    */
   @Test
   void environmentBindsToTheServicesSpringProperties() {
-    List<JsonObject> objects = render(List.of("--set",
-        "scheduler.springProfilesActive=fair-share,scheduler.period=2s,scheduler.minCycleInterval=250ms,"
-            + "scheduler.cycleOnChange=false,controller.workers=8"));
+    List<JsonObject> objects =
+        render(
+            List.of(
+                "--set",
+                "scheduler.springProfilesActive=fair-share,scheduler.period=2s,scheduler.minCycleInterval=250ms,"
+                    + "scheduler.cycleOnChange=false,controller.workers=8"));
 
-    Binder scheduler = binderFor(single(objects, "Deployment", RELEASE + "-scheduler"), "arranger-scheduler-7d9f-x2k4q");
+    Binder scheduler =
+        binderFor(
+            single(objects, "Deployment", RELEASE + "-scheduler"), "arranger-scheduler-7d9f-x2k4q");
     assertThat(bound(scheduler, "spring.profiles.active")).isEqualTo("fair-share");
     assertThat(bound(scheduler, "arranger.leader-election.enabled")).isEqualTo("true");
-    assertThat(bound(scheduler, "arranger.leader-election.lease-name")).isEqualTo("arranger-scheduler");
+    assertThat(bound(scheduler, "arranger.leader-election.lease-name"))
+        .isEqualTo("arranger-scheduler");
     assertThat(bound(scheduler, "arranger.leader-election.lease-namespace")).isEqualTo(NAMESPACE);
-    assertThat(bound(scheduler, "arranger.leader-election.identity")).isEqualTo("arranger-scheduler-7d9f-x2k4q");
+    assertThat(bound(scheduler, "arranger.leader-election.identity"))
+        .isEqualTo("arranger-scheduler-7d9f-x2k4q");
     assertThat(bound(scheduler, "arranger.leader-election.lease-duration")).isEqualTo("15s");
     assertThat(bound(scheduler, "arranger.leader-election.renew-deadline")).isEqualTo("10s");
     assertThat(bound(scheduler, "arranger.leader-election.retry-period")).isEqualTo("2s");
@@ -245,16 +308,24 @@ class HelmChartIT {
     assertThat(bound(scheduler, "arranger.scheduler.min-cycle-interval")).isEqualTo("250ms");
     assertThat(bound(scheduler, "arranger.scheduler.cycle-on-change")).isEqualTo("false");
     assertThat(bound(scheduler, "arranger.scheduler.config-map.namespace")).isEqualTo(NAMESPACE);
-    assertThat(bound(scheduler, "arranger.scheduler.config-map.name")).isEqualTo("arranger-scheduler-config");
+    assertThat(bound(scheduler, "arranger.scheduler.config-map.name"))
+        .isEqualTo("arranger-scheduler-config");
     assertThat(bound(scheduler, "arranger.scheduler.config-map.key")).isEqualTo("scheduler.yaml");
     assertThat(bound(scheduler, "management.server.port")).isEqualTo("8081");
-    assertThat(bound(scheduler, "arranger.watch.namespaces")).as("all namespaces by default").isNull();
+    assertThat(bound(scheduler, "arranger.watch.namespaces"))
+        .as("all namespaces by default")
+        .isNull();
 
-    Binder controller = binderFor(single(objects, "Deployment", RELEASE + "-controller"), "arranger-controller-5c8b-q9w2e");
+    Binder controller =
+        binderFor(
+            single(objects, "Deployment", RELEASE + "-controller"),
+            "arranger-controller-5c8b-q9w2e");
     assertThat(bound(controller, "spring.profiles.active")).isNull();
-    assertThat(bound(controller, "arranger.leader-election.lease-name")).isEqualTo("arranger-controller");
+    assertThat(bound(controller, "arranger.leader-election.lease-name"))
+        .isEqualTo("arranger-controller");
     assertThat(bound(controller, "arranger.leader-election.lease-namespace")).isEqualTo(NAMESPACE);
-    assertThat(bound(controller, "arranger.leader-election.identity")).isEqualTo("arranger-controller-5c8b-q9w2e");
+    assertThat(bound(controller, "arranger.leader-election.identity"))
+        .isEqualTo("arranger-controller-5c8b-q9w2e");
     assertThat(bound(controller, "arranger.controller.workers")).isEqualTo("8");
     assertThat(bound(controller, "management.server.port")).isEqualTo("8081");
   }
@@ -266,13 +337,25 @@ class HelmChartIT {
     for (String component : COMPONENTS) {
       String name = RELEASE + "-" + component;
       for (String namespace : List.of("team-a", "team-b")) {
-        JsonObject role = objects.stream().filter(o -> kind(o).equals("Role") && name(o).equals(name + "-jobs")
-            && namespace.equals(string(o, "metadata", "namespace"))).findFirst().orElseThrow(
-                () -> new AssertionError("no Role " + name + "-jobs in " + namespace));
+        JsonObject role =
+            objects.stream()
+                .filter(
+                    o ->
+                        kind(o).equals("Role")
+                            && name(o).equals(name + "-jobs")
+                            && namespace.equals(string(o, "metadata", "namespace")))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no Role " + name + "-jobs in " + namespace));
         assertThat(role.toString()).contains("\"tyjobs\"", "\"tyjobs/status\"", "\"events\"");
-        JsonObject binding = objects.stream().filter(o -> kind(o).equals("RoleBinding")
-            && name(o).equals(name + "-jobs") && namespace.equals(string(o, "metadata", "namespace")))
-            .findFirst().orElseThrow();
+        JsonObject binding =
+            objects.stream()
+                .filter(
+                    o ->
+                        kind(o).equals("RoleBinding")
+                            && name(o).equals(name + "-jobs")
+                            && namespace.equals(string(o, "metadata", "namespace")))
+                .findFirst()
+                .orElseThrow();
         assertThat(string(binding, "subjects", 0, "name")).isEqualTo(name);
         assertThat(string(binding, "subjects", 0, "namespace")).isEqualTo(NAMESPACE);
       }
@@ -280,17 +363,24 @@ class HelmChartIT {
       assertThat(environment.bind("arranger.watch.namespaces", String[].class).get())
           .containsExactly("team-a", "team-b");
     }
-    assertThat(ofKind(objects, "ClusterRole")).extracting(Manifests::name)
-        .as("cluster-wide the controller only reads nodes").doesNotContain(RELEASE + "-controller")
+    assertThat(ofKind(objects, "ClusterRole"))
+        .extracting(Manifests::name)
+        .as("cluster-wide the controller only reads nodes")
+        .doesNotContain(RELEASE + "-controller")
         .contains(RELEASE + "-controller-nodes");
     JsonObject controllerNodes = single(objects, "ClusterRole", RELEASE + "-controller-nodes");
     assertThat(verbsOn(controllerNodes, "nodes")).containsExactlyInAnyOrder("get", "list", "watch");
     assertThat(controllerNodes.toString()).doesNotContain("tyjobs", "pods", "events");
     JsonObject schedulerRole = single(objects, "ClusterRole", RELEASE + "-scheduler");
-    assertThat(schedulerRole.toString()).as("cluster-wide the scheduler reads nodes, pods and Queues only")
-        .contains("\"nodes\"", "\"pods\"", "\"queues\"").doesNotContain("tyjobs", "events");
-    JsonObject controllerJobs = objects.stream().filter(o -> kind(o).equals("Role")
-        && name(o).equals(RELEASE + "-controller-jobs")).findFirst().orElseThrow();
+    assertThat(schedulerRole.toString())
+        .as("cluster-wide the scheduler reads nodes, pods and Queues only")
+        .contains("\"nodes\"", "\"pods\"", "\"queues\"")
+        .doesNotContain("tyjobs", "events");
+    JsonObject controllerJobs =
+        objects.stream()
+            .filter(o -> kind(o).equals("Role") && name(o).equals(RELEASE + "-controller-jobs"))
+            .findFirst()
+            .orElseThrow();
     assertThat(controllerJobs.toString()).contains("\"create\"", "\"delete\"", "\"pods\"");
   }
 
@@ -300,22 +390,30 @@ class HelmChartIT {
 
     JsonObject edit = single(objects, "ClusterRole", RELEASE + "-edit");
     JsonObject view = single(objects, "ClusterRole", RELEASE + "-view");
-    assertThat(string(edit, "metadata", "labels", "rbac.authorization.k8s.io/aggregate-to-edit")).isEqualTo("true");
-    assertThat(string(edit, "metadata", "labels", "rbac.authorization.k8s.io/aggregate-to-admin")).isEqualTo("true");
-    assertThat(string(view, "metadata", "labels", "rbac.authorization.k8s.io/aggregate-to-view")).isEqualTo("true");
-    assertThat(verbsOn(edit, "tyjobs")).contains("create", "update", "patch", "delete", "get", "list", "watch");
-    assertThat(verbsOn(edit, "tyjobs/status")).as("status is the services'").containsOnly("get", "list", "watch");
+    assertThat(string(edit, "metadata", "labels", "rbac.authorization.k8s.io/aggregate-to-edit"))
+        .isEqualTo("true");
+    assertThat(string(edit, "metadata", "labels", "rbac.authorization.k8s.io/aggregate-to-admin"))
+        .isEqualTo("true");
+    assertThat(string(view, "metadata", "labels", "rbac.authorization.k8s.io/aggregate-to-view"))
+        .isEqualTo("true");
+    assertThat(verbsOn(edit, "tyjobs"))
+        .contains("create", "update", "patch", "delete", "get", "list", "watch");
+    assertThat(verbsOn(edit, "tyjobs/status"))
+        .as("status is the services'")
+        .containsOnly("get", "list", "watch");
     assertThat(verbsOn(view, "tyjobs")).containsOnly("get", "list", "watch");
     assertThat(verbsOn(view, "queues")).containsOnly("get", "list", "watch");
     assertThat(ofKind(render(List.of("--set", "rbac.aggregatedClusterRoles=false")), "ClusterRole"))
-        .extracting(Manifests::name).doesNotContain(RELEASE + "-edit", RELEASE + "-view");
+        .extracting(Manifests::name)
+        .doesNotContain(RELEASE + "-edit", RELEASE + "-view");
   }
 
   private static List<String> verbsOn(JsonObject role, String resource) {
     List<String> verbs = new ArrayList<>();
     for (JsonElement rule : at(role, "rules").getAsJsonArray()) {
-      boolean matches = at(rule, "resources").getAsJsonArray().asList().stream()
-          .anyMatch(r -> r.getAsString().equals(resource));
+      boolean matches =
+          at(rule, "resources").getAsJsonArray().asList().stream()
+              .anyMatch(r -> r.getAsString().equals(resource));
       if (matches) {
         at(rule, "verbs").getAsJsonArray().forEach(verb -> verbs.add(verb.getAsString()));
       }
@@ -323,19 +421,29 @@ class HelmChartIT {
     return verbs;
   }
 
-  /** Every metric the dashboard and the alerts query; MonitoringEndToEndIT checks the services expose them. */
-  static final Pattern METRIC_NAME = Pattern.compile("\\b(arranger_[a-z0-9_]+|workqueue_[a-z0-9_]+|rest_client_[a-z0-9_]+)\\b");
+  /**
+   * Every metric the dashboard and the alerts query; MonitoringEndToEndIT checks the services
+   * expose them.
+   */
+  static final Pattern METRIC_NAME =
+      Pattern.compile("\\b(arranger_[a-z0-9_]+|workqueue_[a-z0-9_]+|rest_client_[a-z0-9_]+)\\b");
 
   @Test
   void dashboardAndAlertsAreOffByDefaultAndQueryTheServicesMetricsWhenEnabled() {
-    assertThat(render(List.of())).extracting(Manifests::kind).doesNotContain("PrometheusRule")
-        .filteredOn(kind -> kind.equals("ConfigMap")).hasSize(1);
+    assertThat(render(List.of()))
+        .extracting(Manifests::kind)
+        .doesNotContain("PrometheusRule")
+        .filteredOn(kind -> kind.equals("ConfigMap"))
+        .hasSize(1);
 
-    List<JsonObject> objects = render(List.of("--set", "grafanaDashboard.enabled=true,prometheusRule.enabled=true"));
+    List<JsonObject> objects =
+        render(List.of("--set", "grafanaDashboard.enabled=true,prometheusRule.enabled=true"));
 
     JsonObject dashboard = single(objects, "ConfigMap", RELEASE + "-dashboard");
     assertThat(string(dashboard, "metadata", "labels", "grafana_dashboard")).isEqualTo("1");
-    JsonObject json = com.google.gson.JsonParser.parseString(string(dashboard, "data", "arranger.json")).getAsJsonObject();
+    JsonObject json =
+        com.google.gson.JsonParser.parseString(string(dashboard, "data", "arranger.json"))
+            .getAsJsonObject();
     assertThat(json.get("title").getAsString()).isEqualTo("Arranger");
     List<String> queries = new ArrayList<>();
     for (JsonElement panel : json.getAsJsonArray("panels")) {
@@ -345,21 +453,36 @@ class HelmChartIT {
       }
     }
     assertThat(queries).hasSizeGreaterThan(15);
-    assertThat(String.join("\n", queries)).contains(
-        "arranger_scheduler_e2e_scheduling_duration_seconds_bucket", "arranger_scheduler_action_scheduling_duration_seconds_bucket",
-        "arranger_scheduler_plugin_scheduling_duration_seconds_bucket", "arranger_controller_reconcile_duration_seconds_bucket",
-        "arranger_scheduler_job_scheduling_duration_seconds_bucket", "arranger_controller_job_start_duration_seconds_bucket",
-        "workqueue_depth", "workqueue_queue_duration_seconds_bucket", "rest_client_requests_total");
-    assertThat(queries).noneMatch(query -> query.contains("quantile=")).allMatch(query -> METRIC_NAME.matcher(query).find());
+    assertThat(String.join("\n", queries))
+        .contains(
+            "arranger_scheduler_e2e_scheduling_duration_seconds_bucket",
+            "arranger_scheduler_action_scheduling_duration_seconds_bucket",
+            "arranger_scheduler_plugin_scheduling_duration_seconds_bucket",
+            "arranger_controller_reconcile_duration_seconds_bucket",
+            "arranger_scheduler_job_scheduling_duration_seconds_bucket",
+            "arranger_controller_job_start_duration_seconds_bucket",
+            "workqueue_depth",
+            "workqueue_queue_duration_seconds_bucket",
+            "rest_client_requests_total");
+    assertThat(queries)
+        .noneMatch(query -> query.contains("quantile="))
+        .allMatch(query -> METRIC_NAME.matcher(query).find());
 
     JsonObject rule = single(objects, "PrometheusRule", RELEASE);
     List<String> alerts = new ArrayList<>();
     for (JsonElement alert : at(rule, "spec", "groups", 0, "rules").getAsJsonArray()) {
       alerts.add(string(alert, "alert"));
-      assertThat(METRIC_NAME.matcher(string(alert, "expr")).find()).as(string(alert, "alert")).isTrue();
+      assertThat(METRIC_NAME.matcher(string(alert, "expr")).find())
+          .as(string(alert, "alert"))
+          .isTrue();
     }
-    assertThat(alerts).containsExactly("ArrangerNoLeader", "ArrangerSchedulingCycleSlow", "ArrangerJobsPendingTooLong",
-        "ArrangerStatusWriteErrors", "ArrangerReconcileErrors");
+    assertThat(alerts)
+        .containsExactly(
+            "ArrangerNoLeader",
+            "ArrangerSchedulingCycleSlow",
+            "ArrangerJobsPendingTooLong",
+            "ArrangerStatusWriteErrors",
+            "ArrangerReconcileErrors");
   }
 
   @Test
@@ -371,13 +494,18 @@ class HelmChartIT {
     assertThat(Manifests.parse(text)).isEqualTo(Manifests.parse(builtIn));
   }
 
-  /** The chart renders a policy profile from config/scheduler/ itself (linked in), byte for byte. */
+  /**
+   * The chart renders a policy profile from config/scheduler/ itself (linked in), byte for byte.
+   */
   @ParameterizedTest(name = "--set scheduler.policyProfile={0}")
   @MethodSource("schedulerConfigurationExamples")
   void policyProfileRendersItsFileOfConfigSchedulerVerbatim(Path profile) throws IOException {
     String name = profile.getFileName().toString().replace(".yaml", "");
-    JsonObject configMap = single(render(List.of("--set", "scheduler.policyProfile=" + name)),
-        "ConfigMap", "arranger-scheduler-config");
+    JsonObject configMap =
+        single(
+            render(List.of("--set", "scheduler.policyProfile=" + name)),
+            "ConfigMap",
+            "arranger-scheduler-config");
 
     assertThat(string(configMap, "data", "scheduler.yaml")).isEqualTo(Files.readString(profile));
     assertThat(Files.isSymbolicLink(helm.chart().resolve("scheduler-configurations"))).isTrue();
@@ -387,11 +515,14 @@ class HelmChartIT {
 
   @Test
   void valuesCarryNoCopyOfAProfileAndAnUnknownProfileIsRefusedNamingIt() throws IOException {
-    JsonObject values = Manifests.parse(Files.readString(helm.chart().resolve("values.yaml"))).get(0);
+    JsonObject values =
+        Manifests.parse(Files.readString(helm.chart().resolve("values.yaml"))).get(0);
     assertThat(string(values, "scheduler", "configuration")).isEmpty();
     assertThat(string(values, "scheduler", "policyProfile")).isEqualTo("default");
 
-    HelmCli.Result result = helm.run("template", RELEASE, "charts/arranger", "--set", "scheduler.policyProfile=fairshare");
+    HelmCli.Result result =
+        helm.run(
+            "template", RELEASE, "charts/arranger", "--set", "scheduler.policyProfile=fairshare");
 
     assertThat(result.exitCode()).isNotZero();
     assertThat(result.stderr()).contains("scheduler.policyProfile \"fairshare\" names no file");
@@ -404,8 +535,11 @@ class HelmChartIT {
   @ParameterizedTest(name = "--set-file scheduler.configuration={0}")
   @MethodSource("schedulerConfigurationExamples")
   void schedulerConfigMapHoldsAnExampleVerbatim(Path example) throws IOException {
-    JsonObject configMap = single(render(List.of("--set-file", "scheduler.configuration=" + example)),
-        "ConfigMap", "arranger-scheduler-config");
+    JsonObject configMap =
+        single(
+            render(List.of("--set-file", "scheduler.configuration=" + example)),
+            "ConfigMap",
+            "arranger-scheduler-config");
 
     assertThat(string(configMap, "data", "scheduler.yaml")).isEqualTo(Files.readString(example));
   }
@@ -419,7 +553,8 @@ class HelmChartIT {
 
   @Test
   void refusesSeveralActiveReplicasWithoutLeaderElection() {
-    HelmCli.Result result = helm.run("template", RELEASE, "charts/arranger", "--set", "leaderElection.enabled=false");
+    HelmCli.Result result =
+        helm.run("template", RELEASE, "charts/arranger", "--set", "leaderElection.enabled=false");
 
     assertThat(result.exitCode()).isNotZero();
     assertThat(result.stderr()).contains("leaderElection.enabled is false");
@@ -427,7 +562,8 @@ class HelmChartIT {
 
   @Test
   void schemaRefusesAnUnknownValue() {
-    HelmCli.Result result = helm.run("template", RELEASE, "charts/arranger", "--set", "scheduler.replicas=3");
+    HelmCli.Result result =
+        helm.run("template", RELEASE, "charts/arranger", "--set", "scheduler.replicas=3");
 
     assertThat(result.exitCode()).isNotZero();
     assertThat(result.stderr()).contains("replicas");
@@ -440,15 +576,25 @@ class HelmChartIT {
    * Operator's kind, which this API server does not serve: it is checked to render, and skipped.
    */
   @ParameterizedTest(name = "dry run with {0}")
-  @ValueSource(strings = {"default values",
-      "serviceMonitor.enabled=true,grafanaDashboard.enabled=true,prometheusRule.enabled=true,commonLabels.team=rl,imagePullSecrets[0].name=regcred,"
-          + "scheduler.podAnnotations.a=b,controller.nodeSelector.pool=system,"
-          + "scheduler.tolerations[0].key=dedicated,scheduler.tolerations[0].operator=Exists,"
-          + "controller.extraEnv[0].name=LOGGING_LEVEL_ROOT,controller.extraEnv[0].value=DEBUG"})
-  void everyRenderedObjectIsAcceptedByTheApiServerInADryRun(String values, ApiClient client) throws ApiException {
+  @ValueSource(
+      strings = {
+        "default values",
+        "serviceMonitor.enabled=true,grafanaDashboard.enabled=true,prometheusRule.enabled=true,commonLabels.team=rl,imagePullSecrets[0].name=regcred,"
+            + "scheduler.podAnnotations.a=b,controller.nodeSelector.pool=system,"
+            + "scheduler.tolerations[0].key=dedicated,scheduler.tolerations[0].operator=Exists,"
+            + "controller.extraEnv[0].name=LOGGING_LEVEL_ROOT,controller.extraEnv[0].value=DEBUG"
+      })
+  void everyRenderedObjectIsAcceptedByTheApiServerInADryRun(String values, ApiClient client)
+      throws ApiException {
     String namespace = Manifests.createNamespace(client, "chart-dry-run");
-    List<String> arguments = new ArrayList<>(List.of("--namespace", namespace, "--include-crds",
-        "--kube-version", serverVersion(client)));
+    List<String> arguments =
+        new ArrayList<>(
+            List.of(
+                "--namespace",
+                namespace,
+                "--include-crds",
+                "--kube-version",
+                serverVersion(client)));
     if (!values.equals("default values")) {
       arguments.addAll(List.of("--set", values));
     }
@@ -465,9 +611,13 @@ class HelmChartIT {
       }
       DynamicKubernetesApi api = resources.api(object);
       if (kind(object).equals("CustomResourceDefinition")) {
-        DynamicKubernetesObject installed = Manifests.requireSuccess(api.get(name(object)), "reading " + name(object));
-        object.getAsJsonObject("metadata").addProperty("resourceVersion", installed.getMetadata().getResourceVersion());
-        Manifests.requireSuccess(api.update(new DynamicKubernetesObject(object), new UpdateOptions().dryRun("All")),
+        DynamicKubernetesObject installed =
+            Manifests.requireSuccess(api.get(name(object)), "reading " + name(object));
+        object
+            .getAsJsonObject("metadata")
+            .addProperty("resourceVersion", installed.getMetadata().getResourceVersion());
+        Manifests.requireSuccess(
+            api.update(new DynamicKubernetesObject(object), new UpdateOptions().dryRun("All")),
             "dry-run update of " + Manifests.describe(object));
       } else {
         assertThat(string(object, "metadata", "namespace"))
@@ -478,50 +628,82 @@ class HelmChartIT {
       accepted.add(Manifests.describe(object));
     }
 
-    assertThat(accepted).hasSize(objects.size() - skipped.size()).contains(
-        "Deployment " + RELEASE + "-scheduler", "Deployment " + RELEASE + "-controller",
-        "CustomResourceDefinition tyjobs.arranger.tyrl.io", "CustomResourceDefinition queues.arranger.tyrl.io");
+    assertThat(accepted)
+        .hasSize(objects.size() - skipped.size())
+        .contains(
+            "Deployment " + RELEASE + "-scheduler",
+            "Deployment " + RELEASE + "-controller",
+            "CustomResourceDefinition tyjobs.arranger.tyrl.io",
+            "CustomResourceDefinition queues.arranger.tyrl.io");
     assertThat(skipped).hasSize(values.contains("serviceMonitor.enabled=true") ? 3 : 0);
-    assertThat(new DynamicKubernetesApi("apps", "v1", "deployments", client).get(namespace, RELEASE + "-scheduler")
-        .getHttpStatusCode()).as("a dry run stores no Deployment").isEqualTo(404);
-    assertThat(new DynamicKubernetesApi("rbac.authorization.k8s.io", "v1", "clusterroles", client)
-        .get(RELEASE + "-scheduler").getHttpStatusCode()).as("a dry run stores no ClusterRole").isEqualTo(404);
+    assertThat(
+            new DynamicKubernetesApi("apps", "v1", "deployments", client)
+                .get(namespace, RELEASE + "-scheduler")
+                .getHttpStatusCode())
+        .as("a dry run stores no Deployment")
+        .isEqualTo(404);
+    assertThat(
+            new DynamicKubernetesApi("rbac.authorization.k8s.io", "v1", "clusterroles", client)
+                .get(RELEASE + "-scheduler")
+                .getHttpStatusCode())
+        .as("a dry run stores no ClusterRole")
+        .isEqualTo(404);
   }
 
   /**
    * The chart's ClusterRole, Role and their bindings for one service, created for real with the
-   * bindings' subjects moved from the service's ServiceAccount to the identity the test control plane
-   * gives that service (it starts with no rights). The identity then asks the API server, with
-   * SelfSubjectAccessReview, about everything its service does and a sample of what it must not do.
+   * bindings' subjects moved from the service's ServiceAccount to the identity the test control
+   * plane gives that service (it starts with no rights). The identity then asks the API server,
+   * with SelfSubjectAccessReview, about everything its service does and a sample of what it must
+   * not do.
    */
   @ParameterizedTest(name = "the {0} gets what it needs and no more")
   @ValueSource(strings = {"scheduler", "controller"})
-  void rbacGivesEachServiceLeastPrivilege(String component, ApiClient admin, ControlPlane controlPlane)
-      throws Exception {
+  void rbacGivesEachServiceLeastPrivilege(
+      String component, ApiClient admin, ControlPlane controlPlane) throws Exception {
     String namespace = Manifests.createNamespace(admin, "chart-rbac");
     String release = "rbac-" + UUID.randomUUID().toString().substring(0, 8);
     List<JsonObject> objects = render(release, List.of("--namespace", namespace));
-    String serviceAccount = name(single(objects, "ServiceAccount", release + "-arranger-" + component));
+    String serviceAccount =
+        name(single(objects, "ServiceAccount", release + "-arranger-" + component));
     String identity = "arranger-" + component;
-    List<JsonObject> rbac = objects.stream()
-        .filter(object -> Set.of("ClusterRole", "Role", "ClusterRoleBinding", "RoleBinding").contains(kind(object)))
-        .filter(object -> component.equals(string(object, "metadata", "labels", "app.kubernetes.io/component")))
-        .sorted((a, b) -> Boolean.compare(kind(a).endsWith("Binding"), kind(b).endsWith("Binding")))
-        .toList();
+    List<JsonObject> rbac =
+        objects.stream()
+            .filter(
+                object ->
+                    Set.of("ClusterRole", "Role", "ClusterRoleBinding", "RoleBinding")
+                        .contains(kind(object)))
+            .filter(
+                object ->
+                    component.equals(
+                        string(object, "metadata", "labels", "app.kubernetes.io/component")))
+            .sorted(
+                (a, b) -> Boolean.compare(kind(a).endsWith("Binding"), kind(b).endsWith("Binding")))
+            .toList();
     // The controller's read of nodes is a ClusterRole of its own, kept in the namespaced mode too.
-    List<String> expectedKinds = component.equals("controller")
-        ? List.of("ClusterRole", "ClusterRole", "Role", "ClusterRoleBinding", "ClusterRoleBinding", "RoleBinding")
-        : List.of("ClusterRole", "Role", "ClusterRoleBinding", "RoleBinding");
+    List<String> expectedKinds =
+        component.equals("controller")
+            ? List.of(
+                "ClusterRole",
+                "ClusterRole",
+                "Role",
+                "ClusterRoleBinding",
+                "ClusterRoleBinding",
+                "RoleBinding")
+            : List.of("ClusterRole", "Role", "ClusterRoleBinding", "RoleBinding");
     assertThat(rbac).extracting(Manifests::kind).containsExactlyInAnyOrderElementsOf(expectedKinds);
     for (JsonObject object : rbac) {
       if (kind(object).endsWith("Binding")) {
-        assertThat(at(object, "subjects").getAsJsonArray()).as("subjects of %s", Manifests.describe(object))
+        assertThat(at(object, "subjects").getAsJsonArray())
+            .as("subjects of %s", Manifests.describe(object))
             .containsExactly(subject("ServiceAccount", serviceAccount, namespace));
         JsonArray subjects = new JsonArray();
         subjects.add(subject("User", identity, null));
         object.add("subjects", subjects);
       } else {
-        assertThat(object.toString()).as("%s uses no wildcards", Manifests.describe(object)).doesNotContain("\"*\"");
+        assertThat(object.toString())
+            .as("%s uses no wildcards", Manifests.describe(object))
+            .doesNotContain("\"*\"");
       }
     }
 
@@ -529,17 +711,21 @@ class HelmChartIT {
     List<JsonObject> created = new ArrayList<>();
     try {
       for (JsonObject object : rbac) {
-        Manifests.requireSuccess(resources.api(object).create(new DynamicKubernetesObject(object)),
+        Manifests.requireSuccess(
+            resources.api(object).create(new DynamicKubernetesObject(object)),
             "creating " + Manifests.describe(object));
         created.add(object);
       }
       boolean scheduler = component.equals("scheduler");
-      List<Access> needs = scheduler
-          ? ServiceRights.schedulerNeeds(namespace, "arranger-scheduler", "arranger-scheduler-config")
-          : ServiceRights.controllerNeeds(namespace, "arranger-controller");
-      List<Access> mustNot = scheduler
-          ? ServiceRights.schedulerMustNot(namespace, "arranger-controller")
-          : ServiceRights.controllerMustNot(namespace, "arranger-scheduler");
+      List<Access> needs =
+          scheduler
+              ? ServiceRights.schedulerNeeds(
+                  namespace, "arranger-scheduler", "arranger-scheduler-config")
+              : ServiceRights.controllerNeeds(namespace, "arranger-controller");
+      List<Access> mustNot =
+          scheduler
+              ? ServiceRights.schedulerMustNot(namespace, "arranger-controller")
+              : ServiceRights.controllerMustNot(namespace, "arranger-scheduler");
       ApiClient client = controlPlane.client(identity);
       awaitAllowed(client, needs.get(needs.size() - 1));
 
@@ -559,8 +745,10 @@ class HelmChartIT {
       for (JsonObject object : created) {
         DynamicKubernetesApi api = resources.api(object);
         String objectNamespace = string(object, "metadata", "namespace");
-        KubernetesApiResponse<DynamicKubernetesObject> deleted = objectNamespace == null
-            ? api.delete(name(object)) : api.delete(objectNamespace, name(object));
+        KubernetesApiResponse<DynamicKubernetesObject> deleted =
+            objectNamespace == null
+                ? api.delete(name(object))
+                : api.delete(objectNamespace, name(object));
         assertThat(deleted.isSuccess()).as("deleting %s", Manifests.describe(object)).isTrue();
       }
     }
@@ -584,7 +772,8 @@ class HelmChartIT {
     Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
     while (!access.isAllowedFor(identity)) {
       if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("the API server did not allow " + access + " within 30 s of creating the bindings");
+        throw new AssertionError(
+            "the API server did not allow " + access + " within 30 s of creating the bindings");
       }
       Thread.sleep(100);
     }
@@ -602,14 +791,20 @@ class HelmChartIT {
     return Manifests.parse(helm.runOrFail(arguments.toArray(String[]::new)));
   }
 
-  /** The API server's version as helm's --kube-version takes it, so that version-dependent APIs match. */
+  /**
+   * The API server's version as helm's --kube-version takes it, so that version-dependent APIs
+   * match.
+   */
   private static String serverVersion(ApiClient client) throws ApiException {
     VersionInfo version = new VersionApi(client).getCode().execute();
     Matcher semantic = Pattern.compile("^v?(\\d+\\.\\d+\\.\\d+)").matcher(version.getGitVersion());
     if (semantic.find()) {
       return semantic.group(1);
     }
-    return version.getMajor().replaceAll("\\D", "") + "." + version.getMinor().replaceAll("\\D", "") + ".0";
+    return version.getMajor().replaceAll("\\D", "")
+        + "."
+        + version.getMinor().replaceAll("\\D", "")
+        + ".0";
   }
 
   private static List<Path> yamlFiles(Path dir) throws IOException {
@@ -628,24 +823,30 @@ class HelmChartIT {
    * real system environment so that Spring applies its environment-variable name mapping.
    */
   private static Binder binderFor(JsonObject deployment, String podName) {
-    Map<String, Function<JsonObject, String>> downwardApi = Map.of(
-        "metadata.namespace", object -> string(object, "metadata", "namespace"),
-        "metadata.name", object -> podName);
+    Map<String, Function<JsonObject, String>> downwardApi =
+        Map.of(
+            "metadata.namespace", object -> string(object, "metadata", "namespace"),
+            "metadata.name", object -> podName);
     Map<String, Object> environment = new LinkedHashMap<>();
-    JsonArray env = at(deployment, "spec", "template", "spec", "containers", 0, "env").getAsJsonArray();
+    JsonArray env =
+        at(deployment, "spec", "template", "spec", "containers", 0, "env").getAsJsonArray();
     for (JsonElement variable : env) {
       String value;
       if (at(variable, "valueFrom") != null) {
         String field = string(variable, "valueFrom", "fieldRef", "fieldPath");
-        assertThat(downwardApi).as("downward API field of %s", string(variable, "name")).containsKey(field);
+        assertThat(downwardApi)
+            .as("downward API field of %s", string(variable, "name"))
+            .containsKey(field);
         value = downwardApi.get(field).apply(deployment);
       } else {
         value = expand(string(variable, "value"), environment);
       }
       environment.put(string(variable, "name"), value);
     }
-    return new Binder(ConfigurationPropertySources.from(new SystemEnvironmentPropertySource(
-        StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, environment)));
+    return new Binder(
+        ConfigurationPropertySources.from(
+            new SystemEnvironmentPropertySource(
+                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, environment)));
   }
 
   private static String expand(String value, Map<String, Object> defined) {
@@ -653,7 +854,9 @@ class HelmChartIT {
     StringBuilder expanded = new StringBuilder();
     while (reference.find()) {
       Object target = defined.get(reference.group(1));
-      reference.appendReplacement(expanded, Matcher.quoteReplacement(target == null ? reference.group() : target.toString()));
+      reference.appendReplacement(
+          expanded,
+          Matcher.quoteReplacement(target == null ? reference.group() : target.toString()));
     }
     reference.appendTail(expanded);
     return expanded.toString();

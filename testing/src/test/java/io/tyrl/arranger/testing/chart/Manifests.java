@@ -25,7 +25,10 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
-/** Kubernetes manifests as JSON objects: parsed from multi-document YAML, and sent to the API server. */
+/**
+ * Kubernetes manifests as JSON objects: parsed from multi-document YAML, and sent to the API
+ * server.
+ */
 final class Manifests {
 
   private static final Gson GSON = new Gson();
@@ -64,24 +67,32 @@ final class Manifests {
   }
 
   static JsonObject single(List<JsonObject> objects, String kind, String name) {
-    List<JsonObject> matches = objects.stream()
-        .filter(object -> kind(object).equals(kind) && name(object).equals(name)).toList();
+    List<JsonObject> matches =
+        objects.stream()
+            .filter(object -> kind(object).equals(kind) && name(object).equals(name))
+            .toList();
     if (matches.size() != 1) {
       throw new AssertionError("expected one " + kind + " " + name + ", found " + matches.size());
     }
     return matches.get(0);
   }
 
-  /** Follows a path of object keys and array indexes, e.g. ("spec", "template", "spec", "containers", 0). */
+  /**
+   * Follows a path of object keys and array indexes, e.g. ("spec", "template", "spec",
+   * "containers", 0).
+   */
   static JsonElement at(JsonElement root, Object... path) {
     JsonElement current = root;
     for (Object step : path) {
       if (current == null || current.isJsonNull()) {
         return null;
       }
-      current = step instanceof Integer index
-          ? (index < current.getAsJsonArray().size() ? current.getAsJsonArray().get(index) : null)
-          : current.getAsJsonObject().get((String) step);
+      current =
+          step instanceof Integer index
+              ? (index < current.getAsJsonArray().size()
+                  ? current.getAsJsonArray().get(index)
+                  : null)
+              : current.getAsJsonObject().get((String) step);
     }
     return current;
   }
@@ -101,8 +112,11 @@ final class Manifests {
         return Optional.of(path + ": expected an object, got " + actual);
       }
       for (Map.Entry<String, JsonElement> entry : expected.getAsJsonObject().entrySet()) {
-        Optional<String> difference = firstDifference(entry.getValue(),
-            actual.getAsJsonObject().get(entry.getKey()), path + "." + entry.getKey());
+        Optional<String> difference =
+            firstDifference(
+                entry.getValue(),
+                actual.getAsJsonObject().get(entry.getKey()),
+                path + "." + entry.getKey());
         if (difference.isPresent()) {
           return difference;
         }
@@ -111,11 +125,14 @@ final class Manifests {
     }
     if (expected.isJsonArray()) {
       JsonArray want = expected.getAsJsonArray();
-      if (actual == null || !actual.isJsonArray() || actual.getAsJsonArray().size() != want.size()) {
+      if (actual == null
+          || !actual.isJsonArray()
+          || actual.getAsJsonArray().size() != want.size()) {
         return Optional.of(path + ": expected " + want.size() + " elements, got " + actual);
       }
       for (int i = 0; i < want.size(); i++) {
-        Optional<String> difference = firstDifference(want.get(i), actual.getAsJsonArray().get(i), path + "[" + i + "]");
+        Optional<String> difference =
+            firstDifference(want.get(i), actual.getAsJsonArray().get(i), path + "[" + i + "]");
         if (difference.isPresent()) {
           return difference;
         }
@@ -123,11 +140,18 @@ final class Manifests {
       return Optional.empty();
     }
     if (expected.isJsonPrimitive() && expected.getAsJsonPrimitive().isNumber()) {
-      boolean same = actual != null && actual.isJsonPrimitive() && actual.getAsJsonPrimitive().isNumber()
-          && actual.getAsBigDecimal().compareTo(expected.getAsBigDecimal()) == 0;
-      return same ? Optional.empty() : Optional.of(path + ": expected " + expected + ", got " + actual);
+      boolean same =
+          actual != null
+              && actual.isJsonPrimitive()
+              && actual.getAsJsonPrimitive().isNumber()
+              && actual.getAsBigDecimal().compareTo(expected.getAsBigDecimal()) == 0;
+      return same
+          ? Optional.empty()
+          : Optional.of(path + ": expected " + expected + ", got " + actual);
     }
-    return expected.equals(actual) ? Optional.empty() : Optional.of(path + ": expected " + expected + ", got " + actual);
+    return expected.equals(actual)
+        ? Optional.empty()
+        : Optional.of(path + ": expected " + expected + ", got " + actual);
   }
 
   /** The API server's resources by "group/version/kind", from discovery. */
@@ -141,41 +165,53 @@ final class Manifests {
       try {
         for (Discovery.APIResource resource : new Discovery(client).findAll()) {
           for (String version : resource.getVersions()) {
-            byGroupVersionKind.put(resource.getGroup() + "/" + version + "/" + resource.getKind(), resource);
+            byGroupVersionKind.put(
+                resource.getGroup() + "/" + version + "/" + resource.getKind(), resource);
           }
         }
       } catch (ApiException e) {
-        throw new IllegalStateException("discovery failed: HTTP " + e.getCode() + " " + e.getResponseBody(), e);
+        throw new IllegalStateException(
+            "discovery failed: HTTP " + e.getCode() + " " + e.getResponseBody(), e);
       }
     }
 
     /** The resource that serves the object's apiVersion and kind, if this API server has one. */
     Optional<Discovery.APIResource> of(JsonObject object) {
       String apiVersion = apiVersion(object);
-      String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+      String group =
+          apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
       String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
-      return Optional.ofNullable(byGroupVersionKind.get(group + "/" + version + "/" + kind(object)));
+      return Optional.ofNullable(
+          byGroupVersionKind.get(group + "/" + version + "/" + kind(object)));
     }
 
     /** A dynamic client for the object's resource; fails when the API server does not serve it. */
     DynamicKubernetesApi api(JsonObject object) {
-      Discovery.APIResource resource = of(object)
-          .orElseThrow(() -> new AssertionError("the API server serves no " + apiVersion(object) + " " + kind(object)));
+      Discovery.APIResource resource =
+          of(object)
+              .orElseThrow(
+                  () ->
+                      new AssertionError(
+                          "the API server serves no " + apiVersion(object) + " " + kind(object)));
       String apiVersion = apiVersion(object);
       String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
-      return new DynamicKubernetesApi(resource.getGroup(), version, resource.getResourcePlural(), client);
+      return new DynamicKubernetesApi(
+          resource.getGroup(), version, resource.getResourcePlural(), client);
     }
 
     /**
-     * Creates the object with {@code dryRun=All}. Cluster-scoped objects go through
-     * {@link CustomObjectsApi}: client-java 24's GenericKubernetesApi drops dryRun from cluster-scoped
+     * Creates the object with {@code dryRun=All}. Cluster-scoped objects go through {@link
+     * CustomObjectsApi}: client-java 24's GenericKubernetesApi drops dryRun from cluster-scoped
      * creates (its request builder sets dryRun a second time, from the field manager), and would
      * store the object for real.
      */
     void dryRunCreate(JsonObject object) {
       String what = "dry-run create of " + describe(object);
       if (namespaced(object)) {
-        requireSuccess(api(object).create(new DynamicKubernetesObject(object), new CreateOptions().dryRun("All")), what);
+        requireSuccess(
+            api(object)
+                .create(new DynamicKubernetesObject(object), new CreateOptions().dryRun("All")),
+            what);
         return;
       }
       Discovery.APIResource resource = of(object).orElseThrow();
@@ -184,10 +220,17 @@ final class Manifests {
       }
       String apiVersion = apiVersion(object);
       try {
-        new CustomObjectsApi(client).createClusterCustomObject(resource.getGroup(),
-            apiVersion.substring(apiVersion.indexOf('/') + 1), resource.getResourcePlural(), object).dryRun("All").execute();
+        new CustomObjectsApi(client)
+            .createClusterCustomObject(
+                resource.getGroup(),
+                apiVersion.substring(apiVersion.indexOf('/') + 1),
+                resource.getResourcePlural(),
+                object)
+            .dryRun("All")
+            .execute();
       } catch (ApiException e) {
-        throw new AssertionError(what + " was refused (HTTP " + e.getCode() + "): " + e.getResponseBody(), e);
+        throw new AssertionError(
+            what + " was refused (HTTP " + e.getCode() + "): " + e.getResponseBody(), e);
       }
     }
 
@@ -199,15 +242,22 @@ final class Manifests {
   /** Creates a namespace with a unique name for one test's objects. */
   static String createNamespace(ApiClient client, String prefix) throws ApiException {
     String namespace = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-    new CoreV1Api(client).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
+    new CoreV1Api(client)
+        .createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace)))
+        .execute();
     return namespace;
   }
 
   /** Fails with the API server's message unless the response is a success. */
-  static DynamicKubernetesObject requireSuccess(KubernetesApiResponse<DynamicKubernetesObject> response, String what) {
+  static DynamicKubernetesObject requireSuccess(
+      KubernetesApiResponse<DynamicKubernetesObject> response, String what) {
     if (!response.isSuccess()) {
-      throw new AssertionError(what + " was refused (HTTP " + response.getHttpStatusCode() + "): "
-          + (response.getStatus() == null ? "no status" : response.getStatus().getMessage()));
+      throw new AssertionError(
+          what
+              + " was refused (HTTP "
+              + response.getHttpStatusCode()
+              + "): "
+              + (response.getStatus() == null ? "no status" : response.getStatus().getMessage()));
     }
     return response.getObject();
   }

@@ -42,7 +42,9 @@ public record AvoidedNodeEntry(String node, String reason, Instant until) {
     if (node.isEmpty() || until.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new AvoidedNodeEntry(node.get(), PlainValues.text(json.get(REASON)).orElse(""), until.get()));
+    return Optional.of(
+        new AvoidedNodeEntry(
+            node.get(), PlainValues.text(json.get(REASON)).orElse(""), until.get()));
   }
 
   /** The readable entries of {@code status.avoidNodes}. */
@@ -52,7 +54,10 @@ public record AvoidedNodeEntry(String node, String reason, Instant until) {
     return entries;
   }
 
-  /** {@code status.avoidNodes} as the controller writes it: the whole list, which a merge patch replaces. */
+  /**
+   * {@code status.avoidNodes} as the controller writes it: the whole list, which a merge patch
+   * replaces.
+   */
   public static List<Object> encodeAll(List<AvoidedNodeEntry> entries) {
     List<Object> json = new ArrayList<>(entries.size());
     entries.forEach(entry -> json.add(entry.encode()));

@@ -19,7 +19,10 @@ final class PlainValues {
     return value instanceof Map<?, ?> map ? map : Map.of();
   }
 
-  /** The entries of a list that are maps; an entry of another type reads as an empty map, so entries keep their places. */
+  /**
+   * The entries of a list that are maps; an entry of another type reads as an empty map, so entries
+   * keep their places.
+   */
   static List<Map<?, ?>> maps(Object value) {
     if (!(value instanceof List<?> list)) {
       return List.of();
@@ -32,7 +35,8 @@ final class PlainValues {
   /** A scalar as its text (a number or boolean as written); anything else is absent. */
   static Optional<String> text(Object value) {
     return value instanceof String || value instanceof Number || value instanceof Boolean
-        ? Optional.of(value.toString()) : Optional.empty();
+        ? Optional.of(value.toString())
+        : Optional.empty();
   }
 
   /** The scalar entries of a list, as text. */

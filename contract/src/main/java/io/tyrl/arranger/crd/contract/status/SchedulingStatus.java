@@ -7,14 +7,19 @@ import java.util.Optional;
 
 /**
  * {@code status.scheduling}: why the job is not (fully) placed. The scheduler writes it every cycle
- * that changes it; the controller writes its reason and message for a job it refuses (the
- * scheduler no longer writes once the job has ended).
+ * that changes it; the controller writes its reason and message for a job it refuses (the scheduler
+ * no longer writes once the job has ended).
  *
  * @param reason one of {@link io.tyrl.arranger.crd.reasons.SchedulingReasons}, the REASON column
- * @param waitingSince when the current wait for the job's minimum began (a gang's wait time counts from it)
+ * @param waitingSince when the current wait for the job's minimum began (a gang's wait time counts
+ *     from it)
  */
-public record SchedulingStatus(Optional<String> reason, Optional<String> message, Optional<Instant> lastCycleTime,
-    Optional<Instant> lastTransitionTime, Optional<Instant> waitingSince) {
+public record SchedulingStatus(
+    Optional<String> reason,
+    Optional<String> message,
+    Optional<Instant> lastCycleTime,
+    Optional<Instant> lastTransitionTime,
+    Optional<Instant> waitingSince) {
 
   private static final String REASON = "reason";
   private static final String MESSAGE = "message";
@@ -30,11 +35,17 @@ public record SchedulingStatus(Optional<String> reason, Optional<String> message
     waitingSince = waitingSince == null ? Optional.empty() : waitingSince;
   }
 
-  /** As stored; a field that is absent or of the wrong type (or a time that does not parse) is empty. */
+  /**
+   * As stored; a field that is absent or of the wrong type (or a time that does not parse) is
+   * empty.
+   */
   public static SchedulingStatus decode(Object scheduling) {
     Map<?, ?> json = PlainValues.map(scheduling);
-    return new SchedulingStatus(PlainValues.text(json.get(REASON)), PlainValues.text(json.get(MESSAGE)),
-        PlainValues.instant(json.get(LAST_CYCLE_TIME)), PlainValues.instant(json.get(LAST_TRANSITION_TIME)),
+    return new SchedulingStatus(
+        PlainValues.text(json.get(REASON)),
+        PlainValues.text(json.get(MESSAGE)),
+        PlainValues.instant(json.get(LAST_CYCLE_TIME)),
+        PlainValues.instant(json.get(LAST_TRANSITION_TIME)),
         PlainValues.instant(json.get(WAITING_SINCE)));
   }
 
@@ -44,8 +55,12 @@ public record SchedulingStatus(Optional<String> reason, Optional<String> message
    *
    * @param lastTransitionTime {@code null} to leave the recorded transition time as it is
    */
-  public static Map<String, Object> cyclePatch(String reason, String message, Instant lastCycleTime,
-      Instant lastTransitionTime, Instant waitingSince) {
+  public static Map<String, Object> cyclePatch(
+      String reason,
+      String message,
+      Instant lastCycleTime,
+      Instant lastTransitionTime,
+      Instant waitingSince) {
     Map<String, Object> patch = new LinkedHashMap<>();
     patch.put(REASON, reason);
     patch.put(MESSAGE, message);
@@ -57,7 +72,10 @@ public record SchedulingStatus(Optional<String> reason, Optional<String> message
     return patch;
   }
 
-  /** The merge patch the controller writes for a job it refuses: its reason and message, nothing else. */
+  /**
+   * The merge patch the controller writes for a job it refuses: its reason and message, nothing
+   * else.
+   */
   public static Map<String, Object> refusalPatch(String reason, String message) {
     Map<String, Object> patch = new LinkedHashMap<>();
     patch.put(REASON, reason);

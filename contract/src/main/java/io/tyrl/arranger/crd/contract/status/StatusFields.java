@@ -3,22 +3,35 @@ package io.tyrl.arranger.crd.contract.status;
 /**
  * The parts of {@code TYJob.status} one service writes and the other reads, by their JSON names.
  * What each part holds is encoded and decoded by {@link Allocations}, {@link SchedulingStatus},
- * {@link VictimEntry} and {@link AvoidedNodeEntry}; the stage and the schedule state are
- * {@link io.tyrl.arranger.crd.contract.Stage} and {@link io.tyrl.arranger.crd.contract.ScheduleState}.
+ * {@link VictimEntry} and {@link AvoidedNodeEntry}; the stage and the schedule state are {@link
+ * io.tyrl.arranger.crd.contract.Stage} and {@link io.tyrl.arranger.crd.contract.ScheduleState}.
  */
 public final class StatusFields {
 
   /** The scheduler's {@link io.tyrl.arranger.crd.contract.ScheduleState}. */
   public static final String SCHEDULE_STATE = "scheduleState";
+
   /** The controller's {@link io.tyrl.arranger.crd.contract.Stage}. */
   public static final String STAGE = "stage";
+
   /** The scheduler's placements; the controller gives single ones back. */
   public static final String ALLOCATIONS = "allocations";
-  /** Why the job is not placed; written by the scheduler, and by the controller for a job it refuses. */
+
+  /**
+   * Why the job is not placed; written by the scheduler, and by the controller for a job it
+   * refuses.
+   */
   public static final String SCHEDULING = "scheduling";
-  /** The pods of other jobs the scheduler chose to evict for this one; the controller evicts them. */
+
+  /**
+   * The pods of other jobs the scheduler chose to evict for this one; the controller evicts them.
+   */
   public static final String VICTIMS = "victims";
-  /** Nodes whose kubelet refused one of the job's pods; written by the controller, avoided by the scheduler. */
+
+  /**
+   * Nodes whose kubelet refused one of the job's pods; written by the controller, avoided by the
+   * scheduler.
+   */
   public static final String AVOID_NODES = "avoidNodes";
 
   private StatusFields() {}

@@ -35,11 +35,21 @@ class AllocationsAndAvoidedNodesTest {
 
   @Test
   void avoidedNodesReadBackAsWrittenAndAnEntryWithoutNodeOrTimeIsSkipped() {
-    AvoidedNodeEntry entry = new AvoidedNodeEntry("n1", "OutOfcpu", Instant.parse("2026-11-22T12:05:00Z"));
+    AvoidedNodeEntry entry =
+        new AvoidedNodeEntry("n1", "OutOfcpu", Instant.parse("2026-11-22T12:05:00Z"));
 
-    assertThat(entry.encode()).containsExactly(Map.entry("node", "n1"), Map.entry("reason", "OutOfcpu"),
-        Map.entry("until", "2026-11-22T12:05:00Z"));
-    assertThat(AvoidedNodeEntry.decodeAll(List.of(entry.encode(), Map.of("node", "n2"),
-        Map.of("node", "n3", "until", "soon"), "garbage"))).containsExactly(entry);
+    assertThat(entry.encode())
+        .containsExactly(
+            Map.entry("node", "n1"),
+            Map.entry("reason", "OutOfcpu"),
+            Map.entry("until", "2026-11-22T12:05:00Z"));
+    assertThat(
+            AvoidedNodeEntry.decodeAll(
+                List.of(
+                    entry.encode(),
+                    Map.of("node", "n2"),
+                    Map.of("node", "n3", "until", "soon"),
+                    "garbage")))
+        .containsExactly(entry);
   }
 }

@@ -14,8 +14,11 @@ public enum CleanPodPolicy {
   NONE("None");
 
   /** The CRD's default, also used while a job that failed validation is cleaned up. */
-  public static final CleanPodPolicy DEFAULT = Arrays.stream(values())
-      .filter(policy -> policy.wireName.equals(TYJobDefaults.CLEAN_POD_POLICY)).findFirst().orElseThrow();
+  public static final CleanPodPolicy DEFAULT =
+      Arrays.stream(values())
+          .filter(policy -> policy.wireName.equals(TYJobDefaults.CLEAN_POD_POLICY))
+          .findFirst()
+          .orElseThrow();
 
   private final String wireName;
 

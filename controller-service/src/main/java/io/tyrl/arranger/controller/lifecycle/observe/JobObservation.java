@@ -27,21 +27,35 @@ public record JobObservation(
     Map<String, ForeignPod> foreignPods,
     Instant now) {
 
-  public static JobObservation of(JobView job, List<PodView> pods, List<ForeignPod> foreign, Instant now, boolean slotsMayBeMade) {
+  public static JobObservation of(
+      JobView job,
+      List<PodView> pods,
+      List<ForeignPod> foreign,
+      Instant now,
+      boolean slotsMayBeMade) {
     Map<String, PodView> podsByName = new LinkedHashMap<>();
     for (PodView pod : pods) {
       podsByName.putIfAbsent(pod.name(), pod);
     }
-    List<PodSlot.Worker> workerSlots = slotsMayBeMade ? PodNaming.workerSlots(job.name(), job.spec()) : List.of();
+    List<PodSlot.Worker> workerSlots =
+        slotsMayBeMade ? PodNaming.workerSlots(job.name(), job.spec()) : List.of();
     Map<String, ForeignPod> foreignByName = new LinkedHashMap<>();
     for (ForeignPod pod : foreign) {
       foreignByName.putIfAbsent(pod.name(), pod);
     }
-    return new JobObservation(job, Collections.unmodifiableMap(podsByName), PodNaming.leaderSlot(job.name(), job.spec()),
-        workerSlots, Collections.unmodifiableMap(foreignByName), now);
+    return new JobObservation(
+        job,
+        Collections.unmodifiableMap(podsByName),
+        PodNaming.leaderSlot(job.name(), job.spec()),
+        workerSlots,
+        Collections.unmodifiableMap(foreignByName),
+        now);
   }
 
-  /** A pod of another owner under this name, which keeps the job's own pod of that name from being created. */
+  /**
+   * A pod of another owner under this name, which keeps the job's own pod of that name from being
+   * created.
+   */
   public Optional<ForeignPod> foreignPod(String name) {
     return Optional.ofNullable(foreignPods.get(name));
   }
@@ -98,8 +112,10 @@ public record JobObservation(
 
   /** Worker pods of the spec that are Running, Ready and not being deleted. */
   public int servingWorkers() {
-    return (int) workerSlots.stream().map(slot -> podsByName.get(slot.podName()))
-        .filter(pod -> pod != null && pod.isServing())
-        .count();
+    return (int)
+        workerSlots.stream()
+            .map(slot -> podsByName.get(slot.podName()))
+            .filter(pod -> pod != null && pod.isServing())
+            .count();
   }
 }

@@ -10,10 +10,10 @@ import java.util.Optional;
  * {@code JobValidator} turns every bad one into a message naming its field.
  *
  * <p>The API server fills the CRD's defaults; where a field is absent anyway (an object stored
- * before a default existed) the adapter passes the CRD's default from {@code TYJobDefaults}. A value
- * the TYJob model cannot hold (kube-apiserver 1.20 stores an integer beyond int32, ignoring the CRD's
- * {@code format: int32}) is never wrapped or replaced by a default: the adapter reads no spec then,
- * only {@link #unreadable()}.
+ * before a default existed) the adapter passes the CRD's default from {@code TYJobDefaults}. A
+ * value the TYJob model cannot hold (kube-apiserver 1.20 stores an integer beyond int32, ignoring
+ * the CRD's {@code format: int32}) is never wrapped or replaced by a default: the adapter reads no
+ * spec then, only {@link #unreadable()}.
  *
  * @param cleanPodPolicy the raw {@code spec.cleanPodPolicy}; empty means the default ({@code All})
  * @param unplanned fields that are only validated
@@ -38,15 +38,41 @@ public record JobSpecView(
     unreadable = Objects.requireNonNullElse(unreadable, Optional.empty());
   }
 
-  public JobSpecView(LeaderSpecView leader, List<WorkerSetSpecView> workerSets, long restartLimit, long minWorkersNum,
-      String cleanPodPolicy, boolean terminating, UnplannedSpecView unplanned) {
-    this(leader, workerSets, restartLimit, minWorkersNum, cleanPodPolicy, terminating, unplanned, Optional.empty());
+  public JobSpecView(
+      LeaderSpecView leader,
+      List<WorkerSetSpecView> workerSets,
+      long restartLimit,
+      long minWorkersNum,
+      String cleanPodPolicy,
+      boolean terminating,
+      UnplannedSpecView unplanned) {
+    this(
+        leader,
+        workerSets,
+        restartLimit,
+        minWorkersNum,
+        cleanPodPolicy,
+        terminating,
+        unplanned,
+        Optional.empty());
   }
 
   /** A spec without the fields the lifecycle only validates. */
-  public JobSpecView(LeaderSpecView leader, List<WorkerSetSpecView> workerSets, long restartLimit, long minWorkersNum,
-      String cleanPodPolicy, boolean terminating) {
-    this(leader, workerSets, restartLimit, minWorkersNum, cleanPodPolicy, terminating, UnplannedSpecView.none());
+  public JobSpecView(
+      LeaderSpecView leader,
+      List<WorkerSetSpecView> workerSets,
+      long restartLimit,
+      long minWorkersNum,
+      String cleanPodPolicy,
+      boolean terminating) {
+    this(
+        leader,
+        workerSets,
+        restartLimit,
+        minWorkersNum,
+        cleanPodPolicy,
+        terminating,
+        UnplannedSpecView.none());
   }
 
   /** The policy to clean up with; the default when the stored value is not one we know. */
@@ -56,7 +82,14 @@ public record JobSpecView(
 
   /** A spec of which nothing could be read because of {@code field}. */
   public static JobSpecView unreadable(UnreadableField field) {
-    return new JobSpecView(null, List.of(), TYJobDefaults.RESTART_LIMIT, TYJobDefaults.MIN_WORKERS_NUM, "",
-        TYJobDefaults.TERMINATING, UnplannedSpecView.none(), Optional.of(field));
+    return new JobSpecView(
+        null,
+        List.of(),
+        TYJobDefaults.RESTART_LIMIT,
+        TYJobDefaults.MIN_WORKERS_NUM,
+        "",
+        TYJobDefaults.TERMINATING,
+        UnplannedSpecView.none(),
+        Optional.of(field));
   }
 }

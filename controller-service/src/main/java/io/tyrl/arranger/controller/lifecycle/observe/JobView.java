@@ -8,8 +8,8 @@ import java.util.Objects;
  *
  * @param generation {@code metadata.generation}, echoed into {@code status.observedGeneration}
  * @param scheduler the scheduler-owned status fields
- * @param status the controller-owned status fields as last written ({@link ControllerStatus#initial()}
- *     when the job has no status yet)
+ * @param status the controller-owned status fields as last written ({@link
+ *     ControllerStatus#initial()} when the job has no status yet)
  */
 public record JobView(
     String namespace,

@@ -18,16 +18,17 @@ public final class PodNaming {
    * Every worker slot the spec asks for, WorkerSet by WorkerSet, index by index.
    *
    * @throws IllegalArgumentException if the spec asks for more workers than {@link TYJobBounds}
-   *     allows a job, or a negative number: validation must refuse such a spec before its slots
-   *     are made, and this guard keeps a missed check from becoming an unbounded list (a
-   *     {@code counts} of 2147483647 would be an OutOfMemoryError)
+   *     allows a job, or a negative number: validation must refuse such a spec before its slots are
+   *     made, and this guard keeps a missed check from becoming an unbounded list (a {@code counts}
+   *     of 2147483647 would be an OutOfMemoryError)
    */
   public static List<PodSlot.Worker> workerSlots(String jobName, JobSpecView spec) {
     long total = 0;
     for (WorkerSetSpecView workerSet : spec.workerSets()) {
       if (workerSet.counts() < 0 || workerSet.counts() > TYJobBounds.MAX_WORKERS_PER_JOB) {
-        throw new IllegalArgumentException(tooMany(jobName, "workerSet \"" + workerSet.name() + "\" asks for "
-            + workerSet.counts()));
+        throw new IllegalArgumentException(
+            tooMany(
+                jobName, "workerSet \"" + workerSet.name() + "\" asks for " + workerSet.counts()));
       }
       total += workerSet.counts();
     }
@@ -37,7 +38,9 @@ public final class PodNaming {
     List<PodSlot.Worker> slots = new ArrayList<>((int) total);
     for (WorkerSetSpecView workerSet : spec.workerSets()) {
       for (int index = 0; index < workerSet.counts(); index++) {
-        slots.add(new PodSlot.Worker(PodNames.worker(jobName, workerSet.name(), index), workerSet.name(), index));
+        slots.add(
+            new PodSlot.Worker(
+                PodNames.worker(jobName, workerSet.name(), index), workerSet.name(), index));
       }
     }
     return List.copyOf(slots);

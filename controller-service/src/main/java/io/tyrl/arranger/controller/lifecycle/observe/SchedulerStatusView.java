@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * The scheduler-owned part of {@code TYJob.status}, read-only for the controller.
  *
- * @param scheduleState {@code status.scheduleState}, see {@link ScheduleState#fromWireNameOrUnscheduled}
+ * @param scheduleState {@code status.scheduleState}, see {@link
+ *     ScheduleState#fromWireNameOrUnscheduled}
  * @param allocations {@code status.allocations}: pod name → node name
  * @param reason {@code status.scheduling.reason}
  * @param message {@code status.scheduling.message}
@@ -27,7 +28,8 @@ public record SchedulerStatusView(
 
   /** A job the scheduler has not written anything for yet. */
   public static SchedulerStatusView unscheduled() {
-    return new SchedulerStatusView(ScheduleState.UNSCHEDULED, Map.of(), Optional.empty(), Optional.empty());
+    return new SchedulerStatusView(
+        ScheduleState.UNSCHEDULED, Map.of(), Optional.empty(), Optional.empty());
   }
 
   public Optional<String> allocatedNode(String podName) {

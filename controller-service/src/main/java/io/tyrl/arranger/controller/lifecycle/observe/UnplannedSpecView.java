@@ -11,10 +11,14 @@ import java.util.List;
  *
  * @param volumeNames {@code spec.volumes[].name}, in order (an entry is {@code null} when absent)
  */
-public record UnplannedSpecView(Long priority, String queue, String gangWaitTime, String gangGroup, List<String> volumeNames) {
+public record UnplannedSpecView(
+    Long priority, String queue, String gangWaitTime, String gangGroup, List<String> volumeNames) {
 
   public UnplannedSpecView {
-    volumeNames = volumeNames == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(volumeNames));
+    volumeNames =
+        volumeNames == null
+            ? List.of()
+            : Collections.unmodifiableList(new ArrayList<>(volumeNames));
   }
 
   /** Nothing set: every field absent. */

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Updates {@code status.conditions} the Kubernetes way: one entry per type, and
- * {@code lastTransitionTime} moves only when the condition's status changes, so re-planning an
- * unchanged job writes nothing.
+ * Updates {@code status.conditions} the Kubernetes way: one entry per type, and {@code
+ * lastTransitionTime} moves only when the condition's status changes, so re-planning an unchanged
+ * job writes nothing.
  */
 final class ConditionLedger {
 
@@ -34,12 +34,22 @@ final class ConditionLedger {
 
   private static Condition merge(Condition existing, Condition update, Instant now) {
     if (existing.status() == update.status() && existing.lastTransitionTime().isPresent()) {
-      return new Condition(update.type(), update.status(), update.reason(), update.message(), existing.lastTransitionTime());
+      return new Condition(
+          update.type(),
+          update.status(),
+          update.reason(),
+          update.message(),
+          existing.lastTransitionTime());
     }
     return withTime(update, now);
   }
 
   private static Condition withTime(Condition condition, Instant now) {
-    return new Condition(condition.type(), condition.status(), condition.reason(), condition.message(), Optional.of(now));
+    return new Condition(
+        condition.type(),
+        condition.status(),
+        condition.reason(),
+        condition.message(),
+        Optional.of(now));
   }
 }

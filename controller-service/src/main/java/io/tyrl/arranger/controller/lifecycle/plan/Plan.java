@@ -11,8 +11,8 @@ import java.util.Optional;
  * The outcome of planning one TYJob: the stage it is in after the plan is applied, and the actions
  * that get it there, in the order they must be applied (see {@link PlannedAction}).
  *
- * @param lookAgainLater the job waits for time to pass (the grace of a node that is not Ready), so it
- *     is to be looked at again even if nothing about it changes
+ * @param lookAgainLater the job waits for time to pass (the grace of a node that is not Ready), so
+ *     it is to be looked at again even if nothing about it changes
  */
 public record Plan(Stage stage, List<PlannedAction> actions, boolean lookAgainLater) {
 
@@ -62,27 +62,39 @@ public record Plan(Stage stage, List<PlannedAction> actions, boolean lookAgainLa
     return leaderGoesFirst(releases().isEmpty(), deletes().isEmpty(), creates());
   }
 
-  static boolean leaderGoesFirst(boolean noReleases, boolean noDeletes, java.util.Collection<PlannedAction.CreatePod> creates) {
-    return noReleases && noDeletes && creates.stream().anyMatch(create -> create.role() == PodRole.LEADER);
+  static boolean leaderGoesFirst(
+      boolean noReleases,
+      boolean noDeletes,
+      java.util.Collection<PlannedAction.CreatePod> creates) {
+    return noReleases
+        && noDeletes
+        && creates.stream().anyMatch(create -> create.role() == PodRole.LEADER);
   }
 
   /**
    * True when the plan's status write only reports on the pods and the spec: no lifecycle fact
-   * changes, no placement is given back, no refusal is shown. The adapter may hold such a write back.
+   * changes, no placement is given back, no refusal is shown. The adapter may hold such a write
+   * back.
    */
   public boolean statusWriteOnlyReports() {
-    return releases().isEmpty() && refusal().isEmpty()
-        && actionsOf(PlannedAction.PatchStatus.class).stream().anyMatch(PlannedAction.PatchStatus::onlyReports);
+    return releases().isEmpty()
+        && refusal().isEmpty()
+        && actionsOf(PlannedAction.PatchStatus.class).stream()
+            .anyMatch(PlannedAction.PatchStatus::onlyReports);
   }
 
   /** This plan without its status write (held back by the adapter); its other actions unchanged. */
   public Plan withoutStatusWrite() {
-    return new Plan(stage, actions.stream().filter(action -> !(action instanceof PlannedAction.PatchStatus)).toList(),
+    return new Plan(
+        stage,
+        actions.stream().filter(action -> !(action instanceof PlannedAction.PatchStatus)).toList(),
         lookAgainLater);
   }
 
   /** The new controller-owned status, if it differs from the one stored. */
   public Optional<ControllerStatus> statusPatch() {
-    return actionsOf(PlannedAction.PatchStatus.class).stream().map(PlannedAction.PatchStatus::status).findFirst();
+    return actionsOf(PlannedAction.PatchStatus.class).stream()
+        .map(PlannedAction.PatchStatus::status)
+        .findFirst();
   }
 }

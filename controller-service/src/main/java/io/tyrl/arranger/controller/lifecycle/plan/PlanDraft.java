@@ -1,10 +1,10 @@
 package io.tyrl.arranger.controller.lifecycle.plan;
 
-import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.EventType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -15,8 +15,8 @@ import java.util.Set;
 
 /**
  * The decisions of one plan while it is being made: the stage, restart counters and pod actions.
- * Local to a single {@link io.tyrl.arranger.controller.lifecycle.LifecyclePlanner#plan} call; deduplicates so that two rules asking for
- * the same delete produce one action.
+ * Local to a single {@link io.tyrl.arranger.controller.lifecycle.LifecyclePlanner#plan} call;
+ * deduplicates so that two rules asking for the same delete produce one action.
  */
 public final class PlanDraft {
 
@@ -32,15 +32,19 @@ public final class PlanDraft {
   private final Map<String, PlannedAction.DeletePod> deletes = new LinkedHashMap<>();
   private final Map<String, PlannedAction.CreatePod> creates = new LinkedHashMap<>();
   private final List<PlannedAction.EmitEvent> events = new ArrayList<>();
+
   /** Node → the kubelet's reason, for nodes that refused a pod of the job in this plan. */
   private final Map<String, String> refusingNodes = new LinkedHashMap<>();
+
   private boolean lookAgainLater;
 
   public PlanDraft(ControllerStatus current) {
     this.initialStage = current.stage();
     this.stage = current.stage();
     this.leaderRestarts = current.leader().restarts();
-    current.workerSets().forEach(summary -> workerSetRestarts.put(summary.name(), summary.restarts()));
+    current
+        .workerSets()
+        .forEach(summary -> workerSetRestarts.put(summary.name(), summary.restarts()));
   }
 
   Stage stage() {
@@ -73,7 +77,10 @@ public final class PlanDraft {
     nameConflict = Optional.of(condition);
   }
 
-  /** The job is refused: its reason and message are shown as the scheduling reason, with the same words as its Event. */
+  /**
+   * The job is refused: its reason and message are shown as the scheduling reason, with the same
+   * words as its Event.
+   */
   public void refuse(String reason, String message) {
     refusal = Optional.of(new PlannedAction.ReportRefusal(reason, message));
   }
@@ -112,7 +119,10 @@ public final class PlanDraft {
     return Plan.leaderGoesFirst(releases.isEmpty(), deletes.isEmpty(), creates.values());
   }
 
-  /** The plan waits for time to pass (a node's grace): the job is to be looked at again without an event. */
+  /**
+   * The plan waits for time to pass (a node's grace): the job is to be looked at again without an
+   * event.
+   */
   public void lookAgainLater() {
     lookAgainLater = true;
   }
@@ -125,7 +135,9 @@ public final class PlanDraft {
     return releases.contains(podName);
   }
 
-  /** The kubelet on {@code node} refused a pod of the job: the scheduler is to avoid it for a while. */
+  /**
+   * The kubelet on {@code node} refused a pod of the job: the scheduler is to avoid it for a while.
+   */
   public void avoid(String node, String kubeletReason) {
     refusingNodes.put(node, kubeletReason);
   }
@@ -138,7 +150,9 @@ public final class PlanDraft {
     events.add(new PlannedAction.EmitEvent(type, reason, message));
   }
 
-  /** The plan, with its actions in the order {@link PlannedAction} asks the adapter to apply them. */
+  /**
+   * The plan, with its actions in the order {@link PlannedAction} asks the adapter to apply them.
+   */
   public Plan toPlan(ControllerStatus current, ControllerStatus next) {
     List<PlannedAction> actions = new ArrayList<>();
     releases.forEach(podName -> actions.add(new PlannedAction.ReleaseAllocation(podName)));

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The environment variables Arranger adds to every container of a pod it creates, so that an
- * Actor finds its Learner and each pod knows its place in the job. The pod factory only copies
- * {@link #variables()} into the containers.
+ * The environment variables Arranger adds to every container of a pod it creates, so that an Actor
+ * finds its Learner and each pod knows its place in the job. The pod factory only copies {@link
+ * #variables()} into the containers.
  *
  * @param variables name → value, in a stable order
  */
@@ -17,9 +17,12 @@ public record PodEnvironment(Map<String, String> variables) {
 
   /** The leader's IP address, as seen when its workers were created. */
   public static final String LEADER_ADDRESS = "TYJOB_LEADER_ADDR";
+
   public static final String JOB_NAME = "TYJOB_NAME";
+
   /** {@code leader} or {@code worker}. */
   public static final String ROLE = "TYJOB_ROLE";
+
   public static final String WORKER_SET = "TYJOB_WORKER_SET";
   public static final String WORKER_INDEX = "TYJOB_WORKER_INDEX";
 
@@ -38,7 +41,8 @@ public record PodEnvironment(Map<String, String> variables) {
     return new PodEnvironment(variables);
   }
 
-  public static PodEnvironment forWorker(String jobName, PodSlot.Worker slot, String leaderAddress) {
+  public static PodEnvironment forWorker(
+      String jobName, PodSlot.Worker slot, String leaderAddress) {
     Map<String, String> variables = new LinkedHashMap<>();
     variables.put(LEADER_ADDRESS, leaderAddress);
     variables.put(JOB_NAME, jobName);

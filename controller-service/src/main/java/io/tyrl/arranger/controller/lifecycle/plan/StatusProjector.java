@@ -4,7 +4,6 @@ import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
 import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
 import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
-import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
 import io.tyrl.arranger.controller.lifecycle.status.Condition;
 import io.tyrl.arranger.controller.lifecycle.status.ConditionStatus;
 import io.tyrl.arranger.controller.lifecycle.status.ControllerStatus;
@@ -14,6 +13,7 @@ import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 import io.tyrl.arranger.controller.lifecycle.status.WorkerSetSummary;
 import io.tyrl.arranger.crd.bounds.TYJobBounds;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +32,9 @@ public final class StatusProjector {
 
   private final Duration refusingNodeAvoidance;
 
-  /** @param refusingNodeAvoidance how long a node whose kubelet refused a pod of the job is avoided */
+  /**
+   * @param refusingNodeAvoidance how long a node whose kubelet refused a pod of the job is avoided
+   */
   public StatusProjector(Duration refusingNodeAvoidance) {
     this.refusingNodeAvoidance = refusingNodeAvoidance;
   }
@@ -56,14 +58,18 @@ public final class StatusProjector {
   }
 
   private static int allocatedNodes(JobObservation observation, PlanDraft draft) {
-    return (int) observation.scheduler().allocations().entrySet().stream()
-        .filter(allocation -> !draft.isReleased(allocation.getKey()))
-        .map(Map.Entry::getValue)
-        .distinct()
-        .count();
+    return (int)
+        observation.scheduler().allocations().entrySet().stream()
+            .filter(allocation -> !draft.isReleased(allocation.getKey()))
+            .map(Map.Entry::getValue)
+            .distinct()
+            .count();
   }
 
-  /** The nodes still avoided, and those that refused a pod in this plan (the latest kept within the bound). */
+  /**
+   * The nodes still avoided, and those that refused a pod in this plan (the latest kept within the
+   * bound).
+   */
   private List<AvoidedNodeEntry> avoidedNodes(JobObservation observation, PlanDraft draft) {
     Map<String, AvoidedNodeEntry> byNode = new LinkedHashMap<>();
     for (AvoidedNodeEntry avoided : observation.status().avoidNodes()) {
@@ -72,17 +78,25 @@ public final class StatusProjector {
       }
     }
     Instant until = observation.now().plus(refusingNodeAvoidance);
-    draft.refusingNodes().forEach((node, reason) -> {
-      byNode.remove(node);
-      byNode.put(node, new AvoidedNodeEntry(node, reason, until));
-    });
+    draft
+        .refusingNodes()
+        .forEach(
+            (node, reason) -> {
+              byNode.remove(node);
+              byNode.put(node, new AvoidedNodeEntry(node, reason, until));
+            });
     List<AvoidedNodeEntry> avoided = new ArrayList<>(byNode.values());
-    return List.copyOf(avoided.subList(Math.max(0, avoided.size() - ControllerStatus.MAX_AVOIDED_NODES), avoided.size()));
+    return List.copyOf(
+        avoided.subList(
+            Math.max(0, avoided.size() - ControllerStatus.MAX_AVOIDED_NODES), avoided.size()));
   }
 
   /** The eviction note stays until the job is rescheduled or none of the pods it names is left. */
-  private static Optional<EvictionNotice> remainingEviction(JobObservation observation, PlanDraft draft) {
-    return observation.status().eviction()
+  private static Optional<EvictionNotice> remainingEviction(
+      JobObservation observation, PlanDraft draft) {
+    return observation
+        .status()
+        .eviction()
         .filter(notice -> draft.stage() != Stage.RESCHEDULING && !draft.stage().isTerminal())
         .filter(notice -> notice.pods().stream().anyMatch(pod -> observation.pod(pod).isPresent()));
   }
@@ -95,7 +109,10 @@ public final class StatusProjector {
         pod.flatMap(PodView::nodeName).or(() -> observation.allocation(podName)),
         pod.flatMap(PodView::podIp),
         // A leader this plan creates before writing the status exists once the status is written.
-        pod.map(PodView::phase).or(() -> draft.createsLeaderFirst() ? Optional.of(PodPhase.PENDING) : Optional.empty()),
+        pod.map(PodView::phase)
+            .or(
+                () ->
+                    draft.createsLeaderFirst() ? Optional.of(PodPhase.PENDING) : Optional.empty()),
         draft.leaderRestarts());
   }
 
@@ -104,7 +121,8 @@ public final class StatusProjector {
     Set<String> seen = new LinkedHashSet<>();
     // A job with more sets than the bounds allow is invalid; summing up only the first keeps its
     // status small enough to be written.
-    List<WorkerSetSpecView> summarised = observation.spec().workerSets().stream().limit(TYJobBounds.MAX_WORKER_SETS).toList();
+    List<WorkerSetSpecView> summarised =
+        observation.spec().workerSets().stream().limit(TYJobBounds.MAX_WORKER_SETS).toList();
     for (WorkerSetSpecView workerSet : summarised) {
       if (!seen.add(workerSet.name())) {
         continue;
@@ -121,8 +139,13 @@ public final class StatusProjector {
           ready += pod.get().isServing() ? 1 : 0;
         }
       }
-      summaries.add(new WorkerSetSummary(
-          workerSet.name(), saturatedInt(workerSet.counts()), created, ready, draft.workerSetRestarts(workerSet.name())));
+      summaries.add(
+          new WorkerSetSummary(
+              workerSet.name(),
+              saturatedInt(workerSet.counts()),
+              created,
+              ready,
+              draft.workerSetRestarts(workerSet.name())));
     }
     return List.copyOf(summaries);
   }
@@ -136,24 +159,41 @@ public final class StatusProjector {
     return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, value));
   }
 
-  private List<Condition> conditions(List<Condition> current, PlanDraft draft, JobObservation observation) {
+  private List<Condition> conditions(
+      List<Condition> current, PlanDraft draft, JobObservation observation) {
     List<Condition> conditions = current;
     if (draft.validation().isPresent()) {
       conditions = ConditionLedger.record(conditions, draft.validation().get(), observation.now());
     }
     if (draft.nameConflict().isPresent()) {
-      conditions = ConditionLedger.record(conditions, draft.nameConflict().get(), observation.now());
+      conditions =
+          ConditionLedger.record(conditions, draft.nameConflict().get(), observation.now());
     }
     if (draft.transition().isPresent()) {
       Transition transition = draft.transition().get();
-      ConditionStatus running = transition.to() == Stage.RUNNING ? ConditionStatus.TRUE : ConditionStatus.FALSE;
-      conditions = ConditionLedger.record(conditions,
-          new Condition(Condition.RUNNING, running, transition.reason(), transition.message(), Optional.empty()),
-          observation.now());
+      ConditionStatus running =
+          transition.to() == Stage.RUNNING ? ConditionStatus.TRUE : ConditionStatus.FALSE;
+      conditions =
+          ConditionLedger.record(
+              conditions,
+              new Condition(
+                  Condition.RUNNING,
+                  running,
+                  transition.reason(),
+                  transition.message(),
+                  Optional.empty()),
+              observation.now());
       if (transition.to().isTerminal()) {
-        conditions = ConditionLedger.record(conditions,
-            new Condition(Condition.FINISHED, ConditionStatus.TRUE, transition.reason(), transition.message(), Optional.empty()),
-            observation.now());
+        conditions =
+            ConditionLedger.record(
+                conditions,
+                new Condition(
+                    Condition.FINISHED,
+                    ConditionStatus.TRUE,
+                    transition.reason(),
+                    transition.message(),
+                    Optional.empty()),
+                observation.now());
       }
     }
     return conditions;

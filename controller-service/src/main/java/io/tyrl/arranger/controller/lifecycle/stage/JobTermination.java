@@ -1,10 +1,9 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
-import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
-
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.EventType;
 
 /** Ends a job: the terminal stage, its event, and the cleanup its policy asks for. */
 public final class JobTermination {

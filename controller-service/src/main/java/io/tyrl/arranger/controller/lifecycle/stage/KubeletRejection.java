@@ -11,27 +11,33 @@ import java.util.Set;
  */
 final class KubeletRejection {
 
-  /** Admission failures of the kubelet's predicate handler other than the {@code OutOf<resource>} family. */
-  private static final Set<String> ADMISSION_REASONS = Set.of(
-      "NodeAffinity",
-      "NodeSelectorMismatching",
-      "NodePorts",
-      "NodeName",
-      "HostName",
-      "TaintToleration",
-      "UnexpectedAdmissionError",
-      "InvalidNodeInfo",
-      "PodOSNotSupported",
-      "PodOSSelectorNodeLabelDoesNotMatch");
+  /**
+   * Admission failures of the kubelet's predicate handler other than the {@code OutOf<resource>}
+   * family.
+   */
+  private static final Set<String> ADMISSION_REASONS =
+      Set.of(
+          "NodeAffinity",
+          "NodeSelectorMismatching",
+          "NodePorts",
+          "NodeName",
+          "HostName",
+          "TaintToleration",
+          "UnexpectedAdmissionError",
+          "InvalidNodeInfo",
+          "PodOSNotSupported",
+          "PodOSSelectorNodeLabelDoesNotMatch");
 
   private KubeletRejection() {}
 
   static boolean isRejected(PodView pod) {
-    return pod.phase() == PodPhase.FAILED && pod.statusReason().map(KubeletRejection::isAdmissionReason).orElse(false);
+    return pod.phase() == PodPhase.FAILED
+        && pod.statusReason().map(KubeletRejection::isAdmissionReason).orElse(false);
   }
 
   /** {@code OutOfcpu}, {@code OutOfmemory}, {@code OutOfpods}, {@code OutOfnvidia.com/gpu}, ... */
   private static boolean isAdmissionReason(String reason) {
-    return (reason.startsWith("OutOf") && reason.length() > "OutOf".length()) || ADMISSION_REASONS.contains(reason);
+    return (reason.startsWith("OutOf") && reason.length() > "OutOf".length())
+        || ADMISSION_REASONS.contains(reason);
   }
 }

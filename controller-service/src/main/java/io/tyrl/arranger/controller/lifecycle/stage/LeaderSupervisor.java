@@ -3,9 +3,9 @@ package io.tyrl.arranger.controller.lifecycle.stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
 import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
-import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.time.Duration;
 
@@ -21,7 +21,8 @@ public final class LeaderSupervisor {
   private final JobTermination termination;
   private final Duration refusingNodeAvoidance;
 
-  public LeaderSupervisor(PodLauncher launcher, JobTermination termination, Duration refusingNodeAvoidance) {
+  public LeaderSupervisor(
+      PodLauncher launcher, JobTermination termination, Duration refusingNodeAvoidance) {
     this.launcher = launcher;
     this.termination = termination;
     this.refusingNodeAvoidance = refusingNodeAvoidance;
@@ -38,7 +39,10 @@ public final class LeaderSupervisor {
       return true;
     }
     if (state instanceof LeaderState.Completed) {
-      termination.succeed(observation, draft, LifecycleReasons.LEADER_SUCCEEDED,
+      termination.succeed(
+          observation,
+          draft,
+          LifecycleReasons.LEADER_SUCCEEDED,
           "leader pod \"%s\" succeeded".formatted(observation.leaderSlot().podName()));
       return false;
     }
@@ -54,20 +58,30 @@ public final class LeaderSupervisor {
     String message = rejected.message();
     if (rejected.node().isPresent()) {
       draft.avoid(rejected.node().get(), rejected.kubeletReason());
-      message += "; node %s is avoided for this job until %s".formatted(rejected.node().get(),
-          observation.now().plus(refusingNodeAvoidance));
+      message +=
+          "; node %s is avoided for this job until %s"
+              .formatted(rejected.node().get(), observation.now().plus(refusingNodeAvoidance));
     }
     reschedule(observation, draft, rejected.reason(), message, false);
     return false;
   }
 
-  private void reschedule(JobObservation observation, PlanDraft draft, String reason, String message, boolean countsAsRestart) {
+  private void reschedule(
+      JobObservation observation,
+      PlanDraft draft,
+      String reason,
+      String message,
+      boolean countsAsRestart) {
     long restartLimit = observation.spec().restartLimit();
     if (countsAsRestart) {
       int restarts = draft.countLeaderRestart();
       if (restarts > restartLimit) {
-        termination.fail(observation, draft, LifecycleReasons.RESTART_LIMIT_EXCEEDED,
-            "%s; the leader has been restarted %d times, more than restartLimit %d".formatted(message, restarts, restartLimit));
+        termination.fail(
+            observation,
+            draft,
+            LifecycleReasons.RESTART_LIMIT_EXCEEDED,
+            "%s; the leader has been restarted %d times, more than restartLimit %d"
+                .formatted(message, restarts, restartLimit));
         return;
       }
       message = "%s; leader restart %d of %d".formatted(message, restarts, restartLimit);

@@ -1,10 +1,10 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
-import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.util.Optional;
 
@@ -34,8 +34,12 @@ public final class PendingStagePlanner implements StagePlanner {
     }
     Optional<String> node = launcher.launchLeader(observation, draft);
     if (node.isPresent()) {
-      draft.moveTo(Stage.STARTING, LifecycleReasons.LEADER_CREATED,
-          "leader pod \"%s\" created on node %s".formatted(observation.leaderSlot().podName(), node.get()), EventType.NORMAL);
+      draft.moveTo(
+          Stage.STARTING,
+          LifecycleReasons.LEADER_CREATED,
+          "leader pod \"%s\" created on node %s"
+              .formatted(observation.leaderSlot().podName(), node.get()),
+          EventType.NORMAL);
     }
   }
 }

@@ -13,7 +13,8 @@ import java.util.Set;
 final class PodCleanup {
 
   /** Phases of pods that may still hold a node's resources; Unknown may well be running still. */
-  private static final Set<PodPhase> STILL_RUNNING = EnumSet.of(PodPhase.PENDING, PodPhase.RUNNING, PodPhase.UNKNOWN);
+  private static final Set<PodPhase> STILL_RUNNING =
+      EnumSet.of(PodPhase.PENDING, PodPhase.RUNNING, PodPhase.UNKNOWN);
 
   void clean(JobObservation observation, PlanDraft draft) {
     CleanPodPolicy policy = observation.spec().cleanPodPolicyOrDefault();

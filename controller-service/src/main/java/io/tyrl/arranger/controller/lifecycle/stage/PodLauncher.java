@@ -16,15 +16,20 @@ import java.util.Optional;
 public final class PodLauncher {
 
   /**
-   * Creates the leader if it is placed and absent; the node it is (or will be) on, if placed at all.
-   * Empty while a pod of another owner holds the leader's name: the leader cannot be created yet.
+   * Creates the leader if it is placed and absent; the node it is (or will be) on, if placed at
+   * all. Empty while a pod of another owner holds the leader's name: the leader cannot be created
+   * yet.
    */
   Optional<String> launchLeader(JobObservation observation, PlanDraft draft) {
     PodSlot.Leader slot = observation.leaderSlot();
     if (observation.leaderPod().isEmpty() && observation.foreignPod(slot.podName()).isPresent()) {
       return Optional.empty();
     }
-    Optional<String> node = observation.leaderPod().flatMap(PodView::nodeName).or(() -> observation.allocation(slot.podName()));
+    Optional<String> node =
+        observation
+            .leaderPod()
+            .flatMap(PodView::nodeName)
+            .or(() -> observation.allocation(slot.podName()));
     if (observation.leaderPod().isEmpty() && node.isPresent()) {
       draft.create(slot, node.get(), PodEnvironment.forLeader(observation.jobName()));
     }
@@ -33,15 +38,21 @@ public final class PodLauncher {
 
   /** Creates every placed, absent worker, once the leader has an address to give them. */
   void launchWorkers(JobObservation observation, PlanDraft draft) {
-    Optional<String> leaderAddress = observation.leaderPod().filter(pod -> !pod.deleting()).flatMap(PodView::podIp);
+    Optional<String> leaderAddress =
+        observation.leaderPod().filter(pod -> !pod.deleting()).flatMap(PodView::podIp);
     if (leaderAddress.isEmpty()) {
       return;
     }
     for (PodSlot.Worker slot : observation.workerSlots()) {
       Optional<String> node = observation.allocation(slot.podName());
-      if (node.isPresent() && observation.pod(slot.podName()).isEmpty() && !draft.isReleased(slot.podName())
+      if (node.isPresent()
+          && observation.pod(slot.podName()).isEmpty()
+          && !draft.isReleased(slot.podName())
           && observation.foreignPod(slot.podName()).isEmpty()) {
-        draft.create(slot, node.get(), PodEnvironment.forWorker(observation.jobName(), slot, leaderAddress.get()));
+        draft.create(
+            slot,
+            node.get(),
+            PodEnvironment.forWorker(observation.jobName(), slot, leaderAddress.get()));
       }
     }
   }

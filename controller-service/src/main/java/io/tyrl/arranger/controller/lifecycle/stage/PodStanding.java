@@ -7,7 +7,10 @@ import io.tyrl.arranger.controller.lifecycle.status.PodPhase;
 enum PodStanding {
   /** Pending or Running and not being deleted: leave it be. */
   ACTIVE,
-  /** Phase Unknown: its node stopped reporting. Not lost yet; the node lifecycle controller evicts it if the node stays away. */
+  /**
+   * Phase Unknown: its node stopped reporting. Not lost yet; the node lifecycle controller evicts
+   * it if the node stays away.
+   */
   UNREACHABLE,
   /** Ran to completion. */
   SUCCEEDED,

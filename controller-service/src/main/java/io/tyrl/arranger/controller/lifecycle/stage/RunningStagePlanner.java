@@ -13,7 +13,8 @@ public final class RunningStagePlanner implements StagePlanner {
   private final WorkerSupervisor workerSupervisor;
   private final PodLauncher launcher;
 
-  public RunningStagePlanner(LeaderSupervisor leaderSupervisor, WorkerSupervisor workerSupervisor, PodLauncher launcher) {
+  public RunningStagePlanner(
+      LeaderSupervisor leaderSupervisor, WorkerSupervisor workerSupervisor, PodLauncher launcher) {
     this.leaderSupervisor = leaderSupervisor;
     this.workerSupervisor = workerSupervisor;
     this.launcher = launcher;
@@ -21,7 +22,8 @@ public final class RunningStagePlanner implements StagePlanner {
 
   @Override
   public void plan(JobObservation observation, PlanDraft draft) {
-    if (leaderSupervisor.supervise(observation, draft) && workerSupervisor.supervise(observation, draft)) {
+    if (leaderSupervisor.supervise(observation, draft)
+        && workerSupervisor.supervise(observation, draft)) {
       launcher.launchWorkers(observation, draft);
     }
   }

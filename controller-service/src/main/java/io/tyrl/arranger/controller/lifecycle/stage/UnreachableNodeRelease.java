@@ -3,8 +3,8 @@ package io.tyrl.arranger.controller.lifecycle.stage;
 import io.tyrl.arranger.controller.lifecycle.observe.JobObservation;
 import io.tyrl.arranger.controller.lifecycle.observe.PodView;
 import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
-import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.controller.lifecycle.plan.PlanDraft;
+import io.tyrl.arranger.crd.reasons.EventType;
 import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,7 +39,9 @@ public final class UnreachableNodeRelease {
         continue;
       }
       draft.forceDelete(pod.name(), DeletionReason.NODE_UNREACHABLE);
-      draft.event(EventType.WARNING, REASON,
+      draft.event(
+          EventType.WARNING,
+          REASON,
           "pod \"%s\" force-deleted: node %s has not been Ready since %s, longer than its grace of %s, so its kubelet cannot confirm the delete; the job can be placed again"
               .formatted(pod.name(), pod.nodeName().get(), notReadySince, describe(grace)));
     }

@@ -14,10 +14,15 @@ public record Condition(
 
   /** Set by the planner to True once the spec passed validation, False with the problems if not. */
   public static final String VALIDATED = "Validated";
+
   /** True while the stage is Running; False with the reason of the last transition otherwise. */
   public static final String RUNNING = "Running";
-  /** True once the job has ended; its reason tells how (e.g. LeaderSucceeded, RestartLimitExceeded). */
+
+  /**
+   * True once the job has ended; its reason tells how (e.g. LeaderSucceeded, RestartLimitExceeded).
+   */
   public static final String FINISHED = "Finished";
+
   /** True while a pod of another owner holds a name the job needs. */
   public static final String POD_NAME_CONFLICT = "PodNameConflict";
 

@@ -9,7 +9,8 @@ import java.util.Objects;
  * eviction from a failure even when the pods are already gone by the time it looks.
  *
  * @param reason {@code Preempted} or {@code Reclaimed}
- * @param message why, naming the job that takes the room, e.g. {@code preempted by rl/high (priority 8 > 5)}
+ * @param message why, naming the job that takes the room, e.g. {@code preempted by rl/high
+ *     (priority 8 > 5)}
  * @param pods the names of the evicted pods
  */
 public record EvictionNotice(String reason, String message, List<String> pods) {

@@ -27,7 +27,8 @@ public record LeaderSummary(
   }
 
   public static LeaderSummary none() {
-    return new LeaderSummary(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 0);
+    return new LeaderSummary(
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 0);
   }
 
   public boolean wasObserved() {

@@ -4,7 +4,10 @@ import io.tyrl.arranger.crd.bounds.TYJobBounds;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-/** RFC 1123 labels, the form Kubernetes requires of pod names used as host names and of label values. */
+/**
+ * RFC 1123 labels, the form Kubernetes requires of pod names used as host names and of label
+ * values.
+ */
 final class DnsLabel {
 
   static final int MAX_LENGTH = TYJobBounds.MAX_DNS_LABEL_LENGTH;
@@ -19,11 +22,14 @@ final class DnsLabel {
     }
     if (value.length() > MAX_LENGTH) {
       return Optional.of(
-          "\"%s\" is %d characters long, more than the %d allowed".formatted(value, value.length(), MAX_LENGTH));
+          "\"%s\" is %d characters long, more than the %d allowed"
+              .formatted(value, value.length(), MAX_LENGTH));
     }
     if (!LABEL.matcher(value).matches()) {
-      return Optional.of(("\"%s\" is not a DNS label: use lower-case letters, digits and '-', "
-          + "starting and ending with a letter or digit").formatted(value));
+      return Optional.of(
+          ("\"%s\" is not a DNS label: use lower-case letters, digits and '-', "
+                  + "starting and ending with a letter or digit")
+              .formatted(value));
     }
     return Optional.empty();
   }

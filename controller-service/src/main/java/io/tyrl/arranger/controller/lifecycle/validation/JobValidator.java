@@ -3,7 +3,6 @@ package io.tyrl.arranger.controller.lifecycle.validation;
 import io.tyrl.arranger.controller.lifecycle.observe.CleanPodPolicy;
 import io.tyrl.arranger.controller.lifecycle.observe.JobSpecView;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
-import io.tyrl.arranger.controller.lifecycle.observe.PodNaming;
 import io.tyrl.arranger.controller.lifecycle.observe.UnplannedSpecView;
 import io.tyrl.arranger.controller.lifecycle.observe.UnreadableField;
 import io.tyrl.arranger.controller.lifecycle.observe.WorkerSetSpecView;
@@ -41,14 +40,17 @@ public final class JobValidator {
     }
     List<BoundsProblem> boundsProblems = TYJobBounds.problems(shape(job));
     List<ValidationProblem> problems = new ArrayList<>();
-    boundsProblems.forEach(problem -> problems.add(new ValidationProblem(problem.field(), problem.message())));
+    boundsProblems.forEach(
+        problem -> problems.add(new ValidationProblem(problem.field(), problem.message())));
     Set<String> fieldsOutOfBounds = new HashSet<>();
     boundsProblems.forEach(problem -> fieldsOutOfBounds.add(problem.field()));
 
     JobSpecView spec = job.spec();
     if (CleanPodPolicy.fromWireName(spec.cleanPodPolicy()).isEmpty()) {
-      problems.add(new ValidationProblem("spec.cleanPodPolicy",
-          "\"%s\" is not one of All, Running, None".formatted(spec.cleanPodPolicy())));
+      problems.add(
+          new ValidationProblem(
+              "spec.cleanPodPolicy",
+              "\"%s\" is not one of All, Running, None".formatted(spec.cleanPodPolicy())));
     }
     templateValidator.validate("spec.leader.template", spec.leader().template(), problems);
     validateWorkerSets(job, fieldsOutOfBounds, problems);
@@ -67,12 +69,23 @@ public final class JobValidator {
     JobSpecView spec = job.spec();
     UnplannedSpecView unplanned = spec.unplanned();
     List<TYJobShape.WorkerSet> workerSets = new ArrayList<>(spec.workerSets().size());
-    spec.workerSets().forEach(set -> workerSets.add(new TYJobShape.WorkerSet(set.name(), set.counts())));
-    return new TYJobShape(job.name(), spec.leader().name(), workerSets, spec.restartLimit(), spec.minWorkersNum(),
-        unplanned.priority(), unplanned.queue(), unplanned.gangWaitTime(), unplanned.gangGroup(), unplanned.volumeNames());
+    spec.workerSets()
+        .forEach(set -> workerSets.add(new TYJobShape.WorkerSet(set.name(), set.counts())));
+    return new TYJobShape(
+        job.name(),
+        spec.leader().name(),
+        workerSets,
+        spec.restartLimit(),
+        spec.minWorkersNum(),
+        unplanned.priority(),
+        unplanned.queue(),
+        unplanned.gangWaitTime(),
+        unplanned.gangGroup(),
+        unplanned.volumeNames());
   }
 
-  private void validateWorkerSets(JobView job, Set<String> fieldsOutOfBounds, List<ValidationProblem> problems) {
+  private void validateWorkerSets(
+      JobView job, Set<String> fieldsOutOfBounds, List<ValidationProblem> problems) {
     List<WorkerSetSpecView> workerSets = job.spec().workerSets();
     Map<String, Integer> firstIndexByName = new HashMap<>();
     String leaderName = job.spec().leader().name();
@@ -81,19 +94,31 @@ public final class JobValidator {
     for (int i = 0; i < checked; i++) {
       String path = "spec.workerSets[" + i + "]";
       WorkerSetSpecView workerSet = workerSets.get(i);
-      // A name or counts out of bounds is reported by the bounds check; the checks below need both sound.
+      // A name or counts out of bounds is reported by the bounds check; the checks below need both
+      // sound.
       boolean nameWithinBounds = !fieldsOutOfBounds.contains(path + ".name");
       boolean countsWithinBounds = !fieldsOutOfBounds.contains(path + ".counts");
       if (nameWithinBounds) {
         if (firstIndexByName.putIfAbsent(workerSet.name(), i) != null) {
-          problems.add(new ValidationProblem(path + ".name", "duplicate name \"%s\"".formatted(workerSet.name())));
+          problems.add(
+              new ValidationProblem(
+                  path + ".name", "duplicate name \"%s\"".formatted(workerSet.name())));
         } else if (workerSet.name().equals(leaderName)) {
-          problems.add(new ValidationProblem(path + ".name",
-              "\"%s\" is also the name of spec.leader; leader and WorkerSets need distinct names".formatted(leaderName)));
+          problems.add(
+              new ValidationProblem(
+                  path + ".name",
+                  "\"%s\" is also the name of spec.leader; leader and WorkerSets need distinct names"
+                      .formatted(leaderName)));
         } else if (countsWithinBounds && !fieldsOutOfBounds.contains("spec.leader.name")) {
-          leaderCollision(job, workerSet).ifPresent(index -> problems.add(new ValidationProblem("spec.leader.name",
-              "pod name \"%s\" is also the name of worker %d of %s".formatted(
-                  PodNames.leader(job.name(), leaderName), index, path))));
+          leaderCollision(job, workerSet)
+              .ifPresent(
+                  index ->
+                      problems.add(
+                          new ValidationProblem(
+                              "spec.leader.name",
+                              "pod name \"%s\" is also the name of worker %d of %s"
+                                  .formatted(
+                                      PodNames.leader(job.name(), leaderName), index, path))));
         }
       }
       templateValidator.validate(path + ".template", workerSet.template(), problems);
@@ -102,8 +127,8 @@ public final class JobValidator {
 
   /**
    * The index of the worker whose pod name equals the leader's, if any. Only the leader can
-   * collide: two worker names {@code <set>-<digits>} of different sets never do, because a set
-   * name that is a prefix of another would leave a '-' inside the other's digits.
+   * collide: two worker names {@code <set>-<digits>} of different sets never do, because a set name
+   * that is a prefix of another would leave a '-' inside the other's digits.
    */
   private Optional<Integer> leaderCollision(JobView job, WorkerSetSpecView workerSet) {
     String leaderName = job.spec().leader().name();

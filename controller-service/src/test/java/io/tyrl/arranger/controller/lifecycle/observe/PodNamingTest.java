@@ -1,9 +1,9 @@
 package io.tyrl.arranger.controller.lifecycle.observe;
 
-import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import io.tyrl.arranger.controller.lifecycle.plan.PodEnvironment;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +17,11 @@ class PodNamingTest {
 
     List<PodSlot.Worker> slots = PodNaming.workerSlots("train", view.spec());
 
-    assertThat(slots).containsExactly(
-        new PodSlot.Worker("train-actor-0", "actor", 0),
-        new PodSlot.Worker("train-actor-1", "actor", 1),
-        new PodSlot.Worker("train-critic-0", "critic", 0));
+    assertThat(slots)
+        .containsExactly(
+            new PodSlot.Worker("train-actor-0", "actor", 0),
+            new PodSlot.Worker("train-actor-1", "actor", 1),
+            new PodSlot.Worker("train-critic-0", "critic", 0));
     assertThat(slots).extracting(PodSlot::role).containsOnly(PodRole.WORKER);
   }
 
@@ -54,7 +55,8 @@ class PodNamingTest {
 
   @Test
   void theLeaderSlotCarriesTheLeaderName() {
-    PodSlot.Leader slot = PodNaming.leaderSlot("train", JobFixture.job().leader("boss").build().spec());
+    PodSlot.Leader slot =
+        PodNaming.leaderSlot("train", JobFixture.job().leader("boss").build().spec());
 
     assertThat(slot).isEqualTo(new PodSlot.Leader("train-boss", "boss"));
     assertThat(slot.role()).isEqualTo(PodRole.LEADER);
@@ -62,12 +64,30 @@ class PodNamingTest {
 
   @Test
   void workerEnvironmentHasAllFiveVariablesInAStableOrder() {
-    PodEnvironment environment = PodEnvironment.forWorker("train", new PodSlot.Worker("train-actor-3", "actor", 3), "10.0.0.7");
+    PodEnvironment environment =
+        PodEnvironment.forWorker(
+            "train", new PodSlot.Worker("train-actor-3", "actor", 3), "10.0.0.7");
 
-    assertThat(environment.variables().keySet()).containsExactly(
-        "TYJOB_LEADER_ADDR", "TYJOB_NAME", "TYJOB_ROLE", "TYJOB_WORKER_SET", "TYJOB_WORKER_INDEX");
-    assertThat(environment.variables()).isEqualTo(Map.of("TYJOB_LEADER_ADDR", "10.0.0.7", "TYJOB_NAME", "train",
-        "TYJOB_ROLE", "worker", "TYJOB_WORKER_SET", "actor", "TYJOB_WORKER_INDEX", "3"));
+    assertThat(environment.variables().keySet())
+        .containsExactly(
+            "TYJOB_LEADER_ADDR",
+            "TYJOB_NAME",
+            "TYJOB_ROLE",
+            "TYJOB_WORKER_SET",
+            "TYJOB_WORKER_INDEX");
+    assertThat(environment.variables())
+        .isEqualTo(
+            Map.of(
+                "TYJOB_LEADER_ADDR",
+                "10.0.0.7",
+                "TYJOB_NAME",
+                "train",
+                "TYJOB_ROLE",
+                "worker",
+                "TYJOB_WORKER_SET",
+                "actor",
+                "TYJOB_WORKER_INDEX",
+                "3"));
     assertThat(environment.leaderAddress()).contains("10.0.0.7");
   }
 
@@ -75,7 +95,8 @@ class PodNamingTest {
   void leaderEnvironmentHasNoLeaderAddressOrWorkerPlace() {
     PodEnvironment environment = PodEnvironment.forLeader("train");
 
-    assertThat(environment.variables()).isEqualTo(Map.of("TYJOB_NAME", "train", "TYJOB_ROLE", "leader"));
+    assertThat(environment.variables())
+        .isEqualTo(Map.of("TYJOB_NAME", "train", "TYJOB_ROLE", "leader"));
     assertThat(environment.leaderAddress()).isEmpty();
   }
 }

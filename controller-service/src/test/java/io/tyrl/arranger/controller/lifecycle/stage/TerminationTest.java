@@ -1,15 +1,15 @@
 package io.tyrl.arranger.controller.lifecycle.stage;
 
-import io.tyrl.arranger.controller.lifecycle.PodFixture;
-import io.tyrl.arranger.controller.lifecycle.PlanCase;
-import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import static io.tyrl.arranger.controller.lifecycle.PlanCase.row;
 import static io.tyrl.arranger.controller.lifecycle.PlanExpectation.expect;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.pod;
 import static io.tyrl.arranger.controller.lifecycle.PodFixture.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.controller.lifecycle.JobFixture;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
+import io.tyrl.arranger.controller.lifecycle.PlanCase;
+import io.tyrl.arranger.controller.lifecycle.PodFixture;
 import io.tyrl.arranger.controller.lifecycle.observe.JobView;
 import io.tyrl.arranger.controller.lifecycle.plan.DeletionReason;
 import io.tyrl.arranger.controller.lifecycle.plan.Plan;
@@ -31,68 +31,117 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TerminationTest {
 
   private static JobFixture running() {
-    return JobFixture.job().stage(Stage.RUNNING).scheduled(ScheduleState.SCHEDULED_SUCCEED).allocateAll("node-a")
+    return JobFixture.job()
+        .stage(Stage.RUNNING)
+        .scheduled(ScheduleState.SCHEDULED_SUCCEED)
+        .allocateAll("node-a")
         .leaderObserved(PodPhase.RUNNING);
   }
 
-  /** A succeeded leader, one running worker, one failed worker (already given back), one pending. */
+  /**
+   * A succeeded leader, one running worker, one failed worker (already given back), one pending.
+   */
   private static List<PodFixture> mixedPods() {
-    return List.of(pod("train-learner").succeeded().on("node-a"), serving("train-actor-0"),
-        pod("train-actor-1").failed("Error").on("node-a"), pod("train-actor-2").on("node-a"));
+    return List.of(
+        pod("train-learner").succeeded().on("node-a"),
+        serving("train-actor-0"),
+        pod("train-actor-1").failed("Error").on("node-a"),
+        pod("train-actor-2").on("node-a"));
   }
 
   private static JobFixture threeWorkers(String policy) {
-    return running().workerSet("actor", 3).cleanPodPolicy(policy)
-        .allocate("train-learner", "node-a").allocate("train-actor-0", "node-a").allocate("train-actor-2", "node-a");
+    return running()
+        .workerSet("actor", 3)
+        .cleanPodPolicy(policy)
+        .allocate("train-learner", "node-a")
+        .allocate("train-actor-0", "node-a")
+        .allocate("train-actor-2", "node-a");
   }
 
   static Stream<Arguments> transitions() {
     return PlanCase.table(
-        row("terminating while Pending → Succeeded",
-            JobFixture.job().terminating(), List.of(),
+        row(
+            "terminating while Pending → Succeeded",
+            JobFixture.job().terminating(),
+            List.of(),
             expect(Stage.SUCCEEDED).events("Terminated")),
-        row("terminating while Starting → Succeeded, pods cleaned up",
-            JobFixture.job().stage(Stage.STARTING).terminating(), List.of(pod("train-learner").on("node-a")),
+        row(
+            "terminating while Starting → Succeeded, pods cleaned up",
+            JobFixture.job().stage(Stage.STARTING).terminating(),
+            List.of(pod("train-learner").on("node-a")),
             expect(Stage.SUCCEEDED).deletes("train-learner").events("Terminated")),
-        row("terminating while Running → Succeeded, pods cleaned up",
-            running().terminating(), List.of(serving("train-learner"), serving("train-actor-0")),
+        row(
+            "terminating while Running → Succeeded, pods cleaned up",
+            running().terminating(),
+            List.of(serving("train-learner"), serving("train-actor-0")),
             expect(Stage.SUCCEEDED).deletes("train-learner", "train-actor-0").events("Terminated")),
-        row("terminating while Rescheduling → Succeeded, no restart counted",
-            JobFixture.job().stage(Stage.RESCHEDULING).leaderRestarts(2).terminating(), List.of(),
+        row(
+            "terminating while Rescheduling → Succeeded, no restart counted",
+            JobFixture.job().stage(Stage.RESCHEDULING).leaderRestarts(2).terminating(),
+            List.of(),
             expect(Stage.SUCCEEDED).events("Terminated").leaderRestarts(2)),
-        row("terminating wins over a failed leader: the user asked to stop",
-            running().terminating(), List.of(pod("train-learner").failed("Error").on("node-a")),
-            expect(Stage.SUCCEEDED).deletes("train-learner").events("Terminated").leaderRestarts(0)),
-        row("cleanPodPolicy All: every pod is deleted",
-            threeWorkers("All"), mixedPods(),
-            expect(Stage.SUCCEEDED).deletes("train-learner", "train-actor-0", "train-actor-1", "train-actor-2")
+        row(
+            "terminating wins over a failed leader: the user asked to stop",
+            running().terminating(),
+            List.of(pod("train-learner").failed("Error").on("node-a")),
+            expect(Stage.SUCCEEDED)
+                .deletes("train-learner")
+                .events("Terminated")
+                .leaderRestarts(0)),
+        row(
+            "cleanPodPolicy All: every pod is deleted",
+            threeWorkers("All"),
+            mixedPods(),
+            expect(Stage.SUCCEEDED)
+                .deletes("train-learner", "train-actor-0", "train-actor-1", "train-actor-2")
                 .events("LeaderSucceeded")),
-        row("cleanPodPolicy Running: only pods still Pending or Running are deleted",
-            threeWorkers("Running"), mixedPods(),
-            expect(Stage.SUCCEEDED).deletes("train-actor-0", "train-actor-2").events("LeaderSucceeded")),
-        row("cleanPodPolicy None: no pod is deleted",
-            threeWorkers("None"), mixedPods(),
+        row(
+            "cleanPodPolicy Running: only pods still Pending or Running are deleted",
+            threeWorkers("Running"),
+            mixedPods(),
+            expect(Stage.SUCCEEDED)
+                .deletes("train-actor-0", "train-actor-2")
+                .events("LeaderSucceeded")),
+        row(
+            "cleanPodPolicy None: no pod is deleted",
+            threeWorkers("None"),
+            mixedPods(),
             expect(Stage.SUCCEEDED).events("LeaderSucceeded")),
-        row("pods already being deleted are not deleted again",
-            running().terminating(), List.of(serving("train-learner").deleting(), serving("train-actor-0")),
+        row(
+            "pods already being deleted are not deleted again",
+            running().terminating(),
+            List.of(serving("train-learner").deleting(), serving("train-actor-0")),
             expect(Stage.SUCCEEDED).deletes("train-actor-0").events("Terminated")),
-        row("Succeeded with pods left: cleanup repeated, no event",
+        row(
+            "Succeeded with pods left: cleanup repeated, no event",
             running().stage(Stage.SUCCEEDED).completed(JobFixture.EARLIER),
             List.of(pod("train-learner").succeeded().on("node-a"), serving("train-actor-0")),
             expect(Stage.SUCCEEDED).deletes("train-learner", "train-actor-0")),
-        row("Failed with cleanPodPolicy Running: only running pods deleted",
+        row(
+            "Failed with cleanPodPolicy Running: only running pods deleted",
             running().stage(Stage.FAILED).completed(JobFixture.EARLIER).cleanPodPolicy("Running"),
-            List.of(pod("train-learner").failed("Error").on("node-a"), serving("train-actor-0"), pod("train-actor-1").unknown()),
+            List.of(
+                pod("train-learner").failed("Error").on("node-a"),
+                serving("train-actor-0"),
+                pod("train-actor-1").unknown()),
             expect(Stage.FAILED).deletes("train-actor-0", "train-actor-1")),
-        row("Failed with cleanPodPolicy None: nothing to do",
+        row(
+            "Failed with cleanPodPolicy None: nothing to do",
             running().stage(Stage.FAILED).completed(JobFixture.EARLIER).cleanPodPolicy("None"),
             List.of(pod("train-learner").failed("Error").on("node-a")),
             expect(Stage.FAILED)),
-        row("terminal jobs never create pods, even with allocations",
-            running().stage(Stage.SUCCEEDED).completed(JobFixture.EARLIER), List.of(),
+        row(
+            "terminal jobs never create pods, even with allocations",
+            running().stage(Stage.SUCCEEDED).completed(JobFixture.EARLIER),
+            List.of(),
             expect(Stage.SUCCEEDED)),
-        row("terminal jobs ignore terminating and failures",
-            running().stage(Stage.SUCCEEDED).completed(JobFixture.EARLIER).terminating().cleanPodPolicy("None"),
+        row(
+            "terminal jobs ignore terminating and failures",
+            running()
+                .stage(Stage.SUCCEEDED)
+                .completed(JobFixture.EARLIER)
+                .terminating()
+                .cleanPodPolicy("None"),
             List.of(pod("train-learner").failed("Error").on("node-a")),
             expect(Stage.SUCCEEDED).leaderRestarts(0)));
   }
@@ -104,24 +153,36 @@ class TerminationTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Stage.class, names = {"PENDING", "STARTING", "RUNNING", "RESCHEDULING"})
+  @EnumSource(
+      value = Stage.class,
+      names = {"PENDING", "STARTING", "RUNNING", "RESCHEDULING"})
   void terminatingSetsCompletionTimeAndFinishedCondition(Stage stage) {
     JobView view = JobFixture.job().stage(stage).terminating().build();
 
-    ControllerStatus status = new LifecyclePlanner().plan(view, List.of(), PlanCase.NOW).statusPatch().orElseThrow();
+    ControllerStatus status =
+        new LifecyclePlanner().plan(view, List.of(), PlanCase.NOW).statusPatch().orElseThrow();
 
     assertThat(status.completionTime()).contains(PlanCase.NOW);
     assertThat(status.condition(Condition.FINISHED).orElseThrow())
         .extracting(Condition::status, Condition::reason)
         .containsExactly(ConditionStatus.TRUE, "Terminated");
-    assertThat(status.condition(Condition.RUNNING).orElseThrow().status()).isEqualTo(ConditionStatus.FALSE);
+    assertThat(status.condition(Condition.RUNNING).orElseThrow().status())
+        .isEqualTo(ConditionStatus.FALSE);
   }
 
   @Test
   void aFinishedJobWithNothingLeftToCleanPlansNothing() {
     JobView first = running().terminating().build();
-    ControllerStatus finished = new LifecyclePlanner().plan(first, List.of(), PlanCase.NOW).statusPatch().orElseThrow();
-    JobView stored = new JobView(first.namespace(), first.name(), first.generation(), first.spec(), first.scheduler(), finished);
+    ControllerStatus finished =
+        new LifecyclePlanner().plan(first, List.of(), PlanCase.NOW).statusPatch().orElseThrow();
+    JobView stored =
+        new JobView(
+            first.namespace(),
+            first.name(),
+            first.generation(),
+            first.spec(),
+            first.scheduler(),
+            finished);
 
     Plan again = new LifecyclePlanner().plan(stored, List.of(), PlanCase.NOW.plusSeconds(600));
 
@@ -133,9 +194,12 @@ class TerminationTest {
   void cleanupDeletionsSayWhy() {
     JobView view = running().terminating().build();
 
-    Plan plan = new LifecyclePlanner().plan(view, List.of(serving("train-learner").build()), PlanCase.NOW);
+    Plan plan =
+        new LifecyclePlanner().plan(view, List.of(serving("train-learner").build()), PlanCase.NOW);
 
-    assertThat(plan.deletes()).singleElement().extracting(PlannedAction.DeletePod::why)
+    assertThat(plan.deletes())
+        .singleElement()
+        .extracting(PlannedAction.DeletePod::why)
         .isEqualTo(DeletionReason.JOB_FINISHED);
   }
 }

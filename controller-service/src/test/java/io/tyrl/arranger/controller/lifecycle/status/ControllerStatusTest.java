@@ -11,9 +11,18 @@ class ControllerStatusTest {
 
   @Test
   void theWorkersColumnSumsReadyAndDesiredOverEveryWorkerSet() {
-    ControllerStatus status = new ControllerStatus(Stage.RUNNING, List.of(), LeaderSummary.none(),
-        List.of(new WorkerSetSummary("actor", 3, 3, 2, 0), new WorkerSetSummary("critic", 2, 1, 1, 0)), 3,
-        Optional.empty(), Optional.empty(), 1);
+    ControllerStatus status =
+        new ControllerStatus(
+            Stage.RUNNING,
+            List.of(),
+            LeaderSummary.none(),
+            List.of(
+                new WorkerSetSummary("actor", 3, 3, 2, 0),
+                new WorkerSetSummary("critic", 2, 1, 1, 0)),
+            3,
+            Optional.empty(),
+            Optional.empty(),
+            1);
 
     assertThat(status.workersReadyOfDesired()).isEqualTo("3/5");
   }

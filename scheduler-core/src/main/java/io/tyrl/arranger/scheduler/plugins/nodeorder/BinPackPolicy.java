@@ -3,7 +3,10 @@ package io.tyrl.arranger.scheduler.plugins.nodeorder;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 
-/** BinPack: fill used nodes first. {@code score = 100 × utilizationAfter} (see {@link ResourceWeights}). */
+/**
+ * BinPack: fill used nodes first. {@code score = 100 × utilizationAfter} (see {@link
+ * ResourceWeights}).
+ */
 public record BinPackPolicy(ResourceWeights weights) implements NodeOrderPolicy {
 
   @Override

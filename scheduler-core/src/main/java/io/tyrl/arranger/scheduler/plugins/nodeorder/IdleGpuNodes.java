@@ -7,9 +7,10 @@ import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.List;
 
 /**
- * Which GPU nodes of a session have none of their GPUs used or promised — read from the nodes' ledgers,
- * then kept up to date as tasks are placed and removed — against a reserve: the share of the GPU nodes that LeaderFirst keeps idle for
- * requests that need a whole node (see {@link LeaderFirstPolicy}).
+ * Which GPU nodes of a session have none of their GPUs used or promised — read from the nodes'
+ * ledgers, then kept up to date as tasks are placed and removed — against a reserve: the share of
+ * the GPU nodes that LeaderFirst keeps idle for requests that need a whole node (see {@link
+ * LeaderFirstPolicy}).
  */
 final class IdleGpuNodes implements PlacementListener {
 
@@ -19,8 +20,8 @@ final class IdleGpuNodes implements PlacementListener {
   private long idleCount;
 
   /**
-   * The session's idle GPU nodes against a reserve of {@code reservePercent} of them, followed as tasks
-   * are placed and removed; null when no reserve is kept or the session has no GPU resource.
+   * The session's idle GPU nodes against a reserve of {@code reservePercent} of them, followed as
+   * tasks are placed and removed; null when no reserve is kept or the session has no GPU resource.
    */
   static IdleGpuNodes followedIn(Session session, int gpuDimension, int reservePercent) {
     if (reservePercent == 0 || gpuDimension < 0) {
@@ -49,7 +50,10 @@ final class IdleGpuNodes implements PlacementListener {
     return idle[node.index()];
   }
 
-  /** True once idle GPU nodes are down to the reserve: from then on they are kept for whole-node requests. */
+  /**
+   * True once idle GPU nodes are down to the reserve: from then on they are kept for whole-node
+   * requests.
+   */
   boolean downToReserve() {
     return idleCount <= reserve;
   }
@@ -65,7 +69,10 @@ final class IdleGpuNodes implements PlacementListener {
   }
 
   private void refresh(NodeState node) {
-    boolean now = node.allocatable(gpuDimension) > 0 && node.used(gpuDimension) == 0 && node.pipelined(gpuDimension) == 0;
+    boolean now =
+        node.allocatable(gpuDimension) > 0
+            && node.used(gpuDimension) == 0
+            && node.pipelined(gpuDimension) == 0;
     if (now != idle[node.index()]) {
       idle[node.index()] = now;
       idleCount += now ? 1 : -1;

@@ -4,9 +4,9 @@ import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 
 /**
- * JobAffinity: pack a job's pods together. {@code score = 100 × (pods of the job on the node) + BinPack score};
- * BinPack is at most 100, so more of the job's pods always wins and BinPack only breaks ties (the
- * first pod goes to the fullest node, and the job grows there).
+ * JobAffinity: pack a job's pods together. {@code score = 100 × (pods of the job on the node) +
+ * BinPack score}; BinPack is at most 100, so more of the job's pods always wins and BinPack only
+ * breaks ties (the first pod goes to the fullest node, and the job grows there).
  */
 public record JobAffinityPolicy(BinPackPolicy binPack) implements NodeOrderPolicy {
 

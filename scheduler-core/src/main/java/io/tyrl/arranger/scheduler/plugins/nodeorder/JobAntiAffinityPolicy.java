@@ -4,8 +4,8 @@ import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 
 /**
- * JobAntiAffinity: spread a job's pods. {@code score = −100 × (pods of the job on the node) + (100 − BinPack score)};
- * fewer of the job's pods always wins, and among equals the least used node.
+ * JobAntiAffinity: spread a job's pods. {@code score = −100 × (pods of the job on the node) + (100
+ * − BinPack score)}; fewer of the job's pods always wins, and among equals the least used node.
  */
 public record JobAntiAffinityPolicy(BinPackPolicy binPack) implements NodeOrderPolicy {
 

@@ -5,25 +5,31 @@ import io.tyrl.arranger.scheduler.framework.TaskState;
 
 /**
  * LeaderFirst: keep the Learner on a quiet node, pack the Actors.
+ *
  * <ul>
- *   <li>leader: {@code 100 × (1 − utilizationAfter)} with the GPU weight multiplied by {@code gpuBoost} —
- *       the least used node wins, GPU use counting most;</li>
+ *   <li>leader: {@code 100 × (1 − utilizationAfter)} with the GPU weight multiplied by {@code
+ *       gpuBoost} — the least used node wins, GPU use counting most;
  *   <li>worker: {@code 100 × utilizationAfter} with the cpu weight multiplied by {@code cpuBoost} —
- *       the most used node wins, cpu use counting most.</li>
+ *       the most used node wins, cpu use counting most.
  * </ul>
- * Left alone, the leader rule spreads small leaders over every idle GPU node, and a leader that needs a
- * whole node then waits for one to empty. So once the idle GPU nodes are down to the reserve
- * ({@code idleGpuNodes}, null when no reserve is kept), a leader that needs only part of a node's GPUs
- * scores 100 less on an idle node: it takes the quietest used node that fits and opens an idle one only
- * when none does.
+ *
+ * Left alone, the leader rule spreads small leaders over every idle GPU node, and a leader that
+ * needs a whole node then waits for one to empty. So once the idle GPU nodes are down to the
+ * reserve ({@code idleGpuNodes}, null when no reserve is kept), a leader that needs only part of a
+ * node's GPUs scores 100 less on an idle node: it takes the quietest used node that fits and opens
+ * an idle one only when none does.
  */
-record LeaderFirstPolicy(ResourceWeights leaderWeights, ResourceWeights workerWeights, IdleGpuNodes idleGpuNodes)
+record LeaderFirstPolicy(
+    ResourceWeights leaderWeights, ResourceWeights workerWeights, IdleGpuNodes idleGpuNodes)
     implements NodeOrderPolicy {
 
   static final double IDLE_NODE_PENALTY = 100;
 
-  static LeaderFirstPolicy of(ResourceWeights base, long gpuBoost, long cpuBoost, IdleGpuNodes idleGpuNodes) {
-    return new LeaderFirstPolicy(base.withGpuWeight(base.gpuWeight() * gpuBoost), base.withCpuWeight(base.cpuWeight() * cpuBoost),
+  static LeaderFirstPolicy of(
+      ResourceWeights base, long gpuBoost, long cpuBoost, IdleGpuNodes idleGpuNodes) {
+    return new LeaderFirstPolicy(
+        base.withGpuWeight(base.gpuWeight() * gpuBoost),
+        base.withCpuWeight(base.cpuWeight() * cpuBoost),
         idleGpuNodes);
   }
 

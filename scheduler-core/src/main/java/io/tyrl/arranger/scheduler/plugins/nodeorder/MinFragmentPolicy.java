@@ -5,8 +5,9 @@ import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 
 /**
- * MinFragment: prefer nodes whose cpu and memory fill up evenly, so neither is stranded.
- * {@code score = (1 − |cpu(used+request)/allocatable − memory(used+request)/allocatable|) × BinPack score}.
+ * MinFragment: prefer nodes whose cpu and memory fill up evenly, so neither is stranded. {@code
+ * score = (1 − |cpu(used+request)/allocatable − memory(used+request)/allocatable|) × BinPack
+ * score}.
  */
 public record MinFragmentPolicy(BinPackPolicy binPack) implements NodeOrderPolicy {
 

@@ -22,21 +22,23 @@ import java.util.stream.Stream;
 
 /**
  * Scores nodes by the job's {@code basicPolicy}, or {@code defaultPolicy} when the job sets none.
- * {@code Gang} is an admission rule (all pods or none, enforced by the gang plugin), not a node order:
- * Gang jobs are ordered by {@code gangPolicy}. The formulas are on each policy class; resource weights
- * ({@code cpu.weight}, {@code memory.weight}, {@code gpu.weight}) and LeaderFirst's boosts are
- * arguments, and {@code weight} scales this plugin's score against other scoring plugins.
+ * {@code Gang} is an admission rule (all pods or none, enforced by the gang plugin), not a node
+ * order: Gang jobs are ordered by {@code gangPolicy}. The formulas are on each policy class;
+ * resource weights ({@code cpu.weight}, {@code memory.weight}, {@code gpu.weight}) and
+ * LeaderFirst's boosts are arguments, and {@code weight} scales this plugin's score against other
+ * scoring plugins.
  *
  * <p>The node orders are registered here by their name in the CRD's {@code basicPolicy} enum
- * ({@link #REGISTRY}). Each job's name is looked up once when the session opens; a name no policy is
- * registered under makes the job invalid, saying so, rather than ordering it some other way.
+ * ({@link #REGISTRY}). Each job's name is looked up once when the session opens; a name no policy
+ * is registered under makes the job invalid, saying so, rather than ordering it some other way.
  */
 public final class NodeOrderPlugin implements Plugin {
 
   public static final String NAME = "nodeorder";
 
   /** What a policy is built from, once per session that has a job ordered by it. */
-  record PolicyInputs(Session session, Arguments arguments, ResourceWeights weights, BinPackPolicy binPack) {}
+  record PolicyInputs(
+      Session session, Arguments arguments, ResourceWeights weights, BinPackPolicy binPack) {}
 
   /** A node order: its name in the CRD's {@code basicPolicy} enum, and how a session builds it. */
   private record Registration(BasicPolicy policy, Function<PolicyInputs, NodeOrderPolicy> build) {
@@ -50,39 +52,60 @@ public final class NodeOrderPlugin implements Plugin {
   private static final BasicPolicy BIN_PACK = new BasicPolicy("BinPack");
 
   /**
-   * Every node order. A new one is its {@code NodeOrderPolicy} record, its name in the CRD's
-   * {@code basicPolicy} enum, and one entry here.
+   * Every node order. A new one is its {@code NodeOrderPolicy} record, its name in the CRD's {@code
+   * basicPolicy} enum, and one entry here.
    */
-  private static final List<Registration> REGISTRY = List.of(
-      new Registration(BIN_PACK, PolicyInputs::binPack),
-      new Registration(BasicPolicy.LEADER_FIRST, NodeOrderPlugin::leaderFirst),
-      new Registration("MinFragment", inputs -> new MinFragmentPolicy(inputs.binPack())),
-      new Registration("JobAffinity", inputs -> new JobAffinityPolicy(inputs.binPack())),
-      new Registration("JobAntiAffinity", inputs -> new JobAntiAffinityPolicy(inputs.binPack())));
+  private static final List<Registration> REGISTRY =
+      List.of(
+          new Registration(BIN_PACK, PolicyInputs::binPack),
+          new Registration(BasicPolicy.LEADER_FIRST, NodeOrderPlugin::leaderFirst),
+          new Registration("MinFragment", inputs -> new MinFragmentPolicy(inputs.binPack())),
+          new Registration("JobAffinity", inputs -> new JobAffinityPolicy(inputs.binPack())),
+          new Registration(
+              "JobAntiAffinity", inputs -> new JobAntiAffinityPolicy(inputs.binPack())));
 
   /** The node orders, as registered: what {@code defaultPolicy} and {@code gangPolicy} accept. */
-  public static final List<BasicPolicy> NODE_ORDERS = REGISTRY.stream().map(Registration::policy).toList();
-  /** Every {@code basicPolicy} a job may name: Gang, then the node orders. */
-  public static final List<BasicPolicy> BASIC_POLICIES = Stream.concat(Stream.of(BasicPolicy.GANG), NODE_ORDERS.stream()).toList();
+  public static final List<BasicPolicy> NODE_ORDERS =
+      REGISTRY.stream().map(Registration::policy).toList();
 
-  private static final Map<BasicPolicy, Integer> REGISTRY_INDEX = IntStream.range(0, REGISTRY.size()).boxed()
-      .collect(Collectors.toUnmodifiableMap(i -> REGISTRY.get(i).policy(), i -> i));
+  /** Every {@code basicPolicy} a job may name: Gang, then the node orders. */
+  public static final List<BasicPolicy> BASIC_POLICIES =
+      Stream.concat(Stream.of(BasicPolicy.GANG), NODE_ORDERS.stream()).toList();
+
+  private static final Map<BasicPolicy, Integer> REGISTRY_INDEX =
+      IntStream.range(0, REGISTRY.size())
+          .boxed()
+          .collect(Collectors.toUnmodifiableMap(i -> REGISTRY.get(i).policy(), i -> i));
 
   public static final ArgumentSpec<Double> WEIGHT = ArgumentSpec.decimal("weight", 1, 0, 1000);
-  public static final ArgumentSpec<BasicPolicy> DEFAULT_POLICY = ArgumentSpec.oneOf("defaultPolicy", BIN_PACK, NODE_ORDERS,
-      BasicPolicy::name);
-  public static final ArgumentSpec<BasicPolicy> GANG_POLICY = ArgumentSpec.oneOf("gangPolicy", BIN_PACK, NODE_ORDERS,
-      BasicPolicy::name);
-  public static final ArgumentSpec<Integer> CPU_WEIGHT = ArgumentSpec.integer("cpu.weight", 1, 0, 100);
-  public static final ArgumentSpec<Integer> MEMORY_WEIGHT = ArgumentSpec.integer("memory.weight", 1, 0, 100);
-  public static final ArgumentSpec<Integer> GPU_WEIGHT = ArgumentSpec.integer("gpu.weight", 1, 0, 100);
-  public static final ArgumentSpec<Integer> LEADER_GPU_BOOST = ArgumentSpec.integer("leaderFirst.gpuBoost", 3, 1, 100);
-  public static final ArgumentSpec<Integer> WORKER_CPU_BOOST = ArgumentSpec.integer("leaderFirst.cpuBoost", 3, 1, 100);
-  /** Percent of the GPU nodes LeaderFirst keeps idle for whole-node requests; 0 keeps none (the leader rule alone). */
-  public static final ArgumentSpec<Integer> LEADER_IDLE_NODE_RESERVE = ArgumentSpec.integer("leaderFirst.idleNodeReserve", 10, 0, 100);
+  public static final ArgumentSpec<BasicPolicy> DEFAULT_POLICY =
+      ArgumentSpec.oneOf("defaultPolicy", BIN_PACK, NODE_ORDERS, BasicPolicy::name);
+  public static final ArgumentSpec<BasicPolicy> GANG_POLICY =
+      ArgumentSpec.oneOf("gangPolicy", BIN_PACK, NODE_ORDERS, BasicPolicy::name);
+  public static final ArgumentSpec<Integer> CPU_WEIGHT =
+      ArgumentSpec.integer("cpu.weight", 1, 0, 100);
+  public static final ArgumentSpec<Integer> MEMORY_WEIGHT =
+      ArgumentSpec.integer("memory.weight", 1, 0, 100);
+  public static final ArgumentSpec<Integer> GPU_WEIGHT =
+      ArgumentSpec.integer("gpu.weight", 1, 0, 100);
+  public static final ArgumentSpec<Integer> LEADER_GPU_BOOST =
+      ArgumentSpec.integer("leaderFirst.gpuBoost", 3, 1, 100);
+  public static final ArgumentSpec<Integer> WORKER_CPU_BOOST =
+      ArgumentSpec.integer("leaderFirst.cpuBoost", 3, 1, 100);
+
+  /**
+   * Percent of the GPU nodes LeaderFirst keeps idle for whole-node requests; 0 keeps none (the
+   * leader rule alone).
+   */
+  public static final ArgumentSpec<Integer> LEADER_IDLE_NODE_RESERVE =
+      ArgumentSpec.integer("leaderFirst.idleNodeReserve", 10, 0, 100);
 
   private final Arguments arguments;
-  /** Each job's node order by {@link JobState#index()}, so scoring a node is an array read; null for an unknown name. */
+
+  /**
+   * Each job's node order by {@link JobState#index()}, so scoring a node is an array read; null for
+   * an unknown name.
+   */
   private NodeOrderPolicy[] byJob;
 
   NodeOrderPlugin(Arguments arguments) {
@@ -90,14 +113,30 @@ public final class NodeOrderPlugin implements Plugin {
   }
 
   public static PluginDescriptor descriptor() {
-    return new PluginDescriptor(NAME, ArgumentSchema.of(WEIGHT, DEFAULT_POLICY, GANG_POLICY, CPU_WEIGHT, MEMORY_WEIGHT,
-        GPU_WEIGHT, LEADER_GPU_BOOST, WORKER_CPU_BOOST, LEADER_IDLE_NODE_RESERVE), NodeOrderPlugin::new);
+    return new PluginDescriptor(
+        NAME,
+        ArgumentSchema.of(
+            WEIGHT,
+            DEFAULT_POLICY,
+            GANG_POLICY,
+            CPU_WEIGHT,
+            MEMORY_WEIGHT,
+            GPU_WEIGHT,
+            LEADER_GPU_BOOST,
+            WORKER_CPU_BOOST,
+            LEADER_IDLE_NODE_RESERVE),
+        NodeOrderPlugin::new);
   }
 
   @Override
   public void onSessionOpen(Session session, PluginHooks hooks) {
-    ResourceWeights weights = ResourceWeights.resolve(session.dimensions(), Resource.GPU, arguments.get(CPU_WEIGHT),
-        arguments.get(MEMORY_WEIGHT), arguments.get(GPU_WEIGHT));
+    ResourceWeights weights =
+        ResourceWeights.resolve(
+            session.dimensions(),
+            Resource.GPU,
+            arguments.get(CPU_WEIGHT),
+            arguments.get(MEMORY_WEIGHT),
+            arguments.get(GPU_WEIGHT));
     PolicyInputs inputs = new PolicyInputs(session, arguments, weights, new BinPackPolicy(weights));
     NodeOrderPolicy[] built = new NodeOrderPolicy[REGISTRY.size()];
     List<JobState> jobs = session.jobs();
@@ -115,23 +154,37 @@ public final class NodeOrderPlugin implements Plugin {
     hooks.nodeScore(this::score, arguments.get(WEIGHT));
   }
 
-  /** The node order a job's {@code basicPolicy} stands for: the default when it names none, gangPolicy for Gang. */
+  /**
+   * The node order a job's {@code basicPolicy} stands for: the default when it names none,
+   * gangPolicy for Gang.
+   */
   private BasicPolicy nodeOrderOf(BasicPolicy policy) {
-    return policy == null ? arguments.get(DEFAULT_POLICY) : policy.equals(BasicPolicy.GANG) ? arguments.get(GANG_POLICY) : policy;
+    return policy == null
+        ? arguments.get(DEFAULT_POLICY)
+        : policy.equals(BasicPolicy.GANG) ? arguments.get(GANG_POLICY) : policy;
   }
 
   private Optional<String> unknownPolicy(JobState job) {
     if (byJob[job.index()] != null) {
       return Optional.empty();
     }
-    return Optional.of("basicPolicy '" + job.info().basicPolicy() + "' is not a policy this scheduler knows; expected one of "
-        + BASIC_POLICIES.stream().map(BasicPolicy::name).collect(Collectors.joining(", ")));
+    return Optional.of(
+        "basicPolicy '"
+            + job.info().basicPolicy()
+            + "' is not a policy this scheduler knows; expected one of "
+            + BASIC_POLICIES.stream().map(BasicPolicy::name).collect(Collectors.joining(", ")));
   }
 
   static NodeOrderPolicy leaderFirst(PolicyInputs inputs) {
     Arguments arguments = inputs.arguments();
-    return LeaderFirstPolicy.of(inputs.weights(), arguments.get(LEADER_GPU_BOOST), arguments.get(WORKER_CPU_BOOST),
-        IdleGpuNodes.followedIn(inputs.session(), inputs.weights().gpuDimension(), arguments.get(LEADER_IDLE_NODE_RESERVE)));
+    return LeaderFirstPolicy.of(
+        inputs.weights(),
+        arguments.get(LEADER_GPU_BOOST),
+        arguments.get(WORKER_CPU_BOOST),
+        IdleGpuNodes.followedIn(
+            inputs.session(),
+            inputs.weights().gpuDimension(),
+            arguments.get(LEADER_IDLE_NODE_RESERVE)));
   }
 
   private double score(TaskState task, NodeState node) {
