@@ -1,7 +1,6 @@
 package io.tyrl.arranger.scheduler.actions;
 
 import io.tyrl.arranger.scheduler.api.ReasonCode;
-import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.conf.Arguments;
 import io.tyrl.arranger.scheduler.framework.Action;
 import io.tyrl.arranger.scheduler.framework.ActionDescriptor;
@@ -56,12 +55,7 @@ public final class AllocateAction implements Action {
   }
 
   public static ActionDescriptor descriptor() {
-    return new ActionDescriptor(
-        NAME,
-        ArgumentSchema.of(
-            PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
-            PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND),
-        AllocateAction::new);
+    return new ActionDescriptor(NAME, PlacementOptions.SCHEMA, AllocateAction::new);
   }
 
   @Override

@@ -1,6 +1,5 @@
 package io.tyrl.arranger.scheduler.actions;
 
-import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.conf.Arguments;
 import io.tyrl.arranger.scheduler.framework.Action;
 import io.tyrl.arranger.scheduler.framework.ActionDescriptor;
@@ -30,12 +29,7 @@ public final class BackfillAction implements Action {
   }
 
   public static ActionDescriptor descriptor() {
-    return new ActionDescriptor(
-        NAME,
-        ArgumentSchema.of(
-            PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
-            PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND),
-        BackfillAction::new);
+    return new ActionDescriptor(NAME, PlacementOptions.SCHEMA, BackfillAction::new);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.actions;
 
+import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.conf.ArgumentSpec;
 import io.tyrl.arranger.scheduler.conf.Arguments;
 
@@ -14,6 +15,10 @@ record PlacementOptions(int percentageOfNodesToScore, int minFeasibleNodesToFind
       ArgumentSpec.integer("percentageOfNodesToScore", 0, 0, 100);
   static final ArgumentSpec<Integer> MIN_FEASIBLE_NODES_TO_FIND =
       ArgumentSpec.integer("minFeasibleNodesToFind", 100, 1, 1_000_000);
+
+  /** The arguments of every action that searches nodes. */
+  static final ArgumentSchema SCHEMA =
+      ArgumentSchema.of(PERCENTAGE_OF_NODES_TO_SCORE, MIN_FEASIBLE_NODES_TO_FIND);
 
   static PlacementOptions from(Arguments arguments) {
     return new PlacementOptions(
