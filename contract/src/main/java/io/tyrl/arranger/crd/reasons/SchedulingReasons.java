@@ -42,6 +42,13 @@ public final class SchedulingReasons {
   public static final String QUEUE_NOT_FOUND = "QueueNotFound";
 
   /**
+   * The job's queue, or a queue above it, has an invalid place in the queue tree (an unknown parent,
+   * a cycle, children guaranteed more than their parent), or the job names a queue that has
+   * children: jobs under it wait until the tree is fixed.
+   */
+  public static final String INVALID_QUEUE = "InvalidQueue";
+
+  /**
    * The job is malformed or outside the bounds: refused by the scheduler's reading or the
    * controller's validation.
    */
@@ -73,6 +80,7 @@ public final class SchedulingReasons {
           NOT_ENQUEUED,
           QUEUE_OVERUSED,
           QUEUE_NOT_FOUND,
+          INVALID_QUEUE,
           INVALID_JOB,
           WAITING_FOR_VICTIMS,
           PREEMPTED,

@@ -30,6 +30,9 @@ import java.util.Set;
  * @param stage the controller's stage of the job; null = {@link Stage#PENDING}
  * @param preemptionPolicy NEVER when the job waits for room rather than evict others; null = the
  *     default, PREEMPT_LOWER_PRIORITY
+ * @param runningSince when the job's gang minimum started running (its stage became Running); null
+ *     when it is not running or the time is unknown. A queue's {@code preemptMinRuntime} and {@code
+ *     reclaimMinRuntime} count from it: a job's core is no victim before it has run that long
  */
 public record JobInfo(
     String namespace,
@@ -47,7 +50,8 @@ public record JobInfo(
     boolean preemptable,
     boolean awaitingVictims,
     Stage stage,
-    PreemptionPolicy preemptionPolicy) {
+    PreemptionPolicy preemptionPolicy,
+    Instant runningSince) {
 
   public JobInfo {
     requireText(namespace, "namespace", null);
@@ -108,7 +112,8 @@ public record JobInfo(
         .preemptable(preemptable)
         .awaitingVictims(awaitingVictims)
         .stage(stage)
-        .preemptionPolicy(preemptionPolicy);
+        .preemptionPolicy(preemptionPolicy)
+        .runningSince(runningSince);
   }
 
   /** Collects a job's components; {@link #build()} validates them as the record does. */
@@ -129,6 +134,7 @@ public record JobInfo(
     private boolean awaitingVictims;
     private Stage stage;
     private PreemptionPolicy preemptionPolicy;
+    private Instant runningSince;
 
     private Builder(String namespace, String name) {
       this.namespace = namespace;
@@ -205,6 +211,11 @@ public record JobInfo(
       return this;
     }
 
+    public Builder runningSince(Instant runningSince) {
+      this.runningSince = runningSince;
+      return this;
+    }
+
     public JobInfo build() {
       return new JobInfo(
           namespace,
@@ -222,7 +233,8 @@ public record JobInfo(
           preemptable,
           awaitingVictims,
           stage,
-          preemptionPolicy);
+          preemptionPolicy,
+          runningSince);
     }
   }
 

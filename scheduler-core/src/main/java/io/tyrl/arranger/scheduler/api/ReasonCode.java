@@ -29,6 +29,7 @@ public enum ReasonCode {
   QUEUE_OVERUSED(SchedulingReasons.QUEUE_OVERUSED),
   /** The job names a queue that does not exist. */
   QUEUE_NOT_FOUND(SchedulingReasons.QUEUE_NOT_FOUND),
+  INVALID_QUEUE(SchedulingReasons.INVALID_QUEUE),
   /** The job itself is inconsistent, or scheduling it failed unexpectedly. */
   INVALID_JOB(SchedulingReasons.INVALID_JOB),
   /**
