@@ -155,7 +155,9 @@ public final class ReclaimAction implements Action {
     @Override
     public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
       QueueState queue = candidate.queue();
-      if (queue == preemptor.queue() || !aboveDeservedSomewhere(queue)) {
+      if (queue == preemptor.queue()
+          || queue.isInInvalidSubtree()
+          || !aboveDeservedSomewhere(queue)) {
         return false;
       }
       Branches branches = Branches.of(preemptor.queue(), queue);

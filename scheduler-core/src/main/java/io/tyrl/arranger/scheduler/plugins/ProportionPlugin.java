@@ -129,7 +129,12 @@ public final class ProportionPlugin implements Plugin {
     long totalGuaranteed = 0;
     for (int i = 0; i < siblings.size(); i++) {
       QueueState queue = siblings.get(i);
-      guaranteed[i] = Math.min(queue.guarantee(dimension), demand.get(queue));
+      // What jobs under an invalid queue hold is kept for them like a guarantee: they wait for the
+      // tree to be fixed, and nothing they hold is taken meanwhile.
+      guaranteed[i] =
+          queue.isInInvalidSubtree()
+              ? demand.get(queue)
+              : Math.min(queue.guarantee(dimension), demand.get(queue));
       totalGuaranteed += guaranteed[i];
     }
     long remaining = capacity;
