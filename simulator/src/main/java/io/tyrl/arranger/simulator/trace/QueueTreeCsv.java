@@ -69,15 +69,12 @@ public final class QueueTreeCsv {
       if (name.isEmpty()) {
         throw problem(lineNumber, "name", "must not be empty");
       }
+      int weight = row.integer("weight", 1);
+      int priority = row.integer("priority", 0);
+      Resource guarantee = row.resources("guarantee_", false);
+      Resource capability = row.resources("capability_", true);
       try {
-        queues.add(
-            new QueueSpec(
-                name,
-                row.raw("parent"),
-                row.integer("weight", 1),
-                row.integer("priority", 0),
-                row.resources("guarantee_", false),
-                row.resources("capability_", true)));
+        queues.add(new QueueSpec(name, row.raw("parent"), weight, priority, guarantee, capability));
         new QueueTree(queues);
       } catch (IllegalArgumentException e) {
         throw problem(lineNumber, "", e.getMessage());
