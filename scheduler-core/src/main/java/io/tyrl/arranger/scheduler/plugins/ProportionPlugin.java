@@ -4,6 +4,7 @@ import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.framework.JobState;
+import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.Plugin;
 import io.tyrl.arranger.scheduler.framework.PluginDescriptor;
 import io.tyrl.arranger.scheduler.framework.PluginHooks;
@@ -46,6 +47,11 @@ public final class ProportionPlugin implements Plugin {
   private Session session;
   private final Map<QueueState, long[]> deserved = new HashMap<>();
 
+  /** Per resource, the cluster's room free now or once the pods being released are gone. */
+  private long[] freeRoom;
+
+  private final Map<QueueState, long[]> smallestWaitingMinimum = new HashMap<>();
+
   public static PluginDescriptor descriptor() {
     return new PluginDescriptor(NAME, ArgumentSchema.NONE, arguments -> new ProportionPlugin());
   }
@@ -54,10 +60,18 @@ public final class ProportionPlugin implements Plugin {
   public void onSessionOpen(Session openedSession, PluginHooks hooks) {
     this.session = openedSession;
     computeDeserved();
+    collectWaitingMinimums();
+    freeRoom = new long[session.dimensions().size()];
+    for (NodeState node : session.nodes()) {
+      for (int d = 0; d < freeRoom.length; d++) {
+        freeRoom[d] += Math.max(0, node.futureIdle(d));
+      }
+    }
     failMinimumsAboveCapability();
     hooks.queueOrder(this::compareShares);
     hooks.overused(this::isOverused);
     hooks.jobEnqueueable(this::enqueueRefusal);
+    hooks.jobEnqueueable(this::borrowRefusal);
     hooks.reclaimableVictims(this::reclaimable);
   }
 
@@ -373,6 +387,102 @@ public final class ProportionPlugin implements Plugin {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * A job's minimum — its core — may start above its queue's fair share only on room no other queue
+   * is owed: the cluster's free room (counting what is being released) less what the other queues
+   * are still owed of their fair shares and the minimums enqueued before it. Surplus (elastic pods
+   * above a running job's minimum) borrows idle room freely and is what reclaim takes back first; a
+   * core started on borrowed room would be the next victim as soon as the owner's jobs arrive.
+   */
+  private Optional<String> borrowRefusal(JobState job) {
+    QueueState queue = job.queue();
+    long[] minimum = job.minimumRequest();
+    ResourceDimensions dimensions = session.dimensions();
+    long[] share = deserved.get(queue);
+    for (int d = 0; d < minimum.length; d++) {
+      if (d == ResourceDimensions.PODS || minimum[d] == 0) {
+        continue;
+      }
+      long held = queue.allocated(d) + queue.inqueue(d);
+      if (held + minimum[d] <= share[d]) {
+        continue;
+      }
+      long owedToOthers = 0;
+      for (Map.Entry<QueueState, long[]> waiting : smallestWaitingMinimum.entrySet()) {
+        QueueState other = waiting.getKey();
+        if (other != queue && canStartWithinShare(other, waiting.getValue())) {
+          owedToOthers +=
+              Math.max(0, deserved.get(other)[d] - other.allocated(d) - other.inqueue(d));
+        }
+      }
+      long spare = freeRoom[d] - session.clusterInqueue(d) - owedToOthers;
+      if (minimum[d] > spare) {
+        String name = dimensions.name(d);
+        long free = Math.max(0, freeRoom[d] - session.clusterInqueue(d));
+        return Optional.of(
+            "queue "
+                + queue.path()
+                + " is at its fair share ("
+                + name
+                + " "
+                + Resource.formatQuantity(name, held)
+                + " of "
+                + Resource.formatQuantity(name, share[d])
+                + ", enqueued jobs included); the job's minimum ("
+                + Resource.formatQuantity(name, minimum[d])
+                + ") may start above it only on free room no other queue is owed: "
+                + Resource.formatQuantity(name, free)
+                + " free, "
+                + Resource.formatQuantity(name, Math.min(free, owedToOthers))
+                + " of it owed");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * True when what is left of the queue's share could hold its smallest waiting minimum in every
+   * resource: room the queue is owed counts as owed only if it could use it. Two queues each at
+   * their share of a different resource (cpu-heavy and GPU-heavy pods) are owed nothing they could
+   * not start, so the idle room is lent instead of left idle.
+   */
+  private boolean canStartWithinShare(QueueState queue, long[] smallestMinimum) {
+    long[] share = deserved.get(queue);
+    for (int d = 0; d < smallestMinimum.length; d++) {
+      if (d != ResourceDimensions.PODS
+          && smallestMinimum[d] > share[d] - queue.allocated(d) - queue.inqueue(d)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Per leaf queue with jobs that hold nothing yet, the per-resource least of their minimums (a
+   * bound: a queue some job of which fits within its share passes it).
+   */
+  private void collectWaitingMinimums() {
+    for (JobState job : session.jobs()) {
+      QueueState queue = job.queue();
+      if (queue == null
+          || job.isFailed()
+          || job.isQueueBlocked()
+          || job.placedTasks() > 0
+          || !job.hasPendingTasks()) {
+        continue;
+      }
+      long[] minimum = job.minimumRequest();
+      long[] smallest = smallestWaitingMinimum.get(queue);
+      if (smallest == null) {
+        smallestWaitingMinimum.put(queue, minimum);
+      } else {
+        for (int d = 0; d < smallest.length; d++) {
+          smallest[d] = Math.min(smallest[d], minimum[d]);
+        }
+      }
+    }
   }
 
   private List<TaskState> reclaimable(TaskState reclaimer, List<TaskState> candidates) {

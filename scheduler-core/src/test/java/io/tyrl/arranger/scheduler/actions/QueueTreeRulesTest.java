@@ -267,4 +267,31 @@ class QueueTreeRulesTest {
         .contains(
             "non-preemptible job needs 1 nvidia.com/gpu within guarantee; a has 0 of its 3 free");
   }
+
+  /**
+   * Queue a holds its share (4 of 8 GPUs); its next job's core may start on the 4 idle GPUs only
+   * while no other queue is owed them. With b's 4-GPU job waiting within b's share, a's job waits
+   * and b's starts; without it, a borrows the idle room.
+   */
+  @Test
+  void aCoreStartsAboveItsQueuesShareOnlyOnRoomNoOtherQueueIsOwed() {
+    List<QueueInfo> queues = List.of(queue("a").build(), queue("b").build());
+    JobInfo holding = gpuJob("a-running", "a", 4, 3).running("g", 3).stage(Stage.RUNNING).build();
+    JobInfo borrower = gpuJob("a-next", "a", 2, 1).created(T0).build();
+    JobInfo owner = gpuJob("b-job", "b", 4, 3).created(T0.plusSeconds(60)).build();
+
+    CycleResult contested =
+        cycle(List.of(gpuNode("g", 8)), List.of(holding, borrower, owner), queues);
+    CycleResult alone = cycle(List.of(gpuNode("g", 8)), List.of(holding, borrower), queues);
+
+    assertThat(contested.decision("default/a-next").allocations()).isEmpty();
+    assertThat(contested.decision("default/a-next").reason()).isEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(contested.decision("default/a-next").message())
+        .isEqualTo(
+            "queue a is at its fair share (nvidia.com/gpu 4 of 4, enqueued jobs included); the"
+                + " job's minimum (2) may start above it only on free room no other queue is owed:"
+                + " 0 free, 0 of it owed");
+    assertThat(contested.decision("default/b-job").allocations()).hasSize(4);
+    assertThat(alone.decision("default/a-next").allocations()).hasSize(2);
+  }
 }

@@ -90,7 +90,7 @@ class ReclaimConformanceTest {
                     .nodeSelector("pool", "gpu")
                     .build()),
             Map.of(),
-            Map.of("more", "Unscheduled/QueueOverused", "run", "ScheduledSucceed")),
+            Map.of("more", "Unscheduled/NotEnqueued", "run", "ScheduledSucceed")),
         new Row(
             "the queue furthest below its share reclaims first",
             List.of(node("n1").cpu("6").memory("64Gi").used("cpu", "2").build()),
@@ -130,7 +130,7 @@ class ReclaimConformanceTest {
                 pods("r1", "q", 0).build(),
                 pods("r2", "q", 0).build()),
             Map.of("r1", Map.of("plain-job", "plain-job-w-1")),
-            Map.of("r2", "Unscheduled/Unschedulable")),
+            Map.of("r2", "Unscheduled/NotEnqueued")),
         new Row(
             "a kube-system job above its queue's share gives nothing back",
             List.of(cpuNode("n1", 3)),
@@ -170,7 +170,7 @@ class ReclaimConformanceTest {
             List.of(queue("cpu").build(), queue("gpu").build()),
             mixedJobs(),
             Map.of(),
-            Map.of("c8", "Unscheduled/Unschedulable")));
+            Map.of("c8", "Unscheduled/NotEnqueued")));
   }
 
   private static List<NodeInfo> mixedNodes() {

@@ -204,7 +204,12 @@ class ReclaimSimulationTest {
     }
 
     assertThat(cyclesWithVictims).as("cycles that evicted anything").isEmpty();
-    assertThat(lastCpu.get("cpu")).as("the cluster stays in use").isEqualTo(16_000L);
+    Map<String, Long> gpus =
+        DecisionChecks.allocatedByQueue(
+            simulator.lastSnapshot(), simulator.cycle(T0.plusSeconds(200)), Resource.GPU);
+    assertThat(gpus.values().stream().mapToLong(Long::longValue).sum())
+        .as("the cluster stays in use: every GPU is held")
+        .isEqualTo(24L);
   }
 
   /**
