@@ -42,8 +42,8 @@ public final class SchedulingReasons {
   public static final String QUEUE_NOT_FOUND = "QueueNotFound";
 
   /**
-   * The job's queue, or a queue above it, has an invalid place in the queue tree (an unknown parent,
-   * a cycle, children guaranteed more than their parent), or the job names a queue that has
+   * The job's queue, or a queue above it, has an invalid place in the queue tree (an unknown
+   * parent, a cycle, children guaranteed more than their parent), or the job names a queue that has
    * children: jobs under it wait until the tree is fixed.
    */
   public static final String INVALID_QUEUE = "InvalidQueue";
