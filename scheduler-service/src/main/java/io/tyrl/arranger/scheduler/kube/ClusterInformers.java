@@ -52,8 +52,11 @@ public final class ClusterInformers implements ReadinessCheck {
    */
   public record UnreadableQueue(String name, String problem) {}
 
-  /** A Queue as cached: its resourceVersion and its status as stored (null when it has none). */
-  public record ObservedQueue(String name, String resourceVersion, JsonObject status) {}
+  /**
+   * A Queue as cached: its UID (what its Events name), its resourceVersion and its status as stored
+   * (null when it has none).
+   */
+  public record ObservedQueue(String name, String uid, String resourceVersion, JsonObject status) {}
 
   /** What the cache holds now, decoded, with the assumed statuses laid over it. */
   public record Contents(
@@ -216,6 +219,7 @@ public final class ClusterInformers implements ReadinessCheck {
           raw.getMetadata().getName(),
           new ObservedQueue(
               raw.getMetadata().getName(),
+              raw.getMetadata().getUid(),
               raw.getMetadata().getResourceVersion(),
               status != null && status.isJsonObject() ? status.getAsJsonObject() : null));
     }
