@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Queues report status on the real API server: {@code kubectl get tyq} shows Pending, Inqueue and
- * Running filled, and the queue's place in the tree valid; the status follows a change within two cycles; and a status that did not change
- * is not written again (its resourceVersion stays, and no write is counted).
+ * Running filled, and the queue's place in the tree valid; the status follows a change within two
+ * cycles; and a status that did not change is not written again (its resourceVersion stays, and no
+ * write is counted).
  */
 @ExtendWith(KubeApiServerExtension.class)
 class QueueStatusIT {
