@@ -26,6 +26,26 @@ interface EvictionRules {
    */
   boolean withinLimits(TaskState preemptor, Map<QueueState, long[]> freedByQueue);
 
+  /**
+   * True when the candidate's core (its leader and gang minimum) may go, i.e. the job may be
+   * evicted whole: it has run at least its queue's minimum runtime for this kind of eviction.
+   * Elastic workers above the minimum may always go.
+   */
+  boolean mayEvictWhole(JobState candidate);
+
+  /**
+   * True when the job has run at least {@code minimum}: counted from when its minimum started
+   * running, or from its creation when that is not known (which can only shorten the protection).
+   */
+  static boolean hasRun(JobState job, java.time.Duration minimum, java.time.Instant now) {
+    if (minimum.isZero()) {
+      return true;
+    }
+    java.time.Instant since =
+        job.info().runningSince() != null ? job.info().runningSince() : job.info().creationTime();
+    return !now.isBefore(since.plus(minimum));
+  }
+
   /** The reason the victim jobs' decisions carry. */
   ReasonCode victimReason();
 

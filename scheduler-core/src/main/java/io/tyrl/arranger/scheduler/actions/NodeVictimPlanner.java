@@ -160,7 +160,9 @@ final class NodeVictimPlanner {
     Set<TaskState> allowed = new HashSet<>(rules.allowedByPolicies(task, new ArrayList<>(offered)));
     List<TaskState> singles = elastic.stream().filter(allowed::contains).toList();
     List<JobState> wholeJobs =
-        jobs.stream().filter(job -> allowed.containsAll(placed(job, placed))).toList();
+        jobs.stream()
+            .filter(job -> rules.mayEvictWhole(job) && allowed.containsAll(placed(job, placed)))
+            .toList();
     return cover(need, singles, wholeJobs, placed);
   }
 

@@ -110,6 +110,11 @@ public final class PreemptAction implements Action {
     }
 
     @Override
+    public boolean mayEvictWhole(JobState candidate) {
+      return EvictionRules.hasRun(candidate, candidate.queue().preemptMinRuntime(), session.now());
+    }
+
+    @Override
     public ReasonCode victimReason() {
       return ReasonCode.PREEMPTED;
     }

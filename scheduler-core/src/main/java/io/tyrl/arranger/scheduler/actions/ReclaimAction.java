@@ -18,8 +18,10 @@ import java.util.Map;
 /**
  * Across queues, lets a queue below its deserved share take room back from reclaimable queues above
  * theirs (kube-batch's reclaim). Queues in queue order; in a queue that is not overused, jobs whose
- * gang minimum is not placed, in job order, until the queue is overused. Victims are chosen through
- * the tiers' reclaimable functions by the {@link VictimSelector}.
+ * gang minimum is not placed, in job order, until the queue is overused; then, while the queue is
+ * still below its share, running jobs grow their surplus pod by pod from other queues' surplus only
+ * (never another job's core). Victims are chosen through the tiers' reclaimable functions by the
+ * {@link VictimSelector}.
  *
  * <p>The action itself keeps the queue-level rules whatever the tiers say (a tier without the
  * proportion plugin may decide alone; see {@link ReclaimRules}): a pod reclaims only resources its
@@ -71,6 +73,33 @@ public final class ReclaimAction implements Action {
             });
       }
     }
+    for (QueueState queue : session.queuesInOrder()) {
+      if (!rules.mayReclaim(queue)) {
+        continue;
+      }
+      for (JobState grower :
+          session.jobsInOrder(queue, job -> VictimSelector.mayGrow(session, job))) {
+        if (!rules.mayReclaim(queue)) {
+          break;
+        }
+        session.forOneJob(grower, "reclaiming for", () -> grow(grower, queue, rules, selector));
+      }
+    }
+  }
+
+  /**
+   * A running job of a queue below its share takes back surplus pod by pod, while its queue stays
+   * below its share and the reclaim rules allow it; what fits without eviction is left to allocate.
+   */
+  private static void grow(
+      JobState grower, QueueState queue, ReclaimRules rules, VictimSelector selector) {
+    for (TaskState task : grower.pendingTasks()) {
+      if (!rules.mayReclaim(queue)
+          || !task.isPending()
+          || selector.growOne(task) != VictimSelector.Outcome.WAITING_FOR_VICTIMS) {
+        return;
+      }
+    }
   }
 
   /**
@@ -117,12 +146,40 @@ public final class ReclaimAction implements Action {
       return !queue.deserved().isEmpty() && !session.tiers().isOverused(queue);
     }
 
+    /**
+     * In a tree the same rules hold one level up too: where the two queues' branches meet, the
+     * victim's branch must be above its deserved share and the reclaimer's below its own, and every
+     * queue on the victim's branch must be reclaimable. So a team takes back from the sibling
+     * department that holds too much, never from a department within its share.
+     */
     @Override
     public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
       QueueState queue = candidate.queue();
-      return queue != preemptor.queue()
-          && queue.info().reclaimable()
-          && aboveDeservedSomewhere(queue);
+      if (queue == preemptor.queue()
+          || queue.isInInvalidSubtree()
+          || !aboveDeservedSomewhere(queue)) {
+        return false;
+      }
+      Branches branches = Branches.of(preemptor.queue(), queue);
+      for (QueueState level = queue; level != branches.theirs().parent(); level = level.parent()) {
+        if (!level.info().reclaimable()) {
+          return false;
+        }
+      }
+      return aboveDeservedSomewhere(branches.theirs())
+          && belowDeservedSomewhere(branches.ours(), preemptor);
+    }
+
+    private boolean belowDeservedSomewhere(QueueState queue, JobState reclaimer) {
+      long[] share = deserved.get(queue);
+      for (int d = 0; d < share.length; d++) {
+        if (d != ResourceDimensions.PODS
+            && reclaimer.minimumRequest()[d] > 0
+            && queue.allocated(d) < share[d]) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private boolean aboveDeservedSomewhere(QueueState queue) {
@@ -198,6 +255,9 @@ public final class ReclaimAction implements Action {
           return false;
         }
       }
+      if (!branchesKeepTheirShares(preemptor.job().queue(), freedByQueue, reclaimed)) {
+        return false;
+      }
       QueueState own = preemptor.job().queue();
       long[] ownShare = deserved.get(own);
       double gained = 0;
@@ -212,12 +272,57 @@ public final class ReclaimAction implements Action {
     }
 
     /**
+     * Rule 2 one level up: each branch the victims come from (the child, on their side, of the
+     * queue where their branch meets the reclaimer's) still holds at least its deserved share of
+     * some reclaimed resource it gave.
+     */
+    private boolean branchesKeepTheirShares(
+        QueueState reclaimerQueue, Map<QueueState, long[]> freedByQueue, boolean[] reclaimed) {
+      Map<QueueState, long[]> freedByBranch = new HashMap<>();
+      for (Map.Entry<QueueState, long[]> entry : freedByQueue.entrySet()) {
+        if (entry.getKey().parent() == null && reclaimerQueue.parent() == null) {
+          continue;
+        }
+        QueueState branch = Branches.of(reclaimerQueue, entry.getKey()).theirs();
+        if (branch == entry.getKey()) {
+          continue;
+        }
+        long[] sum = freedByBranch.computeIfAbsent(branch, b -> new long[reclaimed.length]);
+        for (int d = 0; d < sum.length; d++) {
+          sum[d] += entry.getValue()[d];
+        }
+      }
+      for (Map.Entry<QueueState, long[]> entry : freedByBranch.entrySet()) {
+        QueueState branch = entry.getKey();
+        long[] share = deserved.get(branch);
+        long[] freed = entry.getValue();
+        boolean freesReclaimed = false;
+        boolean keeps = false;
+        for (int d = 0; d < freed.length; d++) {
+          if (d != ResourceDimensions.PODS && freed[d] > 0 && reclaimed[d]) {
+            freesReclaimed = true;
+            keeps |= branch.allocated(d) - freed[d] >= share[d];
+          }
+        }
+        if (freesReclaimed && !keeps) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /**
      * How far {@code allocated} is below {@code share} in one resource, as a fraction of the
      * cluster's total.
      */
     private double shortfallFraction(int dimension, long share, long allocated) {
       long total = session.clusterAllocatable(dimension);
       return total <= 0 || allocated >= share ? 0 : (double) (share - allocated) / total;
+    }
+
+    @Override
+    public boolean mayEvictWhole(JobState candidate) {
+      return EvictionRules.hasRun(candidate, candidate.queue().reclaimMinRuntime(), session.now());
     }
 
     @Override

@@ -41,6 +41,11 @@ record ResumeWaitingJobs(PlacementOptions options) implements Action {
         }
 
         @Override
+        public boolean mayEvictWhole(JobState candidate) {
+          return false;
+        }
+
+        @Override
         public ReasonCode victimReason() {
           return ReasonCode.PREEMPTED;
         }

@@ -141,6 +141,7 @@ final class VictimSelector {
     return !job.isFailed()
         && job.queue() != null
         && !job.isHeldBack()
+        && !job.isQueueBlocked()
         && !job.isWaitingForVictims()
         && job.info().mayPreempt()
         && (job.queue().info().open() || job.placedTasks() > 0)
@@ -151,6 +152,75 @@ final class VictimSelector {
 
   Outcome makeRoom(JobState preemptor) {
     return makeRoom(preemptor, false);
+  }
+
+  /**
+   * For a job whose minimum is placed: makes room for one more of its pending pods (surplus) by
+   * evicting other jobs' surplus only — growing a job's surplus never costs another job its core.
+   * The pod is pipelined onto the room its victims release.
+   */
+  Outcome growOne(TaskState task) {
+    JobState job = task.job();
+    Map<NodeState, List<TaskState>> candidates = candidatesByNode(job);
+    allCandidates = null;
+    if (candidates.isEmpty()) {
+      return Outcome.NO_ROOM;
+    }
+    Statement statement = session.newStatement();
+    Attempt attempt = new Attempt();
+    NodeState node = nodeFor(task, candidates, statement, attempt);
+    if (node == null || !attempt.wholeJobs.isEmpty()) {
+      statement.discard();
+      return Outcome.NO_ROOM;
+    }
+    statement.pipeline(task, node);
+    attempt.steps.add(new Pipeline(task, node));
+    if (!evictsAnything(attempt)) {
+      statement.discard();
+      return Outcome.FITS_WITHOUT_EVICTION;
+    }
+    if (job.queue().capability().isExceeded() || job.queue().capability().isBeyondGuarantee(job)) {
+      statement.discard();
+      return Outcome.NO_ROOM;
+    }
+    statement.commit();
+    record(job, attempt);
+    return Outcome.WAITING_FOR_VICTIMS;
+  }
+
+  /**
+   * Jobs that may grow their surplus by reclaim: running (minimum placed), with pods still pending,
+   * and under the same conditions as {@link #isStarving} otherwise.
+   */
+  static boolean mayGrow(Session session, JobState job) {
+    return !job.isFailed()
+        && job.queue() != null
+        && !job.isHeldBack()
+        && !job.isQueueBlocked()
+        && job.info().mayPreempt()
+        && job.info().gang().group() == null
+        && job.hasPendingTasks()
+        && !job.isWaitingForVictims()
+        && minimumRanBefore(job);
+  }
+
+  /**
+   * True when the job's leader and gang minimum of workers were placed before this cycle: a job
+   * whose minimum is only being placed now grows in a later cycle, once it has started.
+   */
+  private static boolean minimumRanBefore(JobState job) {
+    int workers = 0;
+    boolean leader = false;
+    for (TaskState task : job.tasks()) {
+      if (task.isAllocatedSinceEarlierCycle()) {
+        if (task.isLeader()) {
+          leader = true;
+        } else {
+          workers++;
+        }
+      }
+    }
+    return leader && workers >= Math.min(job.minimumWorkers(), job.workerCount());
   }
 
   /**
@@ -211,7 +281,8 @@ final class VictimSelector {
       statement.commit();
       return Outcome.PLACED;
     }
-    if (preemptor.queue().capability().isExceeded()) {
+    if (preemptor.queue().capability().isExceeded()
+        || preemptor.queue().capability().isBeyondGuarantee(preemptor)) {
       statement.discard();
       return Outcome.NO_ROOM;
     }

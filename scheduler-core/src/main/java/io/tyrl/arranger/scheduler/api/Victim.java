@@ -33,6 +33,20 @@ public record Victim(
     }
   }
 
+  /**
+   * This victim with the pods of a later eviction of the same job for the same preemptor in the
+   * same cycle (a job growing pod by pod): one entry per victim job, its pods in eviction order.
+   */
+  public Victim joinedWith(Victim later) {
+    if (!later.jobKey().equals(jobKey())) {
+      throw new IllegalArgumentException(
+          "cannot join victims of " + jobKey() + " and " + later.jobKey());
+    }
+    List<String> allPods = new java.util.ArrayList<>(pods);
+    allPods.addAll(later.pods);
+    return new Victim(namespace, job, allPods, wholeJob || later.wholeJob, reason, cause);
+  }
+
   /** {@code namespace/name} of the victim job, as decisions are keyed. */
   public String jobKey() {
     return namespace + "/" + job;

@@ -1,11 +1,15 @@
 package io.tyrl.arranger.scheduler.conf;
 
 /**
- * The configuration used when the operator gives none (kube-batch's classic two tiers), and the
- * same with preemption and reclaim switched on.
+ * The configuration used when the operator gives none (kube-batch's classic two tiers with reclaim
+ * between queues), and the same with preemption within a queue switched on too.
  *
- * <p>The default does not evict: preempt and reclaim delete running training pods, as Volcano's
- * default does not. Operators opt in with {@link #WITH_PREEMPTION_YAML}'s action order.
+ * <p>The default reclaims: borrowing idle room is only fair if what is borrowed is given back, and
+ * jobs arrive one at a time on a real cluster — without reclaim, the first job on an idle cluster
+ * keeps every later queue out for as long as it runs. Reclaim takes elastic surplus (workers above
+ * a job's minimum) before any job's core, only from queues above their deserved share, never below
+ * it, and never what a queue holds within its guarantee. It does not preempt within a queue by
+ * priority: operators opt in with {@link #WITH_PREEMPTION_YAML}'s action order.
  */
 public final class DefaultSchedulerConfiguration {
 
@@ -43,7 +47,7 @@ public final class DefaultSchedulerConfiguration {
             - name: nodeorder
       """;
 
-  public static final String YAML = "actions: \"enqueue, allocate, backfill\"\n" + TIERS;
+  public static final String YAML = "actions: \"enqueue, reclaim, allocate, backfill\"\n" + TIERS;
 
   /**
    * Reclaim and preempt before allocate: a preemptor that needs more than its victims' releasing

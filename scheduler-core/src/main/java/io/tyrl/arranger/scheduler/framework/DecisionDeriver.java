@@ -104,8 +104,10 @@ final class DecisionDeriver {
   }
 
   /**
-   * Each queue's summary: counts of its jobs by where they stand (failed jobs in none), what it
-   * holds and deserves, and whether it is overused — what its status shows and its metrics export.
+   * Each queue's summary: counts of its jobs by where they stand (failed jobs in none; a queue with
+   * children counts its subtree's), what it holds and deserves, its guarantee and the part it holds
+   * above it, whether it is overused, and what is wrong with its place in the tree — what its
+   * status shows and its metrics export.
    */
   static Map<String, QueueSummary> queues(Session session) {
     ResourceDimensions dimensions = session.dimensions();
@@ -114,19 +116,26 @@ final class DecisionDeriver {
       if (job.queue() == null || job.isFailed()) {
         continue;
       }
-      int[] count = counts.computeIfAbsent(job.queue(), q -> new int[4]);
-      count[standing(session, job)]++;
-      if (!job.isFullyPlaced()) {
-        count[3]++;
+      int standing = standing(session, job);
+      for (QueueState level : job.queue().selfAndAncestors()) {
+        int[] count = counts.computeIfAbsent(level, q -> new int[4]);
+        count[standing]++;
+        if (!job.isFullyPlaced()) {
+          count[3]++;
+        }
       }
     }
     Map<String, QueueSummary> summaries = new LinkedHashMap<>();
     for (QueueState queue : session.queues()) {
       long[] allocated = new long[dimensions.size()];
+      long[] overQuota = new long[dimensions.size()];
       boolean holds = false;
       for (int d = 0; d < allocated.length; d++) {
         allocated[d] = queue.allocated(d);
         holds |= d != ResourceDimensions.PODS && allocated[d] > 0;
+        if (d != ResourceDimensions.PODS) {
+          overQuota[d] = Math.max(0, allocated[d] - queue.guarantee(d));
+        }
       }
       int[] count = counts.getOrDefault(queue, new int[4]);
       summaries.put(
@@ -139,7 +148,11 @@ final class DecisionDeriver {
               count[INQUEUE],
               count[RUNNING],
               holds && session.tiers().isOverused(queue),
-              count[3]));
+              count[3],
+              queue.parent() == null ? queue.info().parent() : queue.parent().name(),
+              queue.info().guarantee(),
+              dimensions.resourceWithoutPods(overQuota),
+              queue.problem()));
     }
     return summaries;
   }

@@ -42,6 +42,7 @@ public final class JobState {
   private JobNote failure;
   private boolean enqueueRefused;
   private boolean heldBack;
+  private boolean queueBlocked;
   private int pipelinedTasks;
 
   JobState(int index, JobInfo info, QueueState queue, int dimensions) {
@@ -213,7 +214,25 @@ public final class JobState {
 
   /** True when actions may still try to place this job's pods in this cycle. */
   public boolean isSchedulable() {
-    return failure == null && queue != null && !enqueueRefused && !heldBack && pipelinedTasks == 0;
+    return failure == null
+        && queue != null
+        && !queueBlocked
+        && !enqueueRefused
+        && !heldBack
+        && pipelinedTasks == 0;
+  }
+
+  /**
+   * True when the job's queue, or one above it, is invalid in the queue tree: the job waits and
+   * keeps what it holds.
+   */
+  public boolean isQueueBlocked() {
+    return queueBlocked;
+  }
+
+  void blockByQueue(JobNote reason) {
+    this.queueBlocked = true;
+    this.note = reason;
   }
 
   public boolean isWaitingForVictims() {

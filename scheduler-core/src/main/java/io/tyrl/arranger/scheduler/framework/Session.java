@@ -88,6 +88,7 @@ public final class Session {
     }
     for (QueueInfo queue : snapshot.queues()) {
       queue.capabilityIfSet().ifPresent(amounts::add);
+      amounts.add(queue.guarantee());
     }
     this.dimensions = ResourceDimensions.covering(amounts);
     this.nodes = new NodeState[snapshot.nodes().size()];
@@ -119,12 +120,43 @@ public final class Session {
             new QueueState(
                 QueueInfo.of(name, 1).withJobQueuePolicyIfUnset(defaultJobQueuePolicy),
                 dimensions));
+    QueueTree.link(queues, dimensions);
     Map<Resource, long[]> requestVectors = new IdentityHashMap<>(snapshot.jobs().size());
     for (JobInfo info : snapshot.jobs()) {
       addJob(info, requestVectors);
     }
+    blockJobsUnderInvalidQueues();
     this.smallestRequest = smallestRequest(requestVectors.values());
     this.nodeSearch = new NodeSearch(this, smallestRequest());
+  }
+
+  /**
+   * Jobs go in leaf queues, under a valid tree: a queue with children that has jobs of its own is
+   * marked (its children schedule on), and every job under an invalid queue waits, saying which
+   * queue and why, while it keeps what it holds.
+   */
+  private void blockJobsUnderInvalidQueues() {
+    Map<QueueState, Integer> jobsInInnerQueues = new LinkedHashMap<>();
+    for (JobState job : jobs) {
+      if (job.queue() != null && !job.queue().isLeaf()) {
+        jobsInInnerQueues.merge(job.queue(), 1, Integer::sum);
+      }
+    }
+    jobsInInnerQueues.forEach(
+        (queue, count) ->
+            queue.markProblem(
+                "it has children ("
+                    + String.join(", ", queue.children().stream().map(QueueState::name).toList())
+                    + ") and "
+                    + count
+                    + " job(s) of its own: jobs go in leaf queues only",
+                false));
+    for (JobState job : jobs) {
+      QueueProblem problem = job.queue() == null ? null : job.queue().blockingProblem();
+      if (problem != null) {
+        job.blockByQueue(new JobNote(ReasonCode.INVALID_QUEUE, problem.forJob()));
+      }
+    }
   }
 
   private long[] podRequest(Resource request) {
@@ -315,9 +347,30 @@ public final class Session {
    * With {@link #jobsInOrder}, the one walk of queues and jobs the actions share.
    */
   public List<QueueState> queuesInOrder() {
-    List<QueueState> ordered = new ArrayList<>(queues.values());
-    ordered.sort(this::compareQueues);
+    List<QueueState> tops = new ArrayList<>();
+    for (QueueState queue : queues.values()) {
+      if (queue.parent() == null) {
+        tops.add(queue);
+      }
+    }
+    List<QueueState> ordered = new ArrayList<>(queues.size());
+    addInOrder(tops, ordered);
     return ordered;
+  }
+
+  /**
+   * Depth first: siblings in {@link #compareQueues} order, each followed by its subtree, so that a
+   * subtree below its share is served before a sibling subtree above its own.
+   */
+  private void addInOrder(List<QueueState> siblings, List<QueueState> ordered) {
+    List<QueueState> sorted = new ArrayList<>(siblings);
+    sorted.sort(this::compareQueues);
+    for (QueueState queue : sorted) {
+      ordered.add(queue);
+      if (!queue.isLeaf()) {
+        addInOrder(queue.children(), ordered);
+      }
+    }
   }
 
   /**
@@ -448,8 +501,8 @@ public final class Session {
   }
 
   /**
-   * Orders queues for service; a total order: the higher queue {@code priority} first, then the
-   * plugins' order (e.g. the lower share), then the queue name.
+   * Orders sibling queues for service; a total order: the higher queue {@code priority} first, then
+   * the plugins' order (e.g. the lower share), then the queue name.
    */
   public int compareQueues(QueueState first, QueueState second) {
     if (first == second) {
@@ -495,9 +548,29 @@ public final class Session {
 
   /** Records victims chosen for a preemptor in this cycle; they appear in the cycle's result. */
   public void recordVictims(JobState preemptor, List<Victim> victims) {
-    if (!victims.isEmpty()) {
-      victimsByPreemptor.computeIfAbsent(preemptor.key(), key -> new ArrayList<>()).addAll(victims);
+    if (victims.isEmpty()) {
+      return;
     }
+    List<Victim> recorded =
+        victimsByPreemptor.computeIfAbsent(preemptor.key(), key -> new ArrayList<>());
+    for (Victim victim : victims) {
+      int earlier = indexOfJob(recorded, victim);
+      if (earlier < 0) {
+        recorded.add(victim);
+      } else {
+        recorded.set(earlier, recorded.get(earlier).joinedWith(victim));
+      }
+    }
+  }
+
+  /** Where the list holds a victim of the same job; -1 when it holds none. */
+  private static int indexOfJob(List<Victim> recorded, Victim victim) {
+    for (int i = 0; i < recorded.size(); i++) {
+      if (recorded.get(i).jobKey().equals(victim.jobKey())) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** Victims chosen in this cycle, by the {@code namespace/name} of the job they make room for. */
@@ -517,7 +590,7 @@ public final class Session {
     if (job.placedTasks() == 0 && job.queue() != null) {
       long[] minimum = job.minimumRequest();
       minimum[ResourceDimensions.PODS] = 0;
-      job.queue().addInqueue(minimum);
+      job.queue().addInqueue(minimum, job.info().preemptable());
       ResourceDimensions.add(clusterInqueue, minimum);
     }
   }
@@ -537,7 +610,7 @@ public final class Session {
     task.moveTo(status, node);
     task.job().recordPlaced(task, node, task.request());
     if (task.job().queue() != null) {
-      task.job().queue().addAllocated(task.request());
+      task.job().queue().addAllocated(task.request(), task.job().info().preemptable());
     }
     for (PlacementListener listener : placementListeners) {
       listener.placed(task, node);
@@ -563,7 +636,7 @@ public final class Session {
     }
     task.job().recordUnplaced(task, node, task.request());
     if (task.job().queue() != null) {
-      task.job().queue().subtractAllocated(task.request());
+      task.job().queue().subtractAllocated(task.request(), task.job().info().preemptable());
     }
     task.moveTo(TaskStatus.PENDING, null);
     for (PlacementListener listener : placementListeners) {
@@ -583,7 +656,7 @@ public final class Session {
     node.addReleasing(task.request());
     task.job().recordUnplaced(task, node, task.request());
     if (task.job().queue() != null) {
-      task.job().queue().subtractAllocated(task.request());
+      task.job().queue().subtractAllocated(task.request(), task.job().info().preemptable());
     }
     task.moveTo(TaskStatus.RELEASING, node);
     releaseGeneration++;
@@ -595,7 +668,7 @@ public final class Session {
     task.moveTo(TaskStatus.ALLOCATED, node);
     task.job().recordPlaced(task, node, task.request());
     if (task.job().queue() != null) {
-      task.job().queue().addAllocated(task.request());
+      task.job().queue().addAllocated(task.request(), task.job().info().preemptable());
     }
   }
 }

@@ -10,6 +10,7 @@ import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.Plugin;
 import io.tyrl.arranger.scheduler.framework.PluginDescriptor;
 import io.tyrl.arranger.scheduler.framework.PluginHooks;
+import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
 import java.util.Optional;
@@ -24,6 +25,11 @@ import java.util.Optional;
  * it out of the queue's enqueued minimums lets smaller jobs in. A refused job is not enqueued, so
  * it neither reclaims nor preempts: configurations that evict leave this plugin out ({@code
  * config/scheduler/preempt-reclaim.yaml}).
+ *
+ * <p>Room that other queues hold above their deserved shares counts as room for a job whose queue
+ * is still below its own, up to what that queue is owed: reclaim gives that room back, and a job
+ * kept out here could never reclaim it. Without it, the first job on an idle cluster would keep
+ * every later queue's jobs out for as long as it runs.
  *
  * <p>NonStrict gangs pass unchecked: their reservation is meant to grow as room frees (the gang
  * plugin bounds the deadlock this risks). A job whose minimum fits no node even empty never reaches
@@ -73,7 +79,7 @@ public final class OvercommitPlugin implements Plugin {
     ResourceDimensions dimensions = session.dimensions();
     StringBuilder missing = new StringBuilder();
     for (int d = 0; d < minimum.length; d++) {
-      long free = room[d] - session.clusterInqueue(d);
+      long free = room[d] - session.clusterInqueue(d) + reclaimableFor(job.queue(), d);
       if (d != ResourceDimensions.PODS && minimum[d] > 0 && minimum[d] > free) {
         String name = dimensions.name(d);
         missing
@@ -89,5 +95,38 @@ public final class OvercommitPlugin implements Plugin {
       return Optional.empty();
     }
     return Optional.of("the cluster's free room cannot hold the job's minimum (" + missing + ")");
+  }
+
+  /**
+   * Room other queues hold above their deserved shares, as far as the job's queue is still owed its
+   * own: reclaim can give it back, so it is room the job's queue can have. Without a plugin that
+   * sets shares, nothing is owed and nothing counts.
+   */
+  private long reclaimableFor(QueueState queue, int dimension) {
+    long owed = owed(queue, dimension);
+    if (owed <= 0) {
+      return 0;
+    }
+    long surplus = 0;
+    for (QueueState other : session.queues()) {
+      if (other != queue
+          && other.isLeaf()
+          && other.info().reclaimable()
+          && !other.deserved().isEmpty()) {
+        surplus += Math.max(0, other.allocated(dimension) - deservedOf(other, dimension));
+      }
+    }
+    return Math.min(owed, surplus);
+  }
+
+  private long owed(QueueState queue, int dimension) {
+    if (queue.deserved().isEmpty()) {
+      return 0;
+    }
+    return deservedOf(queue, dimension) - queue.allocated(dimension) - queue.inqueue(dimension);
+  }
+
+  private long deservedOf(QueueState queue, int dimension) {
+    return queue.deserved().get(session.dimensions().name(dimension));
   }
 }

@@ -7,6 +7,7 @@ import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.Plugin;
 import io.tyrl.arranger.scheduler.framework.PluginDescriptor;
 import io.tyrl.arranger.scheduler.framework.PluginHooks;
+import io.tyrl.arranger.scheduler.framework.QueueCapability;
 import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
@@ -65,15 +66,21 @@ public final class ProportionPlugin implements Plugin {
     int size = dimensions.size();
     // By name, so that leftover units on equal remainders and weights go the same way whatever the
     // snapshot's order.
-    List<QueueState> byName = new ArrayList<>();
+    List<QueueState> tops = new ArrayList<>();
     for (QueueState queue : session.queues()) {
       deserved.put(queue, new long[size]);
-      byName.add(queue);
+      if (queue.parent() == null) {
+        tops.add(queue);
+      }
     }
-    byName.sort((a, b) -> a.name().compareTo(b.name()));
+    tops.sort(BY_NAME);
     for (int d = 0; d < size; d++) {
       if (d != ResourceDimensions.PODS) {
-        waterFill(d, byName);
+        Map<QueueState, Long> demand = new HashMap<>();
+        for (QueueState top : tops) {
+          demandOf(top, d, demand);
+        }
+        split(session.clusterAllocatable(d), tops, d, demand);
       }
     }
     for (Map.Entry<QueueState, long[]> entry : deserved.entrySet()) {
@@ -81,34 +88,128 @@ public final class ProportionPlugin implements Plugin {
     }
   }
 
+  private static final java.util.Comparator<QueueState> BY_NAME =
+      (a, b) -> a.name().compareTo(b.name());
+
+  /**
+   * What a queue could use of one resource: a leaf's jobs' requests, placed or not; the sum of a
+   * queue's children's; never above its capability. A queue under an invalid part of the tree could
+   * use what it holds, no more: its jobs wait, and what they hold is not taken from them.
+   */
+  private long demandOf(QueueState queue, int dimension, Map<QueueState, Long> demand) {
+    long wanted;
+    if (queue.isInInvalidSubtree()) {
+      wanted = queue.allocated(dimension);
+      for (QueueState child : queue.children()) {
+        demandOf(child, dimension, demand);
+      }
+    } else if (queue.isLeaf()) {
+      wanted = queue.requested(dimension);
+    } else {
+      wanted = 0;
+      for (QueueState child : queue.children()) {
+        wanted += demandOf(child, dimension, demand);
+      }
+    }
+    long capped = Math.min(wanted, queue.capability().limit(dimension));
+    demand.put(queue, capped);
+    return capped;
+  }
+
+  /**
+   * Shares {@code capacity} of one resource between siblings, then each one's share between its
+   * children: first each gets its guarantee, as far as it has demand for it (when the guarantees
+   * together exceed the capacity, the capacity is split in proportion to them); what is left goes
+   * to the siblings of the highest priority first, by weight (water-filling), then to the next
+   * priority, never above a sibling's demand.
+   */
+  private void split(
+      long capacity, List<QueueState> siblings, int dimension, Map<QueueState, Long> demand) {
+    long[] guaranteed = new long[siblings.size()];
+    long totalGuaranteed = 0;
+    for (int i = 0; i < siblings.size(); i++) {
+      QueueState queue = siblings.get(i);
+      // What jobs under an invalid queue hold is kept for them like a guarantee: they wait for the
+      // tree to be fixed, and nothing they hold is taken meanwhile.
+      guaranteed[i] =
+          queue.isInInvalidSubtree()
+              ? demand.get(queue)
+              : Math.min(queue.guarantee(dimension), demand.get(queue));
+      totalGuaranteed += guaranteed[i];
+    }
+    long remaining = capacity;
+    if (totalGuaranteed <= capacity) {
+      for (int i = 0; i < siblings.size(); i++) {
+        deserved.get(siblings.get(i))[dimension] = guaranteed[i];
+      }
+      remaining -= totalGuaranteed;
+    } else {
+      remaining = waterFill(capacity, siblings, dimension, guaranteed, guaranteed);
+    }
+    List<QueueState> byPriority = new ArrayList<>(siblings);
+    byPriority.sort((a, b) -> Integer.compare(b.info().priority(), a.info().priority()));
+    int from = 0;
+    while (from < byPriority.size() && remaining > 0) {
+      int priority = byPriority.get(from).info().priority();
+      int to = from;
+      while (to < byPriority.size() && byPriority.get(to).info().priority() == priority) {
+        to++;
+      }
+      List<QueueState> group = new ArrayList<>(byPriority.subList(from, to));
+      group.sort(BY_NAME);
+      long[] caps = new long[group.size()];
+      long[] groupWeights = new long[group.size()];
+      for (int i = 0; i < group.size(); i++) {
+        caps[i] = demand.get(group.get(i));
+        groupWeights[i] = group.get(i).info().weight();
+      }
+      remaining = waterFill(remaining, group, dimension, caps, groupWeights);
+      from = to;
+    }
+    for (QueueState queue : siblings) {
+      if (!queue.isLeaf()) {
+        List<QueueState> children = new ArrayList<>(queue.children());
+        children.sort(BY_NAME);
+        split(deserved.get(queue)[dimension], children, dimension, demand);
+      }
+    }
+  }
+
   /**
    * Weighted water-filling of one resource: each round, the queues still below their cap share what
    * remains by weight; whole units are handed out so that nothing is lost to rounding (largest
-   * remainder first, then the higher weight, then the queue name); a queue reaching its cap gives
-   * the surplus back for the next round. Every round either hands out all that remains or caps one
-   * more queue, so it ends after at most one round per queue.
+   * remainder first, then the higher weight, then the queue listed first); a queue reaching its cap
+   * gives the surplus back for the next round. Every round either hands out all that remains or
+   * caps one more queue, so it ends after at most one round per queue.
+   *
+   * @return what is left once every queue is capped
    */
-  private void waterFill(int dimension, List<QueueState> queues) {
-    long remaining = session.clusterAllocatable(dimension);
-    List<QueueState> open = new ArrayList<>();
-    for (QueueState queue : queues) {
-      if (cap(queue, dimension) > 0) {
-        open.add(queue);
+  private long waterFill(
+      long amount, List<QueueState> queues, int dimension, long[] caps, long[] weights) {
+    long remaining = amount;
+    List<Integer> open = new ArrayList<>();
+    for (int i = 0; i < queues.size(); i++) {
+      if (caps[i] > deserved.get(queues.get(i))[dimension] && weights[i] > 0) {
+        open.add(i);
       }
     }
     while (remaining > 0 && !open.isEmpty()) {
-      long[] offers = apportion(remaining, open);
-      List<QueueState> capped = new ArrayList<>();
+      long[] openWeights = new long[open.size()];
+      for (int k = 0; k < open.size(); k++) {
+        openWeights[k] = weights[open.get(k)];
+      }
+      long[] offers = apportion(remaining, openWeights);
+      List<Integer> capped = new ArrayList<>();
       long handedOut = 0;
-      for (int i = 0; i < open.size(); i++) {
-        QueueState queue = open.get(i);
-        long[] share = deserved.get(queue);
-        long room = cap(queue, dimension) - share[dimension];
-        long given = Math.min(offers[i], room);
+      for (int k = 0; k < open.size(); k++) {
+        int i = open.get(k);
+        long[] share = deserved.get(queues.get(i));
+        long room = caps[i] - share[dimension];
+        long given = Math.min(offers[k], room);
         share[dimension] += given;
         handedOut += given;
         if (given == room) {
-          capped.add(queue);
+          capped.add(i);
         }
       }
       remaining -= handedOut;
@@ -117,6 +218,7 @@ public final class ProportionPlugin implements Plugin {
         break;
       }
     }
+    return remaining;
   }
 
   /**
@@ -126,33 +228,41 @@ public final class ProportionPlugin implements Plugin {
    * first.
    */
   static long[] apportion(long amount, List<QueueState> queues) {
-    long totalWeight = 0;
-    for (QueueState queue : queues) {
-      totalWeight += queue.info().weight();
+    long[] weights = new long[queues.size()];
+    for (int i = 0; i < weights.length; i++) {
+      weights[i] = queues.get(i).info().weight();
     }
-    BigInteger total = BigInteger.valueOf(totalWeight);
-    long[] offers = new long[queues.size()];
-    long[] remainders = new long[queues.size()];
+    return apportion(amount, weights);
+  }
+
+  /** {@link #apportion(long, List)} over plain weights, each listed in the order given. */
+  static long[] apportion(long amount, long[] weights) {
+    BigInteger total = BigInteger.ZERO;
+    for (long weight : weights) {
+      total = total.add(BigInteger.valueOf(weight));
+    }
+    long[] offers = new long[weights.length];
+    long[] remainders = new long[weights.length];
     long left = amount;
-    for (int i = 0; i < queues.size(); i++) {
+    for (int i = 0; i < weights.length; i++) {
       BigInteger[] division =
           BigInteger.valueOf(amount)
-              .multiply(BigInteger.valueOf(queues.get(i).info().weight()))
+              .multiply(BigInteger.valueOf(weights[i]))
               .divideAndRemainder(total);
       offers[i] = division[0].longValueExact();
       remainders[i] = division[1].longValueExact();
       left -= offers[i];
     }
     List<Integer> byRemainder = new ArrayList<>();
-    for (int i = 0; i < queues.size(); i++) {
+    for (int i = 0; i < weights.length; i++) {
       byRemainder.add(i);
     }
     byRemainder.sort(
         (a, b) ->
             remainders[a] != remainders[b]
                 ? Long.compare(remainders[b], remainders[a])
-                : queues.get(a).info().weight() != queues.get(b).info().weight()
-                    ? Integer.compare(queues.get(b).info().weight(), queues.get(a).info().weight())
+                : weights[a] != weights[b]
+                    ? Long.compare(weights[b], weights[a])
                     : Integer.compare(a, b));
     for (int k = 0; k < left; k++) {
       offers[byRemainder.get(k)]++;
@@ -160,44 +270,31 @@ public final class ProportionPlugin implements Plugin {
     return offers;
   }
 
-  private long cap(QueueState queue, int dimension) {
-    long cap = queue.requested(dimension);
-    Resource capability = queue.info().capability();
-    if (capability != null
-        && capability.quantities().containsKey(session.dimensions().name(dimension))) {
-      cap = Math.min(cap, capability.get(session.dimensions().name(dimension)));
-    }
-    return cap;
-  }
-
   private void failMinimumsAboveCapability() {
     for (JobState job : session.jobs()) {
       QueueState queue = job.queue();
-      if (queue == null
-          || queue.info().capability() == null
-          || job.isFailed()
-          || (job.placedTasks() > 0 && session.isJobReady(job))) {
+      if (queue == null || job.isFailed() || (job.placedTasks() > 0 && session.isJobReady(job))) {
         continue;
       }
       long[] minimum = job.minimumRequest();
-      Resource capability = queue.info().capability();
-      for (int d = 0; d < minimum.length; d++) {
-        String name = session.dimensions().name(d);
-        if (d != ResourceDimensions.PODS
-            && capability.quantities().containsKey(name)
-            && minimum[d] > capability.get(name)) {
-          session.failJob(
-              job,
-              ReasonCode.NEVER_FITS,
-              "the job's minimum needs "
-                  + name
-                  + " "
-                  + Resource.formatQuantity(name, minimum[d])
-                  + " but queue "
-                  + queue.name()
-                  + " is capped at "
-                  + Resource.formatQuantity(name, capability.get(name)));
-          break;
+      levels:
+      for (QueueState level : queue.selfAndAncestors()) {
+        for (int d = 0; d < minimum.length; d++) {
+          String name = session.dimensions().name(d);
+          if (d != ResourceDimensions.PODS && minimum[d] > level.capability().limit(d)) {
+            session.failJob(
+                job,
+                ReasonCode.NEVER_FITS,
+                "the job's minimum needs "
+                    + name
+                    + " "
+                    + Resource.formatQuantity(name, minimum[d])
+                    + " but queue "
+                    + level.path()
+                    + " is capped at "
+                    + Resource.formatQuantity(name, level.capability().limit(d)));
+            break levels;
+          }
         }
       }
     }
@@ -228,42 +325,51 @@ public final class ProportionPlugin implements Plugin {
     return true;
   }
 
+  /**
+   * A job enters only if its queue and every ancestor can hold its minimum within their capability
+   * and the cluster's total, counting what they hold and the jobs enqueued before it; a job that
+   * may not be preempted must also fit within every guarantee that names a resource it needs.
+   */
   private Optional<String> enqueueRefusal(JobState job) {
-    QueueState queue = job.queue();
     long[] minimum = job.minimumRequest();
-    Resource capability = queue.info().capability();
     ResourceDimensions dimensions = session.dimensions();
-    for (int d = 0; d < minimum.length; d++) {
-      if (d == ResourceDimensions.PODS || minimum[d] == 0) {
-        continue;
-      }
-      String name = dimensions.name(d);
-      long limit = session.clusterAllocatable(d);
-      String limitName = "the cluster's total";
-      if (capability != null
-          && capability.quantities().containsKey(name)
-          && capability.get(name) < limit) {
-        limit = capability.get(name);
-        limitName = "its capability";
-      }
-      long wanted = queue.allocated(d) + queue.inqueue(d) + minimum[d];
-      if (wanted > limit) {
-        return Optional.of(
-            "queue "
-                + queue.name()
-                + " cannot hold the job's minimum ("
-                + name
-                + " "
-                + Resource.formatQuantity(name, minimum[d])
-                + ") within "
-                + limitName
-                + " "
-                + Resource.formatQuantity(name, limit)
-                + ": "
-                + Resource.formatQuantity(name, queue.allocated(d))
-                + " allocated, "
-                + Resource.formatQuantity(name, queue.inqueue(d))
-                + " reserved by enqueued jobs");
+    for (QueueState level : job.queue().selfAndAncestors()) {
+      for (int d = 0; d < minimum.length; d++) {
+        if (d == ResourceDimensions.PODS || minimum[d] == 0) {
+          continue;
+        }
+        String name = dimensions.name(d);
+        long limit = session.clusterAllocatable(d);
+        String limitName = "the cluster's total";
+        if (level.capability().limit(d) < limit) {
+          limit = level.capability().limit(d);
+          limitName = "its capability";
+        }
+        long wanted = level.allocated(d) + level.inqueue(d) + minimum[d];
+        if (wanted > limit) {
+          return Optional.of(
+              "queue "
+                  + level.path()
+                  + " cannot hold the job's minimum ("
+                  + name
+                  + " "
+                  + Resource.formatQuantity(name, minimum[d])
+                  + ") within "
+                  + limitName
+                  + " "
+                  + Resource.formatQuantity(name, limit)
+                  + ": "
+                  + Resource.formatQuantity(name, level.allocated(d))
+                  + " allocated, "
+                  + Resource.formatQuantity(name, level.inqueue(d))
+                  + " reserved by enqueued jobs");
+        }
+        if (!job.info().preemptable()
+            && level.guarantees(d)
+            && level.allocatedNonPreemptible(d) + level.inqueueNonPreemptible(d) + minimum[d]
+                > level.guarantee(d)) {
+          return Optional.of(QueueCapability.outsideGuarantee(level, d, minimum[d]));
+        }
       }
     }
     return Optional.empty();

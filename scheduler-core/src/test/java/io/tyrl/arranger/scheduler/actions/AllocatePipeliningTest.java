@@ -55,7 +55,9 @@ class AllocatePipeliningTest {
     assertThat(high.reason()).isEqualTo(ReasonCode.WAITING_FOR_VICTIMS);
     assertThat(high.allocations()).isEmpty();
     assertThat(high.message())
-        .isEqualTo("leader+0/0 workers pipelined onto resources being released on n");
+        .isEqualTo(
+            "leader+0/0 workers pipelined onto resources being released; waiting for pods already"
+                + " being released on n");
     assertThat(first.decision("default/low").allocations()).isEmpty();
 
     simulator.replaceNodes(List.of(released()));

@@ -64,7 +64,7 @@ class ElasticAllocationTest {
 
   static Stream<Arguments> configurations() {
     return Stream.of(
-        Arguments.of("enqueue, allocate, backfill", Fixtures.defaultConfiguration()),
+        Arguments.of("enqueue, reclaim, allocate, backfill", Fixtures.defaultConfiguration()),
         Arguments.of(
             "enqueue, reclaim, preempt, allocate, backfill", Fixtures.preemptingConfiguration()));
   }
@@ -138,7 +138,7 @@ class ElasticAllocationTest {
     assertThat(decision.allocations()).hasSize(5);
     assertThat(decision.state()).isEqualTo(ScheduleState.SCHEDULED_PARTLY);
     assertThat(decision.message())
-        .contains("queue capped is at its capability (nvidia.com/gpu 4 of 4 allocated)");
+        .contains("queue capped is at its limit: holds 4 of 4 nvidia.com/gpu");
   }
 
   /** The gang minimum is held to the capability too: all of it under the cap, or none of it. */
@@ -179,7 +179,7 @@ class ElasticAllocationTest {
     assertThat(result.decision("default/newcomer").allocations()).isEmpty();
     assertThat(result.decision("default/newcomer").message())
         .contains("gang minimum leader+3 workers not met")
-        .contains("queue capped is at its capability");
+        .contains("queue capped is at its limit");
   }
 
   /**

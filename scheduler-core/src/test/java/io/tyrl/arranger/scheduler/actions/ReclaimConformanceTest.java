@@ -116,7 +116,8 @@ class ReclaimConformanceTest {
             Map.of("b-new", Map.of("big", "big-w-1")),
             Map.of("a-new", "Unscheduled/Unschedulable")),
         new Row(
-            "victims go from the lower-priority queue first, though the other holds the younger job",
+            "a higher-priority queue deserves its demand before its siblings split the rest, so"
+                + " only the plain queue gives back",
             List.of(cpuNode("n1", 6)),
             List.of(
                 queue("valued").priority(5).build(), queue("plain").build(), queue("q").build()),
@@ -128,12 +129,8 @@ class ReclaimConformanceTest {
                 pods("plain-job", "plain", 2).running("n1", 2).build(),
                 pods("r1", "q", 0).build(),
                 pods("r2", "q", 0).build()),
-            Map.of(
-                "r1",
-                Map.of("plain-job", "plain-job-w-1"),
-                "r2",
-                Map.of("valued-job", "valued-job-w-1")),
-            Map.of()),
+            Map.of("r1", Map.of("plain-job", "plain-job-w-1")),
+            Map.of("r2", "Unscheduled/Unschedulable")),
         new Row(
             "a kube-system job above its queue's share gives nothing back",
             List.of(cpuNode("n1", 3)),

@@ -144,7 +144,10 @@ public final class CoreCycleBenchmark {
         new SchedulerConfigurationParser(scheduler.vocabulary())
             .parse(
                 DefaultSchedulerConfiguration.YAML.replace(
-                    "enqueue, allocate, backfill", "allocate, backfill"));
+                    "enqueue, reclaim, allocate, backfill", "allocate, backfill"));
+    if (allocateOnly.actionNames().contains("enqueue")) {
+      throw new IllegalStateException("the gang suite must run without enqueue");
+    }
     Measurement gangs =
         measureRow(
             scheduler,
@@ -157,6 +160,18 @@ public final class CoreCycleBenchmark {
       System.out.println(
           "warning: " + gangs.podsPlaced() + " pods of the gangs that cannot fit were placed");
     }
+    Measurement tree = null;
+    if (!suite.equals("gang")) {
+      List<QueueInfo> treeQueues = treeQueues();
+      tree =
+          measureRow(
+              scheduler,
+              configuration,
+              new Snapshot(nodes(5000), inLeaves(jobs, treeQueues), treeQueues),
+              JOBS * (WORKERS_PER_JOB + 1),
+              warmups,
+              runs);
+    }
     if (last != null) {
       System.out.println(
           "core-cycle nodes=5000 pods="
@@ -165,6 +180,15 @@ public final class CoreCycleBenchmark {
               + last.medianMillis()
               + " heapMiB="
               + last.peakHeapMiB());
+    }
+    if (tree != null) {
+      System.out.println(
+          "core-cycle-tree nodes=5000 pods="
+              + JOBS * (WORKERS_PER_JOB + 1)
+              + " queues="
+              + TREE_QUEUES
+              + " levels=3 ms="
+              + tree.medianMillis());
     }
     System.out.println(
         "core-cycle-gang nodes="
@@ -290,6 +314,58 @@ public final class CoreCycleBenchmark {
               .build());
     }
     return jobs;
+  }
+
+  private static final int TREE_QUEUES = 100;
+
+  /**
+   * 100 queues in three levels: 4 departments of 4 groups of 5 teams; every level has guarantees (a
+   * quarter of the cluster's GPUs per department, split evenly below), weights and priorities that
+   * differ.
+   */
+  static List<QueueInfo> treeQueues() {
+    List<QueueInfo> queues = new ArrayList<>();
+    int gpus = 5000 * 8;
+    for (int d = 0; d < 4; d++) {
+      String department = "dept-" + d;
+      queues.add(
+          QueueInfo.of(department, 1 + d)
+              .inTree(null, Resource.of("nvidia.com/gpu", Integer.toString(gpus / 8))));
+      for (int g = 0; g < 4; g++) {
+        String group = department + "-group-" + g;
+        queues.add(
+            QueueInfo.of(group, 1 + g)
+                .inTree(department, Resource.of("nvidia.com/gpu", Integer.toString(gpus / 32))));
+        for (int t = 0; t < 5; t++) {
+          queues.add(
+              new QueueInfo(
+                      group + "-team-" + t,
+                      1 + t,
+                      null,
+                      true,
+                      t % 2 == 0 ? JobQueuePolicy.PRIORITY : JobQueuePolicy.DRF,
+                      t % 3,
+                      true)
+                  .inTree(group, Resource.of("nvidia.com/gpu", Integer.toString(gpus / 160))));
+        }
+      }
+    }
+    return queues;
+  }
+
+  /** The jobs spread over the tree's leaves. */
+  static List<JobInfo> inLeaves(List<JobInfo> jobs, List<QueueInfo> queues) {
+    List<String> leaves = new ArrayList<>();
+    for (QueueInfo queue : queues) {
+      if (queue.name().contains("-team-")) {
+        leaves.add(queue.name());
+      }
+    }
+    List<JobInfo> placed = new ArrayList<>(jobs.size());
+    for (int j = 0; j < jobs.size(); j++) {
+      placed.add(jobs.get(j).toBuilder().queue(leaves.get(j % leaves.size())).build());
+    }
+    return placed;
   }
 
   static List<NodeInfo> nodes(int count) {

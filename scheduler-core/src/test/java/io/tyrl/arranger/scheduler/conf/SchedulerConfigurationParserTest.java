@@ -83,7 +83,8 @@ class SchedulerConfigurationParserTest {
         DefaultSchedulerConfiguration.parse(
             new SchedulerVocabulary(BuiltInPlugins.registry(), BuiltInActions.registry()));
 
-    assertThat(configuration.actionNames()).containsExactly("enqueue", "allocate", "backfill");
+    assertThat(configuration.actionNames())
+        .containsExactly("enqueue", "reclaim", "allocate", "backfill");
     assertThat(configuration.tiers().get(0).plugins())
         .extracting(PluginConfiguration::name)
         .containsExactly("priority", "gang", "conformance");

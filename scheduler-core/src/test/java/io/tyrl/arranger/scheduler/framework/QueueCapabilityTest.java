@@ -67,7 +67,7 @@ class QueueCapabilityTest {
     TaskState worker = task(session, 1);
 
     assertThat(capability(session).refusal(worker))
-        .contains("queue capped is at its capability (cpu 3 of 4 allocated)");
+        .contains("queue capped would pass its limit with the pod's 2: holds 3 of 4 cpu");
     long[] shortfall = capability(session).shortfall(worker);
     assertThat(shortfall[ResourceDimensions.CPU])
         .as("3 + 2 - 4 cpu, in millicores")

@@ -34,7 +34,8 @@ import java.util.Set;
  * <p>With {@link #followingControllerStages()} it also plays the controller's stages: a job the
  * scheduler placed is Starting in the next snapshot and Running in the one after (its pods
  * started), a job evicted whole is Rescheduling, and so is a job {@link #reschedule rescheduled} by
- * hand. Without it, every job keeps the stage it was submitted with.
+ * hand; a job becoming Running records that cycle's time as its {@code runningSince}. Without it,
+ * every job keeps the stage it was submitted with.
  */
 public final class ClusterSimulator {
 
@@ -43,7 +44,7 @@ public final class ClusterSimulator {
   private final int releaseCycles;
   private List<NodeInfo> nodes;
   private List<JobInfo> jobs;
-  private final List<QueueInfo> queues;
+  private List<QueueInfo> queues;
 
   /** namespace/pod → snapshots left in which the pod still shows as releasing. */
   private final Map<String, Integer> releasingLeft = new HashMap<>();
@@ -83,6 +84,18 @@ public final class ClusterSimulator {
 
   public void replaceNodes(List<NodeInfo> newNodes) {
     this.nodes = List.copyOf(newNodes);
+  }
+
+  /** A queue is created (or replaced, when one of the name exists). */
+  public void putQueue(QueueInfo queue) {
+    List<QueueInfo> next = new ArrayList<>();
+    for (QueueInfo existing : queues) {
+      if (!existing.name().equals(queue.name())) {
+        next.add(existing);
+      }
+    }
+    next.add(queue);
+    queues = List.copyOf(next);
   }
 
   /** A job arrives (submitted, all pods pending). */
@@ -179,13 +192,13 @@ public final class ClusterSimulator {
       if (decision.state() == ScheduleState.SCHEDULED_FAILED) {
         continue;
       }
-      next.add(applied(job, decision, evictedWhole.contains(job.key())));
+      next.add(applied(job, decision, evictedWhole.contains(job.key()), now));
     }
     jobs = next;
     return result;
   }
 
-  private JobInfo applied(JobInfo job, JobDecision decision, boolean evictedWhole) {
+  private JobInfo applied(JobInfo job, JobDecision decision, boolean evictedWhole, Instant now) {
     Map<String, String> allocations = decision.allocations();
     List<TaskInfo> tasks = new ArrayList<>();
     for (TaskInfo task : job.tasks()) {
@@ -202,12 +215,18 @@ public final class ClusterSimulator {
         tasks.add(task.withStatus(TaskStatus.PENDING, null));
       }
     }
+    Stage stage = nextStage(job, decision, evictedWhole);
+    Instant runningSince =
+        stage != Stage.RUNNING ? null : job.stage() == Stage.RUNNING ? job.runningSince() : now;
     return withTasks(
-        job,
-        tasks,
-        decision.waitingSince(),
-        nextStage(job, decision, evictedWhole),
-        decision.reason() == ReasonCode.WAITING_FOR_VICTIMS);
+            job,
+            tasks,
+            decision.waitingSince(),
+            stage,
+            decision.reason() == ReasonCode.WAITING_FOR_VICTIMS)
+        .toBuilder()
+        .runningSince(controllerStages ? runningSince : job.runningSince())
+        .build();
   }
 
   private Stage nextStage(JobInfo job, JobDecision decision, boolean evictedWhole) {

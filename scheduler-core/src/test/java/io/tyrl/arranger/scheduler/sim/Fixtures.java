@@ -197,6 +197,7 @@ public final class Fixtures {
     private boolean preemptable = true;
     private PreemptionPolicy preemptionPolicy = PreemptionPolicy.PREEMPT_LOWER_PRIORITY;
     private boolean awaitingVictims;
+    private Instant runningSince;
 
     JobBuilder(String name) {
       this.name = name;
@@ -319,6 +320,12 @@ public final class Fixtures {
       return this;
     }
 
+    /** When the job's minimum started running. */
+    public JobBuilder runningSince(Instant value) {
+      this.runningSince = value;
+      return this;
+    }
+
     /** The previous cycle left the job waiting for its victims to go (its status said so). */
     public JobBuilder awaitingVictims() {
       this.awaitingVictims = true;
@@ -379,6 +386,7 @@ public final class Fixtures {
           .awaitingVictims(awaitingVictims)
           .stage(stage)
           .preemptionPolicy(preemptionPolicy)
+          .runningSince(runningSince)
           .build();
     }
   }
@@ -392,6 +400,10 @@ public final class Fixtures {
     private boolean reclaimable = true;
     private int priority;
     private boolean open = true;
+    private String parent;
+    private Resource guarantee = Resource.EMPTY;
+    private Duration preemptMinRuntime;
+    private Duration reclaimMinRuntime;
 
     QueueBuilder(String name) {
       this.name = name;
@@ -428,8 +440,39 @@ public final class Fixtures {
       return this;
     }
 
+    public QueueBuilder parent(String value) {
+      this.parent = value;
+      return this;
+    }
+
+    public QueueBuilder guarantee(String... quantities) {
+      this.guarantee = Resource.of(quantities);
+      return this;
+    }
+
+    public QueueBuilder preemptMinRuntime(Duration value) {
+      this.preemptMinRuntime = value;
+      return this;
+    }
+
+    public QueueBuilder reclaimMinRuntime(Duration value) {
+      this.reclaimMinRuntime = value;
+      return this;
+    }
+
     public QueueInfo build() {
-      return new QueueInfo(name, weight, capability, reclaimable, policy, priority, open);
+      return new QueueInfo(
+          name,
+          weight,
+          capability,
+          reclaimable,
+          policy,
+          priority,
+          open,
+          parent,
+          guarantee,
+          preemptMinRuntime,
+          reclaimMinRuntime);
     }
   }
 }

@@ -2,6 +2,7 @@ package io.tyrl.arranger.simulator.cli;
 
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
 import io.tyrl.arranger.scheduler.framework.CycleListener;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
@@ -14,6 +15,8 @@ import io.tyrl.arranger.simulator.metrics.QualityMetrics;
 import io.tyrl.arranger.simulator.metrics.QueueSummary;
 import io.tyrl.arranger.simulator.metrics.RunRecord;
 import io.tyrl.arranger.simulator.metrics.RunSummary;
+import io.tyrl.arranger.simulator.metrics.TenantMetrics;
+import io.tyrl.arranger.simulator.metrics.TenantSummary;
 import io.tyrl.arranger.simulator.report.Comparison;
 import io.tyrl.arranger.simulator.report.HtmlReport;
 import io.tyrl.arranger.simulator.report.SeriesCsv;
@@ -21,6 +24,11 @@ import io.tyrl.arranger.simulator.trace.ClusterShape;
 import io.tyrl.arranger.simulator.trace.CsvImport;
 import io.tyrl.arranger.simulator.trace.CsvProblem;
 import io.tyrl.arranger.simulator.trace.GeneratorSettings;
+import io.tyrl.arranger.simulator.trace.QueueSpec;
+import io.tyrl.arranger.simulator.trace.QueueTree;
+import io.tyrl.arranger.simulator.trace.QueueTreeCsv;
+import io.tyrl.arranger.simulator.trace.TenantSettings;
+import io.tyrl.arranger.simulator.trace.TenantTraceGenerator;
 import io.tyrl.arranger.simulator.trace.Trace;
 import io.tyrl.arranger.simulator.trace.TraceCsv;
 import io.tyrl.arranger.simulator.trace.TraceGenerator;
@@ -77,7 +85,8 @@ public final class SimulateCommand {
     String traceName;
     String load;
     if (options.trace() != null) {
-      CsvImport imported = TraceCsv.read(options.trace());
+      QueueTree tree = options.queues() == null ? null : QueueTreeCsv.read(options.queues());
+      CsvImport imported = TraceCsv.read(options.trace(), tree);
       reportProblems(imported.problems(), options.trace());
       trace = imported.trace();
       if (trace.jobs().isEmpty()) {
@@ -86,6 +95,17 @@ public final class SimulateCommand {
       }
       traceName = options.trace().toString();
       load = String.format(Locale.ROOT, "%.2f", offeredGpuLoad(trace, cluster));
+    } else if (options.tenants()) {
+      trace =
+          TenantTraceGenerator.generate(
+              TenantSettings.of(options.jobs(), options.seed(), options.load(), options.nodes()));
+      traceName =
+          "generated multi-team RL trace (seed "
+              + options.seed()
+              + ", offered load "
+              + options.load()
+              + ", bursts)";
+      load = String.format(Locale.ROOT, "%s", options.load());
     } else {
       trace =
           TraceGenerator.generate(
@@ -103,6 +123,11 @@ public final class SimulateCommand {
       TraceCsv.write(trace, options.writeTrace());
       out.println("[sim] trace written to " + options.writeTrace());
     }
+    if (options.writeQueues() != null) {
+      QueueTreeCsv.write(trace.queues(), options.writeQueues());
+      out.println("[sim] queue tree written to " + options.writeQueues());
+    }
+    boolean tenancy = !trace.queues().isFlatWeightsOnly();
     out.printf(
         Locale.ROOT,
         "[sim] %s: %d jobs, last submission at %.1f h, %d nodes (%d GPUs)%n",
@@ -117,6 +142,9 @@ public final class SimulateCommand {
             new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE)
                 .vocabulary());
     List<Variant> variants = new ArrayList<>();
+    if (options.configs().isEmpty()) {
+      variants.add(Variant.of("default", DefaultSchedulerConfiguration.YAML, parser));
+    }
     for (Path config : options.configs()) {
       variants.add(Variant.fromFile(config, parser));
     }
@@ -131,7 +159,12 @@ public final class SimulateCommand {
 
     Map<String, String> parameters = new LinkedHashMap<>();
     parameters.put(
-        "trace", traceName + ", " + trace.jobs().size() + " jobs, queues " + trace.queueWeights());
+        "trace",
+        traceName
+            + ", "
+            + trace.jobs().size()
+            + " jobs, queues "
+            + (tenancy ? describe(trace.queues()) : trace.queueWeights()));
     parameters.put("cluster", options.nodes() + " nodes of " + ClusterShape.GPU_NODE);
     parameters.put(
         "configurations", String.join(", ", variants.stream().map(Variant::name).toList()));
@@ -168,7 +201,7 @@ public final class SimulateCommand {
     HtmlReport.write(comparison, html);
     SeriesCsv.write(comparison, options.out());
 
-    printTables(summaries, out);
+    printTables(summaries, out, !tenancy);
     for (RunSummary summary : summaries) {
       out.printf(
           Locale.ROOT,
@@ -212,7 +245,57 @@ public final class SimulateCommand {
         main.waitP95(),
         baseline == null ? "-" : String.format(Locale.ROOT, "%.1f", baseline.waitP95()),
         html);
+    if (tenancy) {
+      double grace =
+          TenantMetrics.graceSeconds(
+              settings.periodSeconds(), settings.podTermination().toMillis() / 1000.0);
+      List<TenantSummary> tenants =
+          runs.stream().map(run -> TenantMetrics.summarize(run, windowStart, grace)).toList();
+      TenantTables.print(tenants, out);
+      TenantSummary first = tenants.get(0);
+      TenantSummary flat = options.baseline() ? tenants.get(tenants.size() - 1) : null;
+      out.printf(
+          Locale.ROOT,
+          "sim-tenants-targets configuration=%s guarantee-violations=0:%s"
+              + " share-dev<=5%%-every-level:%s core-evictions-while-surplus=0:%s (%d)%n",
+          first.variant(),
+          yes(first.guaranteeViolations() == 0),
+          yes(first.levels().stream().allMatch(level -> level.shareDevMax() <= 0.05)),
+          yes(first.coreEvictionsWhileSurplus() == 0),
+          first.coreEvictionsWhileSurplus());
+      out.printf(
+          Locale.ROOT,
+          "sim-tenants queues=%d levels=%d load=%s guarantee-violations=%d share-dev-max=%s"
+              + " core-evictions=%d surplus-evictions=%d baseline-share-dev-max=%s%n",
+          trace.queues().queues().size(),
+          trace.queues().depth(),
+          load,
+          first.guaranteeViolations(),
+          Formats.percent(first.shareDevMax()),
+          first.coreEvictions(),
+          first.surplusEvictions(),
+          flat == null ? "-" : Formats.percent(flat.shareDevMax()));
+    }
     return comparison;
+  }
+
+  /** The tree in one line: each queue with its parent, weight, priority, guarantee and limit. */
+  static String describe(QueueTree tree) {
+    List<String> parts = new ArrayList<>();
+    for (QueueSpec queue : tree.queues()) {
+      parts.add(
+          queue.name()
+              + (queue.parent() == null ? "" : " under " + queue.parent())
+              + " (weight "
+              + queue.weight()
+              + (queue.priority() == 0 ? "" : ", priority " + queue.priority())
+              + (queue.guaranteeGpu() == 0 ? "" : ", guaranteed " + queue.guaranteeGpu() + " GPUs")
+              + (queue.capabilityGpu() == Long.MAX_VALUE
+                  ? ""
+                  : ", at most " + queue.capabilityGpu() + " GPUs")
+              + ")");
+    }
+    return String.join("; ", parts);
   }
 
   private static List<RunRecord> simulate(
@@ -258,7 +341,7 @@ public final class SimulateCommand {
     }
   }
 
-  private static void printTables(List<RunSummary> summaries, PrintStream out) {
+  private static void printTables(List<RunSummary> summaries, PrintStream out, boolean queueTable) {
     out.printf(
         Locale.ROOT,
         "%n%-18s %9s %8s %9s %8s %9s %9s %10s %10s %10s %10s %7s %7s %6s %6s %7s%n",
@@ -304,6 +387,10 @@ public final class SimulateCommand {
         "%-18s %9s%n",
         "greedy bound",
         Formats.percent(summaries.get(0).greedyBound()));
+    if (!queueTable) {
+      out.println();
+      return;
+    }
     out.printf(
         Locale.ROOT,
         "%n%-18s %-10s %6s %8s %9s %9s %10s %10s %6s%n",

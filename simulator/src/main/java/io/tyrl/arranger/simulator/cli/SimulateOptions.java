@@ -9,14 +9,19 @@ import java.util.List;
 /**
  * The command line of {@code scripts/simulate.sh}.
  *
- * @param trace a trace CSV, or null for the built-in generated trace
- * @param configs scheduler configuration files, in report order
+ * @param trace a trace CSV, or null for a generated trace
+ * @param queues a queue tree CSV for the trace's queues, or null (the queues the jobs name, flat)
+ * @param tenants whether the generated trace is the multi-team one over a queue tree
+ * @param configs scheduler configuration files, in report order; empty with {@code tenants} for the
+ *     scheduler's built-in default
  * @param baseline whether the Volcano-default-like baseline runs too
  * @param writeTrace where to write the trace as CSV (e.g. the generated one), or null
  * @param warmup the fraction of the submission period left out of the measurement window
  */
 record SimulateOptions(
     Path trace,
+    Path queues,
+    boolean tenants,
     int jobs,
     int nodes,
     double load,
@@ -25,22 +30,30 @@ record SimulateOptions(
     boolean baseline,
     Path out,
     Path writeTrace,
+    Path writeQueues,
     int threads,
     double warmup,
     SimulationSettings settings) {
 
   static final String USAGE =
       """
-      usage: simulate.sh [--trace FILE.csv | --jobs N --load L --seed S] [--nodes N]
+      usage: simulate.sh [--trace FILE.csv [--queues TREE.csv] | [--tenants] --jobs N --load L --seed S] [--nodes N]
                          [--config SCHEDULER.yaml]... [--no-baseline] [--out DIR] [--write-trace FILE.csv]
+                         [--write-queues TREE.csv]
                          [--period S] [--pod-startup S] [--pod-termination S] [--deadlock-after S] [--drain S]
                          [--min-cycle-interval S] [--periodic-cycles] [--warmup F] [--threads N]
         --trace            replay a CSV of job submissions (columns: docs/simulator.md); without it, a trace is
                            generated: --jobs (10000) RL jobs at --load (0.9) offered load, seeded by --seed (1)
+        --queues           with --trace: the queue tree its jobs are submitted to (columns: docs/simulator.md)
+        --tenants          generate the multi-team trace instead: 3 departments of 2-3 teams with guarantees,
+                           weights, a priority and limits, teams submitting in bursts; --jobs (2000) at --load
+                           (1.3) on --nodes (100), against the scheduler's built-in default configuration
         --nodes            the cluster's nodes, each 8 GPUs, 128 cpu, 1Ti (1000)
-        --config           a scheduler configuration to compare (repeatable; default config/scheduler/default.yaml)
+        --config           a scheduler configuration to compare (repeatable; default config/scheduler/default.yaml,
+                           with --tenants the built-in default)
         --no-baseline      leave out the Volcano-default-like baseline
         --out              where the report (report.html) and its CSV go (simulation-report)
+        --write-trace      write the trace's jobs as CSV; --write-queues its queue tree
         --period           the scheduler's cycle period in seconds (1)
         --min-cycle-interval  Arranger's configurations also cycle soon after each change, as the service does,
                            no sooner than this many seconds after the last cycle (0.1); the baseline never does
@@ -58,14 +71,17 @@ record SimulateOptions(
 
   static SimulateOptions parse(String[] args, Path projectRoot) {
     Path trace = null;
-    int jobs = 10_000;
-    int nodes = 1_000;
-    double load = 0.9;
+    Path queues = null;
+    boolean tenants = false;
+    Integer jobs = null;
+    Integer nodes = null;
+    Double load = null;
     long seed = 1;
     List<Path> configs = new ArrayList<>();
     boolean baseline = true;
     Path out = Path.of("simulation-report");
     Path writeTrace = null;
+    Path writeQueues = null;
     int threads = 0;
     double warmup = 0.5;
     SimulationSettings defaults = SimulationSettings.DEFAULTS;
@@ -80,6 +96,9 @@ record SimulateOptions(
       String flag = args[i];
       switch (flag) {
         case "--trace" -> trace = Path.of(value(args, ++i, flag));
+        case "--queues" -> queues = Path.of(value(args, ++i, flag));
+        case "--tenants" -> tenants = true;
+        case "--write-queues" -> writeQueues = Path.of(value(args, ++i, flag));
         case "--jobs" -> jobs = integer(args, ++i, flag);
         case "--nodes" -> nodes = integer(args, ++i, flag);
         case "--load" -> load = decimal(args, ++i, flag);
@@ -106,7 +125,23 @@ record SimulateOptions(
         default -> throw new IllegalArgumentException("unknown option " + flag);
       }
     }
-    if (configs.isEmpty()) {
+    if (tenants && trace != null) {
+      throw new IllegalArgumentException(
+          "--tenants generates a trace; give the queue tree of your own with --queues instead");
+    }
+    if (queues != null && trace == null) {
+      throw new IllegalArgumentException("--queues goes with --trace");
+    }
+    if (jobs == null) {
+      jobs = tenants ? 2_000 : 10_000;
+    }
+    if (nodes == null) {
+      nodes = tenants ? 100 : 1_000;
+    }
+    if (load == null) {
+      load = tenants ? 1.3 : 0.9;
+    }
+    if (configs.isEmpty() && !tenants) {
       configs.add(projectRoot.resolve("config/scheduler/default.yaml"));
     }
     if (!(warmup >= 0) || warmup >= 1) {
@@ -117,6 +152,8 @@ record SimulateOptions(
     }
     return new SimulateOptions(
         trace,
+        queues,
+        tenants,
         jobs,
         nodes,
         load,
@@ -125,6 +162,7 @@ record SimulateOptions(
         baseline,
         out,
         writeTrace,
+        writeQueues,
         threads,
         warmup,
         new SimulationSettings(

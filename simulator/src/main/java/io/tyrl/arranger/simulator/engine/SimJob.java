@@ -46,6 +46,10 @@ final class SimJob {
   Phase phase = Phase.NOT_ARRIVED;
   Stage stage = Stage.PENDING;
   Instant waitingSince;
+
+  /** When the job's minimum started running (stage Running); null when it is not running. */
+  Instant runningSince;
+
   boolean awaitingVictims;
 
   /**
@@ -152,9 +156,24 @@ final class SimJob {
               .tasks(tasks)
               .awaitingVictims(awaitingVictims)
               .stage(stage)
+              .runningSince(runningSince)
               .build();
     }
     return info;
+  }
+
+  /** Whether the job has started and holds placed workers (not releasing) above its minimum. */
+  boolean holdsSurplus() {
+    if (phase != Phase.STARTED) {
+      return false;
+    }
+    int workers = 0;
+    for (int i = 1; i < nodeOf.length; i++) {
+      if (nodeOf[i] != null && !releasing[i]) {
+        workers++;
+      }
+    }
+    return workers > spec.minWorkers();
   }
 
   /** Sums what the job's pods hold (placed or still releasing). */

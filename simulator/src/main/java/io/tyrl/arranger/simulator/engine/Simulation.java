@@ -22,9 +22,12 @@ import io.tyrl.arranger.scheduler.framework.Scheduler;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
 import io.tyrl.arranger.scheduler.plugins.GangPlugin;
 import io.tyrl.arranger.simulator.metrics.AllocationPoint;
+import io.tyrl.arranger.simulator.metrics.Eviction;
 import io.tyrl.arranger.simulator.metrics.JobOutcome;
 import io.tyrl.arranger.simulator.metrics.RunRecord;
 import io.tyrl.arranger.simulator.trace.ClusterShape;
+import io.tyrl.arranger.simulator.trace.QueueSpec;
+import io.tyrl.arranger.simulator.trace.QueueTree;
 import io.tyrl.arranger.simulator.trace.Trace;
 import io.tyrl.arranger.simulator.trace.TraceJob;
 import java.lang.management.ManagementFactory;
@@ -87,7 +90,9 @@ public final class Simulation {
       new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
   private final Duration reservationTimeout;
   private final List<NodeInfo> nodes;
+  private final QueueTree tree;
   private final List<QueueInfo> queueInfos = new ArrayList<>();
+  private final List<Eviction> evictions = new ArrayList<>();
   private final List<String> queueNames = new ArrayList<>();
   private final List<Integer> queueWeights = new ArrayList<>();
   private final List<SimJob> jobs = new ArrayList<>();
@@ -130,16 +135,16 @@ public final class Simulation {
     this.capacityGpu = cluster.capacity().get(Resource.GPU);
     this.capacityMilliCpu = cluster.capacity().milliCpu();
     this.windowEnd = trace.lastSubmitSeconds();
+    this.tree = trace.queues();
     Map<String, Integer> queueIndex = new LinkedHashMap<>();
-    trace
-        .queueWeights()
-        .forEach(
-            (name, weight) -> {
-              queueIndex.put(name, queueNames.size());
-              queueNames.add(name);
-              queueWeights.add(weight);
-              queueInfos.add(QueueInfo.of(name, weight));
-            });
+    for (QueueSpec leaf : tree.leaves()) {
+      queueIndex.put(leaf.name(), queueNames.size());
+      queueNames.add(leaf.name());
+      queueWeights.add(leaf.weight());
+    }
+    for (QueueSpec queue : variant.queues().apply(tree).queues()) {
+      queueInfos.add(queueInfo(queue));
+    }
     queueHeld = new long[queueNames.size()];
     queueDemand = new long[queueNames.size()];
     Map<Resource, Resource> sharedRequests = new HashMap<>();
@@ -232,6 +237,8 @@ public final class Simulation {
             .toList();
     return new RunRecord(
         variant.name(),
+        tree,
+        evictions,
         queueNames,
         queueWeights,
         capacityGpu,
@@ -313,6 +320,7 @@ public final class Simulation {
             continue;
           }
           job.stage = Stage.RUNNING;
+          job.runningSince = at(event.time());
           job.changed();
           schedule(
               event.time() + job.spec.duration().toMillis() / 1000.0,
@@ -376,8 +384,28 @@ public final class Simulation {
     return changed;
   }
 
+  /** A queue of the tree as the scheduler is given it: reclaimable, open, its own job order. */
+  static QueueInfo queueInfo(QueueSpec queue) {
+    return new QueueInfo(
+        queue.name(),
+        queue.weight(),
+        queue.capability(),
+        true,
+        null,
+        queue.priority(),
+        true,
+        queue.parent(),
+        queue.guarantee(),
+        null,
+        null);
+  }
+
   private boolean applyVictims(CycleResult result, double now) {
     boolean changed = false;
+    List<SimJob> withSurplus =
+        result.victims().isEmpty()
+            ? List.of()
+            : active.stream().filter(SimJob::holdsSurplus).toList();
     for (Map.Entry<String, List<Victim>> entry : result.victims().entrySet()) {
       SimJob preemptor = byKey.get(entry.getKey());
       for (Victim victim : entry.getValue()) {
@@ -385,11 +413,13 @@ public final class Simulation {
         if (job == null || job.phase == SimJob.Phase.ENDED) {
           continue;
         }
-        if (preemptor != null && preemptor.queue == job.queue) {
+        boolean sameQueue = preemptor != null && preemptor.queue == job.queue;
+        if (sameQueue) {
           preemptions++;
         } else {
           reclaims++;
         }
+        evictions.add(eviction(victim, job, preemptor, sameQueue, withSurplus, now));
         unaccount(job);
         for (String pod : victim.pods()) {
           int task = job.indexOf(pod);
@@ -412,6 +442,7 @@ public final class Simulation {
           }
           job.stage = Stage.RESCHEDULING;
           job.phase = SimJob.Phase.WAITING;
+          job.runningSince = null;
         }
         account(job);
         job.changed();
@@ -419,6 +450,34 @@ public final class Simulation {
       }
     }
     return changed;
+  }
+
+  private Eviction eviction(
+      Victim victim,
+      SimJob job,
+      SimJob preemptor,
+      boolean sameQueue,
+      List<SimJob> withSurplus,
+      double now) {
+    long gpu = 0;
+    for (String pod : victim.pods()) {
+      int task = job.indexOf(pod);
+      if (task >= 0) {
+        gpu += job.request(task).get(Resource.GPU);
+      }
+    }
+    boolean surplusElsewhere =
+        withSurplus.stream().anyMatch(other -> other != job && other != preemptor);
+    return new Eviction(
+        now,
+        job.spec.queue(),
+        job.spec.name(),
+        victim.wholeJob(),
+        job.isStarted(),
+        victim.pods().size(),
+        gpu,
+        surplusElsewhere,
+        sameQueue);
   }
 
   private boolean apply(SimJob job, JobDecision decision, double now) {

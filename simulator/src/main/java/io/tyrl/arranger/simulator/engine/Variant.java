@@ -4,6 +4,7 @@ import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
+import io.tyrl.arranger.simulator.trace.QueueTree;
 import io.tyrl.arranger.simulator.trace.TraceJob;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,16 +17,18 @@ import java.util.function.UnaryOperator;
 
 /**
  * One configuration to compare: a scheduler configuration, what it does to the jobs' own settings
- * before they reach the scheduler ({@code jobs}; the identity for Arranger's configurations), and
- * whether its loop starts cycles on changes ({@code cyclesOnChange}: Arranger's does; Volcano's
- * runs every period only).
+ * before they reach the scheduler ({@code jobs}; the identity for Arranger's configurations), what
+ * it does to the trace's queues ({@code queues}: the identity for Arranger's; the baseline, which
+ * knows no queue tree, gets it flattened), and whether its loop starts cycles on changes ({@code
+ * cyclesOnChange}: Arranger's does; Volcano's runs every period only).
  */
 public record Variant(
     String name,
     String yaml,
     SchedulerConfiguration configuration,
     UnaryOperator<TraceJob> jobs,
-    boolean cyclesOnChange) {
+    boolean cyclesOnChange,
+    UnaryOperator<QueueTree> queues) {
 
   /** The baseline's configuration, on the classpath. */
   public static final String VOLCANO_LIKE_RESOURCE = "volcano-like.yaml";
@@ -36,6 +39,17 @@ public record Variant(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(configuration, "configuration");
     Objects.requireNonNull(jobs, "jobs");
+    Objects.requireNonNull(queues, "queues");
+  }
+
+  /** Queues given to the scheduler as the trace has them. */
+  public Variant(
+      String name,
+      String yaml,
+      SchedulerConfiguration configuration,
+      UnaryOperator<TraceJob> jobs,
+      boolean cyclesOnChange) {
+    this(name, yaml, configuration, jobs, cyclesOnChange, UnaryOperator.identity());
   }
 
   /** One of Arranger's configurations: its loop starts cycles on changes. */
@@ -75,8 +89,10 @@ public record Variant(
   /**
    * The baseline that behaves like Volcano's default: its classic tiers, gangs all-or-nothing (a
    * NonStrict job is scheduled as Strict, since a Volcano PodGroup keeps no partial reservation),
-   * and no LeaderFirst (a job asking for it gets the default node order); and cycles every period
-   * only, as Volcano's {@code schedulePeriod} loop runs.
+   * and no LeaderFirst (a job asking for it gets the default node order); cycles every period only,
+   * as Volcano's {@code schedulePeriod} loop runs; and flat queues: the trace's leaf queues at the
+   * top level with their own weights and limits, no guarantees and priority 0 ({@link
+   * QueueTree#flattened()}), as its proportion plugin shares the cluster by weight alone.
    */
   public static Variant volcanoLike(SchedulerConfigurationParser parser) {
     String yaml;
@@ -89,7 +105,13 @@ public record Variant(
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + VOLCANO_LIKE_RESOURCE, e);
     }
-    return new Variant(VOLCANO_LIKE_NAME, yaml, parser.parse(yaml), Variant::volcanoJob, false);
+    return new Variant(
+        VOLCANO_LIKE_NAME,
+        yaml,
+        parser.parse(yaml),
+        Variant::volcanoJob,
+        false,
+        QueueTree::flattened);
   }
 
   static TraceJob volcanoJob(TraceJob job) {

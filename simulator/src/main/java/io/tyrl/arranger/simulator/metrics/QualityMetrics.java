@@ -46,13 +46,10 @@ public final class QualityMetrics {
     double[][] held = new double[queues][n];
     double[][] deserved = new double[queues][n];
     double[][] deviation = new double[queues][n];
+    DeservedShares shares = DeservedShares.of(run);
     for (int i = 0; i < n; i++) {
       AllocationPoint point = points.get(i);
-      double[] demand = new double[queues];
-      for (int q = 0; q < queues; q++) {
-        demand[q] = point.queueDemandGpu()[q];
-      }
-      double[] fair = WaterFilling.deserved(capacity, weights, demand);
+      double[] fair = shares.leaves(point);
       for (int q = 0; q < queues; q++) {
         held[q][i] = point.queueHeldGpu()[q];
         deserved[q][i] = fair[q];

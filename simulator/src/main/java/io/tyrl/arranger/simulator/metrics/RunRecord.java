@@ -1,11 +1,16 @@
 package io.tyrl.arranger.simulator.metrics;
 
+import io.tyrl.arranger.simulator.trace.QueueTree;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything one simulated run recorded.
  *
- * @param queues queue names, the order of the points' per-queue arrays
+ * @param tree the trace's queue tree (as the trace gives it, whatever the scheduler was given)
+ * @param evictions every victim of preemption and reclaim, in the order chosen
+ * @param queues the leaf queues' names, the order of the points' per-queue arrays
  * @param queueWeights their weights, same order
  * @param capacityGpu the cluster's GPUs
  * @param capacityMilliCpu the cluster's millicores
@@ -20,6 +25,8 @@ import java.util.List;
  */
 public record RunRecord(
     String variant,
+    QueueTree tree,
+    List<Eviction> evictions,
     List<String> queues,
     List<Integer> queueWeights,
     long capacityGpu,
@@ -35,9 +42,52 @@ public record RunRecord(
     long cpuMillis) {
 
   public RunRecord {
+    evictions = List.copyOf(evictions);
     queues = List.copyOf(queues);
     queueWeights = List.copyOf(queueWeights);
     points = List.copyOf(points);
     jobs = List.copyOf(jobs);
+    if (tree == null) {
+      Map<String, Integer> weights = new LinkedHashMap<>();
+      for (int q = 0; q < queues.size(); q++) {
+        weights.put(queues.get(q), queueWeights.get(q));
+      }
+      tree = QueueTree.flat(weights);
+    }
+  }
+
+  /** A run over top-level queues of these weights that evicted nothing. */
+  public RunRecord(
+      String variant,
+      List<String> queues,
+      List<Integer> queueWeights,
+      long capacityGpu,
+      long capacityMilliCpu,
+      double windowEnd,
+      double endSeconds,
+      List<AllocationPoint> points,
+      List<JobOutcome> jobs,
+      int preemptions,
+      int reclaims,
+      long cycles,
+      long wallMillis,
+      long cpuMillis) {
+    this(
+        variant,
+        null,
+        List.of(),
+        queues,
+        queueWeights,
+        capacityGpu,
+        capacityMilliCpu,
+        windowEnd,
+        endSeconds,
+        points,
+        jobs,
+        preemptions,
+        reclaims,
+        cycles,
+        wallMillis,
+        cpuMillis);
   }
 }

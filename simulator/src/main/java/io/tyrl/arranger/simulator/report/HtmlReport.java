@@ -1,11 +1,11 @@
 package io.tyrl.arranger.simulator.report;
 
 import io.tyrl.arranger.simulator.metrics.AllocationPoint;
+import io.tyrl.arranger.simulator.metrics.DeservedShares;
 import io.tyrl.arranger.simulator.metrics.JobOutcome;
 import io.tyrl.arranger.simulator.metrics.QueueSummary;
 import io.tyrl.arranger.simulator.metrics.RunRecord;
 import io.tyrl.arranger.simulator.metrics.RunSummary;
-import io.tyrl.arranger.simulator.metrics.WaterFilling;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -155,6 +155,9 @@ public final class HtmlReport {
             reserved));
     for (RunRecord run : comparison.runs()) {
       charts.add(shareChart(run, end));
+      if (DeservedShares.of(run).depth() > 1) {
+        charts.add(innerQueueChart(run, end));
+      }
     }
     charts.add(waitChart(comparison));
     charts.add(completionChart(comparison));
@@ -168,11 +171,11 @@ public final class HtmlReport {
     double[][] held = new double[queues][n];
     double[][] deserved = new double[queues][n];
     int[] weights = run.queueWeights().stream().mapToInt(Integer::intValue).toArray();
+    DeservedShares shares = DeservedShares.of(run);
     for (int i = 0; i < n; i++) {
       AllocationPoint point = run.points().get(i);
       times[i] = point.seconds();
-      double[] demand = Arrays.stream(point.queueDemandGpu()).asDoubleStream().toArray();
-      double[] fair = WaterFilling.deserved(run.capacityGpu(), weights, demand);
+      double[] fair = shares.leaves(point);
       for (int q = 0; q < queues; q++) {
         held[q][i] = 100.0 * point.queueHeldGpu()[q] / run.capacityGpu();
         deserved[q][i] = 100.0 * fair[q] / run.capacityGpu();
@@ -192,6 +195,54 @@ public final class HtmlReport {
     return ChartSpec.line(
         "queue-share-" + run.variant(),
         "Queues' GPUs, held and deserved (% of the cluster's) — " + run.variant(),
+        "hours",
+        "% of GPUs",
+        datasets);
+  }
+
+  /**
+   * The queues with children, each its subtree's GPUs held against its fair share ({@link
+   * io.tyrl.arranger.simulator.metrics.TreeFairShare}).
+   */
+  private static ChartSpec innerQueueChart(RunRecord run, double end) {
+    DeservedShares shares = DeservedShares.of(run);
+    List<DeservedShares.QueueLabel> queues = shares.queues();
+    int n = run.points().size();
+    double[] times = new double[n];
+    double[][] held = new double[queues.size()][n];
+    double[][] fair = new double[queues.size()][n];
+    for (int i = 0; i < n; i++) {
+      AllocationPoint point = run.points().get(i);
+      times[i] = point.seconds();
+      DeservedShares.QueuePoint all = shares.allQueues(point);
+      for (int q = 0; q < queues.size(); q++) {
+        held[q][i] = 100.0 * all.held()[q] / run.capacityGpu();
+        fair[q][i] = 100.0 * all.fair()[q] / run.capacityGpu();
+      }
+    }
+    List<ChartSpec.Dataset> datasets = new ArrayList<>();
+    for (int q = 0; q < queues.size(); q++) {
+      DeservedShares.QueueLabel queue = queues.get(q);
+      if (queue.leaf()) {
+        continue;
+      }
+      String label =
+          queue.name()
+              + " (weight "
+              + queue.weight()
+              + ", guarantee "
+              + queue.guaranteeGpu()
+              + " GPUs)";
+      datasets.add(
+          hours(label + " held", Downsampling.bucketMeans(times, held[q], end, BUCKETS), false));
+      datasets.add(
+          hours(
+              label + " fair share", Downsampling.bucketMeans(times, fair[q], end, BUCKETS), true));
+    }
+    return ChartSpec.line(
+        "queue-share-inner-" + run.variant(),
+        "Queues with children: their subtrees' GPUs, held and fair share (% of the cluster's) — "
+            + run.variant(),
         "hours",
         "% of GPUs",
         datasets);

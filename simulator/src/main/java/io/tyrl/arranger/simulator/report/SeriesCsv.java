@@ -1,18 +1,18 @@
 package io.tyrl.arranger.simulator.report;
 
 import io.tyrl.arranger.simulator.metrics.AllocationPoint;
+import io.tyrl.arranger.simulator.metrics.DeservedShares;
 import io.tyrl.arranger.simulator.metrics.JobOutcome;
 import io.tyrl.arranger.simulator.metrics.QueueSummary;
 import io.tyrl.arranger.simulator.metrics.RunRecord;
 import io.tyrl.arranger.simulator.metrics.RunSummary;
-import io.tyrl.arranger.simulator.metrics.WaterFilling;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.util.List;
 
 /**
  * The raw data behind the report, as CSV next to it: {@code series.csv} (every point of every
@@ -45,12 +45,28 @@ public final class SeriesCsv {
       }
       for (RunRecord run : comparison.runs()) {
         int[] weights = run.queueWeights().stream().mapToInt(Integer::intValue).toArray();
+        DeservedShares shares = DeservedShares.of(run);
+        List<DeservedShares.QueueLabel> queues = shares.queues();
         for (AllocationPoint point : run.points()) {
           row(out, run.variant(), point.seconds(), "gpu_started", point.startedGpu());
           row(out, run.variant(), point.seconds(), "millicpu_started", point.startedMilliCpu());
           row(out, run.variant(), point.seconds(), "gpu_reserved", point.reservedGpu());
-          double[] demand = Arrays.stream(point.queueDemandGpu()).asDoubleStream().toArray();
-          double[] deserved = WaterFilling.deserved(run.capacityGpu(), weights, demand);
+          double[] deserved = shares.leaves(point);
+          if (shares.depth() > 1) {
+            DeservedShares.QueuePoint all = shares.allQueues(point);
+            for (int q = 0; q < queues.size(); q++) {
+              String queue = queues.get(q).name();
+              if (!queues.get(q).leaf()) {
+                row(out, run.variant(), point.seconds(), "queue_gpu_held:" + queue, all.held()[q]);
+                row(
+                    out,
+                    run.variant(),
+                    point.seconds(),
+                    "queue_gpu_deserved:" + queue,
+                    all.fair()[q]);
+              }
+            }
+          }
           for (int q = 0; q < weights.length; q++) {
             String queue = run.queues().get(q);
             row(

@@ -9,10 +9,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A workload: job submissions in submit order (ties keep their given order), and the weight of each
- * queue they name.
+ * A workload: job submissions in submit order (ties keep their given order), and the queues they
+ * are submitted to: a tree whose leaves hold the jobs, or, for a trace that gives only the jobs,
+ * one top-level queue per queue they name, of the weight they give.
  */
-public record Trace(List<TraceJob> jobs) {
+public record Trace(List<TraceJob> jobs, QueueTree queues) {
+
+  /** The jobs' queues at the top level, with the weights the jobs give. */
+  public Trace(List<TraceJob> jobs) {
+    this(jobs, null);
+  }
 
   public Trace {
     List<TraceJob> sorted = new ArrayList<>(jobs);
@@ -35,6 +41,33 @@ public record Trace(List<TraceJob> jobs) {
                 + known
                 + " in earlier jobs, not "
                 + job.queueWeight());
+      }
+    }
+    if (queues == null) {
+      queues = QueueTree.flat(weights);
+    } else {
+      for (TraceJob job : jobs) {
+        if (!queues.isLeaf(job.queue())) {
+          throw new IllegalArgumentException(
+              "job "
+                  + job.name()
+                  + ": queue "
+                  + job.queue()
+                  + (queues.contains(job.queue())
+                      ? " has child queues (jobs live in leaf queues)"
+                      : " is not in the queue tree"));
+        }
+        if (queues.queue(job.queue()).weight() != job.queueWeight()) {
+          throw new IllegalArgumentException(
+              "job "
+                  + job.name()
+                  + ": queue "
+                  + job.queue()
+                  + " has weight "
+                  + queues.queue(job.queue()).weight()
+                  + " in the queue tree, not "
+                  + job.queueWeight());
+        }
       }
     }
   }

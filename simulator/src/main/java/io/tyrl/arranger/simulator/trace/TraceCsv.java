@@ -55,14 +55,26 @@ public final class TraceCsv {
   private TraceCsv() {}
 
   public static CsvImport read(Path file) {
+    return read(file, null);
+  }
+
+  /**
+   * With a queue tree, every job's queue must be one of its leaves, and {@code queue_weight}, when
+   * given, must be the tree's weight (which it defaults to).
+   */
+  public static CsvImport read(Path file, QueueTree tree) {
     try {
-      return read(Files.readAllLines(file, StandardCharsets.UTF_8));
+      return read(Files.readAllLines(file, StandardCharsets.UTF_8), tree);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read trace " + file, e);
     }
   }
 
   public static CsvImport read(List<String> lines) {
+    return read(lines, null);
+  }
+
+  public static CsvImport read(List<String> lines, QueueTree tree) {
     int headerIndex = 0;
     while (headerIndex < lines.size() && skipped(lines.get(headerIndex))) {
       headerIndex++;
@@ -83,7 +95,7 @@ public final class TraceCsv {
       }
       int lineNumber = i + 1;
       try {
-        TraceJob job = new RowReader(header, line.split(",", -1), lineNumber).job();
+        TraceJob job = new RowReader(header, line.split(",", -1), lineNumber, tree).job();
         if (!names.add(job.name())) {
           throw new RowException(
               "name", "job " + job.name() + " is named twice; the first one is kept");
@@ -105,7 +117,7 @@ public final class TraceCsv {
         problems.add(new CsvProblem(lineNumber, e.column, e.getMessage()));
       }
     }
-    return new CsvImport(new Trace(jobs), problems);
+    return new CsvImport(new Trace(jobs, tree), problems);
   }
 
   public static void write(Trace trace, Path file) {
@@ -212,7 +224,7 @@ public final class TraceCsv {
   }
 
   /** Reads one row's fields by column name. */
-  private record RowReader(Map<String, Integer> header, String[] fields, int line) {
+  private record RowReader(Map<String, Integer> header, String[] fields, int line, QueueTree tree) {
 
     TraceJob job() {
       if (fields.length != header.size()) {
@@ -221,7 +233,27 @@ public final class TraceCsv {
       String name = text("name");
       double submit = decimal("submit_s");
       String queue = text("queue");
-      int weight = integer("queue_weight", 1, 1, 1_000_000);
+      int weight;
+      if (tree == null) {
+        weight = integer("queue_weight", 1, 1, 1_000_000);
+      } else {
+        if (!tree.isLeaf(queue)) {
+          throw new RowException(
+              "queue",
+              "queue "
+                  + queue
+                  + (tree.contains(queue)
+                      ? " has child queues (jobs live in leaf queues)"
+                      : " is not in the queue tree"));
+        }
+        int treeWeight = tree.queue(queue).weight();
+        weight = integer("queue_weight", treeWeight, 1, 1_000_000);
+        if (weight != treeWeight) {
+          throw new RowException(
+              "queue_weight",
+              "queue " + queue + " has weight " + treeWeight + " in the queue tree, not " + weight);
+        }
+      }
       int priority = integer("priority", 5, 1, 10);
       Resource leader = resources("leader_cpu", "leader_memory", "leader_gpu");
       Resource worker = resources("worker_cpu", "worker_memory", "worker_gpu");

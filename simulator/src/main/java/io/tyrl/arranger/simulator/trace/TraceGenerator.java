@@ -82,7 +82,7 @@ public final class TraceGenerator {
     return horizon;
   }
 
-  private static Shape shape(SplittableRandom random, String queue) {
+  static Shape shape(SplittableRandom random, String queue) {
     int leaderGpus = pick(random, new int[] {1, 2, 4, 8}, new double[] {0.25, 0.25, 0.3, 0.2});
     Resource leader =
         Resource.of(

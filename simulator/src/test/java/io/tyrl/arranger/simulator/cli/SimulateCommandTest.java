@@ -79,6 +79,49 @@ class SimulateCommandTest {
   }
 
   @Test
+  void theMultiTeamTraceEndsWithTheTenantLineAndItsTreeReplaysFromCsv(@TempDir Path out) {
+    String printed =
+        run(
+            "--tenants",
+            "--jobs",
+            "60",
+            "--nodes",
+            "4",
+            "--out",
+            out.toString(),
+            "--write-trace",
+            out.resolve("trace.csv").toString(),
+            "--write-queues",
+            out.resolve("queues.csv").toString());
+
+    List<String> lines = printed.lines().toList();
+    assertThat(lines.get(lines.size() - 1))
+        .matches(
+            "sim-tenants queues=10 levels=2 load=1\\.3 guarantee-violations=\\d+"
+                + " share-dev-max=\\d+\\.\\d% core-evictions=\\d+ surplus-evictions=\\d+"
+                + " baseline-share-dev-max=\\d+\\.\\d%");
+    assertThat(printed)
+        .contains("sim-perf configuration=default jobs=60 nodes=4")
+        .contains("sim-perf configuration=volcano-like")
+        .containsPattern("\\ndefault +2 +7 ")
+        .containsPattern("\\nvolcano-like +1 +3 ")
+        .contains("sim-tenants-targets configuration=default");
+
+    String replayed =
+        run(
+            "--trace",
+            out.resolve("trace.csv").toString(),
+            "--queues",
+            out.resolve("queues.csv").toString(),
+            "--nodes",
+            "4",
+            "--out",
+            out.resolve("again").toString());
+    assertThat(replayed.lines().reduce((first, second) -> second).orElseThrow())
+        .startsWith("sim-tenants queues=10 levels=2 load=");
+  }
+
+  @Test
   void badOptionsAreNamed() {
     assertThatThrownBy(() -> SimulateOptions.parse(new String[] {"--jobs", "many"}, ROOT))
         .hasMessage("--jobs: 'many' is not a whole number");
@@ -86,6 +129,8 @@ class SimulateCommandTest {
         .hasMessage("unknown option --colour");
     assertThatThrownBy(() -> SimulateOptions.parse(new String[] {"--warmup", "1"}, ROOT))
         .hasMessage("--warmup must be within [0, 1), was 1.0");
+    assertThatThrownBy(() -> SimulateOptions.parse(new String[] {"--queues", "tree.csv"}, ROOT))
+        .hasMessage("--queues goes with --trace");
     assertThatThrownBy(
             () -> SimulateOptions.parse(new String[] {"--min-cycle-interval", "0"}, ROOT))
         .hasMessageStartingWith("--min-cycle-interval: must be more than 0 seconds");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.GangMode;
+import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
@@ -12,10 +13,13 @@ import io.tyrl.arranger.scheduler.framework.CycleListener;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
 import io.tyrl.arranger.simulator.metrics.AllocationPoint;
+import io.tyrl.arranger.simulator.metrics.Eviction;
 import io.tyrl.arranger.simulator.metrics.JobOutcome;
 import io.tyrl.arranger.simulator.metrics.RunRecord;
 import io.tyrl.arranger.simulator.trace.ClusterShape;
 import io.tyrl.arranger.simulator.trace.GeneratorSettings;
+import io.tyrl.arranger.simulator.trace.QueueSpec;
+import io.tyrl.arranger.simulator.trace.QueueTree;
 import io.tyrl.arranger.simulator.trace.Trace;
 import io.tyrl.arranger.simulator.trace.TraceGenerator;
 import io.tyrl.arranger.simulator.trace.TraceJob;
@@ -238,6 +242,40 @@ class SimulationTest {
     assertThat(b.started()).isBetween(55.0, 60.0);
     // the victim lost its progress: it runs its 1000 s again, from when it is placed again.
     assertThat(victims.get(0).finished()).isGreaterThan(b.started() + 1000);
+    assertThat(run.evictions()).hasSize(1);
+    Eviction eviction = run.evictions().get(0);
+    assertThat(eviction.queue()).isEqualTo("a");
+    assertThat(eviction.job()).isEqualTo(victims.get(0).name());
+    assertThat(eviction.wholeJob()).isTrue();
+    assertThat(eviction.started()).isTrue();
+    assertThat(eviction.sameQueue()).isFalse();
+    assertThat(eviction.pods()).isEqualTo(1);
+    assertThat(eviction.gpu()).isEqualTo(4);
+    // The other job of a has no workers: no surplus anywhere.
+    assertThat(eviction.surplusElsewhere()).isFalse();
+    assertThat(eviction.seconds()).isBetween(50.0, 51.0);
+  }
+
+  @Test
+  void theCoreIsGivenTheTraceQueueTreeAndTheBaselineItsLeavesFlat() {
+    QueueTree tree =
+        new QueueTree(
+            List.of(
+                new QueueSpec("dept", null, 3, 0, gpus(4), gpus(8)),
+                new QueueSpec("team", "dept", 2, 1, gpus(2), null)));
+
+    List<QueueInfo> arranger = tree.queues().stream().map(Simulation::queueInfo).toList();
+    List<QueueInfo> baseline =
+        Variant.volcanoLike(PARSER).queues().apply(tree).queues().stream()
+            .map(Simulation::queueInfo)
+            .toList();
+
+    assertThat(arranger)
+        .containsExactly(
+            new QueueInfo("dept", 3, gpus(8), true, null, 0, true, null, gpus(4), null, null),
+            new QueueInfo("team", 2, null, true, null, 1, true, "dept", gpus(2), null, null));
+    assertThat(baseline).containsExactly(QueueInfo.of("team", 2));
+    assertThat(DEFAULT.queues().apply(tree)).isEqualTo(tree);
   }
 
   @Test

@@ -1,0 +1,270 @@
+package io.tyrl.arranger.scheduler.actions;
+
+import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobDecision;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.QueueInfo;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.api.Victim;
+import io.tyrl.arranger.scheduler.sim.Fixtures;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tree's protections in one cycle of the default configuration: an invalid queue stops only its
+ * own subtree, limits hold at every level, surplus goes before any core, a core is safe until its
+ * queue's minimum runtime has passed, what a queue holds within its fair share (and so within its
+ * guarantee) is not reclaimed, and a job that may not be preempted runs only within guarantees.
+ */
+class QueueTreeRulesTest {
+
+  private static NodeInfo gpuNode(String name, int gpus) {
+    return node(name).cpu("64").memory("256Gi").gpu(gpus).build();
+  }
+
+  private static CycleResult cycle(List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo> q) {
+    return cycle(nodes, jobs, q, T0.plusSeconds(3600));
+  }
+
+  private static CycleResult cycle(
+      List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo> queues, Instant now) {
+    return Fixtures.scheduler()
+        .runCycle(new Snapshot(nodes, jobs, queues), Fixtures.defaultConfiguration(), now);
+  }
+
+  private static Fixtures.JobBuilder gpuJob(String name, String queue, int gpus, int minWorkers) {
+    return job(name)
+        .queue(queue)
+        .minWorkers(minWorkers)
+        .leader("cpu", "1", Resource.GPU, "1")
+        .workers("actor", gpus - 1, "cpu", "1", Resource.GPU, "1");
+  }
+
+  @Test
+  void anInvalidQueueStopsOnlyTheJobsUnderItAndSaysWhy() {
+    List<QueueInfo> queues =
+        List.of(
+            queue("fine").build(),
+            queue("orphan").parent("ghost").build(),
+            queue("loop1").parent("loop2").build(),
+            queue("loop2").parent("loop1").build(),
+            queue("overpromised").guarantee(Resource.GPU, "4").build(),
+            queue("c1").parent("overpromised").guarantee(Resource.GPU, "3").build(),
+            queue("c2").parent("overpromised").guarantee(Resource.GPU, "3").build(),
+            queue("inner").build(),
+            queue("leaf").parent("inner").build());
+    List<JobInfo> jobs =
+        List.of(
+            gpuJob("fine-job", "fine", 1, 0).build(),
+            gpuJob("orphan-job", "orphan", 1, 0).build(),
+            gpuJob("loop-job", "loop1", 1, 0).build(),
+            gpuJob("c1-job", "c1", 1, 0).build(),
+            gpuJob("inner-job", "inner", 1, 0).build(),
+            gpuJob("leaf-job", "leaf", 1, 0).build());
+
+    CycleResult result = cycle(List.of(gpuNode("g", 8)), jobs, queues);
+
+    assertThat(result.decision("default/fine-job").allocations()).hasSize(1);
+    assertThat(result.decision("default/leaf-job").allocations()).hasSize(1);
+    assertInvalid(result, "orphan-job", "queue orphan is invalid: its parent ghost does not exist");
+    assertInvalid(
+        result,
+        "loop-job",
+        "queue loop1 is invalid: its parents form a cycle: loop1 → loop2 → loop1");
+    assertInvalid(
+        result,
+        "c1-job",
+        "queue overpromised is invalid: its children are guaranteed nvidia.com/gpu 6 in total,"
+            + " more than its own guarantee of 4");
+    assertInvalid(
+        result,
+        "inner-job",
+        "queue inner is invalid: it has children (leaf) and 1 job(s) of its own: jobs go in leaf"
+            + " queues only");
+    assertThat(result.queues().get("orphan").treeProblem())
+        .isEqualTo("its parent ghost does not exist");
+    assertThat(result.queues().get("c1").treeProblem()).isNull();
+    assertThat(result.queues().get("fine").treeProblem()).isNull();
+  }
+
+  private static void assertInvalid(CycleResult result, String job, String message) {
+    JobDecision decision = result.decision("default/" + job);
+    assertThat(decision.allocations()).as(job).isEmpty();
+    assertThat(decision.reason()).as(job).isEqualTo(ReasonCode.INVALID_QUEUE);
+    assertThat(decision.message()).as(job).isEqualTo(message);
+  }
+
+  @Test
+  void aRunningJobUnderAQueueThatBecameInvalidKeepsWhatItHolds() {
+    JobInfo running = gpuJob("r", "team", 2, 1).running("g", 1).stage(Stage.RUNNING).build();
+
+    CycleResult result =
+        cycle(
+            List.of(gpuNode("g", 4)),
+            List.of(running, gpuJob("other", "fine", 4, 3).build()),
+            List.of(queue("team").parent("gone").build(), queue("fine").weight(9).build()));
+
+    assertThat(result.decision("default/r").allocations())
+        .as(result.decision("default/r").toString())
+        .hasSize(2);
+    assertThat(result.allVictims()).isEmpty();
+  }
+
+  @Test
+  void aLimitHoldsAtEveryLevelAndThePendingReasonNamesTheLevel() {
+    List<QueueInfo> queues =
+        List.of(
+            queue("research").capability(Resource.GPU, "6").build(),
+            queue("rl-a").parent("research").build(),
+            queue("rl-b").parent("research").build());
+    JobInfo first = gpuJob("a", "rl-a", 4, 3).running("g0", 3).stage(Stage.RUNNING).build();
+    JobInfo second = gpuJob("b", "rl-b", 8, 1).build();
+
+    CycleResult result =
+        cycle(List.of(gpuNode("g0", 8), gpuNode("g1", 8)), List.of(first, second), queues);
+
+    assertThat(result.decision("default/b").allocations()).hasSize(2);
+    assertThat(result.decision("default/b").message())
+        .contains("queue research is at its limit: holds 6 of 6 nvidia.com/gpu");
+  }
+
+  /**
+   * Queue a holds 8 GPUs of 8: a job without surplus and an elastic one with two actors above its
+   * minimum. Queue b's 2-GPU job arrives; its share is 2. The two surplus actors go; the core of
+   * neither job is touched, though the job without surplus is younger and of lower priority.
+   */
+  @Test
+  void surplusGoesBeforeAnyCore() {
+    JobInfo noSurplus =
+        gpuJob("strict", "a", 4, 3)
+            .priority(1)
+            .created(T0.plusSeconds(100))
+            .running("g", 3)
+            .stage(Stage.RUNNING)
+            .build();
+    JobInfo elastic =
+        gpuJob("elastic", "a", 4, 1).priority(9).running("g", 3).stage(Stage.RUNNING).build();
+    JobInfo arriving = gpuJob("b-job", "b", 2, 1).created(T0.plusSeconds(200)).build();
+
+    CycleResult result =
+        cycle(
+            List.of(gpuNode("g", 8)),
+            List.of(noSurplus, elastic, arriving),
+            List.of(queue("a").build(), queue("b").build()));
+
+    assertThat(result.allVictims())
+        .singleElement()
+        .satisfies(
+            victim -> {
+              assertThat(victim.jobKey()).isEqualTo("default/elastic");
+              assertThat(victim.wholeJob()).isFalse();
+              assertThat(victim.pods()).hasSize(2);
+              assertThat(victim.cause()).isEqualTo(ReasonCode.RECLAIMED);
+            });
+  }
+
+  /**
+   * A core is reclaimed only once its queue's reclaimMinRuntime (here inherited from the parent)
+   * has passed since the job started running.
+   */
+  @Test
+  void aCoreIsSafeUntilTheInheritedMinimumRuntimeHasPassed() {
+    Instant started = T0.plusSeconds(1000);
+    List<QueueInfo> queues =
+        List.of(
+            queue("dept").reclaimMinRuntime(Duration.ofMinutes(10)).build(),
+            queue("a").parent("dept").build(),
+            queue("b").build());
+    List<JobInfo> jobs =
+        List.of(
+            gpuJob("core1", "a", 4, 3)
+                .running("g", 3)
+                .stage(Stage.RUNNING)
+                .runningSince(started)
+                .build(),
+            gpuJob("core2", "a", 4, 3)
+                .running("g", 3)
+                .stage(Stage.RUNNING)
+                .runningSince(started)
+                .build(),
+            gpuJob("b-job", "b", 4, 3).build());
+
+    CycleResult early =
+        cycle(List.of(gpuNode("g", 8)), jobs, queues, started.plus(Duration.ofMinutes(9)));
+    CycleResult late =
+        cycle(List.of(gpuNode("g", 8)), jobs, queues, started.plus(Duration.ofMinutes(10)));
+
+    assertThat(early.allVictims()).isEmpty();
+    assertThat(late.allVictims()).extracting(Victim::wholeJob).containsExactly(true);
+  }
+
+  /**
+   * Queue a is guaranteed 6 of 8 GPUs and holds 6; queue b, of weight 10, holds 2 and wants 5.
+   * Without the guarantee b would deserve 7 and reclaim; with it, b deserves 2 and nothing goes.
+   */
+  @Test
+  void whatAQueueHoldsWithinItsGuaranteeIsNotReclaimed() {
+    List<JobInfo> jobs =
+        List.of(
+            gpuJob("a1", "a", 3, 2).running("g", 2).stage(Stage.RUNNING).build(),
+            gpuJob("a2", "a", 3, 2).running("g", 2).stage(Stage.RUNNING).build(),
+            gpuJob("b1", "b", 2, 1).running("g", 1).stage(Stage.RUNNING).build(),
+            gpuJob("b2", "b", 3, 2).build());
+    List<NodeInfo> nodes = List.of(gpuNode("g", 8));
+
+    CycleResult guaranteed =
+        cycle(
+            nodes,
+            jobs,
+            List.of(
+                queue("a").guarantee(Resource.GPU, "6").build(), queue("b").weight(10).build()));
+    CycleResult unguaranteed =
+        cycle(nodes, jobs, List.of(queue("a").build(), queue("b").weight(10).build()));
+
+    assertThat(guaranteed.allVictims()).isEmpty();
+    assertThat(guaranteed.queues().get("a").deserved().get(Resource.GPU)).isEqualTo(6);
+    assertThat(unguaranteed.allVictims()).isNotEmpty();
+  }
+
+  @Test
+  void aJobThatMayNotBePreemptedIsAdmittedOnlyWithinItsGuarantee() {
+    List<QueueInfo> queues = List.of(queue("a").guarantee(Resource.GPU, "2").build());
+    JobInfo protectedJob = gpuJob("kept", "a", 4, 3).preemptable(false).build();
+    JobInfo ordinary = gpuJob("plain", "a", 4, 3).build();
+
+    CycleResult refused = cycle(List.of(gpuNode("g", 8)), List.of(protectedJob), queues);
+    CycleResult admitted = cycle(List.of(gpuNode("g", 8)), List.of(ordinary), queues);
+
+    assertThat(refused.decision("default/kept").allocations()).isEmpty();
+    assertThat(refused.decision("default/kept").reason()).isEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(refused.decision("default/kept").message())
+        .isEqualTo(
+            "non-preemptible job needs 4 nvidia.com/gpu within guarantee; a has 2 of its 2 free");
+    assertThat(admitted.decision("default/plain").allocations()).hasSize(4);
+  }
+
+  @Test
+  void aJobThatMayNotBePreemptedPlacesNoSurplusBeyondTheGuarantee() {
+    List<QueueInfo> queues = List.of(queue("a").guarantee(Resource.GPU, "3").build());
+    JobInfo protectedJob = gpuJob("kept", "a", 6, 1).preemptable(false).build();
+
+    CycleResult result = cycle(List.of(gpuNode("g", 8)), List.of(protectedJob), queues);
+
+    assertThat(result.decision("default/kept").allocations()).hasSize(3);
+    assertThat(result.decision("default/kept").message())
+        .contains(
+            "non-preemptible job needs 1 nvidia.com/gpu within guarantee; a has 0 of its 3 free");
+  }
+}

@@ -1,0 +1,118 @@
+package io.tyrl.arranger.scheduler.sim;
+
+import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.QueueSummary;
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.Victim;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A two-level tree under the default configuration, with jobs and a queue arriving between cycles:
+ * the first team fills the idle cluster with surplus, the others arrive one by one and take back
+ * their shares from that surplus only; then nothing moves for 50 cycles. (Every job's core fits in
+ * its queue's final share: a share smaller than the cores a queue runs is not reached by reclaim,
+ * which never takes a core to grow another job and takes one for a starving job only when the
+ * victim's queue stays at or above its share.)
+ */
+class QueueTreeOverTimeTest {
+
+  private static final int SETTLED = 50;
+  private static final int CYCLES = SETTLED + 50;
+
+  @Test
+  void latecomersReachTheirSharesFromSurplusOnlyAndThenNothingMoves() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      nodes.add(node("g" + i).cpu("64").memory("256Gi").gpu(4).build());
+    }
+    ClusterSimulator simulator =
+        new ClusterSimulator(
+                Fixtures.scheduler(),
+                Fixtures.defaultConfiguration(),
+                nodes,
+                List.of(elastic("a1-sweep", "a1", 32, 2, 0)),
+                List.of(
+                    queue("dept-a").guarantee(Resource.GPU, "16").build(),
+                    queue("a1").parent("dept-a").guarantee(Resource.GPU, "8").build(),
+                    queue("a2").parent("dept-a").guarantee(Resource.GPU, "8").build(),
+                    queue("dept-b").build(),
+                    queue("b1").parent("dept-b").build()))
+            .followingControllerStages();
+
+    List<Victim> victims = new ArrayList<>();
+    List<Victim> settledVictims = new ArrayList<>();
+    int a2HeldItsGuaranteeFrom = -1;
+    CycleResult result = null;
+    for (int cycle = 0; cycle < CYCLES; cycle++) {
+      if (cycle == 5) {
+        simulator.submit(elastic("b1-one", "b1", 8, 1, cycle));
+        simulator.submit(elastic("b1-two", "b1", 8, 1, cycle));
+      }
+      if (cycle == 15) {
+        simulator.submit(elastic("a2-run", "a2", 8, 2, cycle));
+      }
+      if (cycle == 30) {
+        simulator.putQueue(queue("b2").parent("dept-b").build());
+        simulator.submit(elastic("b2-run", "b2", 8, 2, cycle));
+      }
+      result = simulator.cycle(T0.plusSeconds(10 + cycle));
+      assertThat(DecisionChecks.overCommitments(simulator.lastSnapshot(), result))
+          .as("cycle %d", cycle)
+          .isEmpty();
+      victims.addAll(result.allVictims());
+      if (cycle >= SETTLED) {
+        settledVictims.addAll(result.allVictims());
+      }
+      long a2 = gpus(simulator, result, "a2");
+      if (a2HeldItsGuaranteeFrom < 0 && a2 >= 8) {
+        a2HeldItsGuaranteeFrom = cycle;
+      }
+      if (a2HeldItsGuaranteeFrom >= 0) {
+        assertThat(a2).as("a2 keeps its guarantee, cycle %d", cycle).isGreaterThanOrEqualTo(8);
+      }
+    }
+
+    assertThat(a2HeldItsGuaranteeFrom).as("a2 reaches its guarantee").isBetween(15, 25);
+    assertThat(victims).isNotEmpty().noneMatch(Victim::wholeJob);
+    assertThat(settledVictims).as("no ping-pong once settled").isEmpty();
+    Map<String, QueueSummary> queues = result.queues();
+    assertThat(queues.get("dept-a").deserved().get(Resource.GPU)).isEqualTo(24);
+    assertThat(queues.get("dept-b").deserved().get(Resource.GPU)).isEqualTo(8);
+    for (String leaf : List.of("a1", "a2", "b1", "b2")) {
+      assertThat(gpus(simulator, result, leaf))
+          .as("queue %s holds its fair share", leaf)
+          .isEqualTo(queues.get(leaf).deserved().get(Resource.GPU));
+    }
+    assertThat(queues.get("a1").deserved().get(Resource.GPU)).isEqualTo(16);
+    assertThat(queues.get("a2").deserved().get(Resource.GPU)).isEqualTo(8);
+    assertThat(queues.get("b1").deserved().get(Resource.GPU)).isEqualTo(4);
+    assertThat(queues.get("b2").deserved().get(Resource.GPU)).isEqualTo(4);
+  }
+
+  private static long gpus(ClusterSimulator simulator, CycleResult result, String queue) {
+    return DecisionChecks.allocatedByQueue(simulator.lastSnapshot(), result, Resource.GPU)
+        .getOrDefault(queue, 0L);
+  }
+
+  private static JobInfo elastic(
+      String name, String queue, int gpus, int minWorkers, int createdSecond) {
+    return job(name)
+        .queue(queue)
+        .created(T0.plusSeconds(createdSecond))
+        .minWorkers(minWorkers)
+        .leader("cpu", "1", Resource.GPU, "1")
+        .workers("actor", gpus - 1, "cpu", "1", Resource.GPU, "1")
+        .build();
+  }
+}

@@ -1,0 +1,28 @@
+package io.tyrl.arranger.simulator.metrics;
+
+/**
+ * One victim of a cycle: pods of one job that preempt or reclaim evicted.
+ *
+ * @param seconds when the cycle chose it
+ * @param queue the victim job's queue
+ * @param wholeJob true when the job lost its core (its gang minimum could not be kept: every pod
+ *     went); false when only elastic workers above its minimum went (surplus)
+ * @param started whether the job had started (its minimum placed) before it was chosen
+ * @param pods how many of its pods were evicted
+ * @param gpu the GPUs those pods held
+ * @param surplusElsewhere true when, as the cycle began, another started job (neither the victim
+ *     nor the job the room was made for) held elastic workers above its minimum: surplus that could
+ *     in principle have gone first
+ * @param sameQueue true when the room was made for a job of the victim's own queue (preemption),
+ *     false for another queue's (reclaim)
+ */
+public record Eviction(
+    double seconds,
+    String queue,
+    String job,
+    boolean wholeJob,
+    boolean started,
+    int pods,
+    long gpu,
+    boolean surplusElsewhere,
+    boolean sameQueue) {}

@@ -1,0 +1,34 @@
+package io.tyrl.arranger.simulator.metrics;
+
+import java.util.List;
+
+/**
+ * How one run served a queue tree; docs/simulator.md defines each figure.
+ *
+ * @param graceSeconds how long a queue may stay below min(guarantee, demand) before it counts as a
+ *     guarantee violation
+ * @param shareDevMax the largest queue's mean |held − fair share|, any level, as a fraction of the
+ *     cluster's GPUs
+ * @param coreEvictions whole-job victims (a job lost its core)
+ * @param coreEvictionsWhileSurplus those chosen while another started job held elastic workers
+ *     above its minimum
+ * @param surplusEvictions victims that lost elastic workers only
+ * @param surplusPods the pods of those victims
+ */
+public record TenantSummary(
+    String variant,
+    double graceSeconds,
+    int guaranteeViolations,
+    double shareDevMax,
+    int coreEvictions,
+    int coreEvictionsWhileSurplus,
+    int surplusEvictions,
+    int surplusPods,
+    List<LevelSummary> levels,
+    List<TenantQueueSummary> queues) {
+
+  public TenantSummary {
+    levels = List.copyOf(levels);
+    queues = List.copyOf(queues);
+  }
+}
