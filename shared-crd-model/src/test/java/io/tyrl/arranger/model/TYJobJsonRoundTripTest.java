@@ -98,6 +98,33 @@ class TYJobJsonRoundTripTest {
         .isEqualTo(canonical(JsonParser.parseString(queue)));
   }
 
+  @Test
+  void queueInATreeWithItsStatusSurvivesARoundTrip() {
+    String queue =
+        """
+        {"apiVersion": "arranger.tyrl.io/v1alpha1", "kind": "Queue", "metadata": {"name": "atari"},
+         "spec": {"weight": 1, "reclaimable": true, "priority": 0, "state": "Open",
+                  "parent": "games", "guarantee": {"cpu": "32", "nvidia.com/gpu": "4"},
+                  "preemptMinRuntime": "10m", "reclaimMinRuntime": "1h30m"},
+         "status": {"parent": "games", "guarantee": {"cpu": "32", "nvidia.com/gpu": "4"},
+                    "allocated": {"cpu": "40"}, "overQuota": {"cpu": "8"},
+                    "conditions": [{"type": "TreeValid", "status": "False", "reason": "InvalidQueueTree",
+                                    "message": "parent games does not exist",
+                                    "lastTransitionTime": "2026-11-27T10:00:00Z"}]}}""";
+
+    V1alpha1Queue parsed = json.deserialize(queue, V1alpha1Queue.class);
+
+    assertThat(parsed.getSpec().getParent()).isEqualTo("games");
+    assertThat(parsed.getSpec().getGuarantee().get("nvidia.com/gpu").getNumber())
+        .isEqualByComparingTo("4");
+    assertThat(parsed.getSpec().getReclaimMinRuntime()).isEqualTo("1h30m");
+    assertThat(parsed.getStatus().getOverQuota().get("cpu").getNumber()).isEqualByComparingTo("8");
+    assertThat(parsed.getStatus().getConditions().get(0).getMessage())
+        .isEqualTo("parent games does not exist");
+    assertThat((Object) canonical(JsonParser.parseString(json.serialize(parsed))))
+        .isEqualTo(canonical(JsonParser.parseString(queue)));
+  }
+
   /**
    * What the API server would see: client-java 24's own models (ObjectMeta, PodSpec...) start their
    * lists and maps empty and write them out as {@code []} and {@code {}}, which Kubernetes reads as

@@ -18,5 +18,32 @@ public final class TYJobDefaults {
   public static final String QUEUE = "default";
   public static final String GANG_MODE = "Strict";
 
+  /**
+   * A job may be chosen as a preemption or reclaim victim unless it opts out. Not a schema default:
+   * {@code spec.preemptible} has none, so that an absent field still lets the older annotation
+   * decide ({@link #preemptible}).
+   */
+  public static final boolean PREEMPTIBLE = true;
+
   private TYJobDefaults() {}
+
+  /**
+   * Whether a job may be chosen as a preemption or reclaim victim, the one rule both the field and
+   * the annotation it replaces go through: {@code spec.preemptible} when set; else the deprecated
+   * annotation {@link TYJobAnnotations#PREEMPTABLE}, where {@code "false"} (any case, spaces around
+   * ignored) opts out and any other value does not; else {@link #PREEMPTIBLE}. Jobs stored before
+   * the field existed keep their meaning.
+   *
+   * @param specPreemptible {@code spec.preemptible}; null when absent
+   * @param preemptableAnnotation the annotation's value; null when absent
+   */
+  public static boolean preemptible(Boolean specPreemptible, String preemptableAnnotation) {
+    if (specPreemptible != null) {
+      return specPreemptible;
+    }
+    if (preemptableAnnotation != null) {
+      return !preemptableAnnotation.trim().equalsIgnoreCase("false");
+    }
+    return PREEMPTIBLE;
+  }
 }

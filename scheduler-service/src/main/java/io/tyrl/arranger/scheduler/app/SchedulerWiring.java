@@ -181,8 +181,9 @@ class SchedulerWiring {
   }
 
   @Bean
-  QueueStatusWriter queueStatusWriter(StatusPatcher patcher, ExecutorService queueStatusWriters) {
-    return new QueueStatusWriter(patcher, queueStatusWriters);
+  QueueStatusWriter queueStatusWriter(
+      StatusPatcher patcher, ExecutorService queueStatusWriters, EventRecorder eventRecorder) {
+    return new QueueStatusWriter(patcher, queueStatusWriters, eventRecorder);
   }
 
   /**

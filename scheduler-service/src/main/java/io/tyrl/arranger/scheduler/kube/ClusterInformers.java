@@ -18,7 +18,6 @@ import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.kube.ScopedInformer;
 import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.kube.informer.ModelListerWatcher;
-import io.tyrl.arranger.model.V1alpha1Queue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,11 +46,17 @@ public final class ClusterInformers implements ReadinessCheck {
 
   private static final Logger log = LoggerFactory.getLogger(ClusterInformers.class);
 
-  /** A Queue the model refuses; jobs in it wait, with this problem as their reason. */
+  /**
+   * A Queue the model refuses, or with a value the core cannot take ({@link QueueReader}); jobs in
+   * it wait as in a queue that does not exist.
+   */
   public record UnreadableQueue(String name, String problem) {}
 
-  /** A Queue as cached: its resourceVersion and its status as stored (null when it has none). */
-  public record ObservedQueue(String name, String resourceVersion, JsonObject status) {}
+  /**
+   * A Queue as cached: its UID (what its Events name), its resourceVersion and its status as stored
+   * (null when it has none).
+   */
+  public record ObservedQueue(String name, String uid, String resourceVersion, JsonObject status) {}
 
   /** What the cache holds now, decoded, with the assumed statuses laid over it. */
   public record Contents(
@@ -139,28 +144,22 @@ public final class ClusterInformers implements ReadinessCheck {
     }
     assumed.retainOnly(keys);
     decodeMemo.sweep();
-    List<V1alpha1Queue> readableQueues = new ArrayList<>();
-    List<UnreadableQueue> unreadableQueues = new ArrayList<>();
-    for (DynamicKubernetesObject raw : queues.getIndexer().list()) {
-      try {
-        readableQueues.add(gson.fromJson(raw.getRaw(), V1alpha1Queue.class));
-      } catch (RuntimeException e) {
-        String name = raw.getMetadata() == null ? "?" : raw.getMetadata().getName();
-        unreadableQueues.add(new UnreadableQueue(name, "spec: " + TYJobDecoder.describe(e)));
-      }
-    }
+    QueueReader.Read queueRead =
+        QueueReader.readAll(
+            queues.getIndexer().list().stream().map(DynamicKubernetesObject::getRaw).toList(),
+            gson);
     SnapshotAssembler.Assembly assembly =
         SnapshotAssembler.assembleDecoded(
             nodes.getIndexer().list(),
             pods.getIndexer().list(),
             decodedJobs,
-            readableQueues,
+            queueRead.queues(),
             now,
             snapshotMemo);
-    if (!unreadableQueues.isEmpty()) {
-      log.debug("unreadable queues left out of the snapshot: {}", unreadableQueues);
+    if (!queueRead.unreadable().isEmpty()) {
+      log.debug("unreadable queues left out of the snapshot: {}", queueRead.unreadable());
     }
-    return new Contents(assembly, unreadableQueues);
+    return new Contents(assembly, queueRead.unreadable());
   }
 
   /**
@@ -220,6 +219,7 @@ public final class ClusterInformers implements ReadinessCheck {
           raw.getMetadata().getName(),
           new ObservedQueue(
               raw.getMetadata().getName(),
+              raw.getMetadata().getUid(),
               raw.getMetadata().getResourceVersion(),
               status != null && status.isJsonObject() ? status.getAsJsonObject() : null));
     }

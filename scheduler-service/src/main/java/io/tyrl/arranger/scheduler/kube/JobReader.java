@@ -7,11 +7,13 @@ import io.tyrl.arranger.crd.contract.PodNames;
 import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.contract.TYJobAnnotations;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
+import io.tyrl.arranger.crd.contract.status.StatusFields;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobSpec;
 import io.tyrl.arranger.model.V1alpha1TYJobSpecWorkerSets;
 import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import io.tyrl.arranger.model.V1alpha1TYJobStatusAvoidNodes;
+import io.tyrl.arranger.model.V1alpha1TYJobStatusConditions;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.GangSpec;
@@ -131,7 +133,8 @@ final class JobReader {
             : tyJob.getMetadata().getCreationTimestamp().toInstant();
     Map<String, String> annotations = tyJob.getMetadata().getAnnotations();
     boolean preemptable =
-        JobInfo.preemptableFromAnnotation(
+        TYJobDefaults.preemptible(
+            spec.getPreemptible(),
             annotations == null ? null : annotations.get(TYJobAnnotations.PREEMPTABLE));
     boolean awaitingVictims =
         tyJob.getStatus() != null
@@ -157,6 +160,7 @@ final class JobReader {
         .preemptable(preemptable)
         .awaitingVictims(awaitingVictims)
         .stage(stage)
+        .runningSince(runningSince(tyJob.getStatus(), stage))
         .preemptionPolicy(
             PreemptionPolicy.parse(
                 spec.getPreemptionPolicy() == null
@@ -172,6 +176,27 @@ final class JobReader {
   static Stage stage(V1alpha1TYJobStatus status) {
     return Stage.fromWireNameOrPending(
         status == null || status.getStage() == null ? null : status.getStage().getValue());
+  }
+
+  /**
+   * When the job's gang minimum started running: the controller's {@code Running} condition turns
+   * True when the stage becomes Running, and its {@code lastTransitionTime} moves only when it
+   * turns, so while both hold that time is the start of this run (a rescheduled job's counts from
+   * its return). Null when the job is not running, or when its status says no time.
+   */
+  static Instant runningSince(V1alpha1TYJobStatus status, Stage stage) {
+    if (stage != Stage.RUNNING || status == null || status.getConditions() == null) {
+      return null;
+    }
+    return status.getConditions().stream()
+        .filter(condition -> StatusFields.RUNNING_CONDITION.equals(condition.getType()))
+        .findFirst()
+        .filter(
+            condition ->
+                condition.getStatus() == V1alpha1TYJobStatusConditions.StatusEnum.TRUE
+                    && condition.getLastTransitionTime() != null)
+        .map(condition -> condition.getLastTransitionTime().toInstant())
+        .orElse(null);
   }
 
   /** What every pod made from one template asks for. */

@@ -29,8 +29,9 @@ import java.util.concurrent.TimeUnit;
  * arranger_scheduler_cycle_duration_seconds} (the core alone), per action and per plugin durations,
  * {@code arranger_scheduler_job_scheduling_duration_seconds} (a job's creation until its first
  * placement), {@code arranger_scheduler_schedule_attempts_total{result}}, pending jobs and
- * deserved/allocated resources per queue, and status writes. Every latency is a histogram with
- * fixed buckets ({@link LatencyBuckets}), so that replicas and time ranges can be summed.
+ * deserved, allocated, guaranteed and over-quota resources per queue, and status writes. Every
+ * latency is a histogram with fixed buckets ({@link LatencyBuckets}), so that replicas and time
+ * ranges can be summed.
  */
 public final class SchedulerMetrics implements CycleListener {
 
@@ -62,6 +63,8 @@ public final class SchedulerMetrics implements CycleListener {
   private final StableMultiGauge queueJobs;
   private final StableMultiGauge deserved;
   private final StableMultiGauge allocated;
+  private final StableMultiGauge guarantee;
+  private final StableMultiGauge overQuota;
   private final StableMultiGauge oldestPending;
 
   public SchedulerMetrics(MeterRegistry registry) {
@@ -154,6 +157,18 @@ public final class SchedulerMetrics implements CycleListener {
                 .description(
                     "Resources placed for a queue's jobs, per resource (cpu in cores, memory in bytes)"),
             registry);
+    guarantee =
+        new StableMultiGauge(
+            MultiGauge.builder("arranger.scheduler.queue.guarantee")
+                .description(
+                    "What a queue is guaranteed, per resource (cpu in cores, memory in bytes); none when it has no guarantee"),
+            registry);
+    overQuota =
+        new StableMultiGauge(
+            MultiGauge.builder("arranger.scheduler.queue.over.quota")
+                .description(
+                    "What a queue holds above its guarantee, per resource (cpu in cores, memory in bytes): what reclaim may take back"),
+            registry);
     oldestPending =
         new StableMultiGauge(
             MultiGauge.builder("arranger.scheduler.pending.job.age.max")
@@ -204,6 +219,8 @@ public final class SchedulerMetrics implements CycleListener {
     Map<Tags, Double> jobsByState = new HashMap<>();
     Map<Tags, Double> deservedRows = new HashMap<>();
     Map<Tags, Double> allocatedRows = new HashMap<>();
+    Map<Tags, Double> guaranteeRows = new HashMap<>();
+    Map<Tags, Double> overQuotaRows = new HashMap<>();
     for (QueueSummary queue : result.queues().values()) {
       pending.put(Tags.of("queue", queue.name()), (double) queue.unplacedJobs());
       jobsByState.put(
@@ -214,11 +231,15 @@ public final class SchedulerMetrics implements CycleListener {
           Tags.of("queue", queue.name(), "state", "running"), (double) queue.runningJobs());
       addResourceRows(deservedRows, queue.name(), queue.deserved());
       addResourceRows(allocatedRows, queue.name(), queue.allocated());
+      addResourceRows(guaranteeRows, queue.name(), queue.guarantee());
+      addResourceRows(overQuotaRows, queue.name(), queue.overQuota());
     }
     pendingJobs.set(pending);
     queueJobs.set(jobsByState);
     deserved.set(deservedRows);
     allocated.set(allocatedRows);
+    guarantee.set(guaranteeRows);
+    overQuota.set(overQuotaRows);
   }
 
   private static void addResourceRows(Map<Tags, Double> rows, String queue, Resource resource) {

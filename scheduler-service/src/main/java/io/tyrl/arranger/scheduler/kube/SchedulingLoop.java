@@ -256,7 +256,8 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     ScheduleStatusWriter.Submission submission =
         writer.write(jobs, decisions, victims, informers::podUid, now);
     if (leading) {
-      metrics.queueStatusWritten(queueWriter.write(result.queues(), informers.observedQueues()));
+      metrics.queueStatusWritten(
+          queueWriter.write(result.queues(), informers.observedQueues(), now));
     }
     metrics.cycleFinished(Duration.ofNanos(System.nanoTime() - start), submission);
     if (submission.submitted() > 0 || submission.deferred() > 0) {

@@ -67,7 +67,7 @@ public final class SnapshotAssembler {
         nodes,
         pods,
         tyJobs.stream().map(job -> new TYJobDecoder.Decoded(job, Optional.empty())).toList(),
-        queues,
+        queues.stream().map(QueueReader::queue).toList(),
         Instant.now());
   }
 
@@ -93,13 +93,14 @@ public final class SnapshotAssembler {
   }
 
   /**
+   * @param queues the Queues read ({@link QueueReader}); those that could not be are left out
    * @param now the cycle's time, the one its decisions are made at
    */
   static Assembly assembleDecoded(
       List<V1Node> nodes,
       List<V1Pod> pods,
       List<TYJobDecoder.Decoded> tyJobs,
-      List<V1alpha1Queue> queues,
+      List<QueueInfo> queues,
       Instant now) {
     return assembleDecoded(nodes, pods, tyJobs, queues, now, new Memo());
   }
@@ -112,7 +113,7 @@ public final class SnapshotAssembler {
       List<V1Node> nodes,
       List<V1Pod> pods,
       List<TYJobDecoder.Decoded> tyJobs,
-      List<V1alpha1Queue> queues,
+      List<QueueInfo> queues,
       Instant now,
       Memo memo) {
     LivePods livePods =
@@ -196,8 +197,7 @@ public final class SnapshotAssembler {
               memo.nodeAllocatable()));
     }
     memo.sweep();
-    List<QueueInfo> queueInfos = queues.stream().map(QueueReader::queue).toList();
-    return new Assembly(new Snapshot(nodeInfos, jobs, queueInfos), unreadable, jobsByKey);
+    return new Assembly(new Snapshot(nodeInfos, jobs, queues), unreadable, jobsByKey);
   }
 
   /** The first problems, in the form the controller's validation condition uses. */

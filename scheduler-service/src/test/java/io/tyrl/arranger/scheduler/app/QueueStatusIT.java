@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Queues report status on the real API server: {@code kubectl get tyq} shows Pending, Inqueue and
- * Running filled; the status follows a change within two cycles; and a status that did not change
- * is not written again (its resourceVersion stays, and no write is counted).
+ * Running filled, and the queue's place in the tree valid; the status follows a change within two
+ * cycles; and a status that did not change is not written again (its resourceVersion stays, and no
+ * write is counted).
  */
 @ExtendWith(KubeApiServerExtension.class)
 class QueueStatusIT {
@@ -126,9 +127,12 @@ class QueueStatusIT {
       assertThat(table.cell("Inqueue")).isEqualTo("1");
       assertThat(table.cell("Running")).isEqualTo("1");
       assertThat(table.cell("Overused")).isEqualTo("false");
+      // A top-level queue, in a valid tree.
+      assertThat(table.cell("Parent")).isEmpty();
+      assertThat(table.cell("TreeValid")).isEqualTo("True");
       assertThat(table.wide())
-          .contains("Overused", "Priority")
-          .doesNotContain("Pending", "Inqueue", "Running");
+          .contains("Overused", "Priority", "TreeValid")
+          .doesNotContain("Pending", "Inqueue", "Running", "Parent");
 
       // Nothing changes: the status is not written again, however many cycles pass.
       String version = resourceVersion(client, queue);

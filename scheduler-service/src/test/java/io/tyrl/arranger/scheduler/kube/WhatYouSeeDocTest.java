@@ -2,7 +2,9 @@ package io.tyrl.arranger.scheduler.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.crd.contract.status.QueueStatusFields;
 import io.tyrl.arranger.crd.reasons.LifecycleReasons;
+import io.tyrl.arranger.crd.reasons.QueueReasons;
 import io.tyrl.arranger.crd.reasons.SchedulingReasons;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import java.io.IOException;
@@ -45,6 +47,20 @@ class WhatYouSeeDocTest {
         .contains("`Scheduled`", "`Preempting`", "`InvalidJob`", "(combined from similar events)");
     for (String reason : SchedulingReasons.EVENTS_ONLY) {
       assertThat(page).as("event reason %s", reason).contains("`" + reason + "`");
+    }
+  }
+
+  @Test
+  void everyReasonOfAQueueAndItsConditionAreExplainedWhereQueuesAre() throws IOException {
+    String page = page();
+    String queues = page.substring(page.indexOf("## Queues"), page.indexOf("## Jobs"));
+    for (String reason : QueueReasons.ALL) {
+      assertThat(queues).as("queue reason %s", reason).contains("`" + reason + "`");
+    }
+    assertThat(queues).contains("`" + QueueStatusFields.TREE_VALID + "`", "PARENT");
+    String events = page.substring(page.indexOf("## Events"), page.indexOf("## Lifecycle"));
+    for (String reason : QueueReasons.ALL) {
+      assertThat(events).as("event reason %s", reason).contains("`" + reason + "`");
     }
   }
 

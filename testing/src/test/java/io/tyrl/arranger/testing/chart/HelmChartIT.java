@@ -382,6 +382,19 @@ class HelmChartIT {
             .findFirst()
             .orElseThrow();
     assertThat(controllerJobs.toString()).contains("\"create\"", "\"delete\"", "\"pods\"");
+    // A Queue is cluster-scoped: its Events go to the default namespace, which is not watched here.
+    JsonObject queueEvents = single(objects, "Role", RELEASE + "-scheduler-queue-events");
+    assertThat(string(queueEvents, "metadata", "namespace")).isEqualTo("default");
+    assertThat(verbsOn(queueEvents, "events")).containsExactlyInAnyOrder("create", "patch");
+    assertThat(queueEvents.toString()).doesNotContain("tyjobs", "pods");
+    JsonObject queueEventsBinding =
+        single(objects, "RoleBinding", RELEASE + "-scheduler-queue-events");
+    assertThat(string(queueEventsBinding, "subjects", 0, "name")).isEqualTo(RELEASE + "-scheduler");
+    assertThat(
+            render(List.of("--set", "watchNamespaces={default,team-a}")).stream()
+                .filter(o -> name(o).equals(RELEASE + "-scheduler-queue-events")))
+        .as("with default watched, its jobs Role covers the Queues' Events")
+        .isEmpty();
   }
 
   @Test

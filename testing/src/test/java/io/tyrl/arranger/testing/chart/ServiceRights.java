@@ -105,6 +105,9 @@ final class ServiceRights {
         Access.to("patch", GROUP, "queues").subresource("status").named("default"),
         Access.to("create", "", "events").in(JOBS),
         Access.to("patch", "", "events").in(JOBS),
+        // A Queue's Events: it is cluster-scoped, so they go to the default namespace.
+        Access.to("create", "", "events").in("default"),
+        Access.to("patch", "", "events").in("default"),
         Access.to("create", "coordination.k8s.io", "leases").in(ownNamespace),
         Access.to("get", "coordination.k8s.io", "leases").in(ownNamespace).named(leaseName),
         Access.to("update", "coordination.k8s.io", "leases").in(ownNamespace).named(leaseName),

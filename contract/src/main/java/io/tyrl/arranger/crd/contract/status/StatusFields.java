@@ -34,5 +34,15 @@ public final class StatusFields {
    */
   public static final String AVOID_NODES = "avoidNodes";
 
+  /** The controller's conditions, one entry per type. */
+  public static final String CONDITIONS = "conditions";
+
+  /**
+   * The condition the controller sets True when the job's stage becomes Running and False when it
+   * leaves it. Its {@code lastTransitionTime} moves only then, so while it is True it says when the
+   * job's gang minimum started running: the scheduler's minimum runtimes count from it.
+   */
+  public static final String RUNNING_CONDITION = "Running";
+
   private StatusFields() {}
 }

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.controller.lifecycle.status;
 
+import io.tyrl.arranger.crd.contract.status.StatusFields;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,8 +16,11 @@ public record Condition(
   /** Set by the planner to True once the spec passed validation, False with the problems if not. */
   public static final String VALIDATED = "Validated";
 
-  /** True while the stage is Running; False with the reason of the last transition otherwise. */
-  public static final String RUNNING = "Running";
+  /**
+   * True while the stage is Running; False with the reason of the last transition otherwise. The
+   * scheduler reads its lastTransitionTime as when the job's minimum started running.
+   */
+  public static final String RUNNING = StatusFields.RUNNING_CONDITION;
 
   /**
    * True once the job has ended; its reason tells how (e.g. LeaderSucceeded, RestartLimitExceeded).
