@@ -22,6 +22,7 @@ public final class TYJobBuilder {
   private final Map<String, Object> spec = new LinkedHashMap<>();
   private final Map<String, String> nodeSelector = new LinkedHashMap<>();
   private Long nodeLossToleration;
+  private final Map<String, String> everyContainer = new LinkedHashMap<>();
 
   private TYJobBuilder(String name) {
     this.name = name;
@@ -66,6 +67,16 @@ public final class TYJobBuilder {
     set.put("counts", counts);
     set.put("resources", requests(cpu, memory));
     workerSets.add(set);
+    return this;
+  }
+
+  /**
+   * Every container of the job, the leader's and every worker set's, requests {@code quantity} of
+   * an extended resource such as {@code nvidia.com/gpu}, with a limit equal to it: the API server
+   * refuses a pod that requests an extended resource without that limit.
+   */
+  public TYJobBuilder everyContainerRequests(String resource, String quantity) {
+    everyContainer.put(resource, quantity);
     return this;
   }
 
@@ -146,7 +157,21 @@ public final class TYJobBuilder {
     }
   }
 
+  @SuppressWarnings("unchecked")
   private Map<String, Object> template(String container, Object resources) {
+    if (!everyContainer.isEmpty()) {
+      Map<String, Object> withExtended = new LinkedHashMap<>((Map<String, Object>) resources);
+      Map<String, Object> requests =
+          new LinkedHashMap<>(
+              (Map<String, Object>) withExtended.getOrDefault("requests", Map.of()));
+      Map<String, Object> limits =
+          new LinkedHashMap<>((Map<String, Object>) withExtended.getOrDefault("limits", Map.of()));
+      requests.putAll(everyContainer);
+      limits.putAll(everyContainer);
+      withExtended.put("requests", requests);
+      withExtended.put("limits", limits);
+      resources = withExtended;
+    }
     Map<String, Object> podSpec = new LinkedHashMap<>();
     podSpec.put(
         "containers",

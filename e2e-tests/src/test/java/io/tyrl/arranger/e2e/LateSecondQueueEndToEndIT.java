@@ -1,0 +1,155 @@
+package io.tyrl.arranger.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.model.V1alpha1TYJob;
+import io.tyrl.arranger.testing.NodeSpec;
+import io.tyrl.arranger.testing.TYJobBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Work arrives one job at a time on a real cluster: the first queue's elastic job finds the cluster
+ * idle and takes every GPU before the second queue has any job. Both services from their jars, the
+ * scheduler in its default configuration: once the second queue's job arrives, its queue gets its
+ * weighted share back from the first job's surplus actors within 10 cycles, and keeps it.
+ */
+class LateSecondQueueEndToEndIT {
+
+  private static final String GPU = NodeSpec.GPU;
+  private static final int CYCLES_TO_SHARE = 10;
+  private static final int CYCLES_STABLE = 20;
+
+  @Test
+  void aSecondQueueArrivingLateGetsItsWeightedShareFromTheFirstJobsSurplusWithinTenCycles()
+      throws Exception {
+    List<NodeSpec> nodes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      nodes.add(NodeSpec.named("gpu-node-" + i).cpu("32").memory("128Gi").gpus(4).build());
+    }
+    try (TenancyCluster cluster = TenancyCluster.start("late-queue", nodes);
+        ClusterInvariants invariants =
+            new ClusterInvariants(cluster.admin(), TenancyCluster.JOBS_NAMESPACE).start()) {
+      cluster.queue("a", 3);
+      cluster.queue("b", 1);
+
+      elasticGpuJob("a-job", "a").create(cluster.admin());
+      await("a-job holds all 16 GPUs with its pods running")
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(250))
+          .untilAsserted(
+              () ->
+                  assertThat(List.of(placed(cluster, "a-job"), running(cluster, "a-job")))
+                      .as(() -> "placed and running;\n" + cluster.jobsSummary())
+                      .isEqualTo(List.of(16, 16)));
+      String learnerUid = learnerUid(cluster, "a-job");
+
+      long arrival = cluster.cycles();
+      elasticGpuJob("b-job", "b").create(cluster.admin());
+
+      // The split is read before the count, so a split seen with a count within the bound was
+      // written by a cycle within it.
+      AtomicLong sharedAt = new AtomicLong();
+      await("12/4 within " + CYCLES_TO_SHARE + " cycles of b-job's arrival")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () -> {
+                Map<String, Integer> split = cluster.placedPodsByQueue();
+                long cycles = cluster.cycles();
+                if (split.equals(Map.of("a", 12, "b", 4))) {
+                  sharedAt.set(cycles);
+                  return true;
+                }
+                assertThat(cycles - arrival)
+                    .as(
+                        "cycles since b-job arrived, GPUs placed per queue still %s;%n%s",
+                        split, cluster.jobsSummary())
+                    .isLessThanOrEqualTo(CYCLES_TO_SHARE);
+                return false;
+              });
+      assertThat(sharedAt.get() - arrival).isLessThanOrEqualTo(CYCLES_TO_SHARE);
+
+      await("the split holds for " + CYCLES_STABLE + " more cycles")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () -> {
+                assertThat(cluster.placedPodsByQueue())
+                    .as("GPUs placed per queue after the split was reached")
+                    .isEqualTo(Map.of("a", 12, "b", 4));
+                return cluster.cycles() >= sharedAt.get() + CYCLES_STABLE;
+              });
+
+      await("the pods follow the allocations and the Queue statuses agree")
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                assertThat(running(cluster, "a-job")).isEqualTo(12);
+                assertThat(running(cluster, "b-job")).isEqualTo(4);
+                assertThat(cluster.queueAllocated("a", GPU)).isEqualByComparingTo("12");
+                assertThat(cluster.queueAllocated("b", GPU)).isEqualByComparingTo("4");
+              });
+
+      Map<String, String> deleted = cluster.deletedPods();
+      assertThat(deleted.keySet())
+          .as("pods deleted: exactly 4 of a-job's surplus actors, taken back once")
+          .hasSize(4)
+          .allMatch(name -> name.startsWith("a-job-actor-"));
+      assertThat(learnerUid(cluster, "a-job"))
+          .as("a-job's learner never restarted")
+          .isEqualTo(learnerUid);
+      V1alpha1TYJob aJob = job(cluster, "a-job");
+      assertThat(aJob.getStatus().getStage().getValue()).isEqualTo("Running");
+      assertThat(aJob.getStatus().getLeader().getRestarts()).isZero();
+      assertThat(invariants.violations()).isEmpty();
+    }
+  }
+
+  private static TYJobBuilder elasticGpuJob(String name, String queue) {
+    return TYJobBuilder.named(name)
+        .namespace(TenancyCluster.JOBS_NAMESPACE)
+        .leader("learner", "1", "1Gi")
+        .workers("actor", 16, "1", "1Gi")
+        .everyContainerRequests(GPU, "1")
+        .set("minWorkersNum", 2)
+        .set("queue", queue);
+  }
+
+  private static V1alpha1TYJob job(TenancyCluster cluster, String name) throws Exception {
+    return ArrangerResources.tyJobs(cluster.admin())
+        .get(TenancyCluster.JOBS_NAMESPACE, name)
+        .throwsApiException()
+        .getObject();
+  }
+
+  private static int placed(TenancyCluster cluster, String name) throws Exception {
+    V1alpha1TYJob job = job(cluster, name);
+    return job.getStatus() == null || job.getStatus().getAllocations() == null
+        ? 0
+        : job.getStatus().getAllocations().size();
+  }
+
+  private static int running(TenancyCluster cluster, String name) throws Exception {
+    return (int)
+        cluster.livePodsByJob().getOrDefault(name, List.of()).stream()
+            .filter(pod -> "Running".equals(pod.getStatus().getPhase()))
+            .count();
+  }
+
+  private static String learnerUid(TenancyCluster cluster, String name) throws Exception {
+    return cluster.livePodsByJob().getOrDefault(name, List.of()).stream()
+        .filter(pod -> pod.getMetadata().getName().equals(name + "-learner"))
+        .map(V1Pod::getMetadata)
+        .map(metadata -> metadata.getUid())
+        .findFirst()
+        .orElse("(no live learner)");
+  }
+}
