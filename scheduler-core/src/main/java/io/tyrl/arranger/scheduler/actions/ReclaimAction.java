@@ -19,10 +19,9 @@ import java.util.Map;
  * Across queues, lets a queue below its deserved share take room back from reclaimable queues above
  * theirs (kube-batch's reclaim). Queues in queue order; in a queue that is not overused, jobs whose
  * gang minimum is not placed, in job order, until the queue is overused; then, while the queue is
- * still below its share, running jobs grow their surplus pod by pod from other queues' surplus —
- * and, while the queue is below its guarantee, from their cores too (whole jobs, after their
- * queue's reclaimMinRuntime): a guarantee outranks cores started on borrowed room. Victims are
- * chosen through the tiers' reclaimable functions by the {@link VictimSelector}.
+ * still below its share, running jobs grow their surplus pod by pod from other queues' surplus only
+ * (never another job's core). Victims are chosen through the tiers' reclaimable functions by the
+ * {@link VictimSelector}.
  *
  * <p>The action itself keeps the queue-level rules whatever the tiers say (a tier without the
  * proportion plugin may decide alone; see {@link ReclaimRules}): a pod reclaims only resources its
@@ -97,26 +96,10 @@ public final class ReclaimAction implements Action {
     for (TaskState task : grower.pendingTasks()) {
       if (!rules.mayReclaim(queue)
           || !task.isPending()
-          || selector.growOne(task, belowGuarantee(queue, task))
-              != VictimSelector.Outcome.WAITING_FOR_VICTIMS) {
+          || selector.growOne(task) != VictimSelector.Outcome.WAITING_FOR_VICTIMS) {
         return;
       }
     }
-  }
-
-  /**
-   * True when the queue, or an ancestor, holds less than its guarantee of a resource the pod
-   * requests: a guarantee outranks the cores other queues started on borrowed room.
-   */
-  private static boolean belowGuarantee(QueueState queue, TaskState task) {
-    for (QueueState level : queue.selfAndAncestors()) {
-      for (int d : task.requestedDimensions()) {
-        if (level.guarantees(d) && level.allocated(d) < level.guarantee(d)) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   /**

@@ -156,11 +156,10 @@ final class VictimSelector {
 
   /**
    * For a job whose minimum is placed: makes room for one more of its pending pods (surplus) by
-   * evicting other jobs' surplus — growing a job's surplus costs another job its core only when
-   * {@code mayTakeCores} (the grower's queue is below its guarantee, which outranks another queue's
-   * borrowed cores). The pod is pipelined onto the room its victims release.
+   * evicting other jobs' surplus only — growing a job's surplus never costs another job its core.
+   * The pod is pipelined onto the room its victims release.
    */
-  Outcome growOne(TaskState task, boolean mayTakeCores) {
+  Outcome growOne(TaskState task) {
     JobState job = task.job();
     Map<NodeState, List<TaskState>> candidates = candidatesByNode(job);
     allCandidates = null;
@@ -170,7 +169,7 @@ final class VictimSelector {
     Statement statement = session.newStatement();
     Attempt attempt = new Attempt();
     NodeState node = nodeFor(task, candidates, statement, attempt);
-    if (node == null || (!mayTakeCores && !attempt.wholeJobs.isEmpty())) {
+    if (node == null || !attempt.wholeJobs.isEmpty()) {
       statement.discard();
       return Outcome.NO_ROOM;
     }

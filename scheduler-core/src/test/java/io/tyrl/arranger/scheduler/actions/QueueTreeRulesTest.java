@@ -294,33 +294,4 @@ class QueueTreeRulesTest {
     assertThat(contested.decision("default/b-job").allocations()).hasSize(4);
     assertThat(alone.decision("default/a-next").allocations()).hasSize(2);
   }
-
-  /**
-   * A running job of queue g grows while g is below its share; queue o above its share holds cores
-   * only (three 2-GPU jobs). Growth takes no core while g is merely below its fair share, and takes
-   * one whole job (o staying at its share) while g is below its guarantee.
-   */
-  @Test
-  void growthTakesACoreOnlyForAQueueBelowItsGuarantee() {
-    List<JobInfo> jobs =
-        List.of(
-            gpuJob("grower", "g", 6, 1).running("n", 1).stage(Stage.RUNNING).build(),
-            gpuJob("o1", "o", 2, 1).running("n", 1).stage(Stage.RUNNING).build(),
-            gpuJob("o2", "o", 2, 1).running("n", 1).stage(Stage.RUNNING).build(),
-            gpuJob("o3", "o", 2, 1).running("n", 1).stage(Stage.RUNNING).build());
-    List<NodeInfo> nodes = List.of(gpuNode("n", 8));
-
-    CycleResult guaranteed =
-        cycle(
-            nodes,
-            jobs,
-            List.of(queue("g").guarantee(Resource.GPU, "4").build(), queue("o").build()));
-    CycleResult fairOnly = cycle(nodes, jobs, List.of(queue("g").build(), queue("o").build()));
-
-    assertThat(fairOnly.queues().get("g").deserved().get(Resource.GPU)).isEqualTo(4);
-    assertThat(fairOnly.allVictims()).isEmpty();
-    assertThat(guaranteed.allVictims())
-        .singleElement()
-        .satisfies(victim -> assertThat(victim.wholeJob()).isTrue());
-  }
 }
