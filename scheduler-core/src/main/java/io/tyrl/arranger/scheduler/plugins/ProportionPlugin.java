@@ -443,16 +443,19 @@ public final class ProportionPlugin implements Plugin {
   }
 
   /**
-   * True when what is left of the queue's share could hold its smallest waiting minimum in every
-   * resource: room the queue is owed counts as owed only if it could use it. Two queues each at
-   * their share of a different resource (cpu-heavy and GPU-heavy pods) are owed nothing they could
-   * not start, so the idle room is lent instead of left idle.
+   * True when what is left of the queue's share, and the free room, could both hold its smallest
+   * waiting minimum in every resource: room the queue is owed counts as owed only if it could start
+   * a job on it now. Two queues each at their share of a different resource (cpu-heavy and
+   * GPU-heavy pods) are owed nothing they could not start, and a queue whose jobs need more than is
+   * free keeps nobody out: the idle room is lent, and reclaim gives it back once the owner's job
+   * can start.
    */
   private boolean canStartWithinShare(QueueState queue, long[] smallestMinimum) {
     long[] share = deserved.get(queue);
     for (int d = 0; d < smallestMinimum.length; d++) {
       if (d != ResourceDimensions.PODS
-          && smallestMinimum[d] > share[d] - queue.allocated(d) - queue.inqueue(d)) {
+          && (smallestMinimum[d] > share[d] - queue.allocated(d) - queue.inqueue(d)
+              || smallestMinimum[d] > freeRoom[d] - session.clusterInqueue(d))) {
         return false;
       }
     }
