@@ -230,7 +230,7 @@ class QueueTreeIT {
   void anInvalidTreeIsAnnouncedOnceNotEveryCycle() throws Exception {
     String name = unique("orphan");
     createQueue(name, Map.of("parent", "nowhere"));
-    String problem = "queue " + name + ": parent nowhere does not exist";
+    String problem = "its parent nowhere does not exist";
     QueueSummary invalid = summary(name, "nowhere", problem);
     Instant start = Instant.parse("2026-11-27T12:00:00Z");
 
