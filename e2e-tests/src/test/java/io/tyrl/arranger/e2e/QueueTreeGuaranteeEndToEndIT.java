@@ -45,9 +45,10 @@ class QueueTreeGuaranteeEndToEndIT {
       cluster.queue(
           "team-b", Map.of("parent", "research", "weight", 1, "guarantee", Map.of(GPU, "8")));
 
-      // Each A job's minimum (learner + 2 actors) is within A's guarantee; the rest is surplus.
+      // Two jobs of up to 8 GPUs each fill the cluster; each one's minimum (learner + 2 actors)
+      // is within A's guarantee, the other 5 GPUs of each are surplus.
       for (String name : A_JOBS) {
-        gpuJob(name, "team-a", 16, 2).create(cluster.admin());
+        gpuJob(name, "team-a", 7, 2).create(cluster.admin());
       }
       await("team A holds all 16 GPUs with its pods running")
           .atMost(Duration.ofSeconds(90))
@@ -57,6 +58,9 @@ class QueueTreeGuaranteeEndToEndIT {
                   assertThat(List.of(cluster.placedPodsByQueue(), runningPods(cluster, "a-")))
                       .as(() -> "placed per queue and A's running pods;\n" + cluster.jobsSummary())
                       .isEqualTo(List.of(Map.of("team-a", 16), 16)));
+      assertThat(cluster.livePodsByJob())
+          .containsOnlyKeys(A_JOBS)
+          .allSatisfy((job, pods) -> assertThat(pods).hasSize(8));
       Map<String, String> learnerUids = new HashMap<>();
       for (String name : A_JOBS) {
         learnerUids.put(name, learnerUid(cluster, name));
@@ -117,7 +121,7 @@ class QueueTreeGuaranteeEndToEndIT {
         assertThat(learnerUid(cluster, name))
             .as(name + "'s learner pod is the one it started with")
             .isEqualTo(learnerUids.get(name));
-        assertThat(cluster.livePodsByJob().get(name))
+        assertThat(cluster.livePodsByJob().getOrDefault(name, List.of()))
             .as(name + " keeps at least its minimum")
             .hasSizeGreaterThanOrEqualTo(3);
       }
