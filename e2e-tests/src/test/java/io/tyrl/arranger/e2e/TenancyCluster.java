@@ -133,6 +133,11 @@ final class TenancyCluster implements AutoCloseable {
   }
 
   void queue(String name, int weight) throws ApiException {
+    queue(name, Map.of("weight", weight));
+  }
+
+  /** A Queue with this spec, as a user's YAML would give it. */
+  void queue(String name, Map<String, Object> spec) throws ApiException {
     new CustomObjectsApi(admin)
         .createClusterCustomObject(
             ArrangerResources.GROUP,
@@ -146,7 +151,7 @@ final class TenancyCluster implements AutoCloseable {
                 "metadata",
                 Map.of("name", name),
                 "spec",
-                Map.of("weight", weight)))
+                spec))
         .execute();
   }
 
