@@ -21,9 +21,9 @@ import java.util.Set;
  * @param waitingSince when the job's current wait for its gang minimum began, as written back from
  *     the previous cycle's {@link JobDecision#waitingSince()}; null when none was recorded (see
  *     {@link #waitStart(Instant)})
- * @param preemptable false when the job opted out of being a preemption or reclaim victim, with the
- *     annotation {@value io.tyrl.arranger.crd.contract.TYJobAnnotations#PREEMPTABLE}{@code :
- *     "false"}; any other value, or none, means true
+ * @param preemptable false when the job may not be a preemption or reclaim victim ({@code
+ *     spec.preemptible: false}, or the deprecated annotation; the rule is {@link
+ *     io.tyrl.arranger.crd.contract.TYJobDefaults#preemptible})
  * @param awaitingVictims true when the previous cycle left the job waiting for its victims (its
  *     {@code status.scheduling.reason} is {@code WaitingForVictims}): the room they are releasing
  *     is its own, so it claims that room again before any other job may
@@ -241,11 +241,6 @@ public record JobInfo(
   /** True when preempt and reclaim may evict other jobs to make room for this one. */
   public boolean mayPreempt() {
     return preemptionPolicy != PreemptionPolicy.NEVER;
-  }
-
-  /** Reads the opt-out annotation's value: only {@code "false"} (any case, trimmed) opts out. */
-  public static boolean preemptableFromAnnotation(String value) {
-    return value == null || !value.trim().equalsIgnoreCase("false");
   }
 
   private static void requireText(String value, String field, String namespace) {

@@ -127,11 +127,4 @@ class JobInfoTest {
         .extracting(JobInfo::priority)
         .isEqualTo(2);
   }
-
-  @ParameterizedTest(name = "''{0}'' -> {1}")
-  @CsvSource(value = {"false, false", "' FALSE ', false", "true, true", "no, true", "'', true"})
-  void onlyFalseOptsAJobOutOfBeingAVictim(String annotation, boolean preemptable) {
-    assertThat(JobInfo.preemptableFromAnnotation(annotation)).isEqualTo(preemptable);
-    assertThat(JobInfo.preemptableFromAnnotation(null)).isTrue();
-  }
 }
