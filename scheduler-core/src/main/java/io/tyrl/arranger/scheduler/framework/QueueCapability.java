@@ -95,7 +95,7 @@ public final class QueueCapability {
         if (level.guarantees(dimension)
             && level.allocatedNonPreemptible(dimension) + task.request(dimension)
                 > level.guarantee(dimension)) {
-          return Optional.of(outsideGuarantee(level, dimension, task.request(dimension)));
+          return Optional.of(outsideGuarantee(level, dimension, task.request(dimension), 0));
         }
       }
     }
@@ -104,10 +104,16 @@ public final class QueueCapability {
 
   /**
    * {@code non-preemptible job needs 8 nvidia.com/gpu within guarantee; rl-a has 4 of its 16 free}.
+   *
+   * @param reserved what else already counts against the guarantee (the minimums of such jobs
+   *     enqueued before it)
    */
-  public static String outsideGuarantee(QueueState level, int dimension, long needed) {
+  public static String outsideGuarantee(
+      QueueState level, int dimension, long needed, long reserved) {
     String name = level.capability().dimensions.name(dimension);
-    long free = Math.max(0, level.guarantee(dimension) - level.allocatedNonPreemptible(dimension));
+    long free =
+        Math.max(
+            0, level.guarantee(dimension) - level.allocatedNonPreemptible(dimension) - reserved);
     return "non-preemptible job needs "
         + Resource.formatQuantity(name, needed)
         + " "

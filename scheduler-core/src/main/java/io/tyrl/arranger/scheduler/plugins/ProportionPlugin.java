@@ -382,7 +382,9 @@ public final class ProportionPlugin implements Plugin {
             && level.guarantees(d)
             && level.allocatedNonPreemptible(d) + level.inqueueNonPreemptible(d) + minimum[d]
                 > level.guarantee(d)) {
-          return Optional.of(QueueCapability.outsideGuarantee(level, d, minimum[d]));
+          return Optional.of(
+              QueueCapability.outsideGuarantee(
+                  level, d, minimum[d], level.inqueueNonPreemptible(d)));
         }
       }
     }
@@ -422,17 +424,17 @@ public final class ProportionPlugin implements Plugin {
         String name = dimensions.name(d);
         long free = Math.max(0, freeRoom[d] - session.clusterInqueue(d));
         return Optional.of(
-            "queue "
-                + queue.path()
-                + " is at its fair share ("
+            "the job's minimum ("
                 + name
                 + " "
+                + Resource.formatQuantity(name, minimum[d])
+                + ") would take queue "
+                + queue.path()
+                + " above its fair share ("
                 + Resource.formatQuantity(name, held)
                 + " of "
                 + Resource.formatQuantity(name, share[d])
-                + ", enqueued jobs included); the job's minimum ("
-                + Resource.formatQuantity(name, minimum[d])
-                + ") may start above it only on free room no other queue is owed: "
+                + " held or enqueued), which it may only on free room no other queue is owed: "
                 + Resource.formatQuantity(name, free)
                 + " free, "
                 + Resource.formatQuantity(name, Math.min(free, owedToOthers))

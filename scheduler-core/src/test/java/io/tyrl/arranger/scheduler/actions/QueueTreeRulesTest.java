@@ -288,10 +288,139 @@ class QueueTreeRulesTest {
     assertThat(contested.decision("default/a-next").reason()).isEqualTo(ReasonCode.NOT_ENQUEUED);
     assertThat(contested.decision("default/a-next").message())
         .isEqualTo(
-            "queue a is at its fair share (nvidia.com/gpu 4 of 4, enqueued jobs included); the"
-                + " job's minimum (2) may start above it only on free room no other queue is owed:"
-                + " 0 free, 0 of it owed");
+            "the job's minimum (nvidia.com/gpu 2) would take queue a above its fair share (4 of 4"
+                + " held or enqueued), which it may only on free room no other queue is owed: 0"
+                + " free, 0 of it owed");
     assertThat(contested.decision("default/b-job").allocations()).hasSize(4);
     assertThat(alone.decision("default/a-next").allocations()).hasSize(2);
+  }
+
+  @Test
+  void theDefaultQueueStaysATopLevelLeaf() {
+    CycleResult result =
+        cycle(
+            List.of(gpuNode("g", 8)),
+            List.of(
+                gpuJob("d-job", "default", 1, 0).build(), gpuJob("c-job", "child", 1, 0).build()),
+            List.of(
+                queue("default").parent("other").build(),
+                queue("other").build(),
+                queue("child").parent("default").build()));
+
+    assertInvalid(
+        result,
+        "d-job",
+        "queue default is invalid: the default queue stays a top-level leaf; it cannot have parent"
+            + " other");
+    assertInvalid(
+        result,
+        "c-job",
+        "queue child is invalid: its parent is the default queue, which stays a top-level leaf and"
+            + " has no children");
+  }
+
+  /** Two jobs that may not be preempted, each within the guarantee alone, not together. */
+  @Test
+  void jobsThatMayNotBePreemptedShareTheGuaranteeWithinOneCycle() {
+    CycleResult result =
+        cycle(
+            List.of(gpuNode("g", 8)),
+            List.of(
+                gpuJob("first", "a", 3, 2).preemptable(false).build(),
+                gpuJob("second", "a", 3, 2).preemptable(false).created(T0.plusSeconds(1)).build()),
+            List.of(queue("a").guarantee(Resource.GPU, "4").build()));
+
+    assertThat(result.decision("default/first").allocations()).hasSize(3);
+    assertThat(result.decision("default/second").reason()).isEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(result.decision("default/second").message())
+        .isEqualTo(
+            "non-preemptible job needs 3 nvidia.com/gpu within guarantee; a has 1 of its 4 free");
+  }
+
+  /**
+   * Preempting within a queue honours its preemptMinRuntime, inherited from the parent, for a job's
+   * core.
+   */
+  @Test
+  void aCoreIsSafeFromPreemptionUntilTheInheritedMinimumRuntimeHasPassed() {
+    Instant started = T0.plusSeconds(1000);
+    List<QueueInfo> queues =
+        List.of(
+            queue("dept").preemptMinRuntime(Duration.ofMinutes(5)).build(),
+            queue("a").parent("dept").build());
+    List<JobInfo> jobs =
+        List.of(
+            gpuJob("low", "a", 8, 7)
+                .priority(1)
+                .running("g", 7)
+                .stage(Stage.RUNNING)
+                .runningSince(started)
+                .build(),
+            gpuJob("high", "a", 4, 3).priority(9).build());
+    Snapshot snapshot = new Snapshot(List.of(gpuNode("g", 8)), jobs, queues);
+
+    CycleResult early =
+        Fixtures.scheduler()
+            .runCycle(
+                snapshot, Fixtures.preemptingConfiguration(), started.plus(Duration.ofMinutes(4)));
+    CycleResult late =
+        Fixtures.scheduler()
+            .runCycle(
+                snapshot, Fixtures.preemptingConfiguration(), started.plus(Duration.ofMinutes(5)));
+
+    assertThat(early.allVictims()).isEmpty();
+    assertThat(late.allVictims()).extracting(Victim::wholeJob).containsExactly(true);
+  }
+
+  /**
+   * Enqueue counts what other queues hold above their fair share as room for a job whose queue is
+   * owed that much: with weights 3 and 1 and queue a holding all 16 GPUs, b is owed 4, so b's job
+   * of minimum 3 is admitted (and waits for reclaim), and one of minimum 5 is not. Run without
+   * reclaim so that enqueue's verdict is what the job says.
+   */
+  @Test
+  void enqueueCountsRoomOtherQueuesHoldAboveTheirShareUpToWhatTheQueueIsOwed() {
+    List<NodeInfo> nodes = List.of(gpuNode("g0", 8), gpuNode("g1", 8));
+    List<QueueInfo> queues = List.of(queue("a").weight(3).build(), queue("b").build());
+    JobInfo holder =
+        gpuJob("a-job", "a", 16, 2)
+            .running("g0", 7)
+            .placed("a-job-actor-7", "g1")
+            .placed("a-job-actor-8", "g1")
+            .placed("a-job-actor-9", "g1")
+            .placed("a-job-actor-10", "g1")
+            .placed("a-job-actor-11", "g1")
+            .placed("a-job-actor-12", "g1")
+            .placed("a-job-actor-13", "g1")
+            .placed("a-job-actor-14", "g1")
+            .stage(Stage.RUNNING)
+            .build();
+    var withoutReclaim =
+        Fixtures.configuration(
+            io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration.YAML.replace(
+                "enqueue, reclaim, allocate, backfill", "enqueue, allocate, backfill"));
+
+    JobDecision owed =
+        Fixtures.scheduler()
+            .runCycle(
+                new Snapshot(nodes, List.of(holder, gpuJob("b-small", "b", 3, 2).build()), queues),
+                withoutReclaim,
+                T0)
+            .decision("default/b-small");
+    JobDecision tooBig =
+        Fixtures.scheduler()
+            .runCycle(
+                new Snapshot(nodes, List.of(holder, gpuJob("b-big", "b", 5, 4).build()), queues),
+                withoutReclaim,
+                T0)
+            .decision("default/b-big");
+
+    assertThat(owed.reason()).isEqualTo(ReasonCode.UNSCHEDULABLE);
+    assertThat(tooBig.reason()).isEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(tooBig.message())
+        .isEqualTo(
+            "the job's minimum (nvidia.com/gpu 5) would take queue b above its fair share (0 of 4"
+                + " held or enqueued), which it may only on free room no other queue is owed: 0"
+                + " free, 0 of it owed");
   }
 }
