@@ -423,4 +423,64 @@ class QueueTreeRulesTest {
                 + " held or enqueued), which it may only on free room no other queue is owed: 0"
                 + " free, 0 of it owed");
   }
+
+  /**
+   * One node of 8 GPUs. Department b deserves 5 and holds 6, all in team b1, whose share inside b
+   * is 3; team a1 (department a, deserving 3) holds 1 and wants a 2-GPU pod. Only a 2-GPU actor of
+   * b1 can make room, and it would leave b1 above its own share but department b below its share:
+   * so a1 takes nothing. With the same queues flat, a1 takes it. (Team b2's waiting job, which
+   * lowers b1's share, evicts nobody itself: its preemptionPolicy is Never.)
+   */
+  @Test
+  void reclaimNeverTakesAVictimsBranchBelowItsShare() {
+    List<JobInfo> jobs =
+        List.of(
+            job("a1-run")
+                .queue("a1")
+                .minWorkers(0)
+                .leader("cpu", "1", Resource.GPU, "1")
+                .running("n", 0)
+                .stage(Stage.RUNNING)
+                .build(),
+            job("a1-new")
+                .queue("a1")
+                .minWorkers(0)
+                .leader("cpu", "1", Resource.GPU, "2")
+                .created(T0.plusSeconds(5))
+                .build(),
+            job("b1-run")
+                .queue("b1")
+                .minWorkers(0)
+                .leader("cpu", "1", Resource.GPU, "2")
+                .workers("actor", 2, "cpu", "1", Resource.GPU, "2")
+                .running("n", 2)
+                .stage(Stage.RUNNING)
+                .build(),
+            job("b2-new")
+                .queue("b2")
+                .minWorkers(0)
+                .leader("cpu", "1", Resource.GPU, "2")
+                .created(T0.plusSeconds(5))
+                .preemptionPolicy(io.tyrl.arranger.scheduler.api.PreemptionPolicy.NEVER)
+                .build());
+    List<NodeInfo> nodes = List.of(gpuNode("n", 8));
+
+    CycleResult tree =
+        cycle(
+            nodes,
+            jobs,
+            List.of(
+                queue("dept-a").build(),
+                queue("dept-b").build(),
+                queue("a1").parent("dept-a").build(),
+                queue("b1").parent("dept-b").build(),
+                queue("b2").parent("dept-b").build()));
+    CycleResult flat =
+        cycle(nodes, jobs, List.of(queue("a1").build(), queue("b1").build(), queue("b2").build()));
+
+    assertThat(tree.queues().get("dept-b").deserved().get(Resource.GPU)).isEqualTo(5);
+    assertThat(tree.queues().get("b1").deserved().get(Resource.GPU)).isEqualTo(3);
+    assertThat(tree.victims()).doesNotContainKey("default/a1-new");
+    assertThat(flat.victims()).containsKey("default/a1-new");
+  }
 }
