@@ -127,27 +127,7 @@ public record QueueInfo(
         reclaimMinRuntime);
   }
 
-  /** This queue with its own minimum runtimes (null = inherited). */
-  public QueueInfo withMinRuntimes(Duration preempt, Duration reclaim) {
-    return new QueueInfo(
-        name,
-        weight,
-        capability,
-        reclaimable,
-        jobQueuePolicy,
-        priority,
-        open,
-        parent,
-        guarantee,
-        preempt,
-        reclaim);
-  }
-
   public Optional<Resource> capabilityIfSet() {
     return Optional.ofNullable(capability);
-  }
-
-  public Optional<String> parentIfSet() {
-    return Optional.ofNullable(parent);
   }
 }

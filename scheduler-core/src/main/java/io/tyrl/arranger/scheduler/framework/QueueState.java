@@ -69,11 +69,6 @@ public final class QueueState {
     return children.isEmpty();
   }
 
-  /** How many queues are above it. */
-  public int depth() {
-    return parent == null ? 0 : parent.depth() + 1;
-  }
-
   /** What the queue is guaranteed (0 where its guarantee names nothing). */
   public long guarantee(int dimension) {
     return guarantee[dimension];

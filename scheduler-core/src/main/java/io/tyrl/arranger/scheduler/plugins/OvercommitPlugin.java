@@ -46,6 +46,12 @@ public final class OvercommitPlugin implements Plugin {
   private Session session;
   private long[] room;
 
+  /**
+   * Per resource, what all reclaimable queues hold above their shares; summed at the first enqueue
+   * check (shares are set by then whatever the plugins' order, and enqueue places nothing).
+   */
+  private long[] surplusAboveShares;
+
   OvercommitPlugin(Arguments arguments) {
     this.factor = arguments.get(FACTOR);
   }
@@ -107,16 +113,22 @@ public final class OvercommitPlugin implements Plugin {
     if (owed <= 0) {
       return 0;
     }
-    long surplus = 0;
-    for (QueueState other : session.queues()) {
-      if (other != queue
-          && other.isLeaf()
-          && other.info().reclaimable()
-          && !other.deserved().isEmpty()) {
-        surplus += Math.max(0, other.allocated(dimension) - deservedOf(other, dimension));
+    if (surplusAboveShares == null) {
+      surplusAboveShares = new long[session.dimensions().size()];
+      for (QueueState other : session.queues()) {
+        for (int d = 0; d < surplusAboveShares.length; d++) {
+          surplusAboveShares[d] += surplusAboveShare(other, d);
+        }
       }
     }
-    return Math.min(owed, surplus);
+    return Math.min(owed, surplusAboveShares[dimension] - surplusAboveShare(queue, dimension));
+  }
+
+  /** What a reclaimable leaf queue holds above its deserved share; 0 for any other queue. */
+  private long surplusAboveShare(QueueState queue, int dimension) {
+    return queue.isLeaf() && queue.info().reclaimable() && !queue.deserved().isEmpty()
+        ? Math.max(0, queue.allocated(dimension) - deservedOf(queue, dimension))
+        : 0;
   }
 
   private long owed(QueueState queue, int dimension) {
