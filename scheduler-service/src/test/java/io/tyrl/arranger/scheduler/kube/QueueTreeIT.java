@@ -11,9 +11,12 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.TYJobAnnotations;
 import io.tyrl.arranger.kube.Backoff;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.events.EventRecorder;
+import io.tyrl.arranger.model.V1alpha1TYJob;
+import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.QueueSummary;
 import io.tyrl.arranger.scheduler.api.Resource;
@@ -155,6 +158,67 @@ class QueueTreeIT {
         .doesNotContain("parent", "guarantee", "preemptMinRuntime", "reclaimMinRuntime");
     assertThat(read)
         .isEqualTo(new QueueInfo(name, 3, Resource.of("cpu", "40"), true, null, 0, true));
+  }
+
+  /**
+   * A TYJob written as before {@code spec.preemptible} existed — opted out by the annotation only —
+   * is stored without the field (the CRD gives it no default) and is still read as not preemptible;
+   * one without either stays preemptible.
+   */
+  @Test
+  void anOldTyJobKeepsItsAnnotationsMeaning() throws Exception {
+    String optedOut = unique("legacy-kept");
+    String plain = unique("legacy-plain");
+    createTyJob(optedOut, Map.of(TYJobAnnotations.PREEMPTABLE, "false"));
+    createTyJob(plain, Map.of());
+
+    JsonObject stored = storedTyJob(optedOut);
+
+    assertThat(stored.getAsJsonObject("spec").keySet()).doesNotContain("preemptible");
+    assertThat(readTyJob(stored).preemptable()).isFalse();
+    assertThat(readTyJob(storedTyJob(plain)).preemptable()).isTrue();
+  }
+
+  private void createTyJob(String name, Map<String, String> annotations) throws ApiException {
+    Map<String, Object> template =
+        Map.of("spec", Map.of("containers", List.of(Map.of("name", "c", "image", "busybox"))));
+    Map<String, Object> job = new HashMap<>();
+    job.put("apiVersion", ArrangerResources.API_VERSION);
+    job.put("kind", ArrangerResources.TYJOB_KIND);
+    job.put("metadata", Map.of("name", name, "annotations", annotations));
+    job.put(
+        "spec",
+        Map.of(
+            "leader",
+            Map.of("name", "learner", "template", template),
+            "workerSets",
+            List.of(Map.of("name", "actor", "counts", 1, "template", template))));
+    new CustomObjectsApi(client)
+        .createNamespacedCustomObject(
+            ArrangerResources.GROUP,
+            ArrangerResources.VERSION,
+            "default",
+            ArrangerResources.TYJOBS,
+            job)
+        .execute();
+  }
+
+  private JsonObject storedTyJob(String name) throws ApiException {
+    Object raw =
+        new CustomObjectsApi(client)
+            .getNamespacedCustomObject(
+                ArrangerResources.GROUP,
+                ArrangerResources.VERSION,
+                "default",
+                ArrangerResources.TYJOBS,
+                name)
+            .execute();
+    return client.getJSON().getGson().toJsonTree(raw).getAsJsonObject();
+  }
+
+  private JobInfo readTyJob(JsonObject stored) {
+    V1alpha1TYJob job = client.getJSON().getGson().fromJson(stored, V1alpha1TYJob.class);
+    return JobReader.job(job, LivePods.of(List.of(), List.of()), Instant.now());
   }
 
   @Test
