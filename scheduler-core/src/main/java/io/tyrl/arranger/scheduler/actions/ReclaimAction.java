@@ -1,6 +1,7 @@
 package io.tyrl.arranger.scheduler.actions;
 
 import io.tyrl.arranger.crd.reasons.EvictionWording;
+import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.conf.Arguments;
 import io.tyrl.arranger.scheduler.framework.Action;
@@ -11,9 +12,12 @@ import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Across queues, lets a queue below its deserved share take room back from reclaimable queues above
@@ -54,6 +58,7 @@ public final class ReclaimAction implements Action {
     ReclaimRules rules = new ReclaimRules(session);
     VictimSelector selector =
         new VictimSelector(session, options, rules, VictimSelector.jobsWithRunningPods(session));
+    Set<Shape> foundNoRoom = new HashSet<>();
     for (QueueState queue : session.queuesInOrder()) {
       if (!rules.mayReclaim(queue)) {
         continue;
@@ -63,14 +68,27 @@ public final class ReclaimAction implements Action {
         if (!rules.mayReclaim(queue)) {
           break;
         }
-        session.forOneJob(
-            reclaimer,
-            "reclaiming for",
-            () -> {
-              if (VictimSelector.isStarving(session, reclaimer)) {
-                selector.makeRoom(reclaimer);
-              }
-            });
+        Shape shape = Shape.of(reclaimer);
+        if (foundNoRoom.contains(shape)) {
+          continue;
+        }
+        boolean evicted =
+            session.forOneJob(
+                reclaimer,
+                "reclaiming for",
+                () -> {
+                  if (!VictimSelector.isStarving(session, reclaimer)) {
+                    return false;
+                  }
+                  VictimSelector.Outcome outcome = selector.makeRoom(reclaimer);
+                  if (outcome == VictimSelector.Outcome.NO_ROOM) {
+                    foundNoRoom.add(shape);
+                  }
+                  return outcome == VictimSelector.Outcome.WAITING_FOR_VICTIMS;
+                });
+        if (evicted) {
+          foundNoRoom.clear();
+        }
       }
     }
     for (QueueState queue : session.queuesInOrder()) {
@@ -84,6 +102,34 @@ public final class ReclaimAction implements Action {
         }
         session.forOneJob(grower, "reclaiming for", () -> grow(grower, queue, rules, selector));
       }
+    }
+  }
+
+  /**
+   * What decides whether victims can make room for a starving job, besides the cluster: its queue,
+   * its priority, what it already holds, its minimum and its pending pods (request and
+   * constraints). Within a cycle, until some reclaim succeeds and changes the cluster, a job of the
+   * same shape as one that found no room finds none either — on a fragmented cluster, dozens of
+   * waiting jobs of a team often share one learner shape, and each search looks at every node.
+   */
+  private record Shape(
+      QueueState queue,
+      int priority,
+      int placedTasks,
+      int minimumWorkers,
+      List<PendingPod> pending) {
+
+    record PendingPod(PlacementConstraints constraints, List<Long> request) {}
+
+    static Shape of(JobState job) {
+      List<PendingPod> pending = new ArrayList<>();
+      for (TaskState task : job.pendingTasks()) {
+        pending.add(
+            new PendingPod(
+                task.info().constraints(), Arrays.stream(task.request()).boxed().toList()));
+      }
+      return new Shape(
+          job.queue(), job.info().priority(), job.placedTasks(), job.minimumWorkers(), pending);
     }
   }
 
@@ -155,9 +201,11 @@ public final class ReclaimAction implements Action {
     @Override
     public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
       QueueState queue = candidate.queue();
+      long[] minimum = preemptor.minimumRequest();
+      boolean forGuarantee = belowFloor(preemptor.queue(), minimum, true);
       if (queue == preemptor.queue()
           || queue.isInInvalidSubtree()
-          || !aboveDeservedSomewhere(queue)) {
+          || !aboveFloorSomewhere(queue, forGuarantee)) {
         return false;
       }
       Branches branches = Branches.of(preemptor.queue(), queue);
@@ -166,30 +214,50 @@ public final class ReclaimAction implements Action {
           return false;
         }
       }
-      return aboveDeservedSomewhere(branches.theirs())
-          && belowDeservedSomewhere(branches.ours(), preemptor);
+      return aboveFloorSomewhere(branches.theirs(), forGuarantee)
+          && belowFloor(branches.ours(), minimum, forGuarantee);
     }
 
-    private boolean belowDeservedSomewhere(QueueState queue, JobState reclaimer) {
-      long[] share = deserved.get(queue);
-      for (int d = 0; d < share.length; d++) {
+    /**
+     * What reclaim leaves a queue of one resource: its deserved share, or, for a reclaimer whose
+     * queue is below its guarantee, the queue's own guarantee (as far as it deserves it). A queue
+     * below what it is guaranteed takes back from any queue holding more than its guarantee, as
+     * KAI-Scheduler's quota does; only above its guarantee does it wait for others to be above
+     * their fair shares. Guarantees never exceed deserved shares, so neither path can undo the
+     * other.
+     */
+    private long floor(QueueState queue, int dimension, boolean forGuarantee) {
+      long share = deserved.get(queue)[dimension];
+      return forGuarantee ? Math.min(share, queue.guarantee(dimension)) : share;
+    }
+
+    /**
+     * Whether the queue holds less than its floor of some resource the request asks for; with
+     * {@code forGuarantee}, less than its guarantee.
+     */
+    private boolean belowFloor(QueueState queue, long[] request, boolean forGuarantee) {
+      for (int d = 0; d < request.length; d++) {
         if (d != ResourceDimensions.PODS
-            && reclaimer.minimumRequest()[d] > 0
-            && queue.allocated(d) < share[d]) {
+            && request[d] > 0
+            && queue.allocated(d) < floor(queue, d, forGuarantee)) {
           return true;
         }
       }
       return false;
     }
 
-    private boolean aboveDeservedSomewhere(QueueState queue) {
-      long[] share = deserved.get(queue);
-      for (int d = 0; d < share.length; d++) {
-        if (d != ResourceDimensions.PODS && queue.allocated(d) > share[d]) {
+    private boolean aboveFloorSomewhere(QueueState queue, boolean forGuarantee) {
+      for (int d = 0; d < deserved.get(queue).length; d++) {
+        if (d != ResourceDimensions.PODS && queue.allocated(d) > floor(queue, d, forGuarantee)) {
           return true;
         }
       }
       return false;
+    }
+
+    /** Whether the pod's queue is below its guarantee in a resource the pod requests. */
+    private boolean forGuarantee(TaskState reclaimer) {
+      return belowFloor(reclaimer.job().queue(), reclaimer.request(), true);
     }
 
     /** Rule 1: the resources the pod requests and its queue lacks. */
@@ -206,9 +274,10 @@ public final class ReclaimAction implements Action {
     @Override
     public List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates) {
       boolean[] reclaimed = reclaimed(preemptor);
+      boolean forGuarantee = forGuarantee(preemptor);
       List<TaskState> eligible = new ArrayList<>();
       for (TaskState victim : candidates) {
-        if (freesReclaimedAboveShare(victim, reclaimed)) {
+        if (freesReclaimedAboveFloor(victim, reclaimed, forGuarantee)) {
           eligible.add(victim);
         }
       }
@@ -217,14 +286,12 @@ public final class ReclaimAction implements Action {
           : session.tiers().reclaimableVictims(preemptor, eligible);
     }
 
-    /**
-     * Rule 2, per victim: it frees a reclaimed resource its queue holds more of than it deserves.
-     */
-    private boolean freesReclaimedAboveShare(TaskState victim, boolean[] reclaimed) {
+    /** Rule 2, per victim: it frees a reclaimed resource its queue holds more of than its floor. */
+    private boolean freesReclaimedAboveFloor(
+        TaskState victim, boolean[] reclaimed, boolean forGuarantee) {
       QueueState queue = victim.job().queue();
-      long[] share = deserved.get(queue);
       for (int d : victim.requestedDimensions()) {
-        if (reclaimed[d] && queue.allocated(d) > share[d]) {
+        if (reclaimed[d] && queue.allocated(d) > floor(queue, d, forGuarantee)) {
           return true;
         }
       }
@@ -234,10 +301,10 @@ public final class ReclaimAction implements Action {
     @Override
     public boolean withinLimits(TaskState preemptor, Map<QueueState, long[]> freedByQueue) {
       boolean[] reclaimed = reclaimed(preemptor);
+      boolean forGuarantee = forGuarantee(preemptor);
       double lost = 0;
       for (Map.Entry<QueueState, long[]> entry : freedByQueue.entrySet()) {
         QueueState queue = entry.getKey();
-        long[] share = deserved.get(queue);
         long[] freed = entry.getValue();
         boolean freesAnything = false;
         boolean keepsShareOfReclaimed = false;
@@ -246,26 +313,28 @@ public final class ReclaimAction implements Action {
             continue;
           }
           freesAnything = true;
-          keepsShareOfReclaimed |= reclaimed[d] && queue.allocated(d) - freed[d] >= share[d];
+          long floor = floor(queue, d, forGuarantee);
+          keepsShareOfReclaimed |= reclaimed[d] && queue.allocated(d) - freed[d] >= floor;
           lost +=
-              shortfallFraction(d, share[d], queue.allocated(d) - freed[d])
-                  - shortfallFraction(d, share[d], queue.allocated(d));
+              shortfallFraction(d, floor, queue.allocated(d) - freed[d])
+                  - shortfallFraction(d, floor, queue.allocated(d));
         }
         if (freesAnything && !keepsShareOfReclaimed) {
           return false;
         }
       }
-      if (!branchesKeepTheirShares(preemptor.job().queue(), freedByQueue, reclaimed)) {
+      if (!branchesKeepTheirShares(
+          preemptor.job().queue(), freedByQueue, reclaimed, forGuarantee)) {
         return false;
       }
       QueueState own = preemptor.job().queue();
-      long[] ownShare = deserved.get(own);
       double gained = 0;
       for (int d : preemptor.requestedDimensions()) {
         if (d != ResourceDimensions.PODS) {
+          long floor = floor(own, d, forGuarantee);
           gained +=
-              shortfallFraction(d, ownShare[d], own.allocated(d))
-                  - shortfallFraction(d, ownShare[d], own.allocated(d) + preemptor.request(d));
+              shortfallFraction(d, floor, own.allocated(d))
+                  - shortfallFraction(d, floor, own.allocated(d) + preemptor.request(d));
         }
       }
       return gained - lost > PROGRESS;
@@ -277,7 +346,10 @@ public final class ReclaimAction implements Action {
      * some reclaimed resource it gave.
      */
     private boolean branchesKeepTheirShares(
-        QueueState reclaimerQueue, Map<QueueState, long[]> freedByQueue, boolean[] reclaimed) {
+        QueueState reclaimerQueue,
+        Map<QueueState, long[]> freedByQueue,
+        boolean[] reclaimed,
+        boolean forGuarantee) {
       Map<QueueState, long[]> freedByBranch = new HashMap<>();
       for (Map.Entry<QueueState, long[]> entry : freedByQueue.entrySet()) {
         if (entry.getKey().parent() == null && reclaimerQueue.parent() == null) {
@@ -294,14 +366,13 @@ public final class ReclaimAction implements Action {
       }
       for (Map.Entry<QueueState, long[]> entry : freedByBranch.entrySet()) {
         QueueState branch = entry.getKey();
-        long[] share = deserved.get(branch);
         long[] freed = entry.getValue();
         boolean freesReclaimed = false;
         boolean keeps = false;
         for (int d = 0; d < freed.length; d++) {
           if (d != ResourceDimensions.PODS && freed[d] > 0 && reclaimed[d]) {
             freesReclaimed = true;
-            keeps |= branch.allocated(d) - freed[d] >= share[d];
+            keeps |= branch.allocated(d) - freed[d] >= floor(branch, d, forGuarantee);
           }
         }
         if (freesReclaimed && !keeps) {

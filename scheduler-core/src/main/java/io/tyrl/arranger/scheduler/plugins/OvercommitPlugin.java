@@ -29,7 +29,9 @@ import java.util.Optional;
  * <p>Room that other queues hold above their deserved shares counts as room for a job whose queue
  * is still below its own, up to what that queue is owed: reclaim gives that room back, and a job
  * kept out here could never reclaim it. Without it, the first job on an idle cluster would keep
- * every later queue's jobs out for as long as it runs.
+ * every later queue's jobs out for as long as it runs. Minimums enqueued before in this cycle use
+ * up the free room, never below nothing: those of other queues beyond it count on their own queues'
+ * claims, not on what this job's queue is owed.
  *
  * <p>NonStrict gangs pass unchecked: their reservation is meant to grow as room frees (the gang
  * plugin bounds the deadlock this risks). A job whose minimum fits no node even empty never reaches
@@ -85,7 +87,7 @@ public final class OvercommitPlugin implements Plugin {
     ResourceDimensions dimensions = session.dimensions();
     StringBuilder missing = new StringBuilder();
     for (int d = 0; d < minimum.length; d++) {
-      long free = room[d] - session.clusterInqueue(d) + reclaimableFor(job.queue(), d);
+      long free = Math.max(0, room[d] - session.clusterInqueue(d)) + reclaimableFor(job.queue(), d);
       if (d != ResourceDimensions.PODS && minimum[d] > 0 && minimum[d] > free) {
         String name = dimensions.name(d);
         missing

@@ -483,4 +483,102 @@ class QueueTreeRulesTest {
     assertThat(tree.victims()).doesNotContainKey("default/a1-new");
     assertThat(flat.victims()).containsKey("default/a1-new");
   }
+
+  /**
+   * Two nodes of 4 GPUs. Queue a is guaranteed 4 and asks for one learner of 4; b and c, guaranteed
+   * nothing, ask for much more and share the other 4 (2 each). b holds 3, c 2, spread so that no
+   * node frees 4 GPUs by taking b down to its share alone: the free room is there, but in pieces. a
+   * is below its guarantee, so it takes from whatever is held above guarantees — b and c alike —
+   * and its learner gets a whole node.
+   */
+  @Test
+  void aQueueBelowItsGuaranteeTakesFromQueuesAboveTheirGuaranteesThoughWithinTheirShares() {
+    CycleResult result = cycle(fragmentedNodes(), fragmentedJobs(), fragmentedQueues("4"));
+
+    List<Victim> victims = result.victimsFor("default/learner");
+    assertThat(victims).as(result.decision("default/learner").toString()).isNotEmpty();
+    assertThat(victims.stream().map(Victim::job).collect(java.util.stream.Collectors.toSet()))
+        .as("the victims empty one whole node")
+        .isIn(java.util.Set.of("b1", "c1"), java.util.Set.of("b2", "c2"));
+  }
+
+  /** The same cluster without a's guarantee: a is below its share, but b and c are not above. */
+  @Test
+  void withoutAGuaranteeAQueueTakesOnlyFromQueuesAboveTheirShares() {
+    CycleResult result = cycle(fragmentedNodes(), fragmentedJobs(), fragmentedQueues("0"));
+
+    assertThat(result.victimsFor("default/learner")).isEmpty();
+    assertThat(result.allVictims()).isEmpty();
+  }
+
+  private static List<NodeInfo> fragmentedNodes() {
+    return List.of(gpuNode("g0", 4), gpuNode("g1", 4));
+  }
+
+  private static List<QueueInfo> fragmentedQueues(String guaranteeOfA) {
+    return List.of(
+        queue("a").guarantee(Resource.GPU, guaranteeOfA).build(),
+        queue("b").build(),
+        queue("c").build());
+  }
+
+  private static List<JobInfo> fragmentedJobs() {
+    return List.of(
+        job("learner").queue("a").minWorkers(0).leader("cpu", "1", Resource.GPU, "4").build(),
+        gpuJob("b1", "b", 2, 1).running("g0", 1).stage(Stage.RUNNING).build(),
+        gpuJob("c1", "c", 1, 0).running("g0", 0).stage(Stage.RUNNING).build(),
+        gpuJob("b2", "b", 1, 0).running("g1", 0).stage(Stage.RUNNING).build(),
+        gpuJob("c2", "c", 1, 0).running("g1", 0).stage(Stage.RUNNING).build(),
+        gpuJob("b-more", "b", 8, 7).build(),
+        gpuJob("c-more", "c", 8, 7).build());
+  }
+
+  /**
+   * Two nodes equally full: g0 holds only queue x's pods, g1 one of x's and two of y's. x holds 4
+   * GPUs against a share of 2 (y weighs 3 and asks for more), so every pod of x is borrowed room. A
+   * new pod of y, within its share, goes where no borrowed pods are, leaving g0 to be given back
+   * whole; BinPack alone sees two equal nodes and takes the first.
+   */
+  @Test
+  void aPodWithinItsSharePrefersNodesWithoutBorrowedPods() {
+    List<QueueInfo> queues = List.of(queue("x").build(), queue("y").weight(3).build());
+    List<JobInfo> jobs =
+        List.of(
+            gpuJob("x-a", "x", 3, 2).running("g0", 2).stage(Stage.RUNNING).build(),
+            gpuJob("x-b", "x", 1, 0).running("g1", 0).stage(Stage.RUNNING).build(),
+            gpuJob("y-a", "y", 2, 1).running("g1", 1).stage(Stage.RUNNING).build(),
+            gpuJob("y-new", "y", 1, 0).build(),
+            gpuJob("y-more", "y", 8, 7).build());
+
+    CycleResult result = cycle(List.of(gpuNode("g0", 4), gpuNode("g1", 4)), jobs, queues);
+
+    assertThat(result.decision("default/y-new").allocations())
+        .as(result.decision("default/y-new").toString())
+        .containsValue("g1");
+    assertThat(result.allVictims()).isEmpty();
+  }
+
+  /**
+   * c holds 6 of 8 GPUs against a share of 3; alpha (share 3) and beta (share 2) wait with minimums
+   * of 3 and 2, and 2 GPUs are free. alpha is enqueued first, counting on what c holds above its
+   * share, and its minimum leaves the free room 1 short. beta is still owed 2 of c's surplus:
+   * alpha's claim on the free room does not use up what beta is owed.
+   */
+  @Test
+  void anotherQueuesEnqueuedMinimumDoesNotUseUpTheSurplusAQueueIsOwed() {
+    List<QueueInfo> queues =
+        List.of(queue("alpha").build(), queue("beta").build(), queue("c").build());
+    List<JobInfo> jobs =
+        List.of(
+            gpuJob("c1", "c", 4, 3).running("g0", 3).stage(Stage.RUNNING).build(),
+            gpuJob("c2", "c", 2, 1).running("g1", 1).stage(Stage.RUNNING).build(),
+            gpuJob("alpha-job", "alpha", 3, 2).build(),
+            gpuJob("beta-job", "beta", 2, 1).build());
+
+    CycleResult result = cycle(List.of(gpuNode("g0", 4), gpuNode("g1", 4)), jobs, queues);
+
+    JobDecision beta = result.decision("default/beta-job");
+    assertThat(beta.reason()).as(beta.toString()).isNotEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(result.decision("default/alpha-job").reason()).isNotEqualTo(ReasonCode.NOT_ENQUEUED);
+  }
 }
