@@ -83,6 +83,7 @@ public final class ReclaimAction implements Action {
                   VictimSelector.Outcome outcome = selector.makeRoom(reclaimer);
                   if (outcome == VictimSelector.Outcome.NO_ROOM) {
                     foundNoRoom.add(shape);
+                    rules.closeGuaranteePath(queue);
                   }
                   return outcome == VictimSelector.Outcome.WAITING_FOR_VICTIMS;
                 });
@@ -91,7 +92,10 @@ public final class ReclaimAction implements Action {
         }
       }
     }
+    rules.closeGuaranteePaths();
+    Set<Shape.PendingPod> cannotGrow = new HashSet<>();
     for (QueueState queue : session.queuesInOrder()) {
+      cannotGrow.clear();
       if (!rules.mayReclaim(queue)) {
         continue;
       }
@@ -100,7 +104,8 @@ public final class ReclaimAction implements Action {
         if (!rules.mayReclaim(queue)) {
           break;
         }
-        session.forOneJob(grower, "reclaiming for", () -> grow(grower, queue, rules, selector));
+        session.forOneJob(
+            grower, "reclaiming for", () -> grow(grower, queue, rules, selector, cannotGrow));
       }
     }
   }
@@ -119,14 +124,22 @@ public final class ReclaimAction implements Action {
       int minimumWorkers,
       List<PendingPod> pending) {
 
-    record PendingPod(PlacementConstraints constraints, List<Long> request) {}
+    /**
+     * A pending pod as a victim search sees it; in one queue, a surplus pod that found no victims
+     * is followed by none of the same shape until some reclaim changes the cluster.
+     */
+    record PendingPod(PlacementConstraints constraints, List<Long> request) {
+
+      static PendingPod of(TaskState task) {
+        return new PendingPod(
+            task.info().constraints(), Arrays.stream(task.request()).boxed().toList());
+      }
+    }
 
     static Shape of(JobState job) {
       List<PendingPod> pending = new ArrayList<>();
       for (TaskState task : job.pendingTasks()) {
-        pending.add(
-            new PendingPod(
-                task.info().constraints(), Arrays.stream(task.request()).boxed().toList()));
+        pending.add(PendingPod.of(task));
       }
       return new Shape(
           job.queue(), job.info().priority(), job.placedTasks(), job.minimumWorkers(), pending);
@@ -138,11 +151,26 @@ public final class ReclaimAction implements Action {
    * below its share and the reclaim rules allow it; what fits without eviction is left to allocate.
    */
   private static void grow(
-      JobState grower, QueueState queue, ReclaimRules rules, VictimSelector selector) {
+      JobState grower,
+      QueueState queue,
+      ReclaimRules rules,
+      VictimSelector selector,
+      Set<Shape.PendingPod> cannotGrow) {
     for (TaskState task : grower.pendingTasks()) {
-      if (!rules.mayReclaim(queue)
-          || !task.isPending()
-          || selector.growOne(task) != VictimSelector.Outcome.WAITING_FOR_VICTIMS) {
+      if (!rules.mayReclaim(queue) || !task.isPending()) {
+        return;
+      }
+      Shape.PendingPod shape = Shape.PendingPod.of(task);
+      if (cannotGrow.contains(shape)) {
+        return;
+      }
+      VictimSelector.Outcome outcome = selector.growOne(task);
+      if (outcome == VictimSelector.Outcome.NO_ROOM) {
+        cannotGrow.add(shape);
+      } else if (outcome == VictimSelector.Outcome.WAITING_FOR_VICTIMS) {
+        cannotGrow.clear();
+      }
+      if (outcome != VictimSelector.Outcome.WAITING_FOR_VICTIMS) {
         return;
       }
     }
@@ -179,6 +207,8 @@ public final class ReclaimAction implements Action {
 
     private final Session session;
     private final Map<QueueState, long[]> deserved = new HashMap<>();
+    private final Set<QueueState> guaranteePathClosed = new HashSet<>();
+    private boolean guaranteePathsClosed;
 
     ReclaimRules(Session session) {
       this.session = session;
@@ -202,7 +232,8 @@ public final class ReclaimAction implements Action {
     public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
       QueueState queue = candidate.queue();
       long[] minimum = preemptor.minimumRequest();
-      boolean forGuarantee = belowFloor(preemptor.queue(), minimum, true);
+      boolean forGuarantee =
+          guaranteePathOpen(preemptor.queue()) && belowFloor(preemptor.queue(), minimum, true);
       if (queue == preemptor.queue()
           || queue.isInInvalidSubtree()
           || !aboveFloorSomewhere(queue, forGuarantee)) {
@@ -255,9 +286,35 @@ public final class ReclaimAction implements Action {
       return false;
     }
 
-    /** Whether the pod's queue is below its guarantee in a resource the pod requests. */
+    /**
+     * Whether the pod's queue reclaims by its guarantee: it is below it in a resource the pod
+     * requests, and the path is still open.
+     */
     private boolean forGuarantee(TaskState reclaimer) {
-      return belowFloor(reclaimer.job().queue(), reclaimer.request(), true);
+      QueueState queue = reclaimer.job().queue();
+      return guaranteePathOpen(queue) && belowFloor(queue, reclaimer.request(), true);
+    }
+
+    private boolean guaranteePathOpen(QueueState queue) {
+      return !guaranteePathsClosed && !guaranteePathClosed.contains(queue);
+    }
+
+    /**
+     * After a job of the queue found no room, the queue's later jobs in this cycle reclaim by fair
+     * shares only. Victims above guarantees are most queues' pods, so a search on that path looks
+     * at nearly every node; one per queue and cycle keeps the cycle's cost near the fair-share
+     * path's, and the queue's first waiting job in order is the one that matters.
+     */
+    void closeGuaranteePath(QueueState queue) {
+      guaranteePathClosed.add(queue);
+    }
+
+    /**
+     * Growth takes surplus by fair shares only: the guarantee path is there to free a whole node
+     * for a waiting core, which surplus pods, one at a time, never need.
+     */
+    void closeGuaranteePaths() {
+      guaranteePathsClosed = true;
     }
 
     /** Rule 1: the resources the pod requests and its queue lacks. */

@@ -25,6 +25,7 @@ import io.tyrl.arranger.simulator.metrics.AllocationPoint;
 import io.tyrl.arranger.simulator.metrics.Eviction;
 import io.tyrl.arranger.simulator.metrics.JobOutcome;
 import io.tyrl.arranger.simulator.metrics.RunRecord;
+import io.tyrl.arranger.simulator.metrics.TreeFairShare;
 import io.tyrl.arranger.simulator.trace.ClusterShape;
 import io.tyrl.arranger.simulator.trace.QueueSpec;
 import io.tyrl.arranger.simulator.trace.QueueTree;
@@ -109,6 +110,7 @@ public final class Simulation {
   private long startedGpu;
   private long startedMilliCpu;
   private long reservedGpu;
+  private final TreeFairShare fairShare;
   private final long[] queueHeld;
   private final long[] queueDemand;
   private final List<AllocationPoint> points = new ArrayList<>();
@@ -136,6 +138,7 @@ public final class Simulation {
     this.capacityMilliCpu = cluster.capacity().milliCpu();
     this.windowEnd = trace.lastSubmitSeconds();
     this.tree = trace.queues();
+    this.fairShare = new TreeFairShare(tree);
     Map<String, Integer> queueIndex = new LinkedHashMap<>();
     for (QueueSpec leaf : tree.leaves()) {
       queueIndex.put(leaf.name(), queueNames.size());
@@ -402,10 +405,7 @@ public final class Simulation {
 
   private boolean applyVictims(CycleResult result, double now) {
     boolean changed = false;
-    List<SimJob> withSurplus =
-        result.victims().isEmpty()
-            ? List.of()
-            : active.stream().filter(SimJob::holdsSurplus).toList();
+    List<SimJob> withSurplus = result.victims().isEmpty() ? List.of() : takeableSurplus();
     for (Map.Entry<String, List<Victim>> entry : result.victims().entrySet()) {
       SimJob preemptor = byKey.get(entry.getKey());
       for (Victim victim : entry.getValue()) {
@@ -450,6 +450,26 @@ public final class Simulation {
       }
     }
     return changed;
+  }
+
+  /**
+   * Started jobs holding elastic workers above their minimum in a queue that holds more GPUs than
+   * min(guarantee, fair share): surplus some eviction rule could have taken before a core. Surplus
+   * of a queue within both is protected from every rule, so it could not have gone first.
+   */
+  private List<SimJob> takeableSurplus() {
+    long[] fair = fairShare.shares(capacityGpu, queueDemand);
+    int[] leafIndexes = fairShare.leafIndexes();
+    List<QueueSpec> specs = tree.queues();
+    return active.stream()
+        .filter(SimJob::holdsSurplus)
+        .filter(
+            job -> {
+              int treeIndex = leafIndexes[job.queue];
+              long floor = Math.min(specs.get(treeIndex).guaranteeGpu(), fair[treeIndex]);
+              return queueHeld[job.queue] > floor;
+            })
+        .toList();
   }
 
   private Eviction eviction(

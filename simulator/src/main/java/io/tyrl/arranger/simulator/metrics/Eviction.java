@@ -11,8 +11,9 @@ package io.tyrl.arranger.simulator.metrics;
  * @param pods how many of its pods were evicted
  * @param gpu the GPUs those pods held
  * @param surplusElsewhere true when, as the cycle began, another started job (neither the victim
- *     nor the job the room was made for) held elastic workers above its minimum: surplus that could
- *     in principle have gone first
+ *     nor the job the room was made for) held elastic workers above its minimum in a queue holding
+ *     more than min(guarantee, fair share): surplus that some rule could in principle have taken
+ *     first (a queue within both keeps its surplus under every rule)
  * @param sameQueue true when the room was made for a job of the victim's own queue (preemption),
  *     false for another queue's (reclaim)
  */
