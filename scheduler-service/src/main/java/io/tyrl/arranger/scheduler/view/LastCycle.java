@@ -138,7 +138,7 @@ public final class LastCycle {
   /**
    * Waiting jobs are those the status gives a reason, ordered as the cycle's order has them; jobs
    * the order does not list (their queue does not exist, or the scheduler could not read them)
-   * follow in their queue by key.
+   * follow in their queue by key, those it could not read with no queue.
    */
   private static List<WaitingJob> waiting(Inputs in, Map<String, JobInfo> jobs) {
     Map<String, List<String>> byQueue = new LinkedHashMap<>();
@@ -154,9 +154,10 @@ public final class LastCycle {
         .forEach(
             key -> {
               if (!ordered.contains(key)) {
+                // A job the scheduler could not read has no queue it knows of.
                 JobInfo job = jobs.get(key);
                 byQueue
-                    .computeIfAbsent(job == null ? "" : job.queue(), q -> new ArrayList<>())
+                    .computeIfAbsent(job == null ? null : job.queue(), q -> new ArrayList<>())
                     .add(key);
               }
             });

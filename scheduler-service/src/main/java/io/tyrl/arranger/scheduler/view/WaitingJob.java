@@ -5,6 +5,7 @@ import java.time.Instant;
 /**
  * A job the last cycle could not (fully) place, where it stands in its queue.
  *
+ * @param queue null for a job the scheduler could not read
  * @param position 1 for the job of its queue the next cycle considers first, among the queue's
  *     waiting jobs
  * @param stage the job's stage as the cycle read it ({@code Pending}, {@code Running}, …)

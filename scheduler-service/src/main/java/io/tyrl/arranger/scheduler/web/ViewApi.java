@@ -100,7 +100,7 @@ class ViewApi {
     Instant now = clock.instant();
     List<PendingJob> jobs =
         view.waiting().stream()
-            .filter(job -> queue == null || job.queue().equals(queue))
+            .filter(job -> queue == null || queue.equals(job.queue()))
             .filter(job -> namespace == null || job.namespace().equals(namespace))
             .filter(job -> access.maySeeJobsOf(job.namespace()))
             .map(job -> PendingJob.of(job, now))

@@ -84,27 +84,13 @@ final class HeadlessBrowser implements AutoCloseable {
       String browserSocket = awaitListening(process);
       int port = URI.create(browserSocket).getPort();
       HttpClient http = HttpClient.newHttpClient();
-      String pageSocket = null;
-      for (int attempt = 0; attempt < 50 && pageSocket == null; attempt++) {
-        String list =
-            http.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/json/list"))
-                        .build(),
-                    HttpResponse.BodyHandlers.ofString())
-                .body();
-        for (var target : JsonParser.parseString(list).getAsJsonArray()) {
-          JsonObject page = target.getAsJsonObject();
-          if (page.get("type").getAsString().equals("page")) {
-            pageSocket = page.get("webSocketDebuggerUrl").getAsString();
-          }
-        }
-        if (pageSocket == null) {
-          Thread.sleep(100); // the page target appears a moment after the browser listens
-        }
-      }
-      if (pageSocket == null) {
-        throw new IllegalStateException("Chromium opened no page for " + url);
-      }
+      URI targets = URI.create("http://127.0.0.1:" + port + "/json/list");
+      // The page's target appears a moment after the browser listens.
+      String pageSocket =
+          org.awaitility.Awaitility.await()
+              .atMost(Duration.ofSeconds(10))
+              .pollInterval(Duration.ofMillis(100))
+              .until(() -> pageSocket(http, targets), java.util.Objects::nonNull);
       HeadlessBrowser[] self = new HeadlessBrowser[1];
       WebSocket socket =
           http.newWebSocketBuilder()
@@ -118,6 +104,19 @@ final class HeadlessBrowser implements AutoCloseable {
       process.destroyForcibly();
       throw e;
     }
+  }
+
+  private static String pageSocket(HttpClient http, URI targets) throws Exception {
+    String list =
+        http.send(HttpRequest.newBuilder(targets).build(), HttpResponse.BodyHandlers.ofString())
+            .body();
+    for (var target : JsonParser.parseString(list).getAsJsonArray()) {
+      JsonObject page = target.getAsJsonObject();
+      if (page.get("type").getAsString().equals("page")) {
+        return page.get("webSocketDebuggerUrl").getAsString();
+      }
+    }
+    return null;
   }
 
   private static String awaitListening(Process process) throws IOException {
