@@ -170,6 +170,17 @@ class OperatorWindowIT {
     HttpResponse<String> withoutCsrf = browser.send(post(base, body, null, null), ofString());
     assertThat(withoutCsrf.statusCode()).as("a POST without the CSRF token").isEqualTo(403);
 
+    HttpResponse<String> noTokenGiven =
+        browser.send(
+            post(
+                base,
+                "{}",
+                anonymous.get("csrfHeader").getAsString(),
+                anonymous.get("csrfToken").getAsString()),
+            ofString());
+    assertThat(noTokenGiven.statusCode()).isEqualTo(400);
+    assertThat(noTokenGiven.body()).contains("token: a Kubernetes bearer token is required");
+
     HttpResponse<String> signedIn =
         browser.send(
             post(
