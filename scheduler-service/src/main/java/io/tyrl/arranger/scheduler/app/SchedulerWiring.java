@@ -71,17 +71,23 @@ class SchedulerWiring {
       return new SchedulerConfigurationSource(
           parser,
           parser.parse(properties.configuration()),
+          properties.configuration(),
           "Spring property arranger.scheduler.configuration");
     }
     String location = properties.configurationLocation();
     if (location != null && !location.isBlank()) {
+      String text = read(resources, location);
       return new SchedulerConfigurationSource(
           parser,
-          parser.parse(read(resources, location)),
+          parser.parse(text),
+          text,
           "arranger.scheduler.configuration-location " + location);
     }
     return new SchedulerConfigurationSource(
-        parser, DefaultSchedulerConfiguration.parse(scheduler.vocabulary()), "built-in default");
+        parser,
+        DefaultSchedulerConfiguration.parse(scheduler.vocabulary()),
+        DefaultSchedulerConfiguration.YAML,
+        "built-in default");
   }
 
   private static String read(ResourceLoader resources, String location) {

@@ -235,7 +235,8 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     ClusterInformers.Contents contents = informers.contents(assumed, now);
     reportUnreadableQueues(contents.unreadableQueues());
     SnapshotAssembler.Assembly assembly = contents.assembly();
-    CycleResult result = scheduler.runCycle(assembly.snapshot(), configuration.current(), now);
+    SchedulerConfigurationSource.Applied applied = configuration.applied();
+    CycleResult result = scheduler.runCycle(assembly.snapshot(), applied.configuration(), now);
     Map<String, JobDecision> decisions = new HashMap<>(result.decisions());
     Map<String, V1alpha1TYJob> jobs = assembly.jobsByKey();
     for (SnapshotAssembler.UnreadableJob bad : assembly.unreadable()) {
@@ -255,7 +256,7 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     if (!leading) {
       return false;
     }
-    lastCycle.record(assembly.snapshot(), result, decisions);
+    lastCycle.record(assembly.snapshot(), result, decisions, applied.origin(), applied.text());
     Map<String, List<Victim>> victims = victimsToRecord(result, decisions, jobs);
     metrics.victimsChosen(result);
     metrics.jobsPlaced(decisions, jobs, now);

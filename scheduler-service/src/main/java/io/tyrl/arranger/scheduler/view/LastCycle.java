@@ -9,6 +9,8 @@ import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.Victim;
+import io.tyrl.arranger.scheduler.replay.CycleInput;
+import io.tyrl.arranger.scheduler.replay.CycleInputJson;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -36,7 +38,9 @@ public final class LastCycle {
       Snapshot snapshot,
       CycleResult result,
       Map<String, JobDecision> decisions,
-      List<EvictionView> evictions) {}
+      List<EvictionView> evictions,
+      String configurationOrigin,
+      String configuration) {}
 
   private final Deque<EvictionView> evictions = new ArrayDeque<>();
   private volatile Inputs inputs;
@@ -48,6 +52,19 @@ public final class LastCycle {
    *     scheduler could not read
    */
   public void record(Snapshot snapshot, CycleResult result, Map<String, JobDecision> decisions) {
+    record(snapshot, result, decisions, "unknown", "");
+  }
+
+  /**
+   * @param configurationOrigin where the configuration of the cycle came from
+   * @param configuration its YAML text
+   */
+  public void record(
+      Snapshot snapshot,
+      CycleResult result,
+      Map<String, JobDecision> decisions,
+      String configurationOrigin,
+      String configuration) {
     List<EvictionView> recent;
     synchronized (evictions) {
       result
@@ -74,7 +91,27 @@ public final class LastCycle {
       }
       recent = List.copyOf(evictions);
     }
-    inputs = new Inputs(snapshot, result, Map.copyOf(decisions), recent);
+    inputs =
+        new Inputs(
+            snapshot, result, Map.copyOf(decisions), recent, configurationOrigin, configuration);
+  }
+
+  /**
+   * What the last cycle was given and decided, for a replay ({@link CycleInputJson}); empty before
+   * this replica has run one.
+   */
+  public Optional<CycleInput> input() {
+    Inputs current = inputs;
+    if (current == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new CycleInput(
+            current.result().time(),
+            current.configurationOrigin(),
+            current.configuration(),
+            current.snapshot(),
+            current.result().decisions()));
   }
 
   /** The view of the last cycle; empty before this replica has run one. */

@@ -3,7 +3,6 @@ package io.tyrl.arranger.scheduler.web;
 import io.tyrl.arranger.crd.ArrangerResources;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Predicate;
 
 /**
  * The reads of the view, each checked for the signed-in user: jobs only of namespaces where they
@@ -32,8 +31,8 @@ final class ViewAccess {
     return reviews.allows(user, KubernetesReviews.Right.list("", "nodes", null));
   }
 
-  /** Whether the user may list the TYJobs of the namespace (cluster-wide rights included). */
-  boolean maySeeJobsOf(String namespace) {
+  /** Whether the user may list TYJobs cluster-wide. */
+  boolean maySeeEveryNamespace() {
     if (everyNamespace == null) {
       everyNamespace =
           reviews.allows(
@@ -41,7 +40,12 @@ final class ViewAccess {
               KubernetesReviews.Right.list(
                   ArrangerResources.GROUP, ArrangerResources.TYJOBS, null));
     }
-    return everyNamespace
+    return everyNamespace;
+  }
+
+  /** Whether the user may list the TYJobs of the namespace (cluster-wide rights included). */
+  boolean maySeeJobsOf(String namespace) {
+    return maySeeEveryNamespace()
         || jobNamespaces.computeIfAbsent(
             namespace,
             n ->
@@ -49,9 +53,5 @@ final class ViewAccess {
                     user,
                     KubernetesReviews.Right.list(
                         ArrangerResources.GROUP, ArrangerResources.TYJOBS, n)));
-  }
-
-  Predicate<String> jobNamespaceFilter() {
-    return this::maySeeJobsOf;
   }
 }

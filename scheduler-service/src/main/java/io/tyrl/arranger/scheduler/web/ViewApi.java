@@ -1,5 +1,7 @@
 package io.tyrl.arranger.scheduler.web;
 
+import io.tyrl.arranger.scheduler.replay.CycleInput;
+import io.tyrl.arranger.scheduler.replay.CycleInputJson;
 import io.tyrl.arranger.scheduler.view.CycleView;
 import io.tyrl.arranger.scheduler.view.EvictionView;
 import io.tyrl.arranger.scheduler.view.LastCycle;
@@ -10,7 +12,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -161,14 +166,38 @@ class ViewApi {
             .toList());
   }
 
+  /**
+   * The last cycle's input and decisions as a file for {@code scripts/simulate.sh --snapshot}: it
+   * holds every job, queue and node, so it needs {@code list} on all three cluster-wide.
+   */
+  @GetMapping(value = "/cycle-input", produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<String> cycleInput(@AuthenticationPrincipal ViewUser user) {
+    ViewAccess access = new ViewAccess(reviews, user);
+    if (!access.mayListQueues() || !access.mayListNodes() || !access.maySeeEveryNamespace()) {
+      throw new ViewProblem(
+          HttpStatus.FORBIDDEN,
+          user.username()
+              + " may not list tyjobs in every namespace, queues and nodes, which the cycle's input"
+              + " holds");
+    }
+    CycleInput input =
+        lastCycle
+            .input()
+            .orElseThrow(() -> new ViewProblem(HttpStatus.SERVICE_UNAVAILABLE, NO_CYCLE));
+    return ResponseEntity.ok()
+        .header(
+            HttpHeaders.CONTENT_DISPOSITION,
+            "attachment; filename=\"arranger-cycle-" + input.time().getEpochSecond() + ".json\"")
+        .body(CycleInputJson.write(input));
+  }
+
+  private static final String NO_CYCLE =
+      "no cycle has run on this replica: it is starting, or it stands by while"
+          + " another replica leads (the leader runs the cycles)";
+
   private CycleView lastCycle() {
     return lastCycle
         .view()
-        .orElseThrow(
-            () ->
-                new ViewProblem(
-                    HttpStatus.SERVICE_UNAVAILABLE,
-                    "no cycle has run on this replica: it is starting, or it stands by while"
-                        + " another replica leads (the leader runs the cycles)"));
+        .orElseThrow(() -> new ViewProblem(HttpStatus.SERVICE_UNAVAILABLE, NO_CYCLE));
   }
 }

@@ -22,6 +22,15 @@ import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V1TokenRequestSpec;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.model.V1alpha1TYJob;
+import io.tyrl.arranger.scheduler.actions.BuiltInActions;
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
+import io.tyrl.arranger.scheduler.framework.CycleListener;
+import io.tyrl.arranger.scheduler.framework.Scheduler;
+import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
+import io.tyrl.arranger.scheduler.replay.CycleInput;
+import io.tyrl.arranger.scheduler.replay.CycleInputJson;
 import io.tyrl.arranger.testing.ControlPlane;
 import io.tyrl.arranger.testing.KubeApiServerExtension;
 import io.tyrl.arranger.testing.NodeSpec;
@@ -44,7 +53,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * in the order the next cycle serves them, with the words of their status; a tenant's
  * service-account token sees its namespace's jobs and nothing it may not list; no token or a
  * refused one gets 401 and no data; the page's sign-in sets an HttpOnly, SameSite=Strict session
- * and refuses a POST without the session's CSRF token.
+ * and refuses a POST without the session's CSRF token. The cycle's input, dumped, replays to the
+ * decisions the live cycle made.
  */
 @ExtendWith(KubeApiServerExtension.class)
 class OperatorWindowIT {
@@ -152,6 +162,71 @@ class OperatorWindowIT {
       assertThat(positions(jobs(get(pending, admin)))).containsExactly(1, 2);
 
       signInThroughTheSession(base, tenantToken);
+    }
+  }
+
+  /**
+   * The cycle's input dumped by the live scheduler, run again through the core with the
+   * configuration it names, decides exactly what the live cycle decided; only someone who may list
+   * everything it holds may have it.
+   */
+  @Test
+  void theDumpedCycleReplaysToTheSameDecisions(
+      ControlPlane controlPlane, ApiClient client, SimulatedNodes nodes) throws Exception {
+    String test = ClusterFixtures.unique("dump");
+    String tenant = ClusterFixtures.namespace(client, "dump");
+    String queue = test;
+    createQueue(client, queue);
+    nodes.register(
+        NodeSpec.named(test + "-node")
+            .cpu("4")
+            .memory("16Gi")
+            .label("arranger-test", test)
+            .build());
+    job("first", tenant, queue, test, 5).create(client);
+    job("second", tenant, queue, test, 3).create(client);
+    String tenantToken = tenantToken(client, tenant);
+    String admin = controlPlane.token(ControlPlane.ADMIN);
+
+    try (SchedulerInstance scheduler =
+        SchedulerInstance.start(
+            controlPlane,
+            "scheduler-" + test,
+            "lease-" + test,
+            "config-" + test,
+            Map.of(
+                "arranger.scheduler.configuration",
+                DefaultSchedulerConfiguration.WITH_PREEMPTION_YAML))) {
+      String base = "http://127.0.0.1:" + scheduler.port();
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(300))
+          .untilAsserted(
+              () ->
+                  assertThat(names(jobs(get(base + "/api/v1/pending?queue=" + queue, admin))))
+                      .containsExactly("second"));
+
+      HttpResponse<String> dump = get(base + "/api/v1/cycle-input", admin);
+      assertThat(dump.statusCode()).isEqualTo(200);
+      assertThat(dump.headers().firstValue("Content-Disposition"))
+          .hasValueSatisfying(value -> assertThat(value).startsWith("attachment"));
+      CycleInput input = CycleInputJson.read(dump.body());
+      assertThat(input.configuration())
+          .isEqualTo(DefaultSchedulerConfiguration.WITH_PREEMPTION_YAML);
+      assertThat(input.decisions()).containsKeys(tenant + "/first", tenant + "/second");
+      Scheduler core =
+          new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
+      CycleResult replayed =
+          core.runCycle(
+              input.snapshot(),
+              new SchedulerConfigurationParser(core.vocabulary()).parse(input.configuration()),
+              input.time());
+      assertThat(replayed.decisions()).isEqualTo(input.decisions());
+
+      assertThat(get(base + "/api/v1/cycle-input", tenantToken).statusCode())
+          .as("a tenant may not list everything the input holds")
+          .isEqualTo(403);
+      assertThat(get(base + "/api/v1/cycle-input", null).statusCode()).isEqualTo(401);
     }
   }
 
