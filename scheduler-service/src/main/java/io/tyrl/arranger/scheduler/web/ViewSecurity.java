@@ -129,7 +129,10 @@ public class ViewSecurity {
     return http.build();
   }
 
-  /** A refusal as JSON; the messages are fixed words, so no escaping is needed. */
+  /**
+   * A refusal as JSON. The messages are this package's own words (a quote in one is replaced all
+   * the same), so no JSON library is needed before the request reaches Spring MVC.
+   */
   static void refuse(HttpServletResponse response, int status, String message) throws IOException {
     response.setStatus(status);
     if (status == HttpServletResponse.SC_UNAUTHORIZED) {
