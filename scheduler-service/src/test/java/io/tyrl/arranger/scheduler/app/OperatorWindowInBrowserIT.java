@@ -184,7 +184,12 @@ class OperatorWindowInBrowserIT {
     await()
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> browser.evaluate("document.body.dataset.state").equals("\"" + state + "\""));
+        // The page may still be loading (no body yet) when the browser is first asked.
+        .until(
+            () ->
+                browser
+                    .evaluate("document.body ? document.body.dataset.state : null")
+                    .equals("\"" + state + "\""));
   }
 
   private static String text(HeadlessBrowser browser, String selector) throws Exception {
