@@ -4,6 +4,9 @@
 #   scripts/simulate.sh                                   built-in trace: 10,000 RL jobs, 1,000 nodes, load 0.9,
 #                                                         config/scheduler/default.yaml against the baseline
 #   scripts/simulate.sh --trace my-jobs.csv --config config/scheduler/fair-share.yaml --config config/scheduler/default.yaml
+#   scripts/simulate.sh --snapshot arranger-cycle.json --config config/scheduler/fair-share.yaml
+#                                                         one live cycle (GET /api/v1/cycle-input, docs/ui.md) run
+#                                                         again with its own and other configurations
 # Prints a table per configuration, sim-perf lines (wall and CPU time against the 60 s target for 10,000 jobs
 # over 1,000 nodes), and ends with
 #   sim jobs=<n> nodes=<n> load=<l> gpu-alloc=<pct> greedy-bound=<pct> deadlocks=<n> share-dev=<pct>

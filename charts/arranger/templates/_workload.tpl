@@ -73,11 +73,17 @@ spec:
           image: {{ include "arranger.image" . | quote }}
           imagePullPolicy: {{ .values.image.pullPolicy }}
           ports:
-            # Actuator only (probes, /actuator/prometheus), on a port of its own: the services serve no
-            # other API, and nothing user-facing ever shares this port.
+            # Actuator (probes, /actuator/prometheus), on a port of its own: nothing user-facing ever
+            # shares this port (the scheduler's view has its own, below).
             - name: management
               containerPort: {{ $root.Values.management.port }}
               protocol: TCP
+            {{- with .values.view }}
+            # The operator's window (server.port): the page and its API, behind Kubernetes sign-in.
+            - name: view
+              containerPort: {{ .port }}
+              protocol: TCP
+            {{- end }}
           env:
             # The pod's namespace: where its Lease (and the scheduler's ConfigMap) live.
             - name: POD_NAMESPACE

@@ -46,6 +46,7 @@ class CodeMapTest {
           Map.entry("SLF4J", List.of("org.slf4j..")),
           Map.entry("SnakeYAML", List.of("org.yaml.snakeyaml..")),
           Map.entry("Jakarta annotations", List.of("jakarta.annotation..")),
+          Map.entry("Jakarta Servlet", List.of("jakarta.servlet..")),
           Map.entry("JUnit", List.of("org.junit..")),
           Map.entry("ArchUnit", List.of("com.tngtech.archunit..")),
           Map.entry("AssertJ", List.of("org.assertj..")),

@@ -120,6 +120,11 @@ public final class LocalCluster {
         process.awaitReady(Duration.ofSeconds(120));
         System.out.printf(
             "  %s-service is up (pid %d, log %s)%n", service, process.pid(), process.log());
+        if (service.equals("scheduler")) {
+          System.out.printf(
+              "  the operator's window: http://127.0.0.1:%d/ (sign in with the token of %s)%n",
+              process.port(), written);
+        }
       }
     }
     if (options.samples() != null) {

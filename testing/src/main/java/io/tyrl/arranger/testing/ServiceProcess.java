@@ -79,6 +79,11 @@ public final class ServiceProcess implements AutoCloseable {
     return name;
   }
 
+  /** The service's port (server.port): the scheduler's view, and the actuator's unless moved. */
+  public int port() {
+    return port;
+  }
+
   public long pid() {
     return process.pid();
   }

@@ -11,16 +11,20 @@ import java.util.Map;
  * The outcome of one cycle: a decision per job (keyed by {@code namespace/name}), queue figures,
  * and the victims chosen by preemption and reclaim, keyed by the job they make room for (its {@code
  * namespace/name}). A preemptor waiting for its victims has a decision with reason {@link
- * ReasonCode#WAITING_FOR_VICTIMS} and no allocations for the pods that wait.
+ * ReasonCode#WAITING_FOR_VICTIMS} and no allocations for the pods that wait. {@code order} is the
+ * order the cycle ended with ({@link ServiceOrder}), which the operator's view counts positions
+ * from.
  */
 public record CycleResult(
     Instant time,
     Map<String, JobDecision> decisions,
     Map<String, QueueSummary> queues,
     Duration elapsed,
-    Map<String, List<Victim>> victims) {
+    Map<String, List<Victim>> victims,
+    ServiceOrder order) {
 
   public CycleResult {
+    order = order == null ? ServiceOrder.NONE : order;
     decisions = Map.copyOf(decisions);
     queues = Map.copyOf(queues);
     Map<String, List<Victim>> copy = new LinkedHashMap<>();
@@ -35,7 +39,17 @@ public record CycleResult(
       Map<String, JobDecision> decisions,
       Map<String, QueueSummary> queues,
       Duration elapsed) {
-    this(time, decisions, queues, elapsed, Map.of());
+    this(time, decisions, queues, elapsed, Map.of(), ServiceOrder.NONE);
+  }
+
+  /** A cycle that recorded no service order. */
+  public CycleResult(
+      Instant time,
+      Map<String, JobDecision> decisions,
+      Map<String, QueueSummary> queues,
+      Duration elapsed,
+      Map<String, List<Victim>> victims) {
+    this(time, decisions, queues, elapsed, victims, ServiceOrder.NONE);
   }
 
   public JobDecision decision(String jobKey) {

@@ -1,6 +1,7 @@
 package io.tyrl.arranger.scheduler.framework;
 
 import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.ServiceOrder;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.conf.ActionConfiguration;
 import io.tyrl.arranger.scheduler.conf.InvalidConfigurationException;
@@ -9,7 +10,12 @@ import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.TierConfiguration;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -68,9 +74,36 @@ public final class Scheduler {
             DecisionDeriver.decisions(session),
             DecisionDeriver.queues(session),
             Duration.ofNanos(System.nanoTime() - cycleStart),
-            session.victims());
+            session.victims(),
+            serviceOrder(session));
     listener.cycleCompleted(result, System.nanoTime() - cycleStart);
     return result;
+  }
+
+  /**
+   * The queues and each queue's jobs in the order the actions walk them, as the session stands at
+   * the end of the cycle. One pass groups the jobs by queue and sorts each group ({@link
+   * Session#compareJobs}), rather than asking {@link Session#jobsInOrder} queue by queue, which
+   * would scan every job once per queue.
+   */
+  static ServiceOrder serviceOrder(Session session) {
+    Map<QueueState, List<JobState>> byQueue = new HashMap<>();
+    for (JobState job : session.jobs()) {
+      if (job.queue() != null) {
+        byQueue.computeIfAbsent(job.queue(), queue -> new ArrayList<>()).add(job);
+      }
+    }
+    List<String> queues = new ArrayList<>();
+    Map<String, List<String>> jobs = new LinkedHashMap<>();
+    for (QueueState queue : session.queuesInOrder()) {
+      queues.add(queue.name());
+      List<JobState> ofQueue = byQueue.get(queue);
+      if (ofQueue != null) {
+        ofQueue.sort(session::compareJobs);
+        jobs.put(queue.name(), ofQueue.stream().map(JobState::key).toList());
+      }
+    }
+    return new ServiceOrder(queues, jobs);
   }
 
   /**

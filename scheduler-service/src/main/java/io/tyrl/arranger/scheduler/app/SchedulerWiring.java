@@ -24,6 +24,8 @@ import io.tyrl.arranger.scheduler.kube.SchedulerConfigurationSource;
 import io.tyrl.arranger.scheduler.kube.SchedulerMetrics;
 import io.tyrl.arranger.scheduler.kube.SchedulingLoop;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
+import io.tyrl.arranger.scheduler.view.LastCycle;
+import io.tyrl.arranger.scheduler.web.ViewSecurity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -38,11 +40,13 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SchedulerProperties.class)
+@Import(ViewSecurity.class)
 class SchedulerWiring {
 
   @Bean
@@ -67,17 +71,23 @@ class SchedulerWiring {
       return new SchedulerConfigurationSource(
           parser,
           parser.parse(properties.configuration()),
+          properties.configuration(),
           "Spring property arranger.scheduler.configuration");
     }
     String location = properties.configurationLocation();
     if (location != null && !location.isBlank()) {
+      String text = read(resources, location);
       return new SchedulerConfigurationSource(
           parser,
-          parser.parse(read(resources, location)),
+          parser.parse(text),
+          text,
           "arranger.scheduler.configuration-location " + location);
     }
     return new SchedulerConfigurationSource(
-        parser, DefaultSchedulerConfiguration.parse(scheduler.vocabulary()), "built-in default");
+        parser,
+        DefaultSchedulerConfiguration.parse(scheduler.vocabulary()),
+        DefaultSchedulerConfiguration.YAML,
+        "built-in default");
   }
 
   private static String read(ResourceLoader resources, String location) {
@@ -202,7 +212,8 @@ class SchedulerWiring {
       LeaderElection leaderElection,
       SchedulerMetrics metrics,
       KubernetesClients clients,
-      SchedulerProperties properties) {
+      SchedulerProperties properties,
+      LastCycle lastCycle) {
     List<ReadinessCheck> syncedFirst = new ArrayList<>();
     syncedFirst.add(informers);
     configMapWatcher.ifAvailable(syncedFirst::add);
@@ -220,9 +231,15 @@ class SchedulerWiring {
             clients.requests(),
             new CyclePacing(
                 properties.period(), properties.cycleOnChange(), properties.minCycleInterval()),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            lastCycle);
     informers.onChangeThatMayPlace(loop::changeSeen);
     return loop;
+  }
+
+  @Bean
+  LastCycle lastCycle() {
+    return new LastCycle();
   }
 
   @Bean

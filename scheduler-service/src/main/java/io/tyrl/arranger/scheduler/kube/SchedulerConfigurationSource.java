@@ -18,8 +18,11 @@ public final class SchedulerConfigurationSource {
 
   private static final Logger log = LoggerFactory.getLogger(SchedulerConfigurationSource.class);
 
-  /** The configuration in force and where it came from. */
-  public record Applied(SchedulerConfiguration configuration, String origin, Instant since) {}
+  /**
+   * The configuration in force, its text (for the operator's cycle dump) and where it came from.
+   */
+  public record Applied(
+      SchedulerConfiguration configuration, String text, String origin, Instant since) {}
 
   /** A configuration that was refused. */
   public record Refusal(String origin, String message, Instant at) {}
@@ -30,9 +33,12 @@ public final class SchedulerConfigurationSource {
   private final AtomicReference<Refusal> lastRefusal = new AtomicReference<>();
 
   public SchedulerConfigurationSource(
-      SchedulerConfigurationParser parser, SchedulerConfiguration base, String origin) {
+      SchedulerConfigurationParser parser,
+      SchedulerConfiguration base,
+      String baseText,
+      String origin) {
     this.parser = parser;
-    this.base = new Applied(base, origin, Instant.now());
+    this.base = new Applied(base, baseText, origin, Instant.now());
     this.current = new AtomicReference<>(this.base);
   }
 
@@ -54,7 +60,7 @@ public final class SchedulerConfigurationSource {
   public boolean offer(String yaml, String origin) {
     try {
       SchedulerConfiguration parsed = parser.parse(yaml);
-      current.set(new Applied(parsed, origin, Instant.now()));
+      current.set(new Applied(parsed, yaml, origin, Instant.now()));
       lastRefusal.set(null);
       log.info("scheduler configuration from {} applied", origin);
       return true;

@@ -14,6 +14,7 @@ import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Victim;
 import io.tyrl.arranger.scheduler.framework.CyclePacing;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
+import io.tyrl.arranger.scheduler.view.LastCycle;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * write changed Queues. It runs only while this replica leads, and only once every informer and the
  * configuration are synced; losing the lease cancels it at once, and a graceful stop lets the cycle
  * in flight and the writes it handed over finish first. No exception ends the loop: a failed cycle
- * is logged and counted, and the next one starts after the period.
+ * is logged and counted, and the next one starts after the period. Each cycle's snapshot and result
+ * are kept for the operator's view ({@link LastCycle}).
  */
 public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
 
@@ -54,6 +56,7 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   private final ApiClient client;
   private final CyclePacing pacing;
   private final Clock clock;
+  private final LastCycle lastCycle;
   private final ScheduledExecutorService executor =
       Executors.newSingleThreadScheduledExecutor(
           runnable -> {
@@ -90,7 +93,8 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
       SchedulerMetrics metrics,
       ApiClient client,
       CyclePacing pacing,
-      Clock clock) {
+      Clock clock,
+      LastCycle lastCycle) {
     this.informers = informers;
     this.queueWriter = queueWriter;
     this.assumed = assumed;
@@ -103,6 +107,7 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     this.client = client;
     this.pacing = pacing;
     this.clock = clock;
+    this.lastCycle = lastCycle;
   }
 
   @Override
@@ -230,7 +235,8 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     ClusterInformers.Contents contents = informers.contents(assumed, now);
     reportUnreadableQueues(contents.unreadableQueues());
     SnapshotAssembler.Assembly assembly = contents.assembly();
-    CycleResult result = scheduler.runCycle(assembly.snapshot(), configuration.current(), now);
+    SchedulerConfigurationSource.Applied applied = configuration.applied();
+    CycleResult result = scheduler.runCycle(assembly.snapshot(), applied.configuration(), now);
     Map<String, JobDecision> decisions = new HashMap<>(result.decisions());
     Map<String, V1alpha1TYJob> jobs = assembly.jobsByKey();
     for (SnapshotAssembler.UnreadableJob bad : assembly.unreadable()) {
@@ -250,6 +256,7 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     if (!leading) {
       return false;
     }
+    lastCycle.record(assembly.snapshot(), result, decisions, applied.origin(), applied.text());
     Map<String, List<Victim>> victims = victimsToRecord(result, decisions, jobs);
     metrics.victimsChosen(result);
     metrics.jobsPlaced(decisions, jobs, now);

@@ -82,6 +82,14 @@ final class SchedulerInstance implements AutoCloseable {
     return timer == null ? 0 : timer.count();
   }
 
+  /**
+   * The service's own port: the operator's window, and the actuator unless it has a port of its
+   * own.
+   */
+  int port() {
+    return Integer.parseInt(context.getEnvironment().getRequiredProperty("local.server.port"));
+  }
+
   String get(String path) {
     String port = context.getEnvironment().getRequiredProperty("local.server.port");
     try {

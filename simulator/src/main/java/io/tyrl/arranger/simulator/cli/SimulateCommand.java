@@ -59,6 +59,11 @@ public final class SimulateCommand {
   public static void main(String[] args) {
     if (java.util.Arrays.asList(args).contains("--help")) {
       System.out.print(SimulateOptions.USAGE);
+      System.out.print(CycleReplay.USAGE);
+      return;
+    }
+    if (java.util.Arrays.asList(args).contains("--snapshot")) {
+      replay(args);
       return;
     }
     Path root = Path.of(System.getProperty("arranger.projectRoot", "."));
@@ -74,6 +79,25 @@ public final class SimulateCommand {
     try {
       run(options, System.out);
     } catch (IllegalArgumentException | IllegalStateException e) {
+      System.err.println("simulate: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
+  /** One live cycle run again with other configurations ({@link CycleReplay}). */
+  private static void replay(String[] args) {
+    CycleReplay.Options options;
+    try {
+      options = CycleReplay.Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("simulate: " + e.getMessage());
+      System.err.print(CycleReplay.USAGE);
+      System.exit(2);
+      return;
+    }
+    try {
+      CycleReplay.run(options, System.out);
+    } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
       System.err.println("simulate: " + e.getMessage());
       System.exit(1);
     }

@@ -184,7 +184,7 @@ class HelmChartIT {
                     "RoleBinding",
                     2L,
                     "Service",
-                    2L,
+                    3L,
                     "ServiceAccount",
                     2L)));
     for (String component : COMPONENTS) {
@@ -199,6 +199,22 @@ class HelmChartIT {
       assertThat(at(budget, "spec", "selector", "matchLabels"))
           .isEqualTo(at(service, "spec", "selector"));
     }
+  }
+
+  /** The operator's window has a Service of its own, on the view's port, never the actuator's. */
+  @Test
+  void theSchedulersViewHasAServiceOfItsOwn() {
+    List<JsonObject> objects =
+        render(
+            List.of(
+                "--set", "scheduler.view.service.type=NodePort,scheduler.view.service.port=80"));
+    JsonObject view = single(objects, "Service", RELEASE + "-scheduler-view");
+    assertThat(string(view, "spec", "type")).isEqualTo("NodePort");
+    assertThat(at(view, "spec", "ports").getAsJsonArray()).hasSize(1);
+    assertThat(string(view, "spec", "ports", 0, "port")).isEqualTo("80");
+    assertThat(string(view, "spec", "ports", 0, "targetPort")).isEqualTo("view");
+    assertThat(at(view, "spec", "selector"))
+        .isEqualTo(podLabels(single(objects, "Deployment", RELEASE + "-scheduler")));
   }
 
   @Test
@@ -240,10 +256,14 @@ class HelmChartIT {
       assertThat(string(pod, "serviceAccountName")).isEqualTo(RELEASE + "-" + component);
       assertThat(string(container, "image")).isEqualTo(component + "-service:" + appVersion);
       assertThat(at(container, "ports").getAsJsonArray())
-          .as("the actuator's port is the only one")
-          .hasSize(1);
+          .as("the actuator's port, and the scheduler's view's")
+          .hasSize(component.equals("scheduler") ? 2 : 1);
       assertThat(string(container, "ports", 0, "containerPort")).isEqualTo("8081");
       assertThat(string(container, "ports", 0, "name")).isEqualTo("management");
+      if (component.equals("scheduler")) {
+        assertThat(string(container, "ports", 1, "containerPort")).isEqualTo("8080");
+        assertThat(string(container, "ports", 1, "name")).isEqualTo("view");
+      }
       assertThat(string(container, "livenessProbe", "httpGet", "path"))
           .isEqualTo("/actuator/health/liveness");
       assertThat(string(container, "readinessProbe", "httpGet", "path"))
@@ -312,6 +332,7 @@ class HelmChartIT {
         .isEqualTo("arranger-scheduler-config");
     assertThat(bound(scheduler, "arranger.scheduler.config-map.key")).isEqualTo("scheduler.yaml");
     assertThat(bound(scheduler, "management.server.port")).isEqualTo("8081");
+    assertThat(bound(scheduler, "server.port")).as("the operator's window").isEqualTo("8080");
     assertThat(bound(scheduler, "arranger.watch.namespaces"))
         .as("all namespaces by default")
         .isNull();

@@ -113,7 +113,10 @@ final class ServiceRights {
         Access.to("update", "coordination.k8s.io", "leases").in(ownNamespace).named(leaseName),
         Access.to("get", "", "configmaps").in(ownNamespace).named(configMapName),
         Access.to("list", "", "configmaps").in(ownNamespace),
-        Access.to("watch", "", "configmaps").in(ownNamespace));
+        Access.to("watch", "", "configmaps").in(ownNamespace),
+        // The operator's window: who a token is, and what that user may list.
+        Access.to("create", "authentication.k8s.io", "tokenreviews"),
+        Access.to("create", "authorization.k8s.io", "subjectaccessreviews"));
   }
 
   static List<Access> schedulerMustNot(String ownNamespace, String otherLeaseName) {
@@ -142,7 +145,11 @@ final class ServiceRights {
         Access.to("create", "coordination.k8s.io", "leases").in(JOBS),
         Access.to("delete", "", "events").in(JOBS),
         Access.to("create", "rbac.authorization.k8s.io", "clusterrolebindings"),
-        Access.to("create", "rbac.authorization.k8s.io", "rolebindings").in(ownNamespace));
+        Access.to("create", "rbac.authorization.k8s.io", "rolebindings").in(ownNamespace),
+        // Reviewing tokens is not minting them: no token of any ServiceAccount.
+        Access.to("create", "", "serviceaccounts").subresource("token").in(JOBS),
+        Access.to("create", "", "serviceaccounts").subresource("token").in(ownNamespace),
+        Access.to("impersonate", "", "users"));
   }
 
   static List<Access> controllerNeeds(String ownNamespace, String leaseName) {
