@@ -99,6 +99,43 @@ final class TopologyPlacement {
   }
 
   /**
+   * Runs a preempt or reclaim attempt for a job with a required level inside one domain at a time,
+   * so that its victims all sit in the domain its minimum will then fill: the domain of the pods it
+   * holds, else, among the domains whose nodes could hold its minimum when empty, the one with the
+   * most free first, until an attempt finds room (or needs no eviction). A job without a required
+   * level is tried once, anywhere.
+   */
+  VictimSelector.Outcome inOneDomain(
+      JobState job, java.util.function.Supplier<VictimSelector.Outcome> attempt) {
+    String required = job.info().topology().required();
+    if (required == null) {
+      return attempt.get();
+    }
+    List<Domain> tried;
+    NodeState anchor = anchor(job);
+    if (anchor != null) {
+      Optional<Domain> own = domains.containing(required, anchor);
+      if (own.isEmpty()) {
+        return attempt.get();
+      }
+      tried = List.of(own.get());
+    } else {
+      DomainOrder order =
+          new DomainOrder(session, job, GangDemand.of(session, job.minimumRequest()));
+      tried = order.couldEverHold(domains.all(required));
+    }
+    for (Domain domain : tried.subList(0, Math.min(MAX_DOMAINS_TRIED, tried.size()))) {
+      NodeFence fence = NodeFence.of(domain.nodes());
+      VictimSelector.Outcome outcome =
+          session.nodeSearch().within(task -> task.job() == job ? fence : null, attempt);
+      if (outcome != VictimSelector.Outcome.NO_ROOM) {
+        return outcome;
+      }
+    }
+    return VictimSelector.Outcome.NO_ROOM;
+  }
+
+  /**
    * The fence of an elastic pod of a placed job: nearest its leader (or another of its pods), never
    * outside the required domain.
    */

@@ -160,6 +160,16 @@ final class VictimSelector {
    * The pod is pipelined onto the room its victims release.
    */
   Outcome growOne(TaskState task) {
+    if (TopologyPlacement.applies(session, task.job())) {
+      TopologyPlacement topology = new TopologyPlacement(session, null);
+      return session
+          .nodeSearch()
+          .within(pod -> topology.elasticFence(pod.job(), pod), () -> growOneAnywhere(task));
+    }
+    return growOneAnywhere(task);
+  }
+
+  private Outcome growOneAnywhere(TaskState task) {
     JobState job = task.job();
     Map<NodeState, List<TaskState>> candidates = candidatesByNode(job);
     allCandidates = null;
@@ -236,6 +246,14 @@ final class VictimSelector {
    *     job)
    */
   private Outcome makeRoom(JobState preemptor, boolean placeIfFitsNow) {
+    if (TopologyPlacement.applies(session, preemptor)) {
+      return new TopologyPlacement(session, null)
+          .inOneDomain(preemptor, () -> makeRoomAnywhere(preemptor, placeIfFitsNow));
+    }
+    return makeRoomAnywhere(preemptor, placeIfFitsNow);
+  }
+
+  private Outcome makeRoomAnywhere(JobState preemptor, boolean placeIfFitsNow) {
     Map<NodeState, List<TaskState>> candidates = candidatesByNode(preemptor);
     allCandidates = null;
     if (!placeIfFitsNow && candidates.isEmpty() && nodesWithReleasing.isEmpty()) {
@@ -424,7 +442,7 @@ final class VictimSelector {
     }
     for (Map.Entry<NodeState, List<TaskState>> entry : candidates.entrySet()) {
       NodeState node = entry.getKey();
-      if (!search.admits(task, node).fits()) {
+      if (!search.admits(task, node).fits() || !search.isInFence(task, node)) {
         continue;
       }
       NodeVictimPlanner.Plan plan =

@@ -197,6 +197,15 @@ public final class NodeSearch {
     }
   }
 
+  /**
+   * True when the task may go to the node under the fences in force ({@link #within}): always, for
+   * a task without one.
+   */
+  public boolean isInFence(TaskState task, NodeState node) {
+    NodeFence fence = fenceFor(task);
+    return fence == null || fence.thenAnywhere() || fence.contains(node.index());
+  }
+
   /** The job the node is held for, if any. */
   public Optional<JobState> heldFor(NodeState node) {
     return Optional.ofNullable(heldFor[node.index()]);

@@ -72,6 +72,23 @@ public final class DomainOrder {
   }
 
   /**
+   * The domains whose ready, schedulable nodes could hold the demand if they were empty, the one
+   * with the most of the scarcest resource free first (fewest victims likely), then by name.
+   */
+  public List<Domain> couldEverHold(List<Domain> domains) {
+    List<Candidate> able = new ArrayList<>();
+    for (Domain domain : domains) {
+      if (couldEverHold(domain)) {
+        able.add(new Candidate(domain, free(domain)[demand.scarcest()]));
+      }
+    }
+    able.sort(
+        Comparator.comparingLong((Candidate candidate) -> -candidate.free())
+            .thenComparing(candidate -> candidate.domain().name()));
+    return able.stream().map(Candidate::domain).toList();
+  }
+
+  /**
    * Why no domain of the level has the room: {@code no rack can hold the gang minimum (32
    * nvidia.com/gpu): the emptiest, r7, has 24 free}.
    */

@@ -393,4 +393,65 @@ class TopologyPlacementTest {
 
     assertThat(with.decisions()).isEqualTo(without.decisions());
   }
+
+  /**
+   * Preemption for a gang with a required rack takes its victims inside one rack. Every node is
+   * full; the cheapest victims pod by pod (the priority-1 jobs on r1-n1 and r2-n1) would split the
+   * gang over both racks, so the victims are the whole of r1 instead.
+   */
+  @Test
+  void preemptionForARequiredRackEvictsInsideOneRack() {
+    List<NodeInfo> nodes =
+        List.of(
+            gpuNode("r1-n1", "z1", "r1", 0),
+            gpuNode("r1-n2", "z1", "r1", 0),
+            gpuNode("r2-n1", "z1", "r2", 0),
+            gpuNode("r2-n2", "z1", "r2", 0));
+    List<JobInfo> jobs = new ArrayList<>();
+    int[] priorities = {1, 3, 1, 3};
+    for (int i = 0; i < nodes.size(); i++) {
+      jobs.add(
+          job("low" + i)
+              .created(T0.minusSeconds(100 + i))
+              .priority(priorities[i])
+              .minWorkers(1)
+              .leader("cpu", "1")
+              .workers("actor", 1, "cpu", "1", GPU, "8")
+              .stage(Stage.RUNNING)
+              .running(nodes.get(i).name(), 1)
+              .build());
+    }
+    Fixtures.JobBuilder preemptor =
+        job("big")
+            .created(T0)
+            .priority(9)
+            .minWorkers(2)
+            .leader("cpu", "1")
+            .workers("actor", 2, "cpu", "1", GPU, "8");
+    SchedulerConfiguration preempting =
+        Fixtures.preemptingConfiguration()
+            .withTopologyLevels(new TopologyLevels(List.of(ZONE, RACK, HOST)));
+
+    List<JobInfo> withTopology = new ArrayList<>(jobs);
+    withTopology.add(preemptor.topology(RACK, null).build());
+    CycleResult result =
+        Fixtures.scheduler()
+            .runCycle(Fixtures.snapshot(nodes, withTopology), preempting, T0.plusSeconds(1));
+
+    assertThat(victimJobs(result)).containsExactlyInAnyOrder("default/low0", "default/low1");
+    assertThat(result.decision("default/big").reason()).isEqualTo(ReasonCode.WAITING_FOR_VICTIMS);
+
+    List<JobInfo> withoutTopology = new ArrayList<>(jobs);
+    withoutTopology.add(preemptor.topology(null, null).build());
+    CycleResult blind =
+        Fixtures.scheduler()
+            .runCycle(Fixtures.snapshot(nodes, withoutTopology), preempting, T0.plusSeconds(1));
+    assertThat(victimJobs(blind)).containsExactlyInAnyOrder("default/low0", "default/low2");
+  }
+
+  private static Set<String> victimJobs(CycleResult result) {
+    Set<String> jobs = new TreeSet<>();
+    result.allVictims().forEach(victim -> jobs.add(victim.jobKey()));
+    return jobs;
+  }
 }
