@@ -262,6 +262,33 @@ public final class Session {
   }
 
   /**
+   * Runs {@code work} with the placement listeners told that the tasks are gone (their indexes no
+   * longer count them) and told they are back afterwards: how preemption asks whether a pod's
+   * neighbours allow it on a node once its victims have left. The ledgers do not change.
+   */
+  public <T> T asIfGone(Collection<TaskState> gone, java.util.function.Supplier<T> work) {
+    List<TaskState> removed = new ArrayList<>();
+    try {
+      for (TaskState task : gone) {
+        if (task.node() != null) {
+          for (PlacementListener listener : placementListeners) {
+            listener.removed(task, task.node());
+          }
+          removed.add(task);
+        }
+      }
+      return work.get();
+    } finally {
+      for (int i = removed.size() - 1; i >= 0; i--) {
+        TaskState task = removed.get(i);
+        for (PlacementListener listener : placementListeners) {
+          listener.placed(task, task.node());
+        }
+      }
+    }
+  }
+
+  /**
    * Tells {@code listener} of every placement and removal from now on only, for an index built from
    * the nodes' ledgers, which already count every task placed so far.
    */
