@@ -240,13 +240,29 @@ final class TopologyPlacement {
     return new NodeFence(groups, domain == null);
   }
 
+  /** The queues one of whose gangs holds a domain in this cycle. */
+  private static final class Holders {
+    final java.util.Set<Object> queues = new java.util.HashSet<>();
+  }
+
+  /**
+   * Holds the domain the job is likeliest to fit, unless another gang of its queue holds one
+   * already in this cycle: the first waiting gang of each queue in service order holds, so that
+   * many waiting gangs cannot keep the whole cluster idle.
+   */
   private void hold(JobState job, DomainOrder order, List<Domain> all, String level) {
+    Holders holders = session.extension(Holders.class, s -> new Holders());
+    Object queue = job.queue() == null ? job.info().queue() : job.queue();
+    if (holders.queues.contains(queue)) {
+      return;
+    }
     Optional<Domain> held = order.toHold(all);
-    held.ifPresent(
-        domain ->
-            session
-                .nodeSearch()
-                .hold(domain.nodes(), job, TopologyWording.heldForGang(level, job.key())));
+    if (held.isPresent()) {
+      holders.queues.add(queue);
+      session
+          .nodeSearch()
+          .hold(held.get().nodes(), job, TopologyWording.heldForGang(level, job.key()));
+    }
   }
 
   /** The node of the job's leader, else of its first placed pod; null when nothing is placed. */

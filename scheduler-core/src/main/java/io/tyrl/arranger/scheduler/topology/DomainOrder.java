@@ -5,6 +5,7 @@ import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
+import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -15,7 +16,8 @@ import java.util.Optional;
  * in every resource it asks, the one left fullest afterwards first (the least of its scarcest
  * resource free, then by name) — so the gang packs into the smallest domain that holds it and large
  * domains stay whole for large gangs. Free room counts what is idle or being released on ready,
- * schedulable nodes that are not held for another job.
+ * schedulable nodes that admit some pod of the job (its node selector, affinity, tolerations) and
+ * are not held for another job.
  */
 public final class DomainOrder {
 
@@ -23,10 +25,19 @@ public final class DomainOrder {
   private final JobState job;
   private final GangDemand demand;
 
+  /** One pod of each distinct set of constraints the job's pods carry. */
+  private final List<TaskState> shapes = new ArrayList<>();
+
   public DomainOrder(Session session, JobState job, GangDemand demand) {
     this.session = session;
     this.job = job;
     this.demand = demand;
+    for (TaskState task : job.tasks()) {
+      if (shapes.stream()
+          .noneMatch(shape -> shape.info().constraints().equals(task.info().constraints()))) {
+        shapes.add(task);
+      }
+    }
   }
 
   public GangDemand demand() {
@@ -126,9 +137,20 @@ public final class DomainOrder {
   }
 
   private boolean usable(NodeState node) {
-    return node.info().ready()
-        && !node.info().unschedulable()
+    return admits(node)
         && session.nodeSearch().heldFor(node).map(holder -> holder == job).orElse(true);
+  }
+
+  private boolean admits(NodeState node) {
+    if (!node.info().ready() || node.info().unschedulable()) {
+      return false;
+    }
+    for (TaskState shape : shapes) {
+      if (session.nodeSearch().admits(shape, node).fits()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean holds(long[] free) {
@@ -146,7 +168,7 @@ public final class DomainOrder {
     List<NodeState> nodes = session.nodes();
     for (int index : domain.nodes()) {
       NodeState node = nodes.get(index);
-      if (node.info().ready() && !node.info().unschedulable()) {
+      if (admits(node)) {
         for (int d = 0; d < total.length; d++) {
           total[d] += node.allocatable(d);
         }

@@ -14,6 +14,7 @@ import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.TopologyLevels;
+import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.util.ArrayList;
@@ -447,6 +448,90 @@ class TopologyPlacementTest {
         Fixtures.scheduler()
             .runCycle(Fixtures.snapshot(nodes, withoutTopology), preempting, T0.plusSeconds(1));
     assertThat(victimJobs(blind)).containsExactlyInAnyOrder("default/low0", "default/low2");
+  }
+
+  /** Free room counts only the nodes the job's pods may use: here the a100 nodes. */
+  @Test
+  void aDomainsFreeRoomCountsOnlyTheNodesTheGangMayUse() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    nodes.add(
+        node("a1").cpu("64").memory("256Gi").gpu(8).label(RACK, "r1").label("gpu", "a100").build());
+    for (int i = 1; i <= 3; i++) {
+      nodes.add(
+          node("v" + i)
+              .cpu("64")
+              .memory("256Gi")
+              .gpu(8)
+              .label(RACK, "r1")
+              .label("gpu", "v100")
+              .build());
+    }
+    nodes.add(
+        node("a2").cpu("64").memory("256Gi").gpu(8).label(RACK, "r2").label("gpu", "a100").build());
+    nodes.add(
+        node("a3").cpu("64").memory("256Gi").gpu(8).label(RACK, "r2").label("gpu", "a100").build());
+    nodes.add(
+        node("v4").cpu("64").memory("256Gi").gpu(8).label(RACK, "r2").label("gpu", "v100").build());
+    JobInfo a100 =
+        job("big")
+            .created(T0)
+            .minWorkers(3)
+            .leader("cpu", "1")
+            .workers("actor", 3, "cpu", "1", GPU, "8")
+            .nodeSelector("gpu", "a100")
+            .topology(RACK, null)
+            .build();
+
+    CycleResult result = cycle(withLevels(), nodes, a100);
+
+    assertThat(result.decision("default/big").message())
+        .contains(
+            "no rack can hold the gang minimum (24 nvidia.com/gpu): the emptiest, r2, has 16 free");
+  }
+
+  /**
+   * Only the first waiting gang of a queue holds a domain in a cycle: a second one waiting too
+   * leaves the other rack to a small job.
+   */
+  @Test
+  void onlyTheFirstWaitingGangOfAQueueHoldsADomain() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 1; i <= 2; i++) {
+      nodes.add(gpuNode("r1-n" + i, "z1", "r1", i == 1 ? 8 : 0));
+      nodes.add(gpuNode("r2-n" + i, "z1", "r2", i == 1 ? 8 : 0));
+    }
+    JobInfo first = gang("first", 2, RACK, null);
+    JobInfo second =
+        job("second")
+            .created(T0.plusSeconds(1))
+            .minWorkers(2)
+            .leader("cpu", "1")
+            .workers("actor", 2, "cpu", "1", GPU, "8")
+            .topology(RACK, null)
+            .build();
+    JobInfo small =
+        job("small")
+            .created(T0.plusSeconds(2))
+            .minWorkers(1)
+            .leader("cpu", "1")
+            .workers("actor", 1, "cpu", "1", GPU, "8")
+            .build();
+
+    // Allocate alone: enqueue would keep the second gang and the small job out for the first's
+    // sake.
+    SchedulerConfiguration allocateOnly =
+        Fixtures.configuration(
+                DefaultSchedulerConfiguration.YAML.replace(
+                    "enqueue, reclaim, allocate, backfill", "allocate, backfill"))
+            .withTopologyLevels(new TopologyLevels(List.of(ZONE, RACK, HOST)));
+    CycleResult result = cycle(allocateOnly, nodes, first, second, small);
+
+    assertThat(result.decision("default/first").allocations()).isEmpty();
+    assertThat(result.decision("default/second").allocations()).isEmpty();
+    // r1 is held for the first gang (the emptiest with the most free, first by name); the small
+    // job takes r2's free node.
+    assertThat(result.decision("default/small").allocations())
+        .containsEntry("small-actor-0", "r2-n2");
   }
 
   private static Set<String> victimJobs(CycleResult result) {
