@@ -7,11 +7,11 @@ import java.util.List;
 
 /**
  * Marks part of a trace's multi-node jobs as asking for topology, on a cluster labelled by {@link
- * ClusterShape#withTopology()}. Of the jobs whose minimum needs more than one node, in trace order:
- * the first of every four is Required (the narrowest level whose domain could hold its minimum:
- * rack, block, else zone), the second Required at that level and Preferred a rack when the required
- * level is wider, the third Preferred a rack only, the fourth asks nothing. Reproducible: the marks
- * depend only on the trace.
+ * ClusterShape#withTopology()}. Of the jobs whose minimum needs more than one node, in trace order,
+ * with L the narrowest level whose domain could hold the minimum (rack, block, else zone): the
+ * first of every four is Required L, the second Required the level above L and Preferred L (a job
+ * that fits a rack: one block, a rack if room allows), the third Preferred L only, the fourth asks
+ * nothing. Reproducible: the marks depend only on the trace.
  */
 public final class TopologyMarks {
 
@@ -30,19 +30,21 @@ public final class TopologyMarks {
         marked.add(job);
         continue;
       }
-      String required =
+      String narrowest =
           gpus <= rackGpus
               ? ClusterShape.RACK
               : gpus <= blockGpus
                   ? ClusterShape.BLOCK
                   : gpus <= zoneGpus ? ClusterShape.ZONE : null;
+      int depth = narrowest == null ? -1 : ClusterShape.LEVELS.indexOf(narrowest);
+      String wider = depth > 0 ? ClusterShape.LEVELS.get(depth - 1) : narrowest;
       TopologyRequest request =
           switch (multiNode++ % 4) {
-            case 0 -> new TopologyRequest(required, null);
+            case 0 -> new TopologyRequest(narrowest, null);
             case 1 ->
                 new TopologyRequest(
-                    required, ClusterShape.RACK.equals(required) ? null : ClusterShape.RACK);
-            case 2 -> new TopologyRequest(null, ClusterShape.RACK);
+                    wider, narrowest == null || narrowest.equals(wider) ? null : narrowest);
+            case 2 -> new TopologyRequest(null, narrowest);
             default -> TopologyRequest.NONE;
           };
       marked.add(job.withTopology(request));

@@ -65,7 +65,8 @@ class TopologySimulationTest {
 
     assertThat(marked.get(0).topology()).isEqualTo(TopologyRequest.NONE);
     assertThat(marked.get(1).topology()).isEqualTo(new TopologyRequest(ClusterShape.RACK, null));
-    assertThat(marked.get(2).topology()).isEqualTo(new TopologyRequest(ClusterShape.RACK, null));
+    assertThat(marked.get(2).topology())
+        .isEqualTo(new TopologyRequest(ClusterShape.BLOCK, ClusterShape.RACK));
     assertThat(marked.get(3).topology()).isEqualTo(new TopologyRequest(null, ClusterShape.RACK));
     assertThat(marked.get(4).topology()).isEqualTo(TopologyRequest.NONE);
     // 160 GPUs: more than a rack (128), so a block; it is the fifth multi-node job, marked
