@@ -27,7 +27,7 @@ import java.util.function.Predicate;
 final class JobPlacer {
 
   /** What one pass over a job's pending pods found. */
-  sealed interface Outcome permits Placed, LeftUnplaced, ShortOfRoom, NeverFits {
+  sealed interface Outcome permits Placed, LeftUnplaced, ShortOfRoom, NeverFits, NoDomain {
 
     /**
      * Why pods are left unplaced, as the end of the job's note ("; why" parts), or "" when nothing
@@ -85,6 +85,14 @@ final class JobPlacer {
     }
   }
 
+  /** No domain of the job's required topology level could take its minimum; {@code why} says so. */
+  record NoDomain(String why) implements Outcome {
+    @Override
+    public String explanation() {
+      return "; " + why;
+    }
+  }
+
   private static final Outcome PLACED = new Placed();
 
   private final Session session;
@@ -106,6 +114,17 @@ final class JobPlacer {
    * away before any pod is placed.
    */
   Outcome placeMinimum(JobState job, Statement statement) {
+    if (TopologyPlacement.applies(session, job)) {
+      return new TopologyPlacement(session, this).placeMinimum(job, statement);
+    }
+    return placeMinimumHere(job, statement);
+  }
+
+  /**
+   * {@link #placeMinimum} wherever the node search, and the fences it is kept to, allow: the pass
+   * {@link TopologyPlacement} makes in each domain it tries.
+   */
+  Outcome placeMinimumHere(JobState job, Statement statement) {
     boolean allOrNothing = !session.tiers().mayKeepPartialPlacements(job);
     int neededWorkers = Math.min(job.minimumWorkers(), job.workerCount());
     NodeSearch search = session.nodeSearch();
@@ -194,6 +213,16 @@ final class JobPlacer {
    * the first did not.
    */
   Outcome placeNext(JobState job, Statement statement) {
+    if (TopologyPlacement.applies(session, job)) {
+      TopologyPlacement topology = new TopologyPlacement(session, this);
+      return session
+          .nodeSearch()
+          .within(task -> topology.elasticFence(job, task), () -> placeNextHere(job, statement));
+    }
+    return placeNextHere(job, statement);
+  }
+
+  private Outcome placeNextHere(JobState job, Statement statement) {
     NodeSearch search = session.nodeSearch();
     Outcome first = PLACED;
     TaskState lastRefused = null;
@@ -284,7 +313,7 @@ final class JobPlacer {
               + outcome.explanation());
       return false;
     }
-    if (outcome instanceof ShortOfRoom) {
+    if (outcome instanceof ShortOfRoom || outcome instanceof NoDomain) {
       statement.discard();
       note(
           job,

@@ -99,12 +99,114 @@ final class NodeVictimPlanner {
    */
   Plan planOn(TaskState task, NodeState node, List<TaskState> onNode, long[] capabilityShortfall) {
     List<TaskState> live = new ArrayList<>();
+    List<TaskState> conflicting = new ArrayList<>();
     for (TaskState candidate : onNode) {
       if (isLive(candidate) && candidate.node() == node) {
         live.add(candidate);
+        if (conflicts(task, node, candidate)) {
+          conflicting.add(candidate);
+        }
       }
     }
-    return plan(task, node, live, capabilityShortfall);
+    if (conflicting.isEmpty()) {
+      return plan(task, node, live, capabilityShortfall);
+    }
+    return planWith(task, node, live, conflicting, capabilityShortfall);
+  }
+
+  /**
+   * True when {@code task}, on {@code node}, and the running {@code other} may not share a domain
+   * by a required pod anti-affinity, either way: a term of the task matches the other pod, or a
+   * term of the other pod matches the task, and both nodes carry the term's topology key with one
+   * value.
+   */
+  static boolean conflicts(TaskState task, NodeState node, TaskState other) {
+    String namespace = task.job().info().namespace();
+    String otherNamespace = other.job().info().namespace();
+    for (var term : task.info().constraints().podAffinity().requiredAnti()) {
+      if (term.matches(otherNamespace, other.info().labels(), namespace)
+          && sameDomain(node, other.node(), term.topologyKey())) {
+        return true;
+      }
+    }
+    for (var term : other.info().constraints().podAffinity().requiredAnti()) {
+      if (term.matches(namespace, task.info().labels(), otherNamespace)
+          && sameDomain(node, other.node(), term.topologyKey())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean sameDomain(NodeState first, NodeState second, String topologyKey) {
+    String value = first.info().labels().get(topologyKey);
+    return value != null && value.equals(second.info().labels().get(topologyKey));
+  }
+
+  /**
+   * A plan that must take the {@code conflicting} pods (the pod's required anti-affinity, or
+   * theirs, keeps it off the node while they run), each alone when it is an elastic worker the
+   * tiers allow, else with its whole job when that may go; null when one of them may not. The rest
+   * of the room is found as usual.
+   */
+  private Plan planWith(
+      TaskState task,
+      NodeState node,
+      List<TaskState> live,
+      List<TaskState> conflicting,
+      long[] capabilityShortfall) {
+    Map<JobState, List<TaskState>> placed = new HashMap<>();
+    List<TaskState> workers = spareWorkers(live);
+    Set<TaskState> allowedAlone =
+        new HashSet<>(workers.isEmpty() ? List.of() : rules.allowedByPolicies(task, workers));
+    List<TaskState> forcedSingles = new ArrayList<>();
+    List<JobState> forcedJobs = new ArrayList<>();
+    for (TaskState pod : conflicting) {
+      if (forcedJobs.contains(pod.job())) {
+        continue;
+      }
+      if (allowedAlone.contains(pod)) {
+        forcedSingles.add(pod);
+        continue;
+      }
+      List<TaskState> whole = placed(pod.job(), placed);
+      if (!rules.mayEvictWhole(pod.job())
+          || !new HashSet<>(rules.allowedByPolicies(task, whole)).containsAll(whole)) {
+        return null;
+      }
+      forcedSingles.removeIf(single -> single.job() == pod.job());
+      forcedJobs.add(pod.job());
+    }
+    Need need =
+        new Need(
+            task,
+            node,
+            nodeShortfall(task, node),
+            capabilityShortfall == null
+                ? new long[session.dimensions().size()]
+                : capabilityShortfall);
+    List<TaskState> rest = new ArrayList<>();
+    for (TaskState candidate : live) {
+      if (!forcedSingles.contains(candidate) && !forcedJobs.contains(candidate.job())) {
+        rest.add(candidate);
+      }
+    }
+    Tally forced = new Tally(need);
+    forced.add(forcedSingles, 1);
+    for (JobState job : forcedJobs) {
+      forced.add(placed(job, placed), 1);
+    }
+    Plan more = forced.covered() ? null : plan(task, node, rest, capabilityShortfall, forced);
+    if (!forced.covered() && more == null) {
+      return null;
+    }
+    List<TaskState> singles = new ArrayList<>(forcedSingles);
+    List<JobState> wholeJobs = new ArrayList<>(forcedJobs);
+    if (more != null) {
+      singles.addAll(more.singles());
+      wholeJobs.addAll(more.wholeJobs());
+    }
+    return new Plan(node, List.copyOf(singles), List.copyOf(wholeJobs));
   }
 
   /**
@@ -129,15 +231,30 @@ final class NodeVictimPlanner {
 
   private Plan plan(
       TaskState task, NodeState node, List<TaskState> live, long[] capabilityShortfall) {
+    return plan(task, node, live, capabilityShortfall, null);
+  }
+
+  /**
+   * @param already what victims chosen before free (the conflicting pods of {@link #planWith}), or
+   *     null
+   */
+  private Plan plan(
+      TaskState task,
+      NodeState node,
+      List<TaskState> live,
+      long[] capabilityShortfall,
+      Tally already) {
     Map<JobState, List<TaskState>> placed = new HashMap<>();
     Need need =
         new Need(
             task,
             node,
-            nodeShortfall(task, node),
-            capabilityShortfall == null
-                ? new long[session.dimensions().size()]
-                : capabilityShortfall);
+            remaining(nodeShortfall(task, node), already == null ? null : already.onNode),
+            remaining(
+                capabilityShortfall == null
+                    ? new long[session.dimensions().size()]
+                    : capabilityShortfall,
+                already == null ? null : already.inQueue));
     if (live.isEmpty() || !canCover(need, live, placed)) {
       return null;
     }
@@ -164,6 +281,17 @@ final class NodeVictimPlanner {
             .filter(job -> rules.mayEvictWhole(job) && allowed.containsAll(placed(job, placed)))
             .toList();
     return cover(need, singles, wholeJobs, placed);
+  }
+
+  private static long[] remaining(long[] needed, long[] freed) {
+    if (freed == null) {
+      return needed;
+    }
+    long[] left = needed.clone();
+    for (int d = 0; d < left.length; d++) {
+      left[d] = Math.max(0, left[d] - freed[d]);
+    }
+    return left;
   }
 
   private long[] nodeShortfall(TaskState task, NodeState node) {

@@ -160,6 +160,16 @@ final class VictimSelector {
    * The pod is pipelined onto the room its victims release.
    */
   Outcome growOne(TaskState task) {
+    if (TopologyPlacement.applies(session, task.job())) {
+      TopologyPlacement topology = new TopologyPlacement(session, null);
+      return session
+          .nodeSearch()
+          .within(pod -> topology.elasticFence(pod.job(), pod), () -> growOneAnywhere(task));
+    }
+    return growOneAnywhere(task);
+  }
+
+  private Outcome growOneAnywhere(TaskState task) {
     JobState job = task.job();
     Map<NodeState, List<TaskState>> candidates = candidatesByNode(job);
     allCandidates = null;
@@ -236,6 +246,14 @@ final class VictimSelector {
    *     job)
    */
   private Outcome makeRoom(JobState preemptor, boolean placeIfFitsNow) {
+    if (TopologyPlacement.applies(session, preemptor)) {
+      return new TopologyPlacement(session, null)
+          .inOneDomain(preemptor, () -> makeRoomAnywhere(preemptor, placeIfFitsNow));
+    }
+    return makeRoomAnywhere(preemptor, placeIfFitsNow);
+  }
+
+  private Outcome makeRoomAnywhere(JobState preemptor, boolean placeIfFitsNow) {
     Map<NodeState, List<TaskState>> candidates = candidatesByNode(preemptor);
     allCandidates = null;
     if (!placeIfFitsNow && candidates.isEmpty() && nodesWithReleasing.isEmpty()) {
@@ -322,7 +340,7 @@ final class VictimSelector {
           NodeVictimPlanner.add(wantedByQueue, task.request());
         }
       }
-      boolean spare = true;
+      boolean spare = !keepsAPipelinedPodAway(preemptor, evicted);
       for (Map.Entry<NodeState, long[]> entry : wanted.entrySet()) {
         long[] already = restored.getOrDefault(entry.getKey(), new long[size]);
         for (int d = 0; d < size && spare; d++) {
@@ -344,6 +362,24 @@ final class VictimSelector {
       }
     }
     return unneeded;
+  }
+
+  /**
+   * True when one of the evicted pods may not share a domain with a pod the preemptor has pipelined
+   * (a required anti-affinity, either way): sparing it would leave the two side by side.
+   */
+  private static boolean keepsAPipelinedPodAway(JobState preemptor, List<TaskState> evicted) {
+    for (TaskState pipelined : preemptor.tasks()) {
+      if (pipelined.status() != TaskStatus.PIPELINED) {
+        continue;
+      }
+      for (TaskState victim : evicted) {
+        if (NodeVictimPlanner.conflicts(pipelined, pipelined.node(), victim)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**
@@ -412,6 +448,10 @@ final class VictimSelector {
     NodeSearch.Result now =
         search.findBest(task, options.percentageOfNodesToScore(), options.minFeasibleNodesToFind());
     NodeState roomy = now.found() ? now.node() : search.findBestReleasing(task, nodesWithReleasing);
+    if (roomy != null && !now.found() && !session.tiers().checkNeighbours(task, roomy).fits()) {
+      // Room being released, next to a pod the task must avoid (or without one it needs).
+      roomy = null;
+    }
     if (roomy != null && capabilityShortfall == null) {
       return roomy;
     }
@@ -424,11 +464,15 @@ final class VictimSelector {
     }
     for (Map.Entry<NodeState, List<TaskState>> entry : candidates.entrySet()) {
       NodeState node = entry.getKey();
-      if (!search.admits(task, node).fits()) {
+      if (!search.admits(task, node).fits() || !search.isInFence(task, node)) {
         continue;
       }
       NodeVictimPlanner.Plan plan =
           planner.planOn(task, node, entry.getValue(), capabilityShortfall);
+      if (plan != null && !neighboursAllow(task, plan)) {
+        // A pod that may not be evicted (or one in a wider domain) keeps the task off the node.
+        plan = null;
+      }
       if (plan != null && (cheapest == null || plan.cheaperThan(cheapest))) {
         cheapest = plan;
       }
@@ -443,6 +487,19 @@ final class VictimSelector {
       evictWhole(job, statement, attempt);
     }
     return cheapest.node();
+  }
+
+  /**
+   * True when the task's neighbours allow it on the plan's node once the plan's victims are gone,
+   * as kube-scheduler's preemption checks its filters with the victims removed: inter-pod
+   * (anti-)affinity, topology spread and host ports, the room apart.
+   */
+  private boolean neighboursAllow(TaskState task, NodeVictimPlanner.Plan plan) {
+    List<TaskState> gone = new ArrayList<>(plan.singles());
+    for (JobState job : plan.wholeJobs()) {
+      gone.addAll(NodeVictimPlanner.placedTasks(job));
+    }
+    return session.asIfGone(gone, () -> session.tiers().checkNeighbours(task, plan.node()).fits());
   }
 
   private static List<TaskState> inVictimOrder(Map<NodeState, List<TaskState>> candidates) {

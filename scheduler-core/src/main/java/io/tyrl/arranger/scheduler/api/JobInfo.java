@@ -5,6 +5,7 @@ import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -33,6 +34,10 @@ import java.util.Set;
  * @param runningSince when the job's gang minimum started running (its stage became Running); null
  *     when it is not running or the time is unknown. A queue's {@code preemptMinRuntime} and {@code
  *     reclaimMinRuntime} count from it: a job's core is no victim before it has run that long
+ * @param topology {@code spec.topology}: the level whose one domain holds the whole job, and the
+ *     narrower one its pods should share; {@link TopologyRequest#NONE} when the job asks none
+ * @param workerSetTopology a worker set's own topology, by the set's name, for its own pods: its
+ *     preferred level replaces the job's (null: none), while the job's required level binds it
  */
 public record JobInfo(
     String namespace,
@@ -51,7 +56,9 @@ public record JobInfo(
     boolean awaitingVictims,
     Stage stage,
     PreemptionPolicy preemptionPolicy,
-    Instant runningSince) {
+    Instant runningSince,
+    TopologyRequest topology,
+    Map<String, TopologyRequest> workerSetTopology) {
 
   public JobInfo {
     requireText(namespace, "namespace", null);
@@ -73,6 +80,8 @@ public record JobInfo(
     preemptionPolicy =
         preemptionPolicy == null ? PreemptionPolicy.PREEMPT_LOWER_PRIORITY : preemptionPolicy;
     tasks = List.copyOf(Objects.requireNonNull(tasks, "job " + key + ": tasks"));
+    topology = topology == null ? TopologyRequest.NONE : topology;
+    workerSetTopology = workerSetTopology == null ? Map.of() : Map.copyOf(workerSetTopology);
     long leaders = tasks.stream().filter(TaskInfo::isLeader).count();
     if (leaders != 1) {
       throw new IllegalArgumentException(
@@ -113,7 +122,9 @@ public record JobInfo(
         .awaitingVictims(awaitingVictims)
         .stage(stage)
         .preemptionPolicy(preemptionPolicy)
-        .runningSince(runningSince);
+        .runningSince(runningSince)
+        .topology(topology)
+        .workerSetTopology(workerSetTopology);
   }
 
   /** Collects a job's components; {@link #build()} validates them as the record does. */
@@ -135,6 +146,8 @@ public record JobInfo(
     private Stage stage;
     private PreemptionPolicy preemptionPolicy;
     private Instant runningSince;
+    private TopologyRequest topology;
+    private Map<String, TopologyRequest> workerSetTopology;
 
     private Builder(String namespace, String name) {
       this.namespace = namespace;
@@ -216,6 +229,16 @@ public record JobInfo(
       return this;
     }
 
+    public Builder topology(TopologyRequest topology) {
+      this.topology = topology;
+      return this;
+    }
+
+    public Builder workerSetTopology(Map<String, TopologyRequest> workerSetTopology) {
+      this.workerSetTopology = workerSetTopology;
+      return this;
+    }
+
     public JobInfo build() {
       return new JobInfo(
           namespace,
@@ -234,7 +257,9 @@ public record JobInfo(
           awaitingVictims,
           stage,
           preemptionPolicy,
-          runningSince);
+          runningSince,
+          topology,
+          workerSetTopology);
     }
   }
 
@@ -296,6 +321,31 @@ public record JobInfo(
       }
     }
     throw new IllegalStateException("job " + key() + " has no leader");
+  }
+
+  /**
+   * The topology one of the job's pods asks: the job's, with its worker set's preferred level in
+   * place of the job's when the set has its own.
+   */
+  public TopologyRequest topologyFor(TaskInfo task) {
+    if (task.isLeader()) {
+      return topology;
+    }
+    TopologyRequest own = workerSetTopology.get(task.roleName());
+    return own == null ? topology : topology.withPreferred(own.preferred());
+  }
+
+  /** True when the job, or one of its worker sets, asks for a topology level. */
+  public boolean asksTopology() {
+    if (!topology.isEmpty()) {
+      return true;
+    }
+    for (TopologyRequest own : workerSetTopology.values()) {
+      if (!own.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public Optional<JobQueuePolicy> jobQueuePolicyIfSet() {

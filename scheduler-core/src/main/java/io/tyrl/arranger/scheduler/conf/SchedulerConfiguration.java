@@ -1,20 +1,24 @@
 package io.tyrl.arranger.scheduler.conf;
 
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
+import io.tyrl.arranger.scheduler.api.TopologyLevels;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
  * The typed scheduler configuration: actions in the order they run, tiers of plugins, and the job
- * order of queues that name none ({@code defaultJobQueuePolicy}; Priority unless set).
+ * order of queues that name none ({@code defaultJobQueuePolicy}; Priority unless set), and the
+ * cluster's topology levels ({@code topology.levels}; none unless set).
  */
 public record SchedulerConfiguration(
     List<ActionConfiguration> actions,
     List<TierConfiguration> tiers,
-    JobQueuePolicy defaultJobQueuePolicy) {
+    JobQueuePolicy defaultJobQueuePolicy,
+    TopologyLevels topologyLevels) {
 
   public SchedulerConfiguration {
+    topologyLevels = topologyLevels == null ? TopologyLevels.NONE : topologyLevels;
     defaultJobQueuePolicy =
         defaultJobQueuePolicy == null ? JobQueuePolicy.PRIORITY : defaultJobQueuePolicy;
     actions = List.copyOf(actions);
@@ -36,9 +40,22 @@ public record SchedulerConfiguration(
     }
   }
 
+  /** A configuration without topology levels. */
+  public SchedulerConfiguration(
+      List<ActionConfiguration> actions,
+      List<TierConfiguration> tiers,
+      JobQueuePolicy defaultJobQueuePolicy) {
+    this(actions, tiers, defaultJobQueuePolicy, TopologyLevels.NONE);
+  }
+
   /** A configuration whose queues default to the Priority job order. */
   public SchedulerConfiguration(List<ActionConfiguration> actions, List<TierConfiguration> tiers) {
     this(actions, tiers, JobQueuePolicy.PRIORITY);
+  }
+
+  /** The same configuration with other topology levels. */
+  public SchedulerConfiguration withTopologyLevels(TopologyLevels levels) {
+    return new SchedulerConfiguration(actions, tiers, defaultJobQueuePolicy, levels);
   }
 
   public List<String> actionNames() {

@@ -1,6 +1,7 @@
 package io.tyrl.arranger.scheduler.conf;
 
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
+import io.tyrl.arranger.scheduler.api.TopologyLevels;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +28,8 @@ import org.yaml.snakeyaml.error.YAMLException;
  *   - name: allocate
  *     arguments: {percentageOfNodesToScore: 100}
  * defaultJobQueuePolicy: DRF                  # optional: job order of queues that set none (Priority)
+ * topology:                                   # optional: node-label keys, widest level first
+ *   levels: [topology.kubernetes.io/zone, example.com/rack, kubernetes.io/hostname]
  * </pre>
  *
  * Every unknown key, plugin, action or argument is refused with its path ({@code
@@ -35,7 +38,7 @@ import org.yaml.snakeyaml.error.YAMLException;
 public final class SchedulerConfigurationParser {
 
   private static final Set<String> ROOT_KEYS =
-      Set.of("actions", "tiers", "configurations", "defaultJobQueuePolicy");
+      Set.of("actions", "tiers", "configurations", "defaultJobQueuePolicy", "topology");
 
   /**
    * The plugin that orders jobs under each job order; a default naming a disabled one would order
@@ -65,7 +68,35 @@ public final class SchedulerConfigurationParser {
     List<TierConfiguration> tiers = parseTiers(rootMap.get("tiers"));
     JobQueuePolicy defaultJobQueuePolicy =
         parseDefaultJobQueuePolicy(rootMap.get("defaultJobQueuePolicy"), tiers);
-    return new SchedulerConfiguration(actions, tiers, defaultJobQueuePolicy);
+    return new SchedulerConfiguration(
+        actions, tiers, defaultJobQueuePolicy, parseTopology(rootMap.get("topology")));
+  }
+
+  private static TopologyLevels parseTopology(Object raw) {
+    if (raw == null) {
+      return TopologyLevels.NONE;
+    }
+    Map<String, Object> topology = asMap(raw, "topology");
+    rejectUnknownKeys(topology, Set.of("levels"), "topology.");
+    Object rawLevels = topology.get("levels");
+    if (rawLevels == null) {
+      throw new InvalidConfigurationException(
+          "topology.levels: missing; list node-label keys from the widest level to the narrowest");
+    }
+    List<?> levels = asList(rawLevels, "topology.levels");
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < levels.size(); i++) {
+      if (!(levels.get(i) instanceof String key) || key.isBlank()) {
+        throw new InvalidConfigurationException(
+            "topology.levels[" + i + "]: expected a node-label key, got '" + levels.get(i) + "'");
+      }
+      if (keys.contains(key.trim())) {
+        throw new InvalidConfigurationException(
+            "topology.levels[" + i + "]: level '" + key.trim() + "' is listed twice");
+      }
+      keys.add(key.trim());
+    }
+    return new TopologyLevels(keys);
   }
 
   private JobQueuePolicy parseDefaultJobQueuePolicy(Object raw, List<TierConfiguration> tiers) {

@@ -223,8 +223,8 @@ public final class JobState {
   }
 
   /**
-   * True when the job's queue, or one above it, is invalid in the queue tree: the job waits and
-   * keeps what it holds.
+   * True when the job's queue, or one above it, is invalid in the queue tree, or the job names a
+   * topology level the configuration does not list: the job waits and keeps what it holds.
    */
   public boolean isQueueBlocked() {
     return queueBlocked;

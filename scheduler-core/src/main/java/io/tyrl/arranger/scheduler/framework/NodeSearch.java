@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Finds the best node for a task, fast enough for thousands of nodes:
@@ -33,6 +35,11 @@ import java.util.Optional;
  *
  * Statements checkpoint this search state: a discarded statement restores the ledgers exactly, so
  * memories from before it stay true, and those made during it are rolled back.
+ *
+ * <p>Two restrictions serve topology. Inside {@link #within}, a task with a {@link NodeFence} is
+ * looked for among the fence's nodes only, group by group, exactly and without memory (a failure
+ * inside one domain says nothing of another). Nodes {@link #hold held} for a waiting gang are
+ * skipped for every other job's pods for the rest of the cycle.
  */
 public final class NodeSearch {
 
@@ -142,6 +149,9 @@ public final class NodeSearch {
   private long exhaustedGeneration;
   private int liveVersion;
   private boolean podsJudgedByNeighbours;
+  private Function<TaskState, NodeFence> fences;
+  private final JobState[] heldFor;
+  private final String[] heldReason;
 
   NodeSearch(Session session, long[] smallestRequest) {
     this.session = session;
@@ -149,6 +159,61 @@ public final class NodeSearch {
     this.smallestRequest = smallestRequest;
     this.exhausted = new boolean[nodes.length];
     this.exhaustedGeneration = session.releaseGeneration();
+    this.heldFor = new JobState[nodes.length];
+    this.heldReason = new String[nodes.length];
+  }
+
+  /**
+   * Runs {@code work} with each task's search kept to its fence ({@code fences} answers null for a
+   * task free to go anywhere); the fences in force before are back afterwards.
+   */
+  public <T> T within(Function<TaskState, NodeFence> taskFences, Supplier<T> work) {
+    Function<TaskState, NodeFence> before = fences;
+    fences = taskFences;
+    try {
+      return work.get();
+    } finally {
+      fences = before;
+    }
+  }
+
+  private NodeFence fenceFor(TaskState task) {
+    return fences == null ? null : fences.apply(task);
+  }
+
+  /**
+   * Keeps the nodes for {@code job} until the cycle ends: other jobs' pods are not placed there (a
+   * node already held for another job stays that job's). How a gang waiting for a topology domain
+   * keeps smaller jobs from fragmenting the domain it is waiting for.
+   *
+   * @param reason what other pods' diagnosis says of such a node
+   */
+  public void hold(int[] nodeIndices, JobState job, String reason) {
+    for (int index : nodeIndices) {
+      if (heldFor[index] == null) {
+        heldFor[index] = job;
+        heldReason[index] = reason;
+      }
+    }
+  }
+
+  /**
+   * True when the task may go to the node under the fences in force ({@link #within}): always, for
+   * a task without one.
+   */
+  public boolean isInFence(TaskState task, NodeState node) {
+    NodeFence fence = fenceFor(task);
+    return fence == null || fence.thenAnywhere() || fence.contains(node.index());
+  }
+
+  /** The job the node is held for, if any. */
+  public Optional<JobState> heldFor(NodeState node) {
+    return Optional.ofNullable(heldFor[node.index()]);
+  }
+
+  private boolean heldFromTask(TaskState task, int index) {
+    JobState holder = heldFor[index];
+    return holder != null && holder != task.job();
   }
 
   /**
@@ -196,6 +261,13 @@ public final class NodeSearch {
   /** Finds the best node among enough feasible ones (see {@link #wantedFeasibleNodes}). */
   public Result findBest(TaskState task, int percentage, int minimum) {
     syncWithReleases();
+    NodeFence fence = fenceFor(task);
+    if (fence != null) {
+      Result fenced = findBestFenced(task, fence);
+      if (fenced.found() || !fence.thenAnywhere()) {
+        return fenced;
+      }
+    }
     StaticCandidates candidates = candidatesFor(task.info().constraints());
     RequestKey key = requestKey(task);
     boolean remember =
@@ -208,7 +280,9 @@ public final class NodeSearch {
     BestScoring best = new BestScoring(task, tiers);
     for (int hinted : task.job().nodeIndicesInUse()) {
       NodeState node = nodes[hinted];
-      if (candidates.rejectionByNode[hinted] == null && tiers.check(task, node).fits()) {
+      if (candidates.rejectionByNode[hinted] == null
+          && !heldFromTask(task, hinted)
+          && tiers.check(task, node).fits()) {
         best.offer(node);
       }
     }
@@ -225,7 +299,7 @@ public final class NodeSearch {
     while (examined < size && found < wanted) {
       int index = live[(start + examined) % size];
       examined++;
-      if (exhausted[index]) {
+      if (exhausted[index] || heldFromTask(task, index)) {
         continue;
       }
       NodeState node = nodes[index];
@@ -251,15 +325,42 @@ public final class NodeSearch {
   }
 
   /**
+   * The fenced search: the groups in order, every node of a group checked and scored; nothing
+   * remembered.
+   */
+  private Result findBestFenced(TaskState task, NodeFence fence) {
+    StaticCandidates candidates = candidatesFor(task.info().constraints());
+    Tiers tiers = session.tiers();
+    for (int[] group : fence.groups()) {
+      BestScoring best = new BestScoring(task, tiers);
+      for (int index : group) {
+        if (candidates.rejectionByNode[index] == null
+            && !exhausted[index]
+            && !heldFromTask(task, index)
+            && tiers.check(task, nodes[index]).fits()) {
+          best.offer(nodes[index]);
+        }
+      }
+      if (best.node() != null) {
+        return new Result(best.node(), null);
+      }
+    }
+    return new Result(null, diagnose(task));
+  }
+
+  /**
    * The best node where the task fits only once pods being released there are gone: admitted by the
    * static filters, with room in what will be idle after the releases and what pipelined tasks
    * already claim. Null when there is none (always, when nothing is being released).
    */
   public NodeState findBestReleasing(TaskState task) {
     StaticCandidates candidates = candidatesFor(task.info().constraints());
+    NodeFence fence = fenceFor(task);
     BestScoring best = new BestScoring(task, session.tiers());
     for (int index : releasingNodes()) {
-      offerIfFitsOnceReleased(best, candidates, nodes[index]);
+      if (fence == null || fence.contains(index) || fence.thenAnywhere()) {
+        offerIfFitsOnceReleased(best, candidates, nodes[index]);
+      }
     }
     return best.node();
   }
@@ -270,16 +371,21 @@ public final class NodeSearch {
    */
   public NodeState findBestReleasing(TaskState task, Collection<NodeState> among) {
     StaticCandidates candidates = candidatesFor(task.info().constraints());
+    NodeFence fence = fenceFor(task);
     BestScoring best = new BestScoring(task, session.tiers());
     for (NodeState node : among) {
-      offerIfFitsOnceReleased(best, candidates, node);
+      if (fence == null || fence.contains(node.index()) || fence.thenAnywhere()) {
+        offerIfFitsOnceReleased(best, candidates, node);
+      }
     }
     return best.node();
   }
 
-  private static void offerIfFitsOnceReleased(
+  private void offerIfFitsOnceReleased(
       BestScoring best, StaticCandidates candidates, NodeState node) {
-    if (candidates.rejectionByNode[node.index()] == null && node.fitsFutureIdle(best.task)) {
+    if (candidates.rejectionByNode[node.index()] == null
+        && !heldFromTask(best.task, node.index())
+        && node.fitsFutureIdle(best.task)) {
       best.offer(node);
     }
   }
@@ -319,6 +425,10 @@ public final class NodeSearch {
    */
   public Room roomFor(TaskState task, int wanted) {
     syncWithReleases();
+    NodeFence fence = fenceFor(task);
+    if (fence != null && !fence.thenAnywhere()) {
+      return roomWithin(task, wanted, fence);
+    }
     RequestKey key = new RequestKey(task.info().constraints(), task.request());
     RememberedShortage shortage = shortages.get(key);
     if (shortage != null && shortage.generation() == session.releaseGeneration()) {
@@ -331,7 +441,7 @@ public final class NodeSearch {
     long room = 0;
     for (int i = 0; i < candidates.liveSize && room < wanted; i++) {
       int index = candidates.live[i];
-      if (!exhausted[index]) {
+      if (!exhausted[index] && !heldFromTask(task, index)) {
         long fitting = podsFitting(task, nodes[index]);
         room += fitting;
         if (fitting == 0 && nodes[index].idleBelow(smallestRequest)) {
@@ -344,7 +454,9 @@ public final class NodeSearch {
     int[] releasing = releasingNodes();
     for (int i = 0; i < releasing.length && room < wanted; i++) {
       int index = releasing[i];
-      if (exhausted[index] && candidates.rejectionByNode[index] == null) {
+      if (exhausted[index]
+          && candidates.rejectionByNode[index] == null
+          && !heldFromTask(task, index)) {
         room += podsFitting(task, nodes[index]);
       }
     }
@@ -356,6 +468,21 @@ public final class NodeSearch {
       return new Room((int) room, diagnosis);
     }
     return new Room(wanted, null);
+  }
+
+  /** {@link #roomFor} among a fence's nodes: counted afresh each time, remembered never. */
+  private Room roomWithin(TaskState task, int wanted, NodeFence fence) {
+    StaticCandidates candidates = candidatesFor(task.info().constraints());
+    long room = 0;
+    for (int[] group : fence.groups()) {
+      for (int i = 0; i < group.length && room < wanted; i++) {
+        int index = group[i];
+        if (candidates.rejectionByNode[index] == null && !heldFromTask(task, index)) {
+          room += podsFitting(task, nodes[index]);
+        }
+      }
+    }
+    return room < wanted ? new Room((int) room, diagnose(task)) : new Room(wanted, null);
   }
 
   private static long podsFitting(TaskState task, NodeState node) {
@@ -400,10 +527,19 @@ public final class NodeSearch {
   /** Counts, over every node, the first reason it rejects the task. */
   public FitDiagnosis diagnose(TaskState task) {
     StaticCandidates candidates = candidatesFor(task.info().constraints());
+    NodeFence fence = fenceFor(task);
     Map<String, Integer> rejections = new HashMap<>();
     int fitting = 0;
+    int counted = 0;
     for (NodeState node : nodes) {
+      if (fence != null && !fence.thenAnywhere() && !fence.contains(node.index())) {
+        continue;
+      }
+      counted++;
       PredicateResult result = candidates.rejectionByNode[node.index()];
+      if (result == null && heldFromTask(task, node.index())) {
+        result = PredicateResult.rejectedTransiently(heldReason[node.index()]);
+      }
       if (result == null) {
         result = session.tiers().check(task, node);
       }
@@ -413,7 +549,7 @@ public final class NodeSearch {
         rejections.merge(result.reason(), 1, Integer::sum);
       }
     }
-    return new FitDiagnosis(nodes.length, fitting, rejections);
+    return new FitDiagnosis(counted, fitting, rejections);
   }
 
   /**

@@ -46,6 +46,16 @@ public final class PluginHooks {
     add(tiers.predicates, fn);
   }
 
+  /**
+   * A predicate that judges a pod by the pods around it rather than by the node's room: checked
+   * with every other predicate, and alone where preemption asks whether a node holds the pod once
+   * its victims are gone ({@link Tiers#checkNeighbours}).
+   */
+  public void neighbourPredicate(PredicateFn fn) {
+    add(tiers.predicates, fn);
+    add(tiers.neighbourPredicates, fn);
+  }
+
   /** Adds a node score; {@code weight} multiplies it before scores add up. */
   public void nodeScore(NodeScoreFn fn, double weight) {
     if (!(weight >= 0)) {

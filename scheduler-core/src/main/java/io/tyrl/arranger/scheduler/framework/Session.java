@@ -11,6 +11,7 @@ import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
+import io.tyrl.arranger.scheduler.api.TopologyLevels;
 import io.tyrl.arranger.scheduler.api.Victim;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -59,6 +60,8 @@ public final class Session {
       Collections.newSetFromMap(new IdentityHashMap<>());
   private final Set<PlacementConstraints> pendingTaskConstraints =
       Collections.newSetFromMap(new IdentityHashMap<>());
+  private TopologyLevels topologyLevels = TopologyLevels.NONE;
+  private final Map<Class<?>, Object> extensions = new HashMap<>();
 
   /** A session whose queues that name no job order use Priority. */
   public Session(Snapshot snapshot, Instant now) {
@@ -259,6 +262,33 @@ public final class Session {
   }
 
   /**
+   * Runs {@code work} with the placement listeners told that the tasks are gone (their indexes no
+   * longer count them) and told they are back afterwards: how preemption asks whether a pod's
+   * neighbours allow it on a node once its victims have left. The ledgers do not change.
+   */
+  public <T> T asIfGone(Collection<TaskState> gone, java.util.function.Supplier<T> work) {
+    List<TaskState> removed = new ArrayList<>();
+    try {
+      for (TaskState task : gone) {
+        if (task.node() != null) {
+          for (PlacementListener listener : placementListeners) {
+            listener.removed(task, task.node());
+          }
+          removed.add(task);
+        }
+      }
+      return work.get();
+    } finally {
+      for (int i = removed.size() - 1; i >= 0; i--) {
+        TaskState task = removed.get(i);
+        for (PlacementListener listener : placementListeners) {
+          listener.placed(task, task.node());
+        }
+      }
+    }
+  }
+
+  /**
    * Tells {@code listener} of every placement and removal from now on only, for an index built from
    * the nodes' ledgers, which already count every task placed so far.
    */
@@ -274,6 +304,12 @@ public final class Session {
   void finishOpening() {
     tiers.seal();
     for (JobState job : jobs) {
+      if (job.info().asksTopology() && !job.isFailed()) {
+        // Kept, not failed: what the job holds stays while the job (or the configuration) is fixed.
+        topologyLevels
+            .problem(job.info())
+            .ifPresent(problem -> job.blockByQueue(new JobNote(ReasonCode.INVALID_JOB, problem)));
+      }
       if (job.queue() != null
           && !job.queue().info().open()
           && job.placedTasks() == 0
@@ -291,6 +327,29 @@ public final class Session {
 
   public Instant now() {
     return now;
+  }
+
+  /** The configuration's topology levels, set before the plugins open. */
+  void useTopologyLevels(TopologyLevels levels) {
+    this.topologyLevels = levels == null ? TopologyLevels.NONE : levels;
+  }
+
+  /** The cluster's topology levels, widest first (none unless the configuration lists them). */
+  public TopologyLevels topologyLevels() {
+    return topologyLevels;
+  }
+
+  /**
+   * One value per session and type, made by {@code factory} the first time it is asked for: how an
+   * index over the session's nodes (topology domains) is built once and shared by the actions.
+   */
+  public <T> T extension(Class<T> type, Function<Session, T> factory) {
+    Object existing = extensions.get(type);
+    if (existing == null) {
+      existing = factory.apply(this);
+      extensions.put(type, existing);
+    }
+    return type.cast(existing);
   }
 
   public ResourceDimensions dimensions() {

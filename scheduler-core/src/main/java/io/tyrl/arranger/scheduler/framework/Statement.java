@@ -20,6 +20,22 @@ public final class Statement {
 
   private record Operation(Kind kind, TaskState task, NodeState node) {}
 
+  /**
+   * A point inside an open statement to roll back to, keeping what came before it: how a gang is
+   * tried in one topology domain after another within one statement.
+   */
+  public static final class Savepoint {
+    private final int operations;
+    private final long releaseGeneration;
+    private final NodeSearch.Checkpoint search;
+
+    private Savepoint(int operations, long releaseGeneration, NodeSearch.Checkpoint search) {
+      this.operations = operations;
+      this.releaseGeneration = releaseGeneration;
+      this.search = search;
+    }
+  }
+
   private final Session session;
   private final List<Operation> operations = new ArrayList<>();
   private final long releaseGenerationAtStart;
@@ -77,9 +93,37 @@ public final class Statement {
     session.closed(this);
   }
 
+  /** Where the statement stands now, to come back to with {@link #rollbackTo}. */
+  public Savepoint savepoint() {
+    requireOpen();
+    return new Savepoint(
+        operations.size(), session.releaseGeneration(), session.nodeSearch().checkpoint());
+  }
+
+  /**
+   * Undoes, newest first, what was done since the savepoint; the statement stays open with what
+   * came before it.
+   */
+  public void rollbackTo(Savepoint savepoint) {
+    requireOpen();
+    undoDownTo(savepoint.operations);
+    session.restoreReleaseGeneration(savepoint.releaseGeneration);
+    session.nodeSearch().rollback(savepoint.search);
+  }
+
   public void discard() {
     requireOpen();
-    for (int i = operations.size() - 1; i >= 0; i--) {
+    undoDownTo(0);
+    // The ledgers are exactly as they were when the statement began, so what the search knew then
+    // holds again.
+    session.restoreReleaseGeneration(releaseGenerationAtStart);
+    session.nodeSearch().rollback(searchAtStart);
+    closed = true;
+    session.closed(this);
+  }
+
+  private void undoDownTo(int size) {
+    for (int i = operations.size() - 1; i >= size; i--) {
       Operation operation = operations.get(i);
       switch (operation.kind()) {
         case ALLOCATE, PIPELINE -> session.unplace(operation.task(), false);
@@ -87,14 +131,8 @@ public final class Statement {
         case UNALLOCATE -> session.place(operation.task(), operation.node(), TaskStatus.ALLOCATED);
         default -> throw new IllegalStateException("unhandled operation " + operation.kind());
       }
+      operations.remove(i);
     }
-    operations.clear();
-    // The ledgers are exactly as they were when the statement began, so what the search knew then
-    // holds again.
-    session.restoreReleaseGeneration(releaseGenerationAtStart);
-    session.nodeSearch().rollback(searchAtStart);
-    closed = true;
-    session.closed(this);
   }
 
   public boolean isClosed() {

@@ -95,6 +95,7 @@ public final class Tiers {
   final Registrations<QueueOrderFn> queueOrders = new Registrations<>(Kind.QUEUE_ORDER);
   final Registrations<NodeFilterFn> nodeFilters = new Registrations<>(Kind.NODE_FILTER);
   final Registrations<PredicateFn> predicates = new Registrations<>(Kind.PREDICATE);
+  final Registrations<PredicateFn> neighbourPredicates = new Registrations<>(Kind.PREDICATE);
   final Registrations<NodeScoreFn> nodeScores = new Registrations<>(Kind.NODE_SCORE);
   final Registrations<VictimsFn> preemptableVictims = new Registrations<>(Kind.PREEMPTABLE);
   final Registrations<VictimsFn> reclaimableVictims = new Registrations<>(Kind.RECLAIMABLE);
@@ -107,6 +108,7 @@ public final class Tiers {
   private QueueOrderFn[] queueOrderFns = new QueueOrderFn[0];
   private NodeFilterFn[] nodeFilterFns = new NodeFilterFn[0];
   private PredicateFn[] predicateFns = new PredicateFn[0];
+  private PredicateFn[] neighbourPredicateFns = new PredicateFn[0];
   private NodeScoreFn[] scoreFns = new NodeScoreFn[0];
   private double[] scoreWeights = new double[0];
   private JobReadyFn[] jobReadyFns = new JobReadyFn[0];
@@ -138,6 +140,7 @@ public final class Tiers {
     queueOrderFns = queueOrders.functions(QueueOrderFn[]::new);
     nodeFilterFns = nodeFilters.functions(NodeFilterFn[]::new);
     predicateFns = predicates.functions(PredicateFn[]::new);
+    neighbourPredicateFns = neighbourPredicates.functions(PredicateFn[]::new);
     scoreFns = nodeScores.functions(NodeScoreFn[]::new);
     jobReadyFns = jobReady.functions(JobReadyFn[]::new);
     jobPipelinedFns = jobPipelined.functions(JobPipelinedFn[]::new);
@@ -194,6 +197,21 @@ public final class Tiers {
   /** The first dynamic predicate that rejects, or {@link PredicateResult#FITS}. */
   public PredicateResult check(TaskState task, NodeState node) {
     for (PredicateFn fn : predicateFns) {
+      PredicateResult result = fn.check(task, node);
+      if (!result.fits()) {
+        return result;
+      }
+    }
+    return PredicateResult.FITS;
+  }
+
+  /**
+   * The first of the dynamic predicates that judge a pod by the other pods around it (inter-pod
+   * affinity, topology spread, host ports) that rejects, or {@link PredicateResult#FITS}: what
+   * preemption asks of a node once its victims are gone, their room being counted apart.
+   */
+  public PredicateResult checkNeighbours(TaskState task, NodeState node) {
+    for (PredicateFn fn : neighbourPredicateFns) {
       PredicateResult result = fn.check(task, node);
       if (!result.fits()) {
         return result;

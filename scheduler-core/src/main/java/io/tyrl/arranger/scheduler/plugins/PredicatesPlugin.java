@@ -111,13 +111,13 @@ public final class PredicatesPlugin implements Plugin {
     if (HostPortIndex.needed(session)) {
       HostPortIndex ports = new HostPortIndex(session);
       session.addPlacementListener(ports);
-      hooks.predicate(ports::check);
+      hooks.neighbourPredicate(ports::check);
     }
     if (PodNeighbourhood.needed(session)) {
       PodNeighbourhood neighbourhood = new PodNeighbourhood(session);
       session.addPlacementListener(neighbourhood);
       session.nodeSearch().judgePodsByTheirNeighbours();
-      hooks.predicate(neighbourhood::check);
+      hooks.neighbourPredicate(neighbourhood::check);
       hooks.nodeScore(neighbourhood::affinityScore, arguments.get(POD_AFFINITY_WEIGHT));
       hooks.nodeScore(neighbourhood::spreadScore, arguments.get(TOPOLOGY_SPREAD_WEIGHT));
     }

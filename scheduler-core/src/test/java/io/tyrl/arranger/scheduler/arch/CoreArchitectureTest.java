@@ -19,6 +19,7 @@ class CoreArchitectureTest {
     "io.tyrl.arranger.scheduler.framework..",
     "io.tyrl.arranger.scheduler.actions..",
     "io.tyrl.arranger.scheduler.plugins..",
+    "io.tyrl.arranger.scheduler.topology..",
     "io.tyrl.arranger.scheduler.conf..",
     "io.tyrl.arranger.scheduler.replay.."
   };

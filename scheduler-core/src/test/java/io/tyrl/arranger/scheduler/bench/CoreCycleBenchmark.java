@@ -18,6 +18,8 @@ import io.tyrl.arranger.scheduler.api.Taint;
 import io.tyrl.arranger.scheduler.api.TaintEffect;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.Toleration;
+import io.tyrl.arranger.scheduler.api.TopologyLevels;
+import io.tyrl.arranger.scheduler.api.TopologyRequest;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
@@ -172,6 +174,17 @@ public final class CoreCycleBenchmark {
               warmups,
               runs);
     }
+    Measurement topology = null;
+    if (!suite.equals("gang")) {
+      topology =
+          measureRow(
+              scheduler,
+              configuration.withTopologyLevels(new TopologyLevels(TOPOLOGY_LEVELS)),
+              new Snapshot(withTopologyLabels(nodes(5000)), withTopology(jobs), queues),
+              JOBS * (WORKERS_PER_JOB + 1),
+              warmups,
+              runs);
+    }
     if (last != null) {
       System.out.println(
           "core-cycle nodes=5000 pods="
@@ -189,6 +202,15 @@ public final class CoreCycleBenchmark {
               + TREE_QUEUES
               + " levels=3 ms="
               + tree.medianMillis());
+    }
+    if (topology != null) {
+      System.out.println(
+          "core-cycle-topology nodes=5000 pods="
+              + JOBS * (WORKERS_PER_JOB + 1)
+              + " levels="
+              + TOPOLOGY_LEVELS.size()
+              + " ms="
+              + topology.medianMillis());
     }
     System.out.println(
         "core-cycle-gang nodes="
@@ -407,6 +429,50 @@ public final class CoreCycleBenchmark {
               0));
     }
     return nodes;
+  }
+
+  static final List<String> TOPOLOGY_LEVELS =
+      List.of("zone", "example.com/block", "example.com/rack");
+
+  /** The nodes with blocks of 160 nodes and racks of 20 besides their zone (z0..z3, by index). */
+  static List<NodeInfo> withTopologyLabels(List<NodeInfo> nodes) {
+    List<NodeInfo> labelled = new ArrayList<>(nodes.size());
+    for (int i = 0; i < nodes.size(); i++) {
+      NodeInfo node = nodes.get(i);
+      Map<String, String> labels = new java.util.HashMap<>(node.labels());
+      labels.put("example.com/block", "b" + i / 160);
+      labels.put("example.com/rack", "r" + i / 20);
+      labelled.add(
+          new NodeInfo(
+              node.name(),
+              labels,
+              node.taints(),
+              node.allocatable(),
+              node.used(),
+              node.releasing(),
+              node.ready(),
+              node.unschedulable(),
+              node.podCount()));
+    }
+    return labelled;
+  }
+
+  /**
+   * The jobs, a third asking a required rack, a third a required block and a preferred rack, the
+   * rest nothing.
+   */
+  static List<JobInfo> withTopology(List<JobInfo> jobs) {
+    List<JobInfo> asking = new ArrayList<>(jobs.size());
+    for (int j = 0; j < jobs.size(); j++) {
+      TopologyRequest topology =
+          switch (j % 3) {
+            case 0 -> new TopologyRequest("example.com/rack", null);
+            case 1 -> new TopologyRequest("example.com/block", "example.com/rack");
+            default -> TopologyRequest.NONE;
+          };
+      asking.add(jobs.get(j).toBuilder().topology(topology).build());
+    }
+    return asking;
   }
 
   static List<JobInfo> jobs(int count) {

@@ -65,6 +65,24 @@ class SchedulerConfigurationParserTest {
   }
 
   @Test
+  void topologyLevelsAreReadWidestFirstAndNoneWhenNotSet() {
+    String tiers = "tiers:\n  - plugins:\n      - name: priority\n";
+
+    assertThat(parser.parse("actions: allocate\n" + tiers).topologyLevels().keys()).isEmpty();
+    assertThat(
+            parser
+                .parse(
+                    "actions: allocate\n"
+                        + tiers
+                        + "topology:\n  levels:\n    - topology.kubernetes.io/zone\n"
+                        + "    - example.com/rack\n    - kubernetes.io/hostname\n")
+                .topologyLevels()
+                .keys())
+        .containsExactly(
+            "topology.kubernetes.io/zone", "example.com/rack", "kubernetes.io/hostname");
+  }
+
+  @Test
   void theJobOrderOfQueuesWithoutOneIsPriorityUnlessTheConfigurationSaysOtherwise() {
     String tiers = "tiers:\n  - plugins:\n      - name: priority\n      - name: drf\n";
 
@@ -151,7 +169,17 @@ class SchedulerConfigurationParserTest {
             "tiers[0].plugins[0].weight: unknown key 'weight'"),
         Arguments.of(
             "actions: allocate" + tiers + "configurations:\n  - name: allocate\n    args: {}\n",
-            "configurations[0].args: unknown key 'args'"));
+            "configurations[0].args: unknown key 'args'"),
+        Arguments.of("actions: allocate" + tiers + "topology: {}\n", "topology.levels: missing"),
+        Arguments.of(
+            "actions: allocate" + tiers + "topology: {levels: [zone, rack], racks: 3}\n",
+            "topology.racks: unknown key 'racks'"),
+        Arguments.of(
+            "actions: allocate" + tiers + "topology: {levels: [zone, rack, zone]}\n",
+            "topology.levels[2]: level 'zone' is listed twice"),
+        Arguments.of(
+            "actions: allocate" + tiers + "topology: {levels: [zone, 3]}\n",
+            "topology.levels[1]: expected a node-label key, got '3'"));
   }
 
   @Test

@@ -20,6 +20,7 @@ import io.tyrl.arranger.scheduler.api.TaintEffect;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
 import io.tyrl.arranger.scheduler.api.Toleration;
+import io.tyrl.arranger.scheduler.api.TopologyRequest;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
@@ -176,6 +177,8 @@ public final class Fixtures {
 
   /** Builds a job with a leader and worker sets. */
   public static final class JobBuilder {
+    private TopologyRequest topology = TopologyRequest.NONE;
+    private final Map<String, TopologyRequest> workerSetTopology = new HashMap<>();
     private final String name;
     private String namespace = "default";
     private String queue = TYJobDefaults.QUEUE;
@@ -356,6 +359,18 @@ public final class Fixtures {
       return this;
     }
 
+    /** {@code spec.topology}: either level may be null. */
+    public JobBuilder topology(String required, String preferred) {
+      this.topology = new TopologyRequest(required, preferred);
+      return this;
+    }
+
+    /** A worker set's own preferred level ({@code workerSets[].topology.preferred}; null: none). */
+    public JobBuilder workerSetPreferred(String workerSet, String preferred) {
+      this.workerSetTopology.put(workerSet, new TopologyRequest(null, preferred));
+      return this;
+    }
+
     public JobInfo build() {
       List<TaskInfo> tasks = new ArrayList<>();
       tasks.add(leader);
@@ -387,6 +402,8 @@ public final class Fixtures {
           .stage(stage)
           .preemptionPolicy(preemptionPolicy)
           .runningSince(runningSince)
+          .topology(topology)
+          .workerSetTopology(workerSetTopology)
           .build();
     }
   }

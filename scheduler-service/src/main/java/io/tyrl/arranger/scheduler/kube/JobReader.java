@@ -26,8 +26,10 @@ import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskRole;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
+import io.tyrl.arranger.scheduler.api.TopologyRequest;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,6 +67,7 @@ final class JobReader {
             ? Map.of()
             : tyJob.getStatus().getAllocations();
     List<TaskInfo> tasks = new ArrayList<>();
+    Map<String, TopologyRequest> workerSetTopology = new HashMap<>();
     String leaderName = spec.getLeader().getName();
     Map<String, String> avoided = avoidedNodes(tyJob.getStatus(), now);
     tasks.add(
@@ -81,6 +84,10 @@ final class JobReader {
             livePods));
     for (V1alpha1TYJobSpecWorkerSets set : spec.getWorkerSets()) {
       int counts = set.getCounts() == null ? TYJobDefaults.WORKER_SET_COUNTS : set.getCounts();
+      if (set.getTopology() != null) {
+        workerSetTopology.put(
+            set.getName(), new TopologyRequest(null, set.getTopology().getPreferred()));
+      }
       // Read once per set: every worker of a set shares its template.
       TemplateRequirements requirements =
           TemplateRequirements.of(set.getTemplate(), avoided, templates);
@@ -161,6 +168,12 @@ final class JobReader {
         .awaitingVictims(awaitingVictims)
         .stage(stage)
         .runningSince(runningSince(tyJob.getStatus(), stage))
+        .topology(
+            spec.getTopology() == null
+                ? TopologyRequest.NONE
+                : new TopologyRequest(
+                    spec.getTopology().getRequired(), spec.getTopology().getPreferred()))
+        .workerSetTopology(workerSetTopology)
         .preemptionPolicy(
             PreemptionPolicy.parse(
                 spec.getPreemptionPolicy() == null

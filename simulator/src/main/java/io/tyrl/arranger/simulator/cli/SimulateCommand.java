@@ -2,6 +2,8 @@ package io.tyrl.arranger.simulator.cli;
 
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.TopologyLevels;
+import io.tyrl.arranger.scheduler.api.TopologyRequest;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
 import io.tyrl.arranger.scheduler.framework.CycleListener;
@@ -17,6 +19,7 @@ import io.tyrl.arranger.simulator.metrics.RunRecord;
 import io.tyrl.arranger.simulator.metrics.RunSummary;
 import io.tyrl.arranger.simulator.metrics.TenantMetrics;
 import io.tyrl.arranger.simulator.metrics.TenantSummary;
+import io.tyrl.arranger.simulator.metrics.TopologySummary;
 import io.tyrl.arranger.simulator.report.Comparison;
 import io.tyrl.arranger.simulator.report.HtmlReport;
 import io.tyrl.arranger.simulator.report.SeriesCsv;
@@ -29,6 +32,7 @@ import io.tyrl.arranger.simulator.trace.QueueTree;
 import io.tyrl.arranger.simulator.trace.QueueTreeCsv;
 import io.tyrl.arranger.simulator.trace.TenantSettings;
 import io.tyrl.arranger.simulator.trace.TenantTraceGenerator;
+import io.tyrl.arranger.simulator.trace.TopologyMarks;
 import io.tyrl.arranger.simulator.trace.Trace;
 import io.tyrl.arranger.simulator.trace.TraceCsv;
 import io.tyrl.arranger.simulator.trace.TraceGenerator;
@@ -44,6 +48,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code scripts/simulate.sh}: runs each configuration (and the baseline) on one trace, prints the
@@ -104,7 +109,10 @@ public final class SimulateCommand {
   }
 
   static Comparison run(SimulateOptions options, PrintStream out) {
-    ClusterShape cluster = ClusterShape.gpuNodes(options.nodes());
+    ClusterShape cluster =
+        options.topology()
+            ? ClusterShape.gpuNodes(options.nodes()).withTopology()
+            : ClusterShape.gpuNodes(options.nodes());
     Trace trace;
     String traceName;
     String load;
@@ -143,6 +151,9 @@ public final class SimulateCommand {
           "generated RL trace (seed " + options.seed() + ", offered load " + options.load() + ")";
       load = String.format(Locale.ROOT, "%s", options.load());
     }
+    if (options.topology()) {
+      trace = TopologyMarks.mark(trace, cluster);
+    }
     if (options.writeTrace() != null) {
       TraceCsv.write(trace, options.writeTrace());
       out.println("[sim] trace written to " + options.writeTrace());
@@ -174,6 +185,9 @@ public final class SimulateCommand {
     }
     if (options.baseline()) {
       variants.add(Variant.volcanoLike(parser));
+    }
+    if (options.topology()) {
+      variants = withTopologyBlindTwins(variants);
     }
     GreedyBound bound = GreedyBound.of(trace, cluster.capacity());
     List<RunRecord> runs = simulate(trace, cluster, variants, options, out);
@@ -300,7 +314,75 @@ public final class SimulateCommand {
           first.surplusEvictions(),
           flat == null ? "-" : Formats.percent(flat.shareDevMax()));
     }
+    if (options.topology()) {
+      RunSummary blind =
+          summaries.stream()
+              .filter(summary -> summary.variant().equals(main.variant() + TOPOLOGY_BLIND))
+              .findFirst()
+              .orElseThrow();
+      TopologySummary topology = TopologySummary.of(runs.get(0));
+      out.printf(
+          Locale.ROOT,
+          "sim-topology jobs=%d required-in-domain=%s preferred-in-domain=%s gpu-alloc=%s"
+              + " topology-blind-gpu-alloc=%s deadlocks=%d%n",
+          main.jobs(),
+          Formats.percent(topology.requiredInDomain()),
+          Formats.percent(topology.preferredInDomain()),
+          Formats.percent(main.gpuAlloc()),
+          Formats.percent(blind.gpuAlloc()),
+          main.deadlocks());
+    }
     return comparison;
+  }
+
+  static final String TOPOLOGY_BLIND = "-topology-blind";
+
+  /**
+   * Each of Arranger's configurations with the cluster's levels, then each again with the jobs'
+   * topology dropped (named {@code <name>-topology-blind}), then the baseline, which knows no
+   * topology, with it dropped too.
+   */
+  static List<Variant> withTopologyBlindTwins(List<Variant> variants) {
+    List<Variant> aware = new ArrayList<>();
+    List<Variant> blind = new ArrayList<>();
+    Variant baseline = null;
+    for (Variant variant : variants) {
+      UnaryOperator<TraceJob> dropped =
+          job -> variant.jobs().apply(job).withTopology(TopologyRequest.NONE);
+      if (variant.name().equals(Variant.VOLCANO_LIKE_NAME)) {
+        baseline =
+            new Variant(
+                variant.name(),
+                variant.yaml(),
+                variant.configuration(),
+                dropped,
+                variant.cyclesOnChange(),
+                variant.queues());
+        continue;
+      }
+      aware.add(
+          new Variant(
+              variant.name(),
+              variant.yaml(),
+              variant.configuration().withTopologyLevels(new TopologyLevels(ClusterShape.LEVELS)),
+              variant.jobs(),
+              variant.cyclesOnChange(),
+              variant.queues()));
+      blind.add(
+          new Variant(
+              variant.name() + TOPOLOGY_BLIND,
+              variant.yaml(),
+              variant.configuration(),
+              dropped,
+              variant.cyclesOnChange(),
+              variant.queues()));
+    }
+    List<Variant> all = new ArrayList<>(aware);
+    all.addAll(blind);
+    if (baseline != null) {
+      all.add(baseline);
+    }
+    return all;
   }
 
   /** The tree in one line: each queue with its parent, weight, priority, guarantee and limit. */

@@ -17,6 +17,8 @@ import java.util.List;
  * @param baseline whether the Volcano-default-like baseline runs too
  * @param writeTrace where to write the trace as CSV (e.g. the generated one), or null
  * @param warmup the fraction of the submission period left out of the measurement window
+ * @param topology whether nodes carry zone, block and rack labels and part of the jobs ask for
+ *     topology, each configuration run beside itself with topology ignored
  */
 record SimulateOptions(
     Path trace,
@@ -33,7 +35,8 @@ record SimulateOptions(
     Path writeQueues,
     int threads,
     double warmup,
-    SimulationSettings settings) {
+    SimulationSettings settings,
+    boolean topology) {
 
   static final String USAGE =
       """
@@ -41,7 +44,7 @@ record SimulateOptions(
                          [--config SCHEDULER.yaml]... [--no-baseline] [--out DIR] [--write-trace FILE.csv]
                          [--write-queues TREE.csv]
                          [--period S] [--pod-startup S] [--pod-termination S] [--deadlock-after S] [--drain S]
-                         [--min-cycle-interval S] [--periodic-cycles] [--warmup F] [--threads N]
+                         [--min-cycle-interval S] [--periodic-cycles] [--warmup F] [--threads N] [--topology]
         --trace            replay a CSV of job submissions (columns: docs/simulator.md); without it, a trace is
                            generated: --jobs (10000) RL jobs at --load (0.9) offered load, seeded by --seed (1)
         --queues           with --trace: the queue tree its jobs are submitted to (columns: docs/simulator.md)
@@ -58,6 +61,9 @@ record SimulateOptions(
         --min-cycle-interval  Arranger's configurations also cycle soon after each change, as the service does,
                            no sooner than this many seconds after the last cycle (0.1); the baseline never does
         --periodic-cycles  Arranger's configurations cycle every period only, like the baseline
+        --topology         nodes in racks of 16, blocks of 4 racks, zones of 4 blocks; part of the multi-node
+                           jobs ask a required or preferred level; each configuration also runs with topology
+                           ignored; ends with a sim-topology line
         --pod-startup      seconds from a job's minimum placed to its pods running (5)
         --pod-termination  seconds an evicted pod keeps its room (5)
         --deadlock-after   seconds a job may hold part of its gang, when it has no waitTime, before it counts as a
@@ -73,6 +79,7 @@ record SimulateOptions(
     Path trace = null;
     Path queues = null;
     boolean tenants = false;
+    boolean topology = false;
     Integer jobs = null;
     Integer nodes = null;
     Double load = null;
@@ -122,6 +129,7 @@ record SimulateOptions(
           }
         }
         case "--periodic-cycles" -> cycleOnChange = false;
+        case "--topology" -> topology = true;
         default -> throw new IllegalArgumentException("unknown option " + flag);
       }
     }
@@ -166,7 +174,8 @@ record SimulateOptions(
         threads,
         warmup,
         new SimulationSettings(
-            period, startup, termination, deadlockAfter, drain, cycleOnChange, minCycleInterval));
+            period, startup, termination, deadlockAfter, drain, cycleOnChange, minCycleInterval),
+        topology);
   }
 
   private static String value(String[] args, int index, String flag) {

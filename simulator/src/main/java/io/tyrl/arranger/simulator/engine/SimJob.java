@@ -63,6 +63,8 @@ final class SimJob {
   String failure;
   int restarts;
   boolean deadlocked;
+  Boolean requiredInDomain;
+  Boolean preferredInDomain;
   double partialSince = Double.NaN;
 
   long heldGpu;
@@ -157,6 +159,7 @@ final class SimJob {
               .awaitingVictims(awaitingVictims)
               .stage(stage)
               .runningSince(runningSince)
+              .topology(spec.topology())
               .build();
     }
     return info;

@@ -161,6 +161,37 @@ public final class Simulation {
     }
   }
 
+  /**
+   * Whether the pods the job first started with share one domain of its required and of its
+   * preferred level (left null for a level it does not ask, or a start on one node).
+   */
+  private void recordTopology(SimJob job) {
+    java.util.Set<String> used = new java.util.HashSet<>();
+    for (String node : job.nodeOf) {
+      if (node != null) {
+        used.add(node);
+      }
+    }
+    if (used.size() < 2) {
+      return;
+    }
+    job.requiredInDomain = sharesDomain(used, job.spec.topology().required());
+    job.preferredInDomain = sharesDomain(used, job.spec.topology().preferred());
+  }
+
+  private Boolean sharesDomain(java.util.Set<String> used, String level) {
+    if (level == null) {
+      return null;
+    }
+    java.util.Set<String> values = new java.util.HashSet<>();
+    for (NodeInfo node : nodes) {
+      if (used.contains(node.name())) {
+        values.add(node.labels().getOrDefault(level, ""));
+      }
+    }
+    return values.size() == 1 && !values.contains("");
+  }
+
   public static RunRecord run(
       Trace trace, ClusterShape cluster, Variant variant, SimulationSettings settings) {
     return run(trace, cluster, variant, settings, false);
@@ -236,7 +267,9 @@ public final class Simulation {
                         job.finished,
                         job.failure,
                         job.restarts,
-                        job.deadlocked))
+                        job.deadlocked,
+                        job.requiredInDomain,
+                        job.preferredInDomain))
             .toList();
     return new RunRecord(
         variant.name(),
@@ -548,6 +581,7 @@ public final class Simulation {
       job.phase = SimJob.Phase.STARTED;
       if (!job.hasStartedBefore()) {
         job.started = now;
+        recordTopology(job);
       }
       job.generation++;
       schedule(now + settings.podStartup().toMillis() / 1000.0, Kind.RUN, job, job.generation, -1);

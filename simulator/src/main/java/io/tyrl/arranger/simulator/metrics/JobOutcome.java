@@ -8,6 +8,9 @@ package io.tyrl.arranger.simulator.metrics;
  * @param failure the scheduler's reason when it failed the job (e.g. GangTimeout), else null
  * @param restarts how often it was evicted whole and had to start again
  * @param deadlocked true when it held part of its gang longer than the deadlock threshold
+ *     <p>{@code requiredInDomain} / {@code preferredInDomain}: whether the pods placed when the job
+ *     first started shared one domain of its required / preferred topology level; null when the job
+ *     asked no such level, or its minimum sat on one node.
  */
 public record JobOutcome(
     String name,
@@ -17,7 +20,22 @@ public record JobOutcome(
     double finished,
     String failure,
     int restarts,
-    boolean deadlocked) {
+    boolean deadlocked,
+    Boolean requiredInDomain,
+    Boolean preferredInDomain) {
+
+  /** The outcome of a job that asked no topology (or was not placed over several nodes). */
+  public JobOutcome(
+      String name,
+      String queue,
+      double submitted,
+      double started,
+      double finished,
+      String failure,
+      int restarts,
+      boolean deadlocked) {
+    this(name, queue, submitted, started, finished, failure, restarts, deadlocked, null, null);
+  }
 
   public boolean hasStarted() {
     return !Double.isNaN(started);

@@ -3,6 +3,7 @@ package io.tyrl.arranger.simulator.trace;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.TopologyRequest;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param queueWeight the weight of the job's queue (every job of a queue must give the same)
  * @param waitTime the gang's waitTime; null = none
  * @param basicPolicy null = the scheduler's default node order
+ * @param topology the job's {@code spec.topology}; {@link TopologyRequest#NONE} when it asks none
  */
 public record TraceJob(
     String name,
@@ -30,7 +32,40 @@ public record TraceJob(
     Duration duration,
     GangMode gang,
     Duration waitTime,
-    BasicPolicy basicPolicy) {
+    BasicPolicy basicPolicy,
+    TopologyRequest topology) {
+
+  /** A job asking no topology. */
+  public TraceJob(
+      String name,
+      double submitSeconds,
+      String queue,
+      int queueWeight,
+      int priority,
+      Resource leader,
+      Resource worker,
+      int workers,
+      int minWorkers,
+      Duration duration,
+      GangMode gang,
+      Duration waitTime,
+      BasicPolicy basicPolicy) {
+    this(
+        name,
+        submitSeconds,
+        queue,
+        queueWeight,
+        priority,
+        leader,
+        worker,
+        workers,
+        minWorkers,
+        duration,
+        gang,
+        waitTime,
+        basicPolicy,
+        TopologyRequest.NONE);
+  }
 
   public TraceJob {
     if (name == null || name.isBlank()) {
@@ -66,6 +101,7 @@ public record TraceJob(
           "job " + name + ": duration must be positive, was " + duration);
     }
     gang = gang == null ? GangMode.STRICT : gang;
+    topology = topology == null ? TopologyRequest.NONE : topology;
     if (waitTime != null && (waitTime.isNegative() || waitTime.isZero())) {
       throw new IllegalArgumentException(
           "job " + name + ": waitTime must be positive, was " + waitTime);
@@ -86,6 +122,24 @@ public record TraceJob(
     return Optional.ofNullable(waitTime);
   }
 
+  public TraceJob withTopology(TopologyRequest request) {
+    return new TraceJob(
+        name,
+        submitSeconds,
+        queue,
+        queueWeight,
+        priority,
+        leader,
+        worker,
+        workers,
+        minWorkers,
+        duration,
+        gang,
+        waitTime,
+        basicPolicy,
+        request);
+  }
+
   public TraceJob withGang(GangMode mode) {
     return new TraceJob(
         name,
@@ -100,7 +154,8 @@ public record TraceJob(
         duration,
         mode,
         waitTime,
-        basicPolicy);
+        basicPolicy,
+        topology);
   }
 
   public TraceJob withBasicPolicy(BasicPolicy policy) {
@@ -117,6 +172,7 @@ public record TraceJob(
         duration,
         gang,
         waitTime,
-        policy);
+        policy,
+        topology);
   }
 }

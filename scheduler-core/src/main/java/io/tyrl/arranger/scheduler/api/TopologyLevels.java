@@ -1,0 +1,75 @@
+package io.tyrl.arranger.scheduler.api;
+
+import io.tyrl.arranger.crd.reasons.TopologyWording;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The cluster's topology as the scheduler's configuration names it ({@code topology.levels}):
+ * node-label keys from the widest level to the narrowest ({@code topology.kubernetes.io/zone}, a
+ * block, a rack, {@code kubernetes.io/hostname}). A domain of a level is the set of nodes carrying
+ * one value of its label; a node without the label is in no domain of that level.
+ */
+public record TopologyLevels(List<String> keys) {
+
+  public static final TopologyLevels NONE = new TopologyLevels(List.of());
+
+  public TopologyLevels {
+    keys = List.copyOf(keys);
+    Set<String> seen = new HashSet<>();
+    for (String key : keys) {
+      if (key == null || key.isBlank()) {
+        throw new IllegalArgumentException("a topology level must be a node-label key, was blank");
+      }
+      if (!seen.add(key)) {
+        throw new IllegalArgumentException("topology level " + key + " is listed twice");
+      }
+    }
+  }
+
+  /** The level's place, 0 for the widest; -1 when it is not a level. */
+  public int depth(String level) {
+    return keys.indexOf(level);
+  }
+
+  /**
+   * Why the job's topology cannot be honoured with these levels, naming the field: an unknown
+   * level, or a preferred level not narrower than the required one. Empty when it can (always, for
+   * a job asking none).
+   */
+  public Optional<String> problem(JobInfo job) {
+    List<String> problems = new ArrayList<>();
+    check("spec.topology", job.topology(), job.topology().required(), problems);
+    for (Map.Entry<String, TopologyRequest> entry : job.workerSetTopology().entrySet()) {
+      check(
+          "spec.workerSets[" + entry.getKey() + "].topology",
+          entry.getValue(),
+          job.topology().required(),
+          problems);
+    }
+    return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
+  }
+
+  private void check(
+      String field, TopologyRequest request, String jobRequired, List<String> problems) {
+    if (request.required() != null && depth(request.required()) < 0) {
+      problems.add(TopologyWording.unknownLevel(field + ".required", request.required(), keys));
+    }
+    if (request.preferred() != null && depth(request.preferred()) < 0) {
+      problems.add(TopologyWording.unknownLevel(field + ".preferred", request.preferred(), keys));
+      return;
+    }
+    if (request.preferred() != null
+        && jobRequired != null
+        && depth(jobRequired) >= 0
+        && depth(request.preferred()) <= depth(jobRequired)) {
+      problems.add(
+          TopologyWording.preferredNotNarrower(
+              field + ".preferred", request.preferred(), jobRequired));
+    }
+  }
+}

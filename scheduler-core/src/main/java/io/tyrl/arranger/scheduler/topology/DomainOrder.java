@@ -1,0 +1,190 @@
+package io.tyrl.arranger.scheduler.topology;
+
+import io.tyrl.arranger.crd.reasons.TopologyWording;
+import io.tyrl.arranger.scheduler.framework.JobState;
+import io.tyrl.arranger.scheduler.framework.NodeState;
+import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
+import io.tyrl.arranger.scheduler.framework.Session;
+import io.tyrl.arranger.scheduler.framework.TaskState;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which domains a gang is tried in, and in what order: only those with the free room for its demand
+ * in every resource it asks, the one left fullest afterwards first (the least of its scarcest
+ * resource free, then by name) — so the gang packs into the smallest domain that holds it and large
+ * domains stay whole for large gangs. Free room counts what is idle or being released on ready,
+ * schedulable nodes that admit some pod of the job (its node selector, affinity, tolerations) and
+ * are not held for another job.
+ */
+public final class DomainOrder {
+
+  private final Session session;
+  private final JobState job;
+  private final GangDemand demand;
+
+  /** One pod of each distinct set of constraints the job's pods carry. */
+  private final List<TaskState> shapes = new ArrayList<>();
+
+  public DomainOrder(Session session, JobState job, GangDemand demand) {
+    this.session = session;
+    this.job = job;
+    this.demand = demand;
+    for (TaskState task : job.tasks()) {
+      if (shapes.stream()
+          .noneMatch(shape -> shape.info().constraints().equals(task.info().constraints()))) {
+        shapes.add(task);
+      }
+    }
+  }
+
+  public GangDemand demand() {
+    return demand;
+  }
+
+  /** The domains with the free room for the demand, fullest after the gang first. */
+  public List<Domain> fitting(List<Domain> domains) {
+    List<Candidate> fitting = new ArrayList<>();
+    for (Domain domain : domains) {
+      long[] free = free(domain);
+      if (holds(free)) {
+        fitting.add(new Candidate(domain, free[demand.scarcest()]));
+      }
+    }
+    fitting.sort(
+        Comparator.comparingLong(Candidate::free)
+            .thenComparing(candidate -> candidate.domain().name()));
+    return fitting.stream().map(Candidate::domain).toList();
+  }
+
+  private record Candidate(Domain domain, long free) {}
+
+  /**
+   * The domain with the most of the scarcest resource free among those whose nodes could hold the
+   * demand if they were empty, and no node of which is held for another job: the one to keep for
+   * the gang while it waits. Empty when none could ever hold it.
+   */
+  public Optional<Domain> toHold(List<Domain> domains) {
+    Domain best = null;
+    long bestFree = -1;
+    for (Domain domain : domains) {
+      if (!couldEverHold(domain) || heldForOther(domain)) {
+        continue;
+      }
+      long free = free(domain)[demand.scarcest()];
+      if (free > bestFree) {
+        best = domain;
+        bestFree = free;
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /**
+   * The domains whose ready, schedulable nodes could hold the demand if they were empty, the one
+   * with the most of the scarcest resource free first (fewest victims likely), then by name.
+   */
+  public List<Domain> couldEverHold(List<Domain> domains) {
+    List<Candidate> able = new ArrayList<>();
+    for (Domain domain : domains) {
+      if (couldEverHold(domain)) {
+        able.add(new Candidate(domain, free(domain)[demand.scarcest()]));
+      }
+    }
+    able.sort(
+        Comparator.comparingLong((Candidate candidate) -> -candidate.free())
+            .thenComparing(candidate -> candidate.domain().name()));
+    return able.stream().map(Candidate::domain).toList();
+  }
+
+  /**
+   * Why no domain of the level has the room: {@code no rack can hold the gang minimum (32
+   * nvidia.com/gpu): the emptiest, r7, has 24 free}.
+   */
+  public String whyNoneHolds(String level, List<Domain> domains) {
+    Domain emptiest = null;
+    long most = -1;
+    for (Domain domain : domains) {
+      long free = free(domain)[demand.scarcest()];
+      if (free > most) {
+        emptiest = domain;
+        most = free;
+      }
+    }
+    return TopologyWording.noDomainHolds(
+        level,
+        demand.describe(session),
+        emptiest == null ? null : emptiest.name(),
+        emptiest == null ? null : demand.formatted(session, most));
+  }
+
+  /** Idle or being released on the domain's ready, schedulable nodes not held for another job. */
+  public long[] free(Domain domain) {
+    long[] free = new long[session.dimensions().size()];
+    List<NodeState> nodes = session.nodes();
+    for (int index : domain.nodes()) {
+      NodeState node = nodes.get(index);
+      if (!usable(node)) {
+        continue;
+      }
+      for (int d = 0; d < free.length; d++) {
+        free[d] += Math.max(0, node.futureIdle(d));
+      }
+    }
+    return free;
+  }
+
+  private boolean usable(NodeState node) {
+    return admits(node)
+        && session.nodeSearch().heldFor(node).map(holder -> holder == job).orElse(true);
+  }
+
+  private boolean admits(NodeState node) {
+    if (!node.info().ready() || node.info().unschedulable()) {
+      return false;
+    }
+    for (TaskState shape : shapes) {
+      if (session.nodeSearch().admits(shape, node).fits()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean holds(long[] free) {
+    long[] amounts = demand.amounts();
+    for (int d = 0; d < amounts.length; d++) {
+      if (d != ResourceDimensions.PODS && amounts[d] > free[d]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean couldEverHold(Domain domain) {
+    long[] total = new long[session.dimensions().size()];
+    List<NodeState> nodes = session.nodes();
+    for (int index : domain.nodes()) {
+      NodeState node = nodes.get(index);
+      if (admits(node)) {
+        for (int d = 0; d < total.length; d++) {
+          total[d] += node.allocatable(d);
+        }
+      }
+    }
+    return holds(total);
+  }
+
+  private boolean heldForOther(Domain domain) {
+    List<NodeState> nodes = session.nodes();
+    for (int index : domain.nodes()) {
+      Optional<JobState> holder = session.nodeSearch().heldFor(nodes.get(index));
+      if (holder.isPresent() && holder.get() != job) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

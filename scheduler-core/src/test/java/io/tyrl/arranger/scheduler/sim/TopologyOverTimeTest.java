@@ -1,0 +1,130 @@
+package io.tyrl.arranger.scheduler.sim;
+
+import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.TopologyLevels;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Topology over many cycles, each run on the snapshot the previous one left: a gang waiting for a
+ * whole rack is not starved by small jobs that arrive every cycle and would otherwise take every
+ * node freed in every rack. What keeps it from starving is the hold: the gang, first in job order,
+ * keeps the rack it is likeliest to fit (the one with the most GPUs free) for the rest of each
+ * cycle, so the small jobs go to the other rack while the held one drains. With the hold switched
+ * off, the same run leaves the gang waiting for all 30 cycles: the small jobs arriving as others
+ * end keep both racks at 24 free GPUs, one node short.
+ */
+class TopologyOverTimeTest {
+
+  private static final String RACK = "example.com/rack";
+  private static final String GPU = Resource.GPU;
+
+  private static SchedulerConfiguration configuration() {
+    return Fixtures.defaultConfiguration()
+        .withTopologyLevels(new TopologyLevels(List.of(RACK, "kubernetes.io/hostname")));
+  }
+
+  /** Two racks of five 8-GPU nodes, listed rack by rack alternately (r1-n1, r2-n1, r1-n2, …). */
+  private static List<NodeInfo> twoRacksOfFive() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      for (String rack : List.of("r1", "r2")) {
+        nodes.add(node(rack + "-n" + i).cpu("64").memory("256Gi").gpu(8).label(RACK, rack).build());
+      }
+    }
+    return nodes;
+  }
+
+  /** A one-node job (a cpu leader and one 8-GPU worker), running on {@code node} if not null. */
+  private static JobInfo oneNode(String name, int createdSecond, String node) {
+    Fixtures.JobBuilder job =
+        job(name)
+            .created(T0.plusSeconds(createdSecond))
+            .minWorkers(1)
+            .leader("cpu", "1")
+            .workers("actor", 1, "cpu", "1", GPU, "8");
+    return node == null ? job.build() : job.stage(Stage.RUNNING).running(node, 1).build();
+  }
+
+  @Test
+  void aGangWaitingForAWholeRackIsPlacedWhileSmallJobsKeepArriving() {
+    List<NodeInfo> nodes = twoRacksOfFive();
+    List<JobInfo> jobs = new ArrayList<>();
+    Map<String, Integer> endsAt = new HashMap<>();
+    // n5 of each rack runs a job that never ends: no rack ever has more than 32 GPUs free. Nodes 1
+    // and 2 of each rack run small jobs that end at cycles 2 to 5.
+    jobs.add(oneNode("forever-r1", -100, "r1-n5"));
+    jobs.add(oneNode("forever-r2", -100, "r2-n5"));
+    int ending = 2;
+    for (int i = 1; i <= 2; i++) {
+      for (String rack : List.of("r1", "r2")) {
+        String name = "old-" + rack + "-" + i;
+        jobs.add(oneNode(name, -100, rack + "-n" + i));
+        endsAt.put("default/" + name, ending++);
+      }
+    }
+    jobs.add(
+        job("big")
+            .created(T0.minusSeconds(10))
+            .minWorkers(4)
+            .leader("cpu", "1")
+            .workers("actor", 4, "cpu", "1", GPU, "8")
+            .topology(RACK, null)
+            .build());
+    ClusterSimulator cluster =
+        new ClusterSimulator(Fixtures.scheduler(), configuration(), nodes, jobs, List.of())
+            .followingControllerStages();
+
+    int placedAt = -1;
+    int smallPlaced = 0;
+    Set<String> bigRacks = new TreeSet<>();
+    for (int cycle = 1; cycle <= 30 && placedAt < 0; cycle++) {
+      // A small job arrives every cycle, as often as one ends; each ends four cycles after it is
+      // placed.
+      cluster.submit(oneNode("s" + cycle, cycle, null));
+      for (Map.Entry<String, Integer> end : Map.copyOf(endsAt).entrySet()) {
+        if (end.getValue() == cycle) {
+          cluster.complete(end.getKey());
+          endsAt.remove(end.getKey());
+        }
+      }
+      CycleResult result = cluster.cycle(T0.plusSeconds(cycle));
+      for (JobInfo job : cluster.jobs()) {
+        boolean placedNow =
+            job.name().startsWith("s")
+                && !endsAt.containsKey(job.key())
+                && !result.decision(job.key()).allocations().isEmpty();
+        if (placedNow) {
+          endsAt.put(job.key(), cycle + 4);
+          smallPlaced++;
+        }
+      }
+      Map<String, String> big = result.decision("default/big").allocations();
+      if (big.size() == 5) {
+        placedAt = cycle;
+        for (String nodeName : big.values()) {
+          bigRacks.add(nodeName.substring(0, 2));
+        }
+      }
+    }
+
+    assertThat(placedAt).as("cycle the gang was placed at").isBetween(1, 5);
+    assertThat(bigRacks).hasSize(1);
+    assertThat(smallPlaced).as("small jobs placed meanwhile").isGreaterThanOrEqualTo(2);
+  }
+}
