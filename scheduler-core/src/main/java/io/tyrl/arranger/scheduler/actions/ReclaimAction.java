@@ -83,7 +83,6 @@ public final class ReclaimAction implements Action {
                   VictimSelector.Outcome outcome = selector.makeRoom(reclaimer);
                   if (outcome == VictimSelector.Outcome.NO_ROOM) {
                     foundNoRoom.add(shape);
-                    rules.closeGuaranteePath(queue);
                   }
                   return outcome == VictimSelector.Outcome.WAITING_FOR_VICTIMS;
                 });
@@ -92,7 +91,6 @@ public final class ReclaimAction implements Action {
         }
       }
     }
-    rules.closeGuaranteePaths();
     Set<Shape.PendingPod> cannotGrow = new HashSet<>();
     for (QueueState queue : session.queuesInOrder()) {
       cannotGrow.clear();
@@ -207,8 +205,6 @@ public final class ReclaimAction implements Action {
 
     private final Session session;
     private final Map<QueueState, long[]> deserved = new HashMap<>();
-    private final Set<QueueState> guaranteePathClosed = new HashSet<>();
-    private boolean guaranteePathsClosed;
 
     ReclaimRules(Session session) {
       this.session = session;
@@ -231,12 +227,9 @@ public final class ReclaimAction implements Action {
     @Override
     public boolean mayEvictFrom(JobState preemptor, JobState candidate) {
       QueueState queue = candidate.queue();
-      long[] minimum = preemptor.minimumRequest();
-      boolean forGuarantee =
-          guaranteePathOpen(preemptor.queue()) && belowFloor(preemptor.queue(), minimum, true);
       if (queue == preemptor.queue()
           || queue.isInInvalidSubtree()
-          || !aboveFloorSomewhere(queue, forGuarantee)) {
+          || !aboveDeservedSomewhere(queue)) {
         return false;
       }
       Branches branches = Branches.of(preemptor.queue(), queue);
@@ -245,76 +238,30 @@ public final class ReclaimAction implements Action {
           return false;
         }
       }
-      return aboveFloorSomewhere(branches.theirs(), forGuarantee)
-          && belowFloor(branches.ours(), minimum, forGuarantee);
+      return aboveDeservedSomewhere(branches.theirs())
+          && belowDeservedSomewhere(branches.ours(), preemptor);
     }
 
-    /**
-     * What reclaim leaves a queue of one resource: its deserved share, or, for a reclaimer whose
-     * queue is below its guarantee, the queue's own guarantee (as far as it deserves it). A queue
-     * below what it is guaranteed takes back from any queue holding more than its guarantee, as
-     * KAI-Scheduler's quota does; only above its guarantee does it wait for others to be above
-     * their fair shares. Guarantees never exceed deserved shares, so neither path can undo the
-     * other.
-     */
-    private long floor(QueueState queue, int dimension, boolean forGuarantee) {
-      long share = deserved.get(queue)[dimension];
-      return forGuarantee ? Math.min(share, queue.guarantee(dimension)) : share;
-    }
-
-    /**
-     * Whether the queue holds less than its floor of some resource the request asks for; with
-     * {@code forGuarantee}, less than its guarantee.
-     */
-    private boolean belowFloor(QueueState queue, long[] request, boolean forGuarantee) {
-      for (int d = 0; d < request.length; d++) {
+    private boolean belowDeservedSomewhere(QueueState queue, JobState reclaimer) {
+      long[] share = deserved.get(queue);
+      for (int d = 0; d < share.length; d++) {
         if (d != ResourceDimensions.PODS
-            && request[d] > 0
-            && queue.allocated(d) < floor(queue, d, forGuarantee)) {
+            && reclaimer.minimumRequest()[d] > 0
+            && queue.allocated(d) < share[d]) {
           return true;
         }
       }
       return false;
     }
 
-    private boolean aboveFloorSomewhere(QueueState queue, boolean forGuarantee) {
-      for (int d = 0; d < deserved.get(queue).length; d++) {
-        if (d != ResourceDimensions.PODS && queue.allocated(d) > floor(queue, d, forGuarantee)) {
+    private boolean aboveDeservedSomewhere(QueueState queue) {
+      long[] share = deserved.get(queue);
+      for (int d = 0; d < share.length; d++) {
+        if (d != ResourceDimensions.PODS && queue.allocated(d) > share[d]) {
           return true;
         }
       }
       return false;
-    }
-
-    /**
-     * Whether the pod's queue reclaims by its guarantee: it is below it in a resource the pod
-     * requests, and the path is still open.
-     */
-    private boolean forGuarantee(TaskState reclaimer) {
-      QueueState queue = reclaimer.job().queue();
-      return guaranteePathOpen(queue) && belowFloor(queue, reclaimer.request(), true);
-    }
-
-    private boolean guaranteePathOpen(QueueState queue) {
-      return !guaranteePathsClosed && !guaranteePathClosed.contains(queue);
-    }
-
-    /**
-     * After a job of the queue found no room, the queue's later jobs in this cycle reclaim by fair
-     * shares only. Victims above guarantees are most queues' pods, so a search on that path looks
-     * at nearly every node; one per queue and cycle keeps the cycle's cost near the fair-share
-     * path's, and the queue's first waiting job in order is the one that matters.
-     */
-    void closeGuaranteePath(QueueState queue) {
-      guaranteePathClosed.add(queue);
-    }
-
-    /**
-     * Growth takes surplus by fair shares only: the guarantee path is there to free a whole node
-     * for a waiting core, which surplus pods, one at a time, never need.
-     */
-    void closeGuaranteePaths() {
-      guaranteePathsClosed = true;
     }
 
     /** Rule 1: the resources the pod requests and its queue lacks. */
@@ -331,10 +278,9 @@ public final class ReclaimAction implements Action {
     @Override
     public List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates) {
       boolean[] reclaimed = reclaimed(preemptor);
-      boolean forGuarantee = forGuarantee(preemptor);
       List<TaskState> eligible = new ArrayList<>();
       for (TaskState victim : candidates) {
-        if (freesReclaimedAboveFloor(victim, reclaimed, forGuarantee)) {
+        if (freesReclaimedAboveShare(victim, reclaimed)) {
           eligible.add(victim);
         }
       }
@@ -343,12 +289,14 @@ public final class ReclaimAction implements Action {
           : session.tiers().reclaimableVictims(preemptor, eligible);
     }
 
-    /** Rule 2, per victim: it frees a reclaimed resource its queue holds more of than its floor. */
-    private boolean freesReclaimedAboveFloor(
-        TaskState victim, boolean[] reclaimed, boolean forGuarantee) {
+    /**
+     * Rule 2, per victim: it frees a reclaimed resource its queue holds more of than it deserves.
+     */
+    private boolean freesReclaimedAboveShare(TaskState victim, boolean[] reclaimed) {
       QueueState queue = victim.job().queue();
+      long[] share = deserved.get(queue);
       for (int d : victim.requestedDimensions()) {
-        if (reclaimed[d] && queue.allocated(d) > floor(queue, d, forGuarantee)) {
+        if (reclaimed[d] && queue.allocated(d) > share[d]) {
           return true;
         }
       }
@@ -358,10 +306,10 @@ public final class ReclaimAction implements Action {
     @Override
     public boolean withinLimits(TaskState preemptor, Map<QueueState, long[]> freedByQueue) {
       boolean[] reclaimed = reclaimed(preemptor);
-      boolean forGuarantee = forGuarantee(preemptor);
       double lost = 0;
       for (Map.Entry<QueueState, long[]> entry : freedByQueue.entrySet()) {
         QueueState queue = entry.getKey();
+        long[] share = deserved.get(queue);
         long[] freed = entry.getValue();
         boolean freesAnything = false;
         boolean keepsShareOfReclaimed = false;
@@ -370,28 +318,26 @@ public final class ReclaimAction implements Action {
             continue;
           }
           freesAnything = true;
-          long floor = floor(queue, d, forGuarantee);
-          keepsShareOfReclaimed |= reclaimed[d] && queue.allocated(d) - freed[d] >= floor;
+          keepsShareOfReclaimed |= reclaimed[d] && queue.allocated(d) - freed[d] >= share[d];
           lost +=
-              shortfallFraction(d, floor, queue.allocated(d) - freed[d])
-                  - shortfallFraction(d, floor, queue.allocated(d));
+              shortfallFraction(d, share[d], queue.allocated(d) - freed[d])
+                  - shortfallFraction(d, share[d], queue.allocated(d));
         }
         if (freesAnything && !keepsShareOfReclaimed) {
           return false;
         }
       }
-      if (!branchesKeepTheirShares(
-          preemptor.job().queue(), freedByQueue, reclaimed, forGuarantee)) {
+      if (!branchesKeepTheirShares(preemptor.job().queue(), freedByQueue, reclaimed)) {
         return false;
       }
       QueueState own = preemptor.job().queue();
+      long[] ownShare = deserved.get(own);
       double gained = 0;
       for (int d : preemptor.requestedDimensions()) {
         if (d != ResourceDimensions.PODS) {
-          long floor = floor(own, d, forGuarantee);
           gained +=
-              shortfallFraction(d, floor, own.allocated(d))
-                  - shortfallFraction(d, floor, own.allocated(d) + preemptor.request(d));
+              shortfallFraction(d, ownShare[d], own.allocated(d))
+                  - shortfallFraction(d, ownShare[d], own.allocated(d) + preemptor.request(d));
         }
       }
       return gained - lost > PROGRESS;
@@ -403,10 +349,7 @@ public final class ReclaimAction implements Action {
      * some reclaimed resource it gave.
      */
     private boolean branchesKeepTheirShares(
-        QueueState reclaimerQueue,
-        Map<QueueState, long[]> freedByQueue,
-        boolean[] reclaimed,
-        boolean forGuarantee) {
+        QueueState reclaimerQueue, Map<QueueState, long[]> freedByQueue, boolean[] reclaimed) {
       Map<QueueState, long[]> freedByBranch = new HashMap<>();
       for (Map.Entry<QueueState, long[]> entry : freedByQueue.entrySet()) {
         if (entry.getKey().parent() == null && reclaimerQueue.parent() == null) {
@@ -423,13 +366,14 @@ public final class ReclaimAction implements Action {
       }
       for (Map.Entry<QueueState, long[]> entry : freedByBranch.entrySet()) {
         QueueState branch = entry.getKey();
+        long[] share = deserved.get(branch);
         long[] freed = entry.getValue();
         boolean freesReclaimed = false;
         boolean keeps = false;
         for (int d = 0; d < freed.length; d++) {
           if (d != ResourceDimensions.PODS && freed[d] > 0 && reclaimed[d]) {
             freesReclaimed = true;
-            keeps |= branch.allocated(d) - freed[d] >= floor(branch, d, forGuarantee);
+            keeps |= branch.allocated(d) - freed[d] >= share[d];
           }
         }
         if (freesReclaimed && !keeps) {

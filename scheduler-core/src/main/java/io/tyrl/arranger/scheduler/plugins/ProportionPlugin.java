@@ -495,7 +495,6 @@ public final class ProportionPlugin implements Plugin {
   }
 
   private List<TaskState> reclaimable(TaskState reclaimer, List<TaskState> candidates) {
-    boolean forGuarantee = belowGuarantee(reclaimer);
     Map<QueueState, long[]> afterEviction = new HashMap<>();
     List<TaskState> allowed = new ArrayList<>();
     for (TaskState victim : candidates) {
@@ -516,10 +515,9 @@ public final class ProportionPlugin implements Plugin {
       long[] share = deserved.get(queue);
       boolean stillAbove = false;
       for (int d = 0; d < allocated.length; d++) {
-        long floor = forGuarantee ? Math.min(share[d], queue.guarantee(d)) : share[d];
         if (d != ResourceDimensions.PODS
             && victim.request(d) > 0
-            && allocated[d] - victim.request(d) >= floor) {
+            && allocated[d] - victim.request(d) >= share[d]) {
           stillAbove = true;
         }
       }
@@ -531,23 +529,5 @@ public final class ProportionPlugin implements Plugin {
       }
     }
     return allowed;
-  }
-
-  /**
-   * Whether the reclaimer's queue holds less than its guarantee (as far as it deserves it) of some
-   * resource the pod requests: it may then take from any queue above its own guarantee, not only
-   * from those above their fair shares (see the reclaim action's rules).
-   */
-  private boolean belowGuarantee(TaskState reclaimer) {
-    QueueState queue = reclaimer.job().queue();
-    long[] share = deserved.get(queue);
-    for (int d : reclaimer.requestedDimensions()) {
-      if (d != ResourceDimensions.PODS
-          && reclaimer.request(d) > 0
-          && queue.allocated(d) < Math.min(share[d], queue.guarantee(d))) {
-        return true;
-      }
-    }
-    return false;
   }
 }
