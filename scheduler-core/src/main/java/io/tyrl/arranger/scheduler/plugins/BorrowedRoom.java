@@ -17,9 +17,9 @@ import java.util.function.Function;
  * Where on each node the room is that queues hold above their shares, so that placement can keep it
  * together. Reclaim gives borrowed room back pod by pod, but a learner that needs a whole node only
  * gets one when every pod on some node is reclaimable: borrowed pods spread over every node leave
- * no such node, and a queue below its guarantee waits for as long as the borrowers run. So a pod
- * that borrows prefers nodes that already hold borrowed pods, and a pod within its queue's share
- * prefers nodes that hold none.
+ * no such node, and a queue below its share waits for as long as the borrowers run. So a pod that
+ * borrows prefers nodes that already hold borrowed pods, and a pod within its queue's share prefers
+ * nodes that hold none.
  *
  * <p>A pod counts as borrowed when, as it is placed (or as the session opens, for pods already
  * running), its queue holds more than its deserved share of some resource the pod requests.
@@ -30,6 +30,17 @@ final class BorrowedRoom implements PlacementListener {
   private final int size;
   private final long[][] borrowed;
   private final Set<TaskState> counted = Collections.newSetFromMap(new IdentityHashMap<>());
+  private long borrowedPods;
+
+  /**
+   * Placements and removals so far: whether a pod borrows changes only with them, so the answer for
+   * the pod being placed is kept while its nodes are scored.
+   */
+  private long placements;
+
+  private TaskState lastTask;
+  private long lastPlacements = -1;
+  private boolean lastBorrows;
 
   BorrowedRoom(Session session, Function<QueueState, long[]> deserved) {
     this.deserved = deserved;
@@ -39,22 +50,33 @@ final class BorrowedRoom implements PlacementListener {
     for (JobState job : session.jobs()) {
       for (TaskState task : job.tasks()) {
         if (task.node() != null && task.status().isPlaced()) {
-          count(task, task.node(), 0);
+          count(task, task.node());
         }
       }
     }
   }
 
-  /** Whether the pod, placed now, would take its queue above its share of what it requests. */
-  boolean wouldBorrow(TaskState task) {
-    return above(task, 1);
+  /**
+   * 0–100, higher for a better node: see {@link #score(TaskState, NodeState, boolean)}. While no
+   * pod is borrowed, every node scores alike, and nothing is computed.
+   */
+  double score(TaskState task, NodeState node) {
+    if (borrowedPods == 0) {
+      return 0;
+    }
+    if (task != lastTask || placements != lastPlacements) {
+      lastTask = task;
+      lastPlacements = placements;
+      lastBorrows = above(task, true);
+    }
+    return score(task, node, lastBorrows);
   }
 
   /**
-   * Whether the queue's allocation, plus {@code times} the pod's request, is above its share of
+   * Whether the queue's allocation (plus the pod's request, {@code withPod}) is above its share of
    * some resource the pod requests.
    */
-  private boolean above(TaskState task, int times) {
+  private boolean above(TaskState task, boolean withPod) {
     QueueState queue = task.job().queue();
     long[] share = queue == null ? null : deserved.apply(queue);
     if (share == null) {
@@ -63,7 +85,7 @@ final class BorrowedRoom implements PlacementListener {
     for (int d : task.requestedDimensions()) {
       if (d != ResourceDimensions.PODS
           && task.request(d) > 0
-          && queue.allocated(d) + times * task.request(d) > share[d]) {
+          && queue.allocated(d) + (withPod ? task.request(d) : 0) > share[d]) {
         return true;
       }
     }
@@ -74,7 +96,7 @@ final class BorrowedRoom implements PlacementListener {
    * 0–100: for a pod that borrows, how much of the node (on average over the resources the pod
    * requests) borrowed pods hold; for any other pod, how much they do not.
    */
-  double score(TaskState task, NodeState node, boolean taskBorrows) {
+  private double score(TaskState task, NodeState node, boolean taskBorrows) {
     long[] onNode = borrowed[node.index()];
     double sum = 0;
     int counted = 0;
@@ -92,14 +114,16 @@ final class BorrowedRoom implements PlacementListener {
 
   @Override
   public void placed(TaskState task, NodeState node) {
-    count(task, node, 0);
+    placements++;
+    count(task, node);
   }
 
   /** Counts the pod as borrowed when its queue, already holding it, is above its share. */
-  private void count(TaskState task, NodeState node, int times) {
-    if (!above(task, times) || !counted.add(task)) {
+  private void count(TaskState task, NodeState node) {
+    if (!above(task, false) || !counted.add(task)) {
       return;
     }
+    borrowedPods++;
     long[] onNode = borrowed[node.index()];
     if (onNode == null) {
       onNode = new long[size];
@@ -112,9 +136,11 @@ final class BorrowedRoom implements PlacementListener {
 
   @Override
   public void removed(TaskState task, NodeState node) {
+    placements++;
     if (!counted.remove(task)) {
       return;
     }
+    borrowedPods--;
     long[] onNode = borrowed[node.index()];
     for (int d = 0; d < size; d++) {
       onNode[d] -= task.request(d);

@@ -75,8 +75,7 @@ public final class ProportionPlugin implements Plugin {
     hooks.reclaimableVictims(this::reclaimable);
     BorrowedRoom borrowedRoom = new BorrowedRoom(session, deserved::get);
     session.followPlacements(borrowedRoom);
-    hooks.nodeScore(
-        (task, node) -> borrowedRoom.score(task, node, borrowedRoom.wouldBorrow(task)), 1);
+    hooks.nodeScore(borrowedRoom::score, 1);
   }
 
   private void computeDeserved() {
