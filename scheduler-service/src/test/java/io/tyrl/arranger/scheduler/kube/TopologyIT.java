@@ -55,7 +55,7 @@ class TopologyIT {
   @Test
   void aStoredJobsTopologyIsReadAndItsGangLandsInOneRack() throws Exception {
     String name = "topo-" + UUID.randomUUID().toString().substring(0, 8);
-    createTyJob(name);
+    createTyJob(name, true);
 
     JsonObject stored = storedTyJob(name);
     JsonObject spec = stored.getAsJsonObject("spec");
@@ -99,7 +99,65 @@ class TopologyIT {
     assertThat(racks).containsExactly("r2");
   }
 
-  private void createTyJob(String name) throws ApiException {
+  /**
+   * A TYJob written as before {@code spec.topology} existed is stored without it (the CRD gives it
+   * no default), read with no topology for the job or its worker sets, and placed as before: with
+   * levels configured, its gang may still span racks.
+   */
+  @Test
+  void aJobStoredWithoutTopologyKeepsItsMeaning() throws Exception {
+    String name = "old-" + UUID.randomUUID().toString().substring(0, 8);
+    createTyJob(name, false);
+
+    JsonObject stored = storedTyJob(name);
+    assertThat(stored.getAsJsonObject("spec").keySet()).doesNotContain("topology");
+    assertThat(
+            stored
+                .getAsJsonObject("spec")
+                .getAsJsonArray("workerSets")
+                .get(0)
+                .getAsJsonObject()
+                .keySet())
+        .doesNotContain("topology");
+    JobInfo job = readTyJob(stored);
+    assertThat(job.topology()).isEqualTo(TopologyRequest.NONE);
+    assertThat(job.workerSetTopology()).isEmpty();
+
+    // Two racks of one 8-GPU node each: three 8-GPU actors and the learner fit only across both.
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (String rack : List.of("r1", "r2")) {
+      for (int i = 1; i <= 2; i++) {
+        String node = rack + "-n" + i;
+        nodes.add(
+            new NodeInfo(
+                node,
+                Map.of(RACK, rack, HOST, node),
+                List.of(),
+                Resource.of("cpu", "32", "memory", "128Gi", "nvidia.com/gpu", "8", "pods", "110"),
+                Resource.EMPTY,
+                Resource.EMPTY,
+                true,
+                false,
+                0));
+      }
+    }
+    Scheduler scheduler =
+        new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
+    SchedulerConfiguration configuration =
+        DefaultSchedulerConfiguration.parse(scheduler.vocabulary())
+            .withTopologyLevels(new TopologyLevels(List.of(RACK, HOST)));
+    CycleResult result =
+        scheduler.runCycle(
+            new Snapshot(nodes, List.of(job), List.of()), configuration, Instant.now());
+
+    Set<String> racks = new HashSet<>();
+    result.decision(job.key()).allocations().values().forEach(n -> racks.add(n.substring(0, 2)));
+    assertThat(result.decision(job.key()).allocations()).hasSize(4);
+    assertThat(racks).containsExactlyInAnyOrder("r1", "r2");
+  }
+
+  @SuppressWarnings("unchecked")
+  private void createTyJob(String name, boolean withTopology) throws ApiException {
     Map<String, Object> container =
         Map.of(
             "name",
@@ -121,30 +179,29 @@ class TopologyIT {
                         "busybox",
                         "resources",
                         Map.of("requests", Map.of("cpu", "1"))))));
+    Map<String, Object> actors = new HashMap<>();
+    actors.put("name", "actor");
+    actors.put("counts", 3);
+    actors.put("template", Map.of("spec", Map.of("containers", List.of(container))));
     Map<String, Object> job = new HashMap<>();
     job.put("apiVersion", ArrangerResources.API_VERSION);
     job.put("kind", ArrangerResources.TYJOB_KIND);
     job.put("metadata", Map.of("name", name));
     job.put(
         "spec",
-        Map.of(
-            "leader",
-            Map.of("name", "learner", "template", leaderTemplate),
-            "workerSets",
-            List.of(
-                Map.of(
-                    "name",
-                    "actor",
-                    "counts",
-                    3,
-                    "topology",
-                    Map.of(),
-                    "template",
-                    Map.of("spec", Map.of("containers", List.of(container))))),
-            "minWorkersNum",
-            3,
-            "topology",
-            Map.of("required", RACK, "preferred", HOST)));
+        new HashMap<>(
+            Map.of(
+                "leader",
+                Map.of("name", "learner", "template", leaderTemplate),
+                "workerSets",
+                List.of(actors),
+                "minWorkersNum",
+                3)));
+    if (withTopology) {
+      actors.put("topology", Map.of());
+      ((Map<String, Object>) job.get("spec"))
+          .put("topology", Map.of("required", RACK, "preferred", HOST));
+    }
     new CustomObjectsApi(client)
         .createNamespacedCustomObject(
             ArrangerResources.GROUP,
