@@ -68,8 +68,7 @@ public final class ReclaimAction implements Action {
         if (!rules.mayReclaim(queue)) {
           break;
         }
-        Shape shape = Shape.of(reclaimer);
-        if (foundNoRoom.contains(shape)) {
+        if (!foundNoRoom.isEmpty() && foundNoRoom.contains(Shape.of(reclaimer))) {
           continue;
         }
         boolean evicted =
@@ -82,7 +81,8 @@ public final class ReclaimAction implements Action {
                   }
                   VictimSelector.Outcome outcome = selector.makeRoom(reclaimer);
                   if (outcome == VictimSelector.Outcome.NO_ROOM) {
-                    foundNoRoom.add(shape);
+                    // makeRoom gave back all it tried: the job is as it was before the search.
+                    foundNoRoom.add(Shape.of(reclaimer));
                   }
                   return outcome == VictimSelector.Outcome.WAITING_FOR_VICTIMS;
                 });
@@ -158,13 +158,12 @@ public final class ReclaimAction implements Action {
       if (!rules.mayReclaim(queue) || !task.isPending()) {
         return;
       }
-      Shape.PendingPod shape = Shape.PendingPod.of(task);
-      if (cannotGrow.contains(shape)) {
+      if (!cannotGrow.isEmpty() && cannotGrow.contains(Shape.PendingPod.of(task))) {
         return;
       }
       VictimSelector.Outcome outcome = selector.growOne(task);
       if (outcome == VictimSelector.Outcome.NO_ROOM) {
-        cannotGrow.add(shape);
+        cannotGrow.add(Shape.PendingPod.of(task));
       } else if (outcome == VictimSelector.Outcome.WAITING_FOR_VICTIMS) {
         cannotGrow.clear();
       }
