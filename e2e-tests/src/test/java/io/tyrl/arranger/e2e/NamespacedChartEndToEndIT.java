@@ -163,9 +163,9 @@ class NamespacedChartEndToEndIT {
           ArrangerResources.tyJobs(admin).get(OTHER, "ignored").throwsApiException().getObject();
       assertThat(ignored.getStatus())
           .as("a job outside the watched namespaces is neither scheduled nor reconciled")
-          .satisfiesAnyOf(
-              status -> assertThat(status).isNull(),
-              status -> assertThat(status.getStage()).isNull());
+          .satisfies(
+              status -> assertThat(status.getObservedGeneration()).isNull(),
+              status -> assertThat(status.getScheduleState()).isNull());
       assertThat(core.listNamespacedPod(OTHER).execute().getItems()).isEmpty();
       await()
           .atMost(Duration.ofSeconds(30))

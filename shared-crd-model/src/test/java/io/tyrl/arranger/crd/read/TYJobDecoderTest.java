@@ -171,7 +171,9 @@ class TYJobDecoderTest {
     assertThat(read.job().getStatus())
         .satisfies(
             status -> {
-              assertThat(status.getStage()).isNull();
+              assertThat(status.getStage())
+                  .as("the schema's default: an unreadable stage reads as one never written")
+                  .isEqualTo(io.tyrl.arranger.model.V1alpha1TYJobStatus.StageEnum.PENDING);
               assertThat(status.getReadyWorkers()).isNull();
               assertThat(status.getAllocations())
                   .containsExactly(java.util.Map.entry("pong-learner", "n1"));
