@@ -3,20 +3,23 @@
 # loopback, N simulated nodes of 64 cpu / 256Gi / 8 GPUs / 500 pods):
 #   1. the API server's raw create ceiling: M pods with spec.nodeName preset, by a tight concurrent client;
 #   2. kube-scheduler 1.20.2 (client qps/burst 5000, leader election off): M plain pods until all are bound;
-#   3. pods-only: Arranger's services up and watching while the benchmark itself creates M pods shaped as
+#   3. jobs: the path a user takes without Arranger: M/8 batch/v1 Jobs of parallelism and completions 8,
+#      made into pods by kube-controller-manager 1.20.2's Job controller (qps/burst as kube-scheduler's)
+#      and bound by kube-scheduler, until every pod is bound;
+#   4. pods-only: Arranger's services up and watching while the benchmark itself creates M pods shaped as
 #      the controller makes them, nodes preset, no TYJob — what Arranger's pods cost with nothing decided,
 #      a bound on any placement by the services ("floor nodes=<N> pods=<M> pods-only=<pods/s> ...");
-#   4. Arranger, both services from their jars: M/8 TYJobs of a leader + 7 workers until every pod
+#   5. Arranger, both services from their jars: M/8 TYJobs of a leader + 7 workers until every pod
 #      exists with its node, with the API server's writes per pod (apiserver_request_total, before/after).
 # Each phase runs R times (median reported); prints progress, a table and a summary line:
-# "e2e nodes=<N> pods=<M> arranger=<pods/s> kube-scheduler=<pods/s> ceiling=<pods/s>
-#  api-requests-per-pod=<n> tyjob-writes-per-job=<n> events-per-job=<n> cycle-p99-ms=<ms>".
+# "e2e nodes=<N> pods=<M> arranger=<pods/s> jobs-path=<pods/s> kube-scheduler=<pods/s> ceiling=<pods/s>
+#  pods-only=<pods/s> api-requests-per-pod=<n> tyjob-writes-per-job=<n> events-per-job=<n> cycle-p99-ms=<ms>".
 # Without --nodes or --pods it measures two sizes, each on a fresh control plane — 5000 nodes and
 # 10000 pods, then 100 nodes and 2000 pods (where kube-scheduler is at its best) — and prints their
 # two floor lines, then their two summary lines last, in that order.
 # Provisions the control-plane binaries first if they are missing (the first run builds them: minutes).
 # Usage: scripts/bench-e2e.sh [--nodes N] [--pods M] [--repeats R]        (defaults above, 3 repeats)
-#   more: [--phases ceiling,kube-scheduler,pods-only,arranger] [--threads T] [--connections C]
+#   more: [--phases ceiling,kube-scheduler,jobs,pods-only,arranger] [--threads T] [--connections C]
 #         [--scheduler-property key=value]... [--controller-property key=value]... [--service-heap 1g]
 #         [--service-jvm-option OPTION]... (e.g. -XX:StartFlightRecording=filename=F.jfr,settings=profile)
 #         [--kube-scheduler-qps Q] [--timeout S] [--settle S] [--sample-ms MS] [--work-dir DIR]
@@ -30,7 +33,7 @@ version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' pom.xml | head -n1)
 classpath_file="$root/testing/target/bench-e2e.classpath"
 
 echo "[bench-e2e] provisioning the control-plane binaries (cached after the first run)"
-scripts/control-plane.sh provision >/dev/null
+scripts/control-plane.sh controller-manager >/dev/null
 echo "[bench-e2e] building Arranger's jars (tests skipped)"
 ./mvnw -q -B ${MAVEN_OFFLINE:+-o} -DskipTests install
 ./mvnw -q -B ${MAVEN_OFFLINE:+-o} -pl testing dependency:build-classpath -Dmdep.outputFile="$classpath_file" \

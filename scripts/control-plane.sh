@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Provisions a real Kubernetes control plane (etcd + kube-apiserver + kube-scheduler 1.20.2) for
-# Arranger's integration tests, benchmarks and local runs, without Docker or downloads beyond the
+# Provisions a real Kubernetes control plane (etcd + kube-apiserver + kube-scheduler 1.20.2, and
+# kube-controller-manager for the benchmark's jobs path) for Arranger's integration tests, benchmarks
+# and local runs, without Docker or downloads beyond the
 # Debian package archive: etcd comes from Debian, the Kubernetes binaries are built from Debian's
 # own `kubernetes` source package. Idempotent and cached.
 #
-# Usage: scripts/control-plane.sh [provision|path]
+# Usage: scripts/control-plane.sh [provision|controller-manager|path]
 #   provision (default)  make sure the binaries exist; print the folder holding them on the last line
+#   controller-manager   as provision, and build kube-controller-manager into the same folder when a
+#                        cache made before it was added lacks it (the tests never need it)
 #   path                 print the folder that holds (or would hold) the binaries
 #
 # If KUBEBUILDER_ASSETS names a folder with kube-apiserver and etcd, that folder is used as is.
@@ -46,6 +49,7 @@ enable_source_packages() {
   fi
 }
 
+# Builds the named commands (cmd/<name>) from Debian's kubernetes source into $ASSETS.tmp.
 build_kubernetes() {
   local work="$CACHE_ROOT/build"
   mkdir -p "$work"
@@ -80,12 +84,14 @@ build_kubernetes() {
   cp -a /usr/share/gocode/src/github.com/json-iterator/go "$src/vendor/github.com/json-iterator/go"
   mkdir -p "$src/.go/src/k8s.io"
   ln -sfn "$src" "$src/.go/src/k8s.io/kubernetes"
-  log "building kube-apiserver and kube-scheduler (about 4-5 minutes on 2 cores)"
+  local what="" name
+  for name in "$@"; do what="$what cmd/$name"; done
+  log "building$what (about 4-5 minutes on 2 cores for the first, less for each more)"
   (cd "$src/.go/src/k8s.io/kubernetes" &&
     env GOPATH="$src/.go" GO111MODULE=off GOFLAGS= CGO_ENABLED=0 KUBE_GIT_VERSION="v$K8S_VERSION" \
-      make WHAT="cmd/kube-apiserver cmd/kube-scheduler" >&2)
+      make WHAT="${what# }" >&2)
   mkdir -p "$ASSETS.tmp"
-  cp "$src/_output/local/bin/linux/amd64/kube-apiserver" "$src/_output/local/bin/linux/amd64/kube-scheduler" "$ASSETS.tmp/"
+  for name in "$@"; do cp "$src/_output/local/bin/linux/amd64/$name" "$ASSETS.tmp/"; done
 }
 
 provision() {
@@ -106,11 +112,30 @@ provision() {
   log "no cached control plane in $ASSETS: provisioning it (first run takes several minutes)"
   install_debian_packages
   rm -rf "$ASSETS.tmp"
-  build_kubernetes
+  build_kubernetes kube-apiserver kube-scheduler kube-controller-manager
   cp /usr/bin/etcd "$ASSETS.tmp/etcd"
   rm -rf "$ASSETS" && mv "$ASSETS.tmp" "$ASSETS"
   log "control plane ready in $ASSETS"
   "$ASSETS/kube-apiserver" --version >&2 || true
+  echo "$ASSETS"
+}
+
+controller_manager() {
+  provision >/dev/null
+  if [ -n "${KUBEBUILDER_ASSETS:-}" ] || [ -x "$ASSETS/kube-controller-manager" ]; then
+    [ -x "${KUBEBUILDER_ASSETS:-$ASSETS}/kube-controller-manager" ] || {
+      log "KUBEBUILDER_ASSETS=$KUBEBUILDER_ASSETS lacks kube-controller-manager"
+      exit 1
+    }
+    echo "${KUBEBUILDER_ASSETS:-$ASSETS}"
+    return
+  fi
+  log "the cached control plane in $ASSETS has no kube-controller-manager: building it"
+  install_debian_packages
+  rm -rf "$ASSETS.tmp"
+  build_kubernetes kube-controller-manager
+  mv "$ASSETS.tmp/kube-controller-manager" "$ASSETS/"
+  rm -rf "$ASSETS.tmp"
   echo "$ASSETS"
 }
 
@@ -119,6 +144,7 @@ mkdir -p "$CACHE_ROOT"
 exec 9>"$CACHE_ROOT/.lock"
 case "${1:-provision}" in
   provision) flock 9; provision ;;
+  controller-manager) flock 9; controller_manager ;;
   path) echo "${KUBEBUILDER_ASSETS:-$ASSETS}" ;;
-  *) echo "usage: $0 [provision|path]" >&2; exit 2 ;;
+  *) echo "usage: $0 [provision|controller-manager|path]" >&2; exit 2 ;;
 esac

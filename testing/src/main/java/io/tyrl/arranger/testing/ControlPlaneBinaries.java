@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * envtest convention) wins; otherwise {@code scripts/control-plane.sh} provisions and caches them,
  * which takes several minutes the first time.
  */
-public record ControlPlaneBinaries(Path etcd, Path kubeApiServer, Path kubeScheduler) {
+public record ControlPlaneBinaries(
+    Path etcd, Path kubeApiServer, Path kubeScheduler, Path kubeControllerManager) {
 
   private static final String SCRIPT = "scripts/control-plane.sh";
   private static final long PROVISION_TIMEOUT_MINUTES = 30;
@@ -37,7 +38,11 @@ public record ControlPlaneBinaries(Path etcd, Path kubeApiServer, Path kubeSched
             source + " names " + folder + ", which has no executable " + binary.getFileName());
       }
     }
-    return new ControlPlaneBinaries(etcd, apiServer, folder.resolve("kube-scheduler"));
+    return new ControlPlaneBinaries(
+        etcd,
+        apiServer,
+        folder.resolve("kube-scheduler"),
+        folder.resolve("kube-controller-manager"));
   }
 
   /**

@@ -32,7 +32,12 @@ record BenchmarkOptions(
 
   /** Every phase, in the order they run. */
   static final List<String> PHASES =
-      List.of(CeilingPhase.NAME, KubeSchedulerPhase.NAME, PodsOnlyPhase.NAME, ArrangerPhase.NAME);
+      List.of(
+          CeilingPhase.NAME,
+          KubeSchedulerPhase.NAME,
+          JobsPathPhase.NAME,
+          PodsOnlyPhase.NAME,
+          ArrangerPhase.NAME);
 
   /** The module's runnable jar, as the build leaves it. */
   Path jar(Path root, String module) {
@@ -41,7 +46,7 @@ record BenchmarkOptions(
 
   static final String USAGE =
       "usage: bench-e2e [--nodes N] [--pods M] [--repeats R] [--threads T]"
-          + " [--connections C] [--phases ceiling,kube-scheduler,pods-only,arranger] [--scheduler-property key=value]..."
+          + " [--connections C] [--phases ceiling,kube-scheduler,jobs,pods-only,arranger] [--scheduler-property key=value]..."
           + " [--controller-property key=value]... [--service-heap 1g] [--service-jvm-option OPTION]..."
           + " [--kube-scheduler-qps Q] [--timeout SECONDS]"
           + " [--settle SECONDS] [--sample-ms MS] [--api-server-profile SECONDS] [--work-dir DIR]"

@@ -18,10 +18,11 @@ import java.util.Map;
 
 /**
  * End-to-end scheduling throughput on one real kube-apiserver: the API server's raw create ceiling
- * (pods with {@code spec.nodeName} preset), kube-scheduler 1.20.2 binding plain pods, and Arranger
+ * (pods with {@code spec.nodeName} preset), kube-scheduler 1.20.2 binding plain pods, the jobs path
+ * (batch/v1 Jobs through kube-controller-manager's Job controller and kube-scheduler), and Arranger
  * (both services from their jars) placing TYJobs of a leader and 7 workers. Prints a table and,
- * last, {@code e2e nodes=<N> pods=<M> arranger=<pods/s> kube-scheduler=<pods/s> ceiling=<pods/s>}.
- * A benchmark, not a test: run it with {@code scripts/bench-e2e.sh}.
+ * last, {@code e2e nodes=<N> pods=<M> arranger=<pods/s> jobs-path=<pods/s> ...}. A benchmark, not a
+ * test: run it with {@code scripts/bench-e2e.sh}.
  *
  * <p>This class runs the phases: it starts the control plane and registers the nodes, starts and
  * stops the processes under test around their phases, repeats each phase (each run in a fresh
@@ -102,12 +103,14 @@ public final class E2eThroughputBenchmark {
     if (options.phases().contains(CeilingPhase.NAME)) {
       runs.put(CeilingPhase.NAME, repeat(new CeilingPhase(cluster, options)));
     }
-    if (options.phases().contains(KubeSchedulerPhase.NAME)) {
+    boolean kubeSchedulerPhase = options.phases().contains(KubeSchedulerPhase.NAME);
+    boolean jobsPhase = options.phases().contains(JobsPathPhase.NAME);
+    if (kubeSchedulerPhase || jobsPhase) {
       progress(
           "[kube-scheduler] starting %s (qps/burst %d, leader election off)",
           binaries.kubeScheduler(), options.kubeSchedulerQps());
-      try (KubeSchedulerProcess scheduler =
-          KubeSchedulerProcess.start(
+      try (ComponentProcess scheduler =
+          ComponentProcess.kubeScheduler(
               binaries.kubeScheduler(),
               controlPlane,
               cluster.workDir(),
@@ -115,7 +118,12 @@ public final class E2eThroughputBenchmark {
         scheduler.awaitHealthy(Duration.ofSeconds(60));
         KubeSchedulerPhase phase = new KubeSchedulerPhase(cluster, options, scheduler);
         phase.warmUp();
-        runs.put(KubeSchedulerPhase.NAME, repeat(phase));
+        if (kubeSchedulerPhase) {
+          runs.put(KubeSchedulerPhase.NAME, repeat(phase));
+        }
+        if (jobsPhase) {
+          runs.put(JobsPathPhase.NAME, jobsPath(binaries, scheduler));
+        }
         progress(
             "[kube-scheduler] stopping it (peak RSS %.0f MiB)",
             ProcStat.peakRssMiB(scheduler.pid()));
@@ -141,6 +149,28 @@ public final class E2eThroughputBenchmark {
       }
     }
     new Results(options, runs).print();
+  }
+
+  /** The jobs path's runs, kube-controller-manager started for them beside kube-scheduler. */
+  private List<PhaseRun> jobsPath(ControlPlaneBinaries binaries, ComponentProcess scheduler) {
+    progress(
+        "[jobs] starting %s (the Job controller only, qps/burst %d, leader election off)",
+        binaries.kubeControllerManager(), options.kubeSchedulerQps());
+    try (ComponentProcess controllerManager =
+        ComponentProcess.kubeControllerManager(
+            binaries.kubeControllerManager(),
+            cluster.controlPlane(),
+            cluster.workDir(),
+            options.kubeSchedulerQps())) {
+      controllerManager.awaitHealthy(Duration.ofSeconds(60));
+      JobsPathPhase phase = new JobsPathPhase(cluster, options, scheduler, controllerManager);
+      phase.warmUp();
+      List<PhaseRun> runs = repeat(phase);
+      progress(
+          "[jobs] stopping kube-controller-manager (peak RSS %.0f MiB)",
+          ProcStat.peakRssMiB(controllerManager.pid()));
+      return runs;
+    }
   }
 
   /**

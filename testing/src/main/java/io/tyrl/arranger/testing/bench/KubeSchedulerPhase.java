@@ -19,10 +19,9 @@ final class KubeSchedulerPhase implements Phase {
 
   private final BenchCluster cluster;
   private final BenchmarkOptions options;
-  private final KubeSchedulerProcess scheduler;
+  private final ComponentProcess scheduler;
 
-  KubeSchedulerPhase(
-      BenchCluster cluster, BenchmarkOptions options, KubeSchedulerProcess scheduler) {
+  KubeSchedulerPhase(BenchCluster cluster, BenchmarkOptions options, ComponentProcess scheduler) {
     this.cluster = cluster;
     this.options = options;
     this.scheduler = scheduler;

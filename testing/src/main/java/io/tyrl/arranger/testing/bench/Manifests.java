@@ -13,8 +13,9 @@ import java.util.UUID;
 
 /**
  * What the benchmark creates, as JSON for {@link RawApi}: plain pods (for the ceiling and
- * kube-scheduler), TYJobs of a leader and {@value #WORKERS_PER_JOB} workers (for Arranger), and
- * pods shaped as the controller makes them for those TYJobs (for pods-only).
+ * kube-scheduler), TYJobs of a leader and {@value #WORKERS_PER_JOB} workers (for Arranger), pods
+ * shaped as the controller makes them for those TYJobs (for pods-only), and batch/v1 Jobs of 8 such
+ * pods (for the jobs path).
  */
 final class Manifests {
 
@@ -73,6 +74,59 @@ final class Manifests {
             .leader("learner", "2", "8Gi")
             .workers("actor", WORKERS_PER_JOB, "1", "2Gi")
             .build());
+  }
+
+  static String batchJobsPath(String namespace) {
+    return "/apis/batch/v1/namespaces/" + namespace + "/jobs";
+  }
+
+  /**
+   * batch/v1 Job i, the path a user takes without Arranger: parallelism and completions 8, so that
+   * kube-controller-manager's Job controller makes 8 pods and kube-scheduler binds them. A Job has
+   * one pod template, so its 8 pods are all shaped as Arranger's workers (1 cpu, 2Gi, the same
+   * labels, environment and image) — one cpu and 6Gi less per 8 pods than a TYJob's leader adds,
+   * which nodes of 64 cpu and 256Gi never feel.
+   */
+  static String batchJob(int i) {
+    String job = tyJobName(i);
+    Map<String, Object> container = new LinkedHashMap<>();
+    container.put("name", "actor");
+    container.put("image", "registry.local/rl/actor:1");
+    container.put(
+        "env",
+        List.of(
+            Map.of("name", "TYJOB_NAME", "value", job),
+            Map.of("name", "TYJOB_ROLE", "value", "worker"),
+            Map.of("name", "TYJOB_WORKER_SET", "value", "actor")));
+    container.put("resources", Map.of("requests", Map.of("cpu", "1", "memory", "2Gi")));
+    Map<String, Object> podSpec = new LinkedHashMap<>();
+    podSpec.put("restartPolicy", "Never");
+    podSpec.put("containers", List.of(container));
+    Map<String, Object> template = new LinkedHashMap<>();
+    // The Job's pods share one template, so they carry no worker index.
+    template.put(
+        "metadata",
+        Map.of(
+            "labels",
+            Map.of(
+                PodLabels.JOB_NAME,
+                job,
+                PodLabels.ROLE,
+                PodLabels.WORKER,
+                PodLabels.WORKER_SET,
+                "actor")));
+    template.put("spec", podSpec);
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("parallelism", 8);
+    spec.put("completions", 8);
+    spec.put("backoffLimit", 0);
+    spec.put("template", template);
+    Map<String, Object> manifest = new LinkedHashMap<>();
+    manifest.put("apiVersion", "batch/v1");
+    manifest.put("kind", "Job");
+    manifest.put("metadata", Map.of("name", job));
+    manifest.put("spec", spec);
+    return GSON.toJson(manifest);
   }
 
   /**

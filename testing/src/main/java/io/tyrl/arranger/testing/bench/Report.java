@@ -106,17 +106,32 @@ public final class Report {
       double eventsPerJob,
       double cycleP99Millis) {}
 
+  /**
+   * Pods per second of each way of doing the same work, medians over the runs; NaN for a phase not
+   * run.
+   *
+   * @param arranger both services, TYJobs in, pods placed
+   * @param jobsPath batch/v1 Jobs through kube-controller-manager's Job controller and
+   *     kube-scheduler
+   * @param kubeScheduler plain pods the benchmark creates, bound by kube-scheduler
+   * @param ceiling pods with their node preset, nothing decided
+   * @param podsOnly pods shaped as Arranger's, nodes preset, both services watching
+   */
+  public record Rates(
+      double arranger, double jobsPath, double kubeScheduler, double ceiling, double podsOnly) {}
+
   /** The last line, the one scripts read. */
-  public static String summaryLine(
-      int nodes, int pods, double arranger, double kubeScheduler, double ceiling, Cost cost) {
-    return ("e2e nodes=%d pods=%d arranger=%s kube-scheduler=%s ceiling=%s api-requests-per-pod=%s"
-            + " tyjob-writes-per-job=%s events-per-job=%s cycle-p99-ms=%s")
+  public static String summaryLine(int nodes, int pods, Rates rates, Cost cost) {
+    return ("e2e nodes=%d pods=%d arranger=%s jobs-path=%s kube-scheduler=%s ceiling=%s pods-only=%s"
+            + " api-requests-per-pod=%s tyjob-writes-per-job=%s events-per-job=%s cycle-p99-ms=%s")
         .formatted(
             nodes,
             pods,
-            num(arranger, 0),
-            num(kubeScheduler, 0),
-            num(ceiling, 0),
+            num(rates.arranger(), 0),
+            num(rates.jobsPath(), 0),
+            num(rates.kubeScheduler(), 0),
+            num(rates.ceiling(), 0),
+            num(rates.podsOnly(), 0),
             num(cost.requestsPerPod(), 2),
             num(cost.tyJobWritesPerJob(), 2),
             num(cost.eventsPerJob(), 2),

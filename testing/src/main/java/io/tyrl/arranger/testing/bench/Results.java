@@ -19,10 +19,13 @@ record Results(BenchmarkOptions options, Map<String, List<PhaseRun>> runs) {
   void print() {
     List<PhaseRun> ceiling = runs.getOrDefault(CeilingPhase.NAME, List.of());
     List<PhaseRun> kube = runs.getOrDefault(KubeSchedulerPhase.NAME, List.of());
+    List<PhaseRun> jobs = runs.getOrDefault(JobsPathPhase.NAME, List.of());
     List<PhaseRun> arranger = runs.getOrDefault(ArrangerPhase.NAME, List.of());
     List<PhaseRun> podsOnly = runs.getOrDefault(PodsOnlyPhase.NAME, List.of());
     double ceilingRate = medianOf(ceiling, PhaseRun::podsPerSecond);
     double kubeRate = medianOf(kube, PhaseRun::podsPerSecond);
+    double jobsRate = medianOf(jobs, PhaseRun::podsPerSecond);
+    double podsOnlyRate = medianOf(podsOnly, PhaseRun::podsPerSecond);
     double arrangerRate = medianOf(arranger, PhaseRun::podsPerSecond);
 
     Report table =
@@ -35,31 +38,41 @@ record Results(BenchmarkOptions options, Map<String, List<PhaseRun>> runs) {
                 + options.repeats(),
             CeilingPhase.NAME,
             KubeSchedulerPhase.NAME,
+            JobsPathPhase.NAME,
             ArrangerPhase.NAME);
     table.row(
-        "pods/s", Report.num(ceilingRate, 0), Report.num(kubeRate, 0), Report.num(arrangerRate, 0));
+        "pods/s",
+        Report.num(ceilingRate, 0),
+        Report.num(kubeRate, 0),
+        Report.num(jobsRate, 0),
+        Report.num(arrangerRate, 0));
     table.row(
         "pods/s of each run",
         Report.runs(rates(ceiling), 0),
         Report.runs(rates(kube), 0),
+        Report.runs(rates(jobs), 0),
         Report.runs(rates(arranger), 0));
     table.row(
         "s to the last pod with a node",
         num(ceiling, PhaseRun::seconds, 2),
         num(kube, PhaseRun::seconds, 2),
+        num(jobs, PhaseRun::seconds, 2),
         num(arranger, PhaseRun::seconds, 2));
     table.row(
         "s of the benchmark's creates",
         num(ceiling, PhaseRun::createSeconds, 2),
         num(kube, PhaseRun::createSeconds, 2),
+        num(jobs, PhaseRun::createSeconds, 2),
         num(arranger, PhaseRun::createSeconds, 2));
     table.row(
         "pods only, services watching: pods/s (each run)",
         "",
         "",
+        "",
         num(podsOnly, PhaseRun::podsPerSecond, 0) + " (" + Report.runs(rates(podsOnly), 0) + ")");
     table.row(
         "pods only: CPU s kube-apiserver + etcd / scheduler / controller / benchmark / machine",
+        "",
         "",
         "",
         num(podsOnly, r -> r.cpuSeconds().get("kube-apiserver") + r.cpuSeconds().get("etcd"), 1)
@@ -75,29 +88,41 @@ record Results(BenchmarkOptions options, Map<String, List<PhaseRun>> runs) {
         "÷ ceiling",
         Report.num(Report.ratio(ceilingRate, ceilingRate), 2),
         Report.num(Report.ratio(kubeRate, ceilingRate), 2),
+        Report.num(Report.ratio(jobsRate, ceilingRate), 2),
         Report.num(Report.ratio(arrangerRate, ceilingRate), 2));
     table.row(
         "arranger ÷ kube-scheduler",
         "",
         "",
+        "",
         Report.num(Report.ratio(arrangerRate, kubeRate), 2) + "×");
+    table.row(
+        "arranger ÷ jobs path",
+        "",
+        "",
+        "",
+        Report.num(Report.ratio(arrangerRate, jobsRate), 2) + "×");
     table.row(
         "API writes/pod (all, until done)",
         num(ceiling, r -> r.totalWrites() / r.pods(), 2),
         num(kube, r -> r.totalWrites() / r.pods(), 2),
+        num(jobs, r -> r.totalWrites() / r.pods(), 2),
         num(arranger, r -> r.totalWrites() / r.pods(), 2));
     table.row(
         "API writes/pod by the scheduler(s)",
         "0 (nodeName preset)",
         num(kube, PhaseRun::serviceWritesPerPod, 2),
+        num(jobs, PhaseRun::serviceWritesPerPod, 2),
         num(arranger, PhaseRun::serviceWritesPerPod, 2));
     table.row(
         "API requests/pod (all but watches, until done)",
         num(ceiling, PhaseRun::requestsPerPod, 2),
         num(kube, PhaseRun::requestsPerPod, 2),
+        num(jobs, PhaseRun::requestsPerPod, 2),
         num(arranger, PhaseRun::requestsPerPod, 2));
     table.row(
         "TYJob writes/job until done / in the " + options.settleSeconds() + " s after",
+        "",
         "",
         "",
         num(arranger, r -> r.tyJobWritesPerJob(false), 2)
@@ -107,11 +132,13 @@ record Results(BenchmarkOptions options, Map<String, List<PhaseRun>> runs) {
         "Events/job until done / in the " + options.settleSeconds() + " s after",
         "",
         num(kube, r -> r.eventsPerJob(false), 2) + " (8 pods)",
+        num(jobs, r -> r.eventsPerJob(false), 2),
         num(arranger, r -> r.eventsPerJob(false), 2)
             + " / "
             + num(arranger, r -> r.eventsPerJob(true), 2));
     table.row(
         "scheduler cycle p50 / p99 ms (in phase)",
+        "",
         "",
         "",
         Report.num(1000 * medianOf(arranger, r -> Report.quantile(r.cycleSeconds(), 0.5)), 0)
@@ -120,6 +147,7 @@ record Results(BenchmarkOptions options, Map<String, List<PhaseRun>> runs) {
                 1000 * medianOf(arranger, r -> Report.quantile(r.cycleSeconds(), 0.99)), 0));
     table.row(
         "scheduler cycle p50 / p99 ms (/actuator)",
+        "",
         "",
         "",
         Report.num(
@@ -135,8 +163,9 @@ record Results(BenchmarkOptions options, Map<String, List<PhaseRun>> runs) {
         "core part of the cycle p50 ms",
         "",
         "",
+        "",
         Report.num(1000 * medianOf(arranger, r -> Report.quantile(r.coreSeconds(), 0.5)), 0));
-    table.row("cycles in the phase", "", "", num(arranger, r -> r.cycleSeconds().size(), 0));
+    table.row("cycles in the phase", "", "", "", num(arranger, r -> r.cycleSeconds().size(), 0));
     table.row(
         "peak heap MiB",
         "",
@@ -144,6 +173,7 @@ record Results(BenchmarkOptions options, Map<String, List<PhaseRun>> runs) {
             + num(kube, r -> r.peaksMiB().get("kube-scheduler Go heap in use"), 0)
             + ", RSS "
             + num(kube, r -> r.peaksMiB().get("kube-scheduler RSS (VmHWM)"), 0),
+        "",
         "scheduler "
             + num(arranger, r -> r.peaksMiB().get("scheduler heap"), 0)
             + ", controller "
@@ -152,11 +182,15 @@ record Results(BenchmarkOptions options, Map<String, List<PhaseRun>> runs) {
         "CPU s: kube-apiserver + etcd",
         num(ceiling, r -> r.cpuSeconds().get("kube-apiserver") + r.cpuSeconds().get("etcd"), 1),
         num(kube, r -> r.cpuSeconds().get("kube-apiserver") + r.cpuSeconds().get("etcd"), 1),
+        num(jobs, r -> r.cpuSeconds().get("kube-apiserver") + r.cpuSeconds().get("etcd"), 1),
         num(arranger, r -> r.cpuSeconds().get("kube-apiserver") + r.cpuSeconds().get("etcd"), 1));
     table.row(
         "CPU s: scheduler(s) / controller",
         "",
         num(kube, r -> r.cpuSeconds().get(KubeSchedulerPhase.NAME), 1),
+        num(jobs, r -> r.cpuSeconds().get(KubeSchedulerPhase.NAME), 1)
+            + " / "
+            + num(jobs, r -> r.cpuSeconds().get("kube-controller-manager"), 1),
         num(arranger, r -> r.cpuSeconds().get("scheduler"), 1)
             + " / "
             + num(arranger, r -> r.cpuSeconds().get("controller"), 1));
@@ -168,6 +202,9 @@ record Results(BenchmarkOptions options, Map<String, List<PhaseRun>> runs) {
         num(kube, r -> r.cpuSeconds().get("benchmark"), 1)
             + " / "
             + num(kube, r -> r.cpuSeconds().get("machine"), 1),
+        num(jobs, r -> r.cpuSeconds().get("benchmark"), 1)
+            + " / "
+            + num(jobs, r -> r.cpuSeconds().get("machine"), 1),
         num(arranger, r -> r.cpuSeconds().get("benchmark"), 1)
             + " / "
             + num(arranger, r -> r.cpuSeconds().get("machine"), 1));
@@ -197,20 +234,13 @@ record Results(BenchmarkOptions options, Map<String, List<PhaseRun>> runs) {
     }
     if (!podsOnly.isEmpty()) {
       System.out.println(
-          Report.floorLine(
-              options.nodes(),
-              options.pods(),
-              medianOf(podsOnly, PhaseRun::podsPerSecond),
-              kubeRate,
-              ceilingRate));
+          Report.floorLine(options.nodes(), options.pods(), podsOnlyRate, kubeRate, ceilingRate));
     }
     System.out.println(
         Report.summaryLine(
             options.nodes(),
             options.pods(),
-            arrangerRate,
-            kubeRate,
-            ceilingRate,
+            new Report.Rates(arrangerRate, jobsRate, kubeRate, ceilingRate, podsOnlyRate),
             new Report.Cost(
                 medianOf(arranger, PhaseRun::requestsPerPod),
                 medianOf(arranger, r -> r.tyJobWritesPerJob(false)),

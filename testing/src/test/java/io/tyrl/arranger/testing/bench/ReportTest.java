@@ -41,16 +41,24 @@ class ReportTest {
   void summaryLineHasTheAgreedShapeAndRoundsToWholePodsPerSecond() {
     assertThat(
             Report.summaryLine(
-                5000, 10000, 812.4, 301.6, 1320.0, new Report.Cost(1.456, 2.004, 0.996, 412.6)))
+                5000,
+                10000,
+                new Report.Rates(812.4, 204.5, 301.6, 1320.0, 1023.2),
+                new Report.Cost(1.456, 2.004, 0.996, 412.6)))
         .isEqualTo(
-            "e2e nodes=5000 pods=10000 arranger=812 kube-scheduler=302 ceiling=1320 api-requests-per-pod=1.46"
-                + " tyjob-writes-per-job=2.00 events-per-job=1.00 cycle-p99-ms=413");
+            "e2e nodes=5000 pods=10000 arranger=812 jobs-path=205 kube-scheduler=302 ceiling=1320"
+                + " pods-only=1023 api-requests-per-pod=1.46 tyjob-writes-per-job=2.00"
+                + " events-per-job=1.00 cycle-p99-ms=413");
     assertThat(
             Report.summaryLine(
-                1, 2, Double.NaN, 1, 1, new Report.Cost(Double.NaN, 0, 0, Double.NaN)))
+                1,
+                2,
+                new Report.Rates(Double.NaN, Double.NaN, 1, 1, Double.NaN),
+                new Report.Cost(Double.NaN, 0, 0, Double.NaN)))
         .isEqualTo(
-            "e2e nodes=1 pods=2 arranger=n/a kube-scheduler=1 ceiling=1 api-requests-per-pod=n/a"
-                + " tyjob-writes-per-job=0.00 events-per-job=0.00 cycle-p99-ms=n/a");
+            "e2e nodes=1 pods=2 arranger=n/a jobs-path=n/a kube-scheduler=1 ceiling=1 pods-only=n/a"
+                + " api-requests-per-pod=n/a tyjob-writes-per-job=0.00 events-per-job=0.00"
+                + " cycle-p99-ms=n/a");
   }
 
   @Test
