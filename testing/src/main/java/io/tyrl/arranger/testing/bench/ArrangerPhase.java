@@ -46,7 +46,7 @@ final class ArrangerPhase implements Phase {
     RawApi api = cluster.api();
     int warmupJobs = Math.max(1, Math.min(256, options.pods() / 8 / 4));
     String warmupNamespace = cluster.createNamespace("bench-warmup-arranger");
-    try (LeaderKubelet kubelet = new LeaderKubelet(cluster.controlPlane().adminClient());
+    try (BenchKubelet kubelet = BenchKubelet.leaders(cluster.controlPlane().adminClient());
         BindingWatch watch = new BindingWatch(api, warmupNamespace, kubelet::onBound)) {
       api.postAll(
           warmupJobs,
@@ -74,7 +74,7 @@ final class ArrangerPhase implements Phase {
         repeat, options.repeats(), jobs, Manifests.WORKERS_PER_JOB, pods);
     CpuSeconds cpu = new CpuSeconds(cluster.controlPlane(), services.pids());
     PhaseRun run;
-    try (LeaderKubelet kubelet = new LeaderKubelet(cluster.controlPlane().adminClient());
+    try (BenchKubelet kubelet = BenchKubelet.leaders(cluster.controlPlane().adminClient());
         BindingWatch watch = new BindingWatch(api, namespace, kubelet::onBound);
         Sampler sampler =
             new Sampler(
@@ -242,7 +242,8 @@ final class ArrangerPhase implements Phase {
     return response == null || response.statusCode() != 200 ? null : response.body();
   }
 
-  private void deleteJobsAndPods(String namespace, int jobs, BindingWatch watch) {
+  /** Deletes TYJobs 0 to jobs - 1 of the namespace, then every pod the watch saw. */
+  void deleteJobsAndPods(String namespace, int jobs, BindingWatch watch) {
     RawApi api = cluster.api();
     long start = System.nanoTime();
     api.runAll(

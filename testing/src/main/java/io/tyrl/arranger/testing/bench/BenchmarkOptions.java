@@ -28,7 +28,8 @@ record BenchmarkOptions(
     int settleSeconds,
     int sampleMillis,
     List<String> serviceJvmOptions,
-    int apiServerProfileSeconds) {
+    int apiServerProfileSeconds,
+    int bigJobActors) {
 
   /** Every phase, in the order they run. */
   static final List<String> PHASES =
@@ -37,7 +38,11 @@ record BenchmarkOptions(
           KubeSchedulerPhase.NAME,
           JobsPathPhase.NAME,
           PodsOnlyPhase.NAME,
-          ArrangerPhase.NAME);
+          ArrangerPhase.NAME,
+          BigJobPhase.NAME);
+
+  /** The most workers a TYJob may have (the CRD's bound), so the most a big job may have. */
+  static final int MAX_BIG_JOB_ACTORS = 5000;
 
   /** The module's runnable jar, as the build leaves it. */
   Path jar(Path root, String module) {
@@ -46,7 +51,7 @@ record BenchmarkOptions(
 
   static final String USAGE =
       "usage: bench-e2e [--nodes N] [--pods M] [--repeats R] [--threads T]"
-          + " [--connections C] [--phases ceiling,kube-scheduler,jobs,pods-only,arranger] [--scheduler-property key=value]..."
+          + " [--connections C] [--phases ceiling,kube-scheduler,jobs,pods-only,arranger,big-job] [--big-job ACTORS] [--scheduler-property key=value]..."
           + " [--controller-property key=value]... [--service-heap 1g] [--service-jvm-option OPTION]..."
           + " [--kube-scheduler-qps Q] [--timeout SECONDS]"
           + " [--settle SECONDS] [--sample-ms MS] [--api-server-profile SECONDS] [--work-dir DIR]"
@@ -71,15 +76,27 @@ record BenchmarkOptions(
     int sampleMillis = 1000;
     List<String> serviceJvmOptions = new ArrayList<>();
     int apiServerProfileSeconds = 0;
+    int bigJobActors = 0;
+    boolean nodesGiven = false;
+    boolean podsGiven = false;
+    boolean phasesGiven = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--nodes" -> nodes = positive(args, ++i);
-        case "--pods" -> pods = positive(args, ++i);
+        case "--nodes" -> {
+          nodes = positive(args, ++i);
+          nodesGiven = true;
+        }
+        case "--pods" -> {
+          pods = positive(args, ++i);
+          podsGiven = true;
+        }
+        case "--big-job" -> bigJobActors = positive(args, ++i);
         case "--repeats" -> repeats = positive(args, ++i);
         case "--threads" -> threads = positive(args, ++i);
         case "--connections" -> connections = positive(args, ++i);
         case "--phases" -> {
           phases = new LinkedHashSet<>(List.of(value(args, ++i).split(",")));
+          phasesGiven = true;
           for (String phase : phases) {
             if (!PHASES.contains(phase)) {
               throw new IllegalArgumentException("unknown phase " + phase + "; " + USAGE);
@@ -105,12 +122,27 @@ record BenchmarkOptions(
         default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; " + USAGE);
       }
     }
+    if (bigJobActors > MAX_BIG_JOB_ACTORS) {
+      throw new IllegalArgumentException(
+          "--big-job must be at most " + MAX_BIG_JOB_ACTORS + " actors, got " + bigJobActors);
+    }
+    if (bigJobActors > 0) {
+      // The size the big job was first measured at; the pods size only the services' warm-up.
+      nodes = nodesGiven ? nodes : 48;
+      pods = podsGiven ? pods : 512;
+      phases = phasesGiven ? phases : new LinkedHashSet<>(List.of(BigJobPhase.NAME));
+    }
+    if (phases.contains(BigJobPhase.NAME) && bigJobActors == 0) {
+      throw new IllegalArgumentException("the big-job phase needs --big-job ACTORS; " + USAGE);
+    }
     if (pods < 8) {
       throw new IllegalArgumentException(
           "--pods must be at least 8 (one TYJob of a leader and 7 workers)");
     }
     if (version == null
-        && (phases.contains(ArrangerPhase.NAME) || phases.contains(PodsOnlyPhase.NAME))) {
+        && (phases.contains(ArrangerPhase.NAME)
+            || phases.contains(PodsOnlyPhase.NAME)
+            || phases.contains(BigJobPhase.NAME))) {
       throw new IllegalArgumentException(
           "--version is needed to find the services' jars; " + USAGE);
     }
@@ -135,7 +167,8 @@ record BenchmarkOptions(
         settle,
         sampleMillis,
         List.copyOf(serviceJvmOptions),
-        apiServerProfileSeconds);
+        apiServerProfileSeconds,
+        bigJobActors);
   }
 
   private static void property(Map<String, String> properties, String assignment) {

@@ -130,7 +130,8 @@ public final class E2eThroughputBenchmark {
       }
     }
     if (options.phases().contains(PodsOnlyPhase.NAME)
-        || options.phases().contains(ArrangerPhase.NAME)) {
+        || options.phases().contains(ArrangerPhase.NAME)
+        || options.phases().contains(BigJobPhase.NAME)) {
       // One start, warmed once, for both phases: pods-only then measures the same warm JVMs the
       // Arranger runs use.
       try (ArrangerServices services = ArrangerServices.start(cluster, options)) {
@@ -141,6 +142,9 @@ public final class E2eThroughputBenchmark {
         }
         if (options.phases().contains(ArrangerPhase.NAME)) {
           runs.put(ArrangerPhase.NAME, repeat(arranger));
+        }
+        if (options.phases().contains(BigJobPhase.NAME)) {
+          runs.put(BigJobPhase.NAME, repeat(new BigJobPhase(cluster, options, services, arranger)));
         }
         progress(
             "[arranger] stopping the services (peak RSS: scheduler %.0f MiB, controller %.0f MiB)",

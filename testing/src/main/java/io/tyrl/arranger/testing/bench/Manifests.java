@@ -130,6 +130,19 @@ final class Manifests {
   }
 
   /**
+   * One TYJob of a leader (2 cpu, 8Gi) and {@code actors} small actors (100m, 256Mi: a policy
+   * network's rollout worker), with the default gang minimum, named as job 0.
+   */
+  static String bigTyJob(String namespace, int actors) {
+    return GSON.toJson(
+        TYJobBuilder.named(tyJobName(0))
+            .namespace(namespace)
+            .leader("learner", "2", "8Gi")
+            .workers("actor", actors, "100m", "256Mi")
+            .build());
+  }
+
+  /**
    * Pod i of job i / 8 as the controller creates it for {@link #tyJob}: index 0 the leader, then
    * the workers, with the job's labels, owner reference and environment.
    */

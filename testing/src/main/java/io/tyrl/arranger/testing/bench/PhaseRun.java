@@ -51,12 +51,16 @@ record PhaseRun(
 
   /** Writes of TYJobs (their status above all) per job; the benchmark's creates are not counted. */
   double tyJobWritesPerJob(boolean trailing) {
+    return tyJobWrites(trailing) / (pods / 8.0);
+  }
+
+  /** Writes of TYJobs (their status above all), the benchmark's creates not counted. */
+  double tyJobWrites(boolean trailing) {
     return sum(
-            trailing ? trailingWrites : writes,
-            key ->
-                !key.startsWith("POST ")
-                    && (key.endsWith(" " + TYJOBS) || key.endsWith(" " + TYJOBS + "/status")))
-        / (pods / 8.0);
+        trailing ? trailingWrites : writes,
+        key ->
+            !key.startsWith("POST ")
+                && (key.endsWith(" " + TYJOBS) || key.endsWith(" " + TYJOBS + "/status")));
   }
 
   /** Events created or counted again (core/v1 and events.k8s.io) per job. */

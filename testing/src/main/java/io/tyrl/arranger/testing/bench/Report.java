@@ -139,6 +139,15 @@ public final class Report {
   }
 
   /**
+   * The big job's line: one TYJob of {@code actors} actors, seconds from its create until every pod
+   * was Running (median), and each run's.
+   */
+  public static String bigJobLine(int actors, double seconds, String eachRun) {
+    return "big-job actors=%d seconds-to-all-running=%s (runs: %s)"
+        .formatted(actors, num(seconds, 1), eachRun);
+  }
+
+  /**
    * The line that bounds what Arranger can reach here: pods shaped as Arranger's, created with
    * their nodes preset while both services watch, per second, and that rate over the ceiling's and
    * kube-scheduler's of the same run.

@@ -246,6 +246,20 @@ record Results(BenchmarkOptions options, Map<String, List<PhaseRun>> runs) {
                 medianOf(arranger, r -> r.tyJobWritesPerJob(false)),
                 medianOf(arranger, r -> r.eventsPerJob(false)),
                 1000 * medianOf(arranger, r -> Report.quantile(r.cycleSeconds(), 0.99)))));
+    printBigJob();
+  }
+
+  /** The big job's line, when it ran: the last line, after the e2e line. */
+  private void printBigJob() {
+    List<PhaseRun> big = runs.getOrDefault(BigJobPhase.NAME, List.of());
+    if (big.isEmpty()) {
+      return;
+    }
+    System.out.println(
+        Report.bigJobLine(
+            options.bigJobActors(),
+            medianOf(big, PhaseRun::seconds),
+            Report.runs(big.stream().map(PhaseRun::seconds).toList(), 2)));
   }
 
   private static List<Double> rates(List<PhaseRun> runs) {

@@ -62,6 +62,14 @@ class ReportTest {
   }
 
   @Test
+  void bigJobLineGivesTheMedianSecondsToEveryPodRunningAndEachRun() {
+    assertThat(Report.bigJobLine(5000, 27.44, "27.44 / 31.02"))
+        .isEqualTo("big-job actors=5000 seconds-to-all-running=27.4 (runs: 27.44 / 31.02)");
+    assertThat(Report.bigJobLine(10, Double.NaN, ""))
+        .isEqualTo("big-job actors=10 seconds-to-all-running=n/a (runs: )");
+  }
+
+  @Test
   void floorLineGivesThePodsOnlyRateAndItsRatiosToTheOtherPhases() {
     assertThat(Report.floorLine(5000, 10000, 612.4, 300.0, 1500.0))
         .isEqualTo(
