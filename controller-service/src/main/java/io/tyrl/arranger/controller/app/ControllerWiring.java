@@ -37,6 +37,7 @@ import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.informer.ModelListerWatcher;
 import io.tyrl.arranger.kube.leader.LeaderElection;
+import io.tyrl.arranger.kube.metrics.InformerObjects;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -207,6 +208,9 @@ class ControllerWiring {
   ControllerMetrics controllerMetrics(MeterRegistry registry, InformerCache cache) {
     ControllerMetrics metrics = new ControllerMetrics(registry);
     metrics.observeJobsByStage(cache::jobsByStage);
+    cache
+        .cachedObjects()
+        .forEach((resource, cached) -> InformerObjects.register(registry, resource, cached));
     return metrics;
   }
 

@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntSupplier;
 
 /**
  * Read access to what the informers hold: TYJobs (as raw objects, see {@link JobViewMapper}) and
@@ -34,6 +35,11 @@ public final class InformerCache {
   }
 
   /** Adds the job index to the pod informer; must run before the informer starts. */
+  /** Objects each informer's cache holds, by resource, for the informer gauge. */
+  public Map<String, IntSupplier> cachedObjects() {
+    return Map.of("pods", () -> pods.listKeys().size(), "tyjobs", () -> jobs.listKeys().size());
+  }
+
   public static void indexPodsByJob(ScopedInformer<V1Pod> pods) {
     pods.addIndexers(
         Map.of(

@@ -10,6 +10,7 @@ import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.WatchScope;
 import io.tyrl.arranger.kube.events.EventRecorder;
 import io.tyrl.arranger.kube.leader.LeaderElection;
+import io.tyrl.arranger.kube.metrics.InformerObjects;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
@@ -119,8 +120,14 @@ class SchedulerWiring {
       SharedInformerFactory informerFactory,
       KubernetesClients clients,
       SchedulerProperties properties,
-      WatchScope scope) {
-    return new ClusterInformers(informerFactory, clients.informers(), properties.resync(), scope);
+      WatchScope scope,
+      MeterRegistry registry) {
+    ClusterInformers informers =
+        new ClusterInformers(informerFactory, clients.informers(), properties.resync(), scope);
+    informers
+        .cachedObjects()
+        .forEach((resource, cached) -> InformerObjects.register(registry, resource, cached));
+    return informers;
   }
 
   @Bean

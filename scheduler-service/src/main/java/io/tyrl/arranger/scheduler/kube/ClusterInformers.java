@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -125,6 +126,15 @@ public final class ClusterInformers implements ReadinessCheck {
             resyncMillis);
     gson = informerClient.getJSON().getGson();
     jobDecoder = new TYJobDecoder(gson);
+  }
+
+  /** Objects each informer's cache holds, by resource, for the informer gauge. */
+  public Map<String, IntSupplier> cachedObjects() {
+    return Map.of(
+        "pods", () -> pods.getIndexer().listKeys().size(),
+        "nodes", () -> nodes.getIndexer().listKeys().size(),
+        "tyjobs", () -> jobs.listKeys().size(),
+        "queues", () -> queues.getIndexer().listKeys().size());
   }
 
   /**
