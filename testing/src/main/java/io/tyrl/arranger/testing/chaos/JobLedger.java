@@ -43,6 +43,7 @@ public final class JobLedger {
   private final Map<String, Entry> jobs = new LinkedHashMap<>();
   private final Set<String> lost = new LinkedHashSet<>();
   private final Set<String> stuck = new LinkedHashSet<>();
+  private int retired;
 
   public JobLedger(Duration stuckAfter) {
     this.stuckAfter = stuckAfter;
@@ -166,11 +167,32 @@ public final class JobLedger {
   }
 
   public synchronized int submittedJobs() {
-    return jobs.size();
+    return jobs.size() + retired;
   }
 
   public synchronized int succeededJobs() {
-    return (int) jobs.values().stream().filter(e -> "Succeeded".equals(e.stage)).count();
+    return (int) jobs.values().stream().filter(e -> "Succeeded".equals(e.stage)).count() + retired;
+  }
+
+  /**
+   * Takes the jobs seen Succeeded off the books, so that a long run may delete them (as a TTL
+   * would) without their deletion counting as lost; they still count as submitted and succeeded.
+   *
+   * @return their keys, {@code namespace/name}
+   */
+  public synchronized List<String> retireSucceeded() {
+    List<String> done = new ArrayList<>();
+    jobs.entrySet()
+        .removeIf(
+            entry -> {
+              boolean succeeded = "Succeeded".equals(entry.getValue().stage);
+              if (succeeded) {
+                done.add(entry.getKey());
+              }
+              return succeeded;
+            });
+    retired += done.size();
+    return done;
   }
 
   /** Whether every submitted job has Succeeded or is counted as lost. */

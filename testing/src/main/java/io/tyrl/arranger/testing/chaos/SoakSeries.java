@@ -1,0 +1,83 @@
+package io.tyrl.arranger.testing.chaos;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The arithmetic of a soak run, kept apart from the processes so that it can be tested: the slope
+ * of a per-minute series (least squares, per hour), and a latency quantile from the buckets of a
+ * Prometheus histogram summed over a window.
+ */
+public final class SoakSeries {
+
+  private SoakSeries() {}
+
+  /** One sample of a series: seconds since the run began, and the value. */
+  public record Point(double seconds, double value) {}
+
+  /**
+   * The least-squares slope of the points, in value per hour; NaN for fewer than two points or
+   * points all at one time.
+   */
+  public static double slopePerHour(List<Point> points) {
+    int n = points.size();
+    if (n < 2) {
+      return Double.NaN;
+    }
+    double meanT = points.stream().mapToDouble(Point::seconds).average().orElseThrow();
+    double meanV = points.stream().mapToDouble(Point::value).average().orElseThrow();
+    double covariance = 0;
+    double variance = 0;
+    for (Point p : points) {
+      covariance += (p.seconds() - meanT) * (p.value() - meanV);
+      variance += (p.seconds() - meanT) * (p.seconds() - meanT);
+    }
+    return variance == 0 ? Double.NaN : covariance / variance * Duration.ofHours(1).toSeconds();
+  }
+
+  /**
+   * Cumulative bucket counts ({@code le} in seconds → count) of one histogram scrape minus an
+   * earlier one of the same process: what was observed between them.
+   */
+  public static Map<Double, Double> delta(Map<Double, Double> before, Map<Double, Double> after) {
+    Map<Double, Double> delta = new TreeMap<>();
+    after.forEach((le, count) -> delta.put(le, count - before.getOrDefault(le, 0.0)));
+    return delta;
+  }
+
+  /** Sums cumulative bucket counts, bucket by bucket. */
+  public static Map<Double, Double> sum(List<Map<Double, Double>> deltas) {
+    Map<Double, Double> total = new TreeMap<>();
+    deltas.forEach(d -> d.forEach((le, count) -> total.merge(le, count, Double::sum)));
+    return total;
+  }
+
+  /**
+   * The q-quantile, in milliseconds, of cumulative buckets: the upper bound of the first bucket
+   * whose count reaches q of the total (the {@code +Inf} bucket gives the largest finite bound);
+   * NaN when nothing was observed.
+   */
+  public static double quantileMillis(Map<Double, Double> cumulative, double q) {
+    List<Map.Entry<Double, Double>> buckets = new ArrayList<>(new TreeMap<>(cumulative).entrySet());
+    if (buckets.isEmpty()) {
+      return Double.NaN;
+    }
+    double total = buckets.get(buckets.size() - 1).getValue();
+    if (total <= 0) {
+      return Double.NaN;
+    }
+    double largestFinite = Double.NaN;
+    for (Map.Entry<Double, Double> bucket : buckets) {
+      if (!bucket.getKey().isInfinite()) {
+        largestFinite = bucket.getKey();
+      }
+      if (bucket.getValue() >= q * total) {
+        return 1000 * (bucket.getKey().isInfinite() ? largestFinite : bucket.getKey());
+      }
+    }
+    return 1000 * largestFinite;
+  }
+}

@@ -1,0 +1,56 @@
+package io.tyrl.arranger.testing.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SoakSeriesTest {
+
+  @Test
+  void theSlopeIsPerHourAndIgnoresNoiseAroundALine() {
+    // 10 MiB per hour, sampled every minute, with ±1 alternating noise.
+    List<SoakSeries.Point> points =
+        java.util.stream.IntStream.range(0, 120)
+            .mapToObj(i -> new SoakSeries.Point(60.0 * i, 100 + i / 6.0 + (i % 2 == 0 ? 1 : -1)))
+            .toList();
+
+    assertThat(SoakSeries.slopePerHour(points)).isCloseTo(10, within(0.1));
+    assertThat(SoakSeries.slopePerHour(List.of(new SoakSeries.Point(0, 5)))).isNaN();
+    assertThat(
+            SoakSeries.slopePerHour(
+                List.of(new SoakSeries.Point(30, 5), new SoakSeries.Point(30, 9))))
+        .isNaN();
+  }
+
+  @Test
+  void aFlatSeriesHasNoSlope() {
+    assertThat(
+            SoakSeries.slopePerHour(
+                List.of(
+                    new SoakSeries.Point(0, 200),
+                    new SoakSeries.Point(60, 200),
+                    new SoakSeries.Point(120, 200))))
+        .isZero();
+  }
+
+  @Test
+  void theQuantileComesFromTheBucketsObservedBetweenScrapesSummedOverReplicas() {
+    Map<Double, Double> before = Map.of(0.1, 90.0, 0.5, 100.0, Double.POSITIVE_INFINITY, 100.0);
+    Map<Double, Double> after = Map.of(0.1, 189.0, 0.5, 199.0, Double.POSITIVE_INFINITY, 200.0);
+    Map<Double, Double> other = Map.of(0.1, 0.0, 0.5, 0.0, Double.POSITIVE_INFINITY, 0.0);
+
+    Map<Double, Double> window =
+        SoakSeries.sum(List.of(SoakSeries.delta(before, after), SoakSeries.delta(other, other)));
+
+    assertThat(window).containsEntry(0.1, 99.0).containsEntry(Double.POSITIVE_INFINITY, 100.0);
+    assertThat(SoakSeries.quantileMillis(window, 0.5)).isEqualTo(100);
+    assertThat(SoakSeries.quantileMillis(window, 0.99)).isEqualTo(100);
+    assertThat(SoakSeries.quantileMillis(window, 0.995))
+        .as("beyond the last finite bucket: its bound")
+        .isEqualTo(500);
+    assertThat(SoakSeries.quantileMillis(SoakSeries.delta(other, other), 0.99)).isNaN();
+  }
+}
