@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,20 @@ public final class PodExpectations {
   /** How long a created pod is waited for when the service does not say. */
   public static final Duration DEFAULT_TIME_TO_LIVE = Duration.ofSeconds(30);
 
-  private record Expected(Set<String> podNames, Instant deadline) {}
+  /**
+   * The names still expected for one job and when the wait ends. Mutable, and touched only inside
+   * the map's {@code compute} for its job, which holds that job's entry locked: a job of 5,000
+   * workers whose names were copied into a new set at every create cost the square of its size,
+   * with the pod creators queued on the entry's lock meanwhile.
+   */
+  private static final class Expected {
+    private final Set<String> podNames = new HashSet<>();
+    private Instant deadline;
+
+    Expected(Instant deadline) {
+      this.deadline = deadline;
+    }
+  }
 
   private final Map<String, Expected> byJob = new ConcurrentHashMap<>();
   private final Duration timeToLive;
@@ -42,38 +56,47 @@ public final class PodExpectations {
     byJob.compute(
         jobKey,
         (key, expected) -> {
-          Set<String> names =
-              expected == null ? new HashSet<>() : new HashSet<>(expected.podNames());
-          names.add(podName);
-          return new Expected(Set.copyOf(names), deadline);
+          Expected now = expected == null ? new Expected(deadline) : expected;
+          now.podNames.add(podName);
+          now.deadline = deadline;
+          return now;
         });
   }
 
   /**
    * True when the cache shows every pod created for the job, or the wait for them has expired; the
-   * expectation is then dropped.
+   * expectation is then dropped. Checked and dropped in one step, so that a pod created meanwhile
+   * is never dropped with it.
    *
    * @param cachedPodNames the names of the job's pods the cache holds now
    */
   boolean satisfied(String jobKey, Set<String> cachedPodNames) {
-    Expected expected = byJob.get(jobKey);
-    if (expected == null) {
-      return true;
-    }
-    if (cachedPodNames.containsAll(expected.podNames())) {
-      byJob.remove(jobKey, expected);
-      return true;
-    }
-    if (clock.instant().isAfter(expected.deadline())) {
-      byJob.remove(jobKey, expected);
-      log.warn(
-          "TYJob {}: pods {} created by this controller not seen by the informer within {}; planning on the cache",
-          jobKey,
-          expected.podNames(),
-          timeToLive);
-      return true;
-    }
-    return false;
+    boolean[] waiting = {false};
+    byJob.computeIfPresent(
+        jobKey,
+        (key, expected) -> {
+          if (cachedPodNames.containsAll(expected.podNames)) {
+            return null;
+          }
+          if (clock.instant().isAfter(expected.deadline)) {
+            log.warn(
+                "TYJob {}: pods {} created by this controller not seen by the informer within {};"
+                    + " planning on the cache",
+                jobKey,
+                missing(expected.podNames, cachedPodNames),
+                timeToLive);
+            return null;
+          }
+          waiting[0] = true;
+          return expected;
+        });
+    return !waiting[0];
+  }
+
+  private static Set<String> missing(Set<String> expected, Set<String> cached) {
+    Set<String> missing = new TreeSet<>(expected);
+    missing.removeAll(cached);
+    return missing;
   }
 
   /** Forgets a job that is gone. */
