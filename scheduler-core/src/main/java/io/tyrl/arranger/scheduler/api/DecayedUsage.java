@@ -174,6 +174,21 @@ public record DecayedUsage(Instant asOf, List<Slot> slots) {
   }
 
   /**
+   * The share of the cluster's {@code resource} this usage amounts to on (decayed) average: 1 for
+   * holding all of it over the whole horizon ({@link #horizonSeconds}); 0 for a cluster without the
+   * resource.
+   *
+   * @param capacity the cluster's total of the resource, in {@link Resource}'s units
+   */
+  public double clusterShare(String resource, long capacity, Duration halfLife, Duration window) {
+    if (capacity <= 0) {
+      return 0;
+    }
+    return total(resource)
+        / (capacity / unitsPerQuantity(resource) * horizonSeconds(halfLife, window));
+  }
+
+  /**
    * How many of {@link Resource}'s units make one of the usage's: cpu is counted in millicores
    * there and in cores here.
    */

@@ -39,18 +39,20 @@ final class NamespaceUsageOrder {
         new Key(queue, namespace),
         key -> {
           FairnessConfiguration fairness = session.fairness();
-          double horizon = DecayedUsage.horizonSeconds(fairness.halfLife(), fairness.window());
           DecayedUsage usage = session.usageOf(queue).namespace(namespace);
           ResourceDimensions dimensions = session.dimensions();
           double dominant = 0;
           for (int d = 0; d < dimensions.size(); d++) {
-            long capacity = session.clusterAllocatable(d);
-            if (d == ResourceDimensions.PODS || capacity == 0) {
-              continue;
+            if (d != ResourceDimensions.PODS) {
+              dominant =
+                  Math.max(
+                      dominant,
+                      usage.clusterShare(
+                          dimensions.name(d),
+                          session.clusterAllocatable(d),
+                          fairness.halfLife(),
+                          fairness.window()));
             }
-            String name = dimensions.name(d);
-            double capacityQuantity = capacity / DecayedUsage.unitsPerQuantity(name);
-            dominant = Math.max(dominant, usage.total(name) / (capacityQuantity * horizon));
           }
           return dominant;
         });

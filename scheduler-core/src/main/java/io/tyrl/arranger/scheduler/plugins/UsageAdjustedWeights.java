@@ -77,14 +77,14 @@ final class UsageAdjustedWeights {
   static double[] usedShares(
       Session session, List<QueueState> queues, int dimension, FairnessConfiguration fairness) {
     String name = session.dimensions().name(dimension);
-    double capacity = session.clusterAllocatable(dimension) / DecayedUsage.unitsPerQuantity(name);
-    double horizon = DecayedUsage.horizonSeconds(fairness.halfLife(), fairness.window());
+    long capacity = session.clusterAllocatable(dimension);
     double[] used = new double[queues.size()];
     for (int i = 0; i < used.length; i++) {
       used[i] =
-          capacity == 0
-              ? 0
-              : session.usageOf(queues.get(i)).queue().total(name) / (capacity * horizon);
+          session
+              .usageOf(queues.get(i))
+              .queue()
+              .clusterShare(name, capacity, fairness.halfLife(), fairness.window());
     }
     return used;
   }
