@@ -17,7 +17,7 @@ public record FairnessConfiguration(
     Duration halfLife, Duration window, double strength, boolean namespaceOrder) {
 
   public static final Duration DEFAULT_HALF_LIFE = Duration.ofHours(24);
-  public static final double DEFAULT_STRENGTH = 8;
+  public static final double DEFAULT_STRENGTH = 10;
 
   public static final Duration MIN_HALF_LIFE = Duration.ofMinutes(1);
   public static final Duration MAX_HALF_LIFE = Duration.ofDays(365);

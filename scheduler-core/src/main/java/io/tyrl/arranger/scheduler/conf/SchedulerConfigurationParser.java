@@ -34,7 +34,7 @@ import org.yaml.snakeyaml.error.YAMLException;
  * fairness:                                   # optional: fairness over time (FairnessConfiguration)
  *   halfLife: 24h                             # past usage counts half after this
  *   window: 168h                              # optional: usage older than this is forgotten
- *   strength: 8                               # k; 0 = split by weight alone
+ *   strength: 10                              # k; 0 = split by weight alone
  *   namespaceOrder: false                     # jobs of the namespace that used least first
  * </pre>
  *

@@ -160,6 +160,25 @@ class UsageFairSharesTest {
     assertThat(strong).isLessThan(byDefault).isGreaterThanOrEqualTo(0);
   }
 
+  /** The worked example of docs/policies.md, "Fairness over time". */
+  @Test
+  void theWorkedExampleOfThePoliciesPage() {
+    QueueTreeSharesTest.Row row =
+        new QueueTreeSharesTest.Row(
+            "two equal queues, both wanting everything",
+            List.of(queue("a").build(), queue("b").build()),
+            Map.of("a", 16, "b", 16),
+            Map.of());
+    // a held 8 GPUs for the last 12 hours, each second decayed with a 24 h half-life since.
+    double usage = 8 * 86_400 / Math.log(2) * (1 - Math.pow(2, -0.5));
+    Map<String, QueueUsage> history = Map.of("a", gpuSeconds(usage));
+
+    assertThat(deservedGpus(row, history, withStrength(10)))
+        .containsEntry("a", 4L)
+        .containsEntry("b", 12L);
+    assertThat(deservedGpus(row, history, K0)).containsEntry("a", 8L).containsEntry("b", 8L);
+  }
+
   private static SchedulerConfiguration withStrength(double k) {
     return Fixtures.defaultConfiguration()
         .withFairness(new FairnessConfiguration(Duration.ofDays(1), null, k, false));
