@@ -152,6 +152,7 @@ function renderQueues(answer) {
     name.append(el('span', 'counts',
       q.pendingJobs + ' pending · ' + q.inqueueJobs + ' admitted · ' + q.runningJobs + ' running' +
       (q.overused ? ' · at its share' : '')));
+    if (q.usage) name.append(el('span', 'counts', 'used (decayed): ' + q.usage));
     if (q.treeProblem) name.append(el('span', 'problem', q.treeProblem));
     row.append(name, bars(q.resources, true));
     rows.push(row);

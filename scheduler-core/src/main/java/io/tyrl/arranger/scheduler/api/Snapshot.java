@@ -2,21 +2,45 @@ package io.tyrl.arranger.scheduler.api;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Everything one scheduling cycle looks at; immutable, so a cycle never sees the cache move under
  * it.
+ *
+ * @param usage each queue's past usage by queue name, as the caller keeps it (a queue missing from
+ *     it has no history); the cycle only reads it
  */
-public record Snapshot(List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo> queues) {
+public record Snapshot(
+    List<NodeInfo> nodes,
+    List<JobInfo> jobs,
+    List<QueueInfo> queues,
+    Map<String, QueueUsage> usage) {
 
   public Snapshot {
     nodes = List.copyOf(nodes);
     jobs = List.copyOf(jobs);
     queues = List.copyOf(queues);
+    usage = usage == null ? Map.of() : Map.copyOf(usage);
     requireUnique(nodes.stream().map(NodeInfo::name).toList(), "node");
     requireUniqueJobs(jobs);
     requireUnique(queues.stream().map(QueueInfo::name).toList(), "queue");
+  }
+
+  /** A snapshot without usage history. */
+  public Snapshot(List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo> queues) {
+    this(nodes, jobs, queues, Map.of());
+  }
+
+  /** The same snapshot with {@code newUsage} as its queues' past usage. */
+  public Snapshot withUsage(Map<String, QueueUsage> newUsage) {
+    return new Snapshot(nodes, jobs, queues, newUsage);
+  }
+
+  /** The queue's past usage; {@link QueueUsage#NONE} when it has none. */
+  public QueueUsage usageOf(String queue) {
+    return usage.getOrDefault(queue, QueueUsage.NONE);
   }
 
   /**

@@ -8,16 +8,19 @@ import java.util.Set;
 
 /**
  * The typed scheduler configuration: actions in the order they run, tiers of plugins, and the job
- * order of queues that name none ({@code defaultJobQueuePolicy}; Priority unless set), and the
- * cluster's topology levels ({@code topology.levels}; none unless set).
+ * order of queues that name none ({@code defaultJobQueuePolicy}; Priority unless set), the
+ * cluster's topology levels ({@code topology.levels}; none unless set), and fairness over time
+ * ({@code fairness}; {@link FairnessConfiguration#DEFAULT} unless set).
  */
 public record SchedulerConfiguration(
     List<ActionConfiguration> actions,
     List<TierConfiguration> tiers,
     JobQueuePolicy defaultJobQueuePolicy,
-    TopologyLevels topologyLevels) {
+    TopologyLevels topologyLevels,
+    FairnessConfiguration fairness) {
 
   public SchedulerConfiguration {
+    fairness = fairness == null ? FairnessConfiguration.DEFAULT : fairness;
     topologyLevels = topologyLevels == null ? TopologyLevels.NONE : topologyLevels;
     defaultJobQueuePolicy =
         defaultJobQueuePolicy == null ? JobQueuePolicy.PRIORITY : defaultJobQueuePolicy;
@@ -40,6 +43,15 @@ public record SchedulerConfiguration(
     }
   }
 
+  /** A configuration with the default fairness. */
+  public SchedulerConfiguration(
+      List<ActionConfiguration> actions,
+      List<TierConfiguration> tiers,
+      JobQueuePolicy defaultJobQueuePolicy,
+      TopologyLevels topologyLevels) {
+    this(actions, tiers, defaultJobQueuePolicy, topologyLevels, FairnessConfiguration.DEFAULT);
+  }
+
   /** A configuration without topology levels. */
   public SchedulerConfiguration(
       List<ActionConfiguration> actions,
@@ -55,7 +67,13 @@ public record SchedulerConfiguration(
 
   /** The same configuration with other topology levels. */
   public SchedulerConfiguration withTopologyLevels(TopologyLevels levels) {
-    return new SchedulerConfiguration(actions, tiers, defaultJobQueuePolicy, levels);
+    return new SchedulerConfiguration(actions, tiers, defaultJobQueuePolicy, levels, fairness);
+  }
+
+  /** The same configuration with other fairness settings. */
+  public SchedulerConfiguration withFairness(FairnessConfiguration newFairness) {
+    return new SchedulerConfiguration(
+        actions, tiers, defaultJobQueuePolicy, topologyLevels, newFairness);
   }
 
   public List<String> actionNames() {

@@ -2,6 +2,7 @@ package io.tyrl.arranger.scheduler.conf;
 
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import io.tyrl.arranger.scheduler.api.TopologyLevels;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +31,11 @@ import org.yaml.snakeyaml.error.YAMLException;
  * defaultJobQueuePolicy: DRF                  # optional: job order of queues that set none (Priority)
  * topology:                                   # optional: node-label keys, widest level first
  *   levels: [topology.kubernetes.io/zone, example.com/rack, kubernetes.io/hostname]
+ * fairness:                                   # optional: fairness over time (FairnessConfiguration)
+ *   halfLife: 24h                             # past usage counts half after this
+ *   window: 168h                              # optional: usage older than this is forgotten
+ *   strength: 10                              # k; 0 = split by weight alone
+ *   namespaceOrder: false                     # jobs of the namespace that used least first
  * </pre>
  *
  * Every unknown key, plugin, action or argument is refused with its path ({@code
@@ -38,7 +44,7 @@ import org.yaml.snakeyaml.error.YAMLException;
 public final class SchedulerConfigurationParser {
 
   private static final Set<String> ROOT_KEYS =
-      Set.of("actions", "tiers", "configurations", "defaultJobQueuePolicy", "topology");
+      Set.of("actions", "tiers", "configurations", "defaultJobQueuePolicy", "topology", "fairness");
 
   /**
    * The plugin that orders jobs under each job order; a default naming a disabled one would order
@@ -69,7 +75,56 @@ public final class SchedulerConfigurationParser {
     JobQueuePolicy defaultJobQueuePolicy =
         parseDefaultJobQueuePolicy(rootMap.get("defaultJobQueuePolicy"), tiers);
     return new SchedulerConfiguration(
-        actions, tiers, defaultJobQueuePolicy, parseTopology(rootMap.get("topology")));
+        actions,
+        tiers,
+        defaultJobQueuePolicy,
+        parseTopology(rootMap.get("topology")),
+        parseFairness(rootMap.get("fairness")));
+  }
+
+  private static final ArgumentSpec<Duration> HALF_LIFE =
+      ArgumentSpec.duration("halfLife", FairnessConfiguration.DEFAULT_HALF_LIFE);
+
+  /** Its default is never used: a window not given is none. */
+  private static final ArgumentSpec<Duration> WINDOW =
+      ArgumentSpec.duration("window", Duration.ofDays(7));
+
+  private static final ArgumentSpec<Double> STRENGTH =
+      ArgumentSpec.decimal(
+          "strength",
+          FairnessConfiguration.DEFAULT_STRENGTH,
+          0,
+          FairnessConfiguration.MAX_STRENGTH);
+
+  private static FairnessConfiguration parseFairness(Object raw) {
+    if (raw == null) {
+      return FairnessConfiguration.DEFAULT;
+    }
+    Map<String, Object> fairness = asMap(raw, "fairness");
+    rejectUnknownKeys(
+        fairness, Set.of("halfLife", "window", "strength", "namespaceOrder"), "fairness.");
+    Duration halfLife = fairnessValue(fairness, HALF_LIFE);
+    Duration window = fairness.get(WINDOW.name()) == null ? null : fairnessValue(fairness, WINDOW);
+    double strength = fairnessValue(fairness, STRENGTH);
+    Object namespaceOrder = fairness.get("namespaceOrder");
+    if (namespaceOrder != null && !(namespaceOrder instanceof Boolean)) {
+      throw new InvalidConfigurationException(
+          "fairness.namespaceOrder: expected true or false, got '" + namespaceOrder + "'");
+    }
+    return new FairnessConfiguration(
+        halfLife, window, strength, Boolean.TRUE.equals(namespaceOrder));
+  }
+
+  private static <T> T fairnessValue(Map<String, Object> fairness, ArgumentSpec<T> spec) {
+    Object raw = fairness.get(spec.name());
+    if (raw == null) {
+      return spec.defaultValue();
+    }
+    try {
+      return spec.convert(raw);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidConfigurationException("fairness." + spec.name() + ": " + e.getMessage(), e);
+    }
   }
 
   private static TopologyLevels parseTopology(Object raw) {

@@ -113,6 +113,7 @@ public final class Scheduler {
   public Session openSession(Snapshot snapshot, SchedulerConfiguration configuration, Instant now) {
     Session session = new Session(snapshot, now, configuration.defaultJobQueuePolicy());
     session.useTopologyLevels(configuration.topologyLevels());
+    session.useFairness(configuration.fairness());
     for (TierConfiguration tier : configuration.tiers()) {
       session.tiers().nextTier();
       for (PluginConfiguration pluginConfiguration : tier.plugins()) {

@@ -6,6 +6,7 @@ import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
+import io.tyrl.arranger.scheduler.api.QueueUsage;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
@@ -13,6 +14,7 @@ import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
 import io.tyrl.arranger.scheduler.api.TopologyLevels;
 import io.tyrl.arranger.scheduler.api.Victim;
+import io.tyrl.arranger.scheduler.conf.FairnessConfiguration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -61,6 +63,9 @@ public final class Session {
   private final Set<PlacementConstraints> pendingTaskConstraints =
       Collections.newSetFromMap(new IdentityHashMap<>());
   private TopologyLevels topologyLevels = TopologyLevels.NONE;
+  private FairnessConfiguration fairness = FairnessConfiguration.OFF;
+  private final Map<String, QueueUsage> usage;
+  private NamespaceUsageOrder namespaceOrder;
   private final Map<Class<?>, Object> extensions = new HashMap<>();
 
   /** A session whose queues that name no job order use Priority. */
@@ -74,6 +79,7 @@ public final class Session {
    */
   public Session(Snapshot snapshot, Instant now, JobQueuePolicy defaultJobQueuePolicy) {
     this.now = now;
+    this.usage = snapshot.usage();
     // By identity: the tasks of one worker set share their request, so each distinct amount is read
     // once.
     Set<Resource> amounts =
@@ -334,6 +340,25 @@ public final class Session {
     this.topologyLevels = levels == null ? TopologyLevels.NONE : levels;
   }
 
+  /** The configuration's fairness over time, set before the plugins open. */
+  void useFairness(FairnessConfiguration newFairness) {
+    this.fairness = newFairness == null ? FairnessConfiguration.OFF : newFairness;
+    this.namespaceOrder = fairness.namespaceOrder() ? new NamespaceUsageOrder(this) : null;
+  }
+
+  /**
+   * How past usage counts in this cycle ({@link FairnessConfiguration#OFF} unless the configuration
+   * says).
+   */
+  public FairnessConfiguration fairness() {
+    return fairness;
+  }
+
+  /** The queue's past usage as the snapshot gives it; {@link QueueUsage#NONE} without history. */
+  public QueueUsage usageOf(QueueState queue) {
+    return usage.getOrDefault(queue.name(), QueueUsage.NONE);
+  }
+
   /** The cluster's topology levels, widest first (none unless the configuration lists them). */
   public TopologyLevels topologyLevels() {
     return topologyLevels;
@@ -529,8 +554,9 @@ public final class Session {
    * Orders two jobs for scheduling; a total order. Jobs of different queues are ordered by queue
    * name (actions only compare jobs of one queue). Within a queue, jobs following the queue's own
    * jobQueuePolicy come before jobs that override it, because a Priority order and a DRF order
-   * cannot be merged into one transitive order; then the plugins' orders decide, tier by tier; the
-   * last word is the job's key and uid.
+   * cannot be merged into one transitive order; then, when the configuration's {@code
+   * fairness.namespaceOrder} is on, the job of the namespace that used least in the queue; then the
+   * plugins' orders decide, tier by tier; the last word is the job's key and uid.
    */
   public int compareJobs(JobState first, JobState second) {
     if (first == second) {
@@ -550,6 +576,12 @@ public final class Session {
         return 1;
       }
       return first.jobQueuePolicy().compareTo(second.jobQueuePolicy());
+    }
+    if (namespaceOrder != null) {
+      int byNamespace = namespaceOrder.compare(first, second);
+      if (byNamespace != 0) {
+        return byNamespace;
+      }
     }
     int byPlugins = tiers.compareJobs(first, second);
     if (byPlugins != 0) {

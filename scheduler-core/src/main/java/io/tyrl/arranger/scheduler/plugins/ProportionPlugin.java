@@ -137,8 +137,9 @@ public final class ProportionPlugin implements Plugin {
    * Shares {@code capacity} of one resource between siblings, then each one's share between its
    * children: first each gets its guarantee, as far as it has demand for it (when the guarantees
    * together exceed the capacity, the capacity is split in proportion to them); what is left goes
-   * to the siblings of the highest priority first, by weight (water-filling), then to the next
-   * priority, never above a sibling's demand.
+   * to the siblings of the highest priority first, by weight (water-filling) adjusted for past
+   * usage ({@link UsageAdjustedWeights}), then to the next priority, never above a sibling's
+   * demand.
    */
   private void split(
       long capacity, List<QueueState> siblings, int dimension, Map<QueueState, Long> demand) {
@@ -175,11 +176,10 @@ public final class ProportionPlugin implements Plugin {
       List<QueueState> group = new ArrayList<>(byPriority.subList(from, to));
       group.sort(BY_NAME);
       long[] caps = new long[group.size()];
-      long[] groupWeights = new long[group.size()];
       for (int i = 0; i < group.size(); i++) {
         caps[i] = demand.get(group.get(i));
-        groupWeights[i] = group.get(i).info().weight();
       }
+      long[] groupWeights = UsageAdjustedWeights.of(session, group, dimension, capacity);
       remaining = waterFill(remaining, group, dimension, caps, groupWeights);
       from = to;
     }

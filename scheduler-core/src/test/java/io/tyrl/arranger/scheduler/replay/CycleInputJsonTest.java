@@ -8,9 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.DecayedUsage;
 import io.tyrl.arranger.scheduler.api.NodeAffinityTerm;
 import io.tyrl.arranger.scheduler.api.NodeSelectorOperator;
 import io.tyrl.arranger.scheduler.api.NodeSelectorRequirement;
+import io.tyrl.arranger.scheduler.api.QueueUsage;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.TaintEffect;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
@@ -81,6 +83,33 @@ class CycleInputJsonTest {
             .runCycle(read.snapshot(), Fixtures.configuration(read.configuration()), read.time());
     assertThat(replayed.decisions()).isEqualTo(live.decisions());
     assertThat(live.decisions().values()).anySatisfy(d -> assertThat(d.reason()).isNotNull());
+  }
+
+  @Test
+  void theQueuesPastUsageIsWrittenAndReadBackWithTheSnapshot() {
+    DecayedUsage usage =
+        new DecayedUsage(
+            T0,
+            List.of(
+                new DecayedUsage.Slot(
+                    T0.minusSeconds(3600),
+                    new java.util.TreeMap<>(
+                        java.util.Map.of("cpu", 7200.5, "nvidia.com/gpu", 10.0)))));
+    Snapshot withUsage =
+        snapshot.withUsage(
+            java.util.Map.of("team-a", new QueueUsage(usage, java.util.Map.of("default", usage))));
+    CycleInput input =
+        new CycleInput(T0, "a test", DefaultSchedulerConfiguration.YAML, withUsage, null);
+
+    CycleInput read = CycleInputJson.read(CycleInputJson.write(input));
+
+    assertThat(read.snapshot().usage()).isEqualTo(withUsage.usage());
+    // A file written before usage existed reads as a snapshot without history.
+    String withoutUsage =
+        CycleInputJson.write(new CycleInput(T0, "a test", "actions: allocate", snapshot, null))
+            .replace(",\"usage\":{}", "");
+    assertThat(withoutUsage).doesNotContain("\"usage\"");
+    assertThat(CycleInputJson.read(withoutUsage).snapshot().usage()).isEmpty();
   }
 
   @Test

@@ -28,6 +28,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     the informer has shown the write; forgotten after that (kube-scheduler's assumed-pod TTL)
  * @param eventRepeatInterval a job that keeps waiting for the same reason has it recorded as an
  *     Event again this often (counted on one Event by the recorder), not every cycle
+ * @param usageWriteInterval a queue's past usage is written to its status at most this often (and
+ *     only when it moved): what a failover can lose of it at most
  */
 @ConfigurationProperties("arranger.scheduler")
 public record SchedulerProperties(
@@ -41,7 +43,8 @@ public record SchedulerProperties(
     @DefaultValue("2048") int statusWriteBacklog,
     @DefaultValue("10m") Duration resync,
     @DefaultValue("30s") Duration assumeTtl,
-    @DefaultValue("5m") Duration eventRepeatInterval) {
+    @DefaultValue("5m") Duration eventRepeatInterval,
+    @DefaultValue("30s") Duration usageWriteInterval) {
 
   public SchedulerProperties {
     if (period.compareTo(Duration.ofMillis(10)) < 0) {
@@ -60,6 +63,10 @@ public record SchedulerProperties(
       throw new IllegalArgumentException(
           "arranger.scheduler.event-repeat-interval must be at least 1s, got "
               + eventRepeatInterval);
+    }
+    if (usageWriteInterval.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new IllegalArgumentException(
+          "arranger.scheduler.usage-write-interval must be at least 1s, got " + usageWriteInterval);
     }
     if (configuration != null
         && !configuration.isBlank()

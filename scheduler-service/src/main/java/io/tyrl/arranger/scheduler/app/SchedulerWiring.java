@@ -20,6 +20,7 @@ import io.tyrl.arranger.scheduler.kube.AssumedStatuses;
 import io.tyrl.arranger.scheduler.kube.ClusterInformers;
 import io.tyrl.arranger.scheduler.kube.ConfigMapWatcher;
 import io.tyrl.arranger.scheduler.kube.QueueStatusWriter;
+import io.tyrl.arranger.scheduler.kube.QueueUsageKeeper;
 import io.tyrl.arranger.scheduler.kube.ScheduleStatusWriter;
 import io.tyrl.arranger.scheduler.kube.SchedulerConfigurationSource;
 import io.tyrl.arranger.scheduler.kube.SchedulerMetrics;
@@ -203,6 +204,12 @@ class SchedulerWiring {
     return new QueueStatusWriter(patcher, queueStatusWriters, eventRecorder);
   }
 
+  @Bean
+  QueueUsageKeeper queueUsageKeeper(
+      StatusPatcher patcher, ExecutorService queueStatusWriters, SchedulerProperties properties) {
+    return new QueueUsageKeeper(patcher, queueStatusWriters, properties.usageWriteInterval());
+  }
+
   /**
    * The first cycle waits for every informer and, when a ConfigMap is followed, for its
    * configuration.
@@ -215,6 +222,7 @@ class SchedulerWiring {
       SchedulerConfigurationSource source,
       ScheduleStatusWriter writer,
       QueueStatusWriter queueStatusWriter,
+      QueueUsageKeeper queueUsageKeeper,
       AssumedStatuses assumedStatuses,
       LeaderElection leaderElection,
       SchedulerMetrics metrics,
@@ -231,6 +239,7 @@ class SchedulerWiring {
             source,
             writer,
             queueStatusWriter,
+            queueUsageKeeper,
             assumedStatuses,
             syncedFirst,
             leaderElection,

@@ -13,6 +13,7 @@ import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.status.QueueStatusFields;
 import io.tyrl.arranger.crd.read.TYJobDecoder;
 import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.kube.ScopedInformer;
@@ -54,10 +55,17 @@ public final class ClusterInformers implements ReadinessCheck {
   public record UnreadableQueue(String name, String problem) {}
 
   /**
-   * A Queue as cached: its UID (what its Events name), its resourceVersion and its status as stored
-   * (null when it has none).
+   * A Queue as cached: its UID (what its Events name), its resourceVersion, its status as stored
+   * (null when it has none), and the value of its usage-reset annotation (null when it has none).
    */
-  public record ObservedQueue(String name, String uid, String resourceVersion, JsonObject status) {}
+  public record ObservedQueue(
+      String name, String uid, String resourceVersion, JsonObject status, String usageReset) {
+
+    /** A Queue without the usage-reset annotation. */
+    public ObservedQueue(String name, String uid, String resourceVersion, JsonObject status) {
+      this(name, uid, resourceVersion, status, null);
+    }
+  }
 
   /** What the cache holds now, decoded, with the assumed statuses laid over it. */
   public record Contents(
@@ -231,7 +239,12 @@ public final class ClusterInformers implements ReadinessCheck {
               raw.getMetadata().getName(),
               raw.getMetadata().getUid(),
               raw.getMetadata().getResourceVersion(),
-              status != null && status.isJsonObject() ? status.getAsJsonObject() : null));
+              status != null && status.isJsonObject() ? status.getAsJsonObject() : null,
+              raw.getMetadata().getAnnotations() == null
+                  ? null
+                  : raw.getMetadata()
+                      .getAnnotations()
+                      .get(QueueStatusFields.RESET_USAGE_ANNOTATION)));
     }
     return observed;
   }

@@ -66,6 +66,8 @@ public final class SchedulerMetrics implements CycleListener {
   private final StableMultiGauge guarantee;
   private final StableMultiGauge overQuota;
   private final StableMultiGauge oldestPending;
+  private final StableMultiGauge usage;
+  private final StableMultiGauge usageShare;
 
   public SchedulerMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -176,6 +178,41 @@ public final class SchedulerMetrics implements CycleListener {
                 .description(
                     "Age of the oldest job of a queue that has no placement yet (0 when none waits)"),
             registry);
+    usage =
+        new StableMultiGauge(
+            MultiGauge.builder("arranger.scheduler.queue.usage")
+                .description(
+                    "A queue's past usage, per resource: what it held integrated over time in resource-seconds (cpu in cores), each second halved every half-life since"),
+            registry);
+    usageShare =
+        new StableMultiGauge(
+            MultiGauge.builder("arranger.scheduler.queue.usage.cluster.share")
+                .description(
+                    "The share of the cluster a queue held on (decayed) average, per resource, 0..1: what fairness over time lowers its share above its guarantee by"),
+            registry);
+  }
+
+  /** Each queue's past usage and the share of the cluster it amounts to, as of the last cycle. */
+  void queueUsage(
+      Map<String, Map<String, Double>> clusterShares,
+      Map<String, io.tyrl.arranger.scheduler.api.QueueUsage> usages) {
+    Map<Tags, Double> usageRows = new HashMap<>();
+    Map<Tags, Double> shareRows = new HashMap<>();
+    usages.forEach(
+        (queue, queueUsage) ->
+            queueUsage
+                .queue()
+                .total()
+                .forEach(
+                    (resource, amount) ->
+                        usageRows.put(Tags.of("queue", queue, "resource", resource), amount)));
+    clusterShares.forEach(
+        (queue, shares) ->
+            shares.forEach(
+                (resource, share) ->
+                    shareRows.put(Tags.of("queue", queue, "resource", resource), share)));
+    usage.set(usageRows);
+    usageShare.set(shareRows);
   }
 
   private Counter attempts(String result) {

@@ -11,6 +11,7 @@ import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.Victim;
 import io.tyrl.arranger.scheduler.framework.CyclePacing;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
@@ -48,6 +49,7 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   private final SchedulerConfigurationSource configuration;
   private final ScheduleStatusWriter writer;
   private final QueueStatusWriter queueWriter;
+  private final QueueUsageKeeper usageKeeper;
   private final AssumedStatuses assumed;
   private final List<ReadinessCheck> syncedFirst;
   private final LeadershipFence fence;
@@ -87,6 +89,7 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
       SchedulerConfigurationSource configuration,
       ScheduleStatusWriter writer,
       QueueStatusWriter queueWriter,
+      QueueUsageKeeper usageKeeper,
       AssumedStatuses assumed,
       List<ReadinessCheck> syncedFirst,
       LeadershipFence fence,
@@ -97,6 +100,7 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
       LastCycle lastCycle) {
     this.informers = informers;
     this.queueWriter = queueWriter;
+    this.usageKeeper = usageKeeper;
     this.assumed = assumed;
     this.syncedFirst = List.copyOf(syncedFirst);
     this.fence = fence;
@@ -123,6 +127,8 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
   @Override
   public synchronized void stoppedLeading() {
     leading = false;
+    // What this replica knew of usage may be behind what the next leader writes: read it again.
+    usageKeeper.forget();
     chain++;
     if (next != null) {
       next.cancel(true);
@@ -236,7 +242,11 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     reportUnreadableQueues(contents.unreadableQueues());
     SnapshotAssembler.Assembly assembly = contents.assembly();
     SchedulerConfigurationSource.Applied applied = configuration.applied();
-    CycleResult result = scheduler.runCycle(assembly.snapshot(), applied.configuration(), now);
+    Map<String, ClusterInformers.ObservedQueue> observedQueues = informers.observedQueues();
+    Snapshot snapshot =
+        usageKeeper.withUsage(
+            assembly.snapshot(), observedQueues, now, applied.configuration().fairness());
+    CycleResult result = scheduler.runCycle(snapshot, applied.configuration(), now);
     Map<String, JobDecision> decisions = new HashMap<>(result.decisions());
     Map<String, V1alpha1TYJob> jobs = assembly.jobsByKey();
     for (SnapshotAssembler.UnreadableJob bad : assembly.unreadable()) {
@@ -256,15 +266,16 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     if (!leading) {
       return false;
     }
-    lastCycle.record(assembly.snapshot(), result, decisions, applied.origin(), applied.text());
+    lastCycle.record(snapshot, result, decisions, applied.origin(), applied.text());
     Map<String, List<Victim>> victims = victimsToRecord(result, decisions, jobs);
     metrics.victimsChosen(result);
     metrics.jobsPlaced(decisions, jobs, now);
     ScheduleStatusWriter.Submission submission =
         writer.write(jobs, decisions, victims, informers::podUid, now);
     if (leading) {
-      metrics.queueStatusWritten(
-          queueWriter.write(result.queues(), informers.observedQueues(), now));
+      metrics.queueStatusWritten(queueWriter.write(result.queues(), observedQueues, now));
+      usageKeeper.write(observedQueues, now);
+      metrics.queueUsage(usageKeeper.clusterShares(), usageKeeper.usages());
     }
     metrics.cycleFinished(Duration.ofNanos(System.nanoTime() - start), submission);
     if (submission.submitted() > 0 || submission.deferred() > 0) {

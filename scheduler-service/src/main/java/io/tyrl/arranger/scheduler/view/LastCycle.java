@@ -166,8 +166,8 @@ public final class LastCycle {
               summary.inqueueJobs(),
               summary.runningJobs(),
               summary.treeProblem(),
-              ResourceBar.of(
-                  cluster, summary.guarantee(), summary.deserved(), summary.allocated())));
+              ResourceBar.of(cluster, summary.guarantee(), summary.deserved(), summary.allocated()),
+              QueueView.usage(in.snapshot().usageOf(name).queue().total())));
     }
     return views;
   }

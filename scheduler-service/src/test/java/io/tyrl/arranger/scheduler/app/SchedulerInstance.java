@@ -63,6 +63,11 @@ final class SchedulerInstance implements AutoCloseable {
     }
   }
 
+  /** One of the replica's beans, to look at what it keeps in memory. */
+  <T> T bean(Class<T> type) {
+    return context.getBean(type);
+  }
+
   boolean isLeader() {
     return context.getBean(LeaderElection.class).isLeader();
   }

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.DecayedUsage;
 import io.tyrl.arranger.scheduler.api.JobDecision;
+import io.tyrl.arranger.scheduler.api.QueueUsage;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.Victim;
@@ -16,6 +18,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,6 +82,34 @@ class LastCycleTest {
 
     assertThat(view.queues()).extracting(QueueView::name).containsExactly("default");
     assertThat(lastCycle.view().orElseThrow()).as("built once per cycle").isSameAs(view);
+  }
+
+  @Test
+  void aQueuesPastUsageShowsInResourceHoursAndAQueueWithoutHistoryShowsNone() {
+    DecayedUsage twoGpuHours =
+        new DecayedUsage(
+            T0,
+            List.of(
+                new DecayedUsage.Slot(
+                    T0.minusSeconds(3600),
+                    new TreeMap<>(
+                        Map.of("nvidia.com/gpu", 7200.0, "cpu", 360.0, "memory", 1e12)))));
+    Snapshot withUsage =
+        snapshot.withUsage(Map.of("default", new QueueUsage(twoGpuHours, Map.of())));
+    LastCycle lastCycle = new LastCycle();
+
+    lastCycle.record(
+        withUsage,
+        Fixtures.scheduler().runCycle(withUsage, Fixtures.defaultConfiguration(), T0),
+        Map.of());
+    QueueView queue = lastCycle.view().orElseThrow().queues().get(0);
+    assertThat(queue.usage()).isEqualTo("cpu 0.1 h · nvidia.com/gpu 2.0 h");
+
+    lastCycle.record(
+        snapshot,
+        Fixtures.scheduler().runCycle(snapshot, Fixtures.defaultConfiguration(), T0),
+        Map.of());
+    assertThat(lastCycle.view().orElseThrow().queues().get(0).usage()).isNull();
   }
 
   @Test

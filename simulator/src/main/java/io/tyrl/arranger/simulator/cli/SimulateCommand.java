@@ -65,6 +65,11 @@ public final class SimulateCommand {
     if (java.util.Arrays.asList(args).contains("--help")) {
       System.out.print(SimulateOptions.USAGE);
       System.out.print(CycleReplay.USAGE);
+      System.out.print(FairnessCommand.USAGE);
+      return;
+    }
+    if (java.util.Arrays.asList(args).contains("--fairness")) {
+      fairness(args);
       return;
     }
     if (java.util.Arrays.asList(args).contains("--snapshot")) {
@@ -87,6 +92,20 @@ public final class SimulateCommand {
       System.err.println("simulate: " + e.getMessage());
       System.exit(1);
     }
+  }
+
+  /** The fairness-over-time trace with and without past usage counted ({@link FairnessCommand}). */
+  private static void fairness(String[] args) {
+    FairnessCommand.Options options;
+    try {
+      options = FairnessCommand.Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("simulate: " + e.getMessage());
+      System.err.print(FairnessCommand.USAGE);
+      System.exit(2);
+      return;
+    }
+    FairnessCommand.run(options, System.out);
   }
 
   /** One live cycle run again with other configurations ({@link CycleReplay}). */

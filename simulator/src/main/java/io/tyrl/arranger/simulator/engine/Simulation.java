@@ -19,6 +19,7 @@ import io.tyrl.arranger.scheduler.conf.TierConfiguration;
 import io.tyrl.arranger.scheduler.framework.CycleListener;
 import io.tyrl.arranger.scheduler.framework.CyclePacing;
 import io.tyrl.arranger.scheduler.framework.Scheduler;
+import io.tyrl.arranger.scheduler.framework.UsageLedger;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
 import io.tyrl.arranger.scheduler.plugins.GangPlugin;
 import io.tyrl.arranger.simulator.metrics.AllocationPoint;
@@ -90,6 +91,7 @@ public final class Simulation {
   private final Scheduler scheduler =
       new Scheduler(BuiltInPlugins.registry(), BuiltInActions.registry(), CycleListener.NONE);
   private final Duration reservationTimeout;
+  private final UsageLedger usage = new UsageLedger();
   private final List<NodeInfo> nodes;
   private final QueueTree tree;
   private final List<QueueInfo> queueInfos = new ArrayList<>();
@@ -402,9 +404,12 @@ public final class Simulation {
     for (SimJob job : active) {
       infos.add(job.info());
     }
-    CycleResult result =
-        scheduler.runCycle(
-            new Snapshot(nodes, infos, queueInfos), variant.configuration(), at(now));
+    Snapshot snapshot = new Snapshot(nodes, infos, queueInfos);
+    // Past usage, as the service keeps it: what the snapshot shows held counts since the last
+    // cycle run.
+    snapshot =
+        snapshot.withUsage(usage.advance(snapshot, at(now), variant.configuration().fairness()));
+    CycleResult result = scheduler.runCycle(snapshot, variant.configuration(), at(now));
     cycles++;
     boolean changed = applyVictims(result, now);
     for (SimJob job : List.copyOf(active)) {

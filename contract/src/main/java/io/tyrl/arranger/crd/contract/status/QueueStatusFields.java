@@ -42,5 +42,52 @@ public final class QueueStatusFields {
    */
   public static final String TREE_VALID = "TreeValid";
 
+  /**
+   * The queue's past usage (fairness over time): written by the scheduler's leader at a bounded
+   * rate, read back by the next leader so that history survives a failover. Absent = no history.
+   */
+  public static final String USAGE = "usage";
+
+  /** Under {@link #USAGE}: when the amounts were taken (RFC 3339). */
+  public static final String USAGE_AS_OF = "asOf";
+
+  /** Under {@link #USAGE} and each namespace's: resource-seconds per resource, decayed. */
+  public static final String USAGE_RESOURCE_SECONDS = "resourceSeconds";
+
+  /**
+   * Under {@link #USAGE}: per resource, the share of the cluster the queue held on (decayed)
+   * average, 0..1.
+   */
+  public static final String USAGE_CLUSTER_SHARE = "clusterShare";
+
+  /**
+   * Under {@link #USAGE}: the resource used most and its share, for {@code kubectl get -o wide}.
+   */
+  public static final String USAGE_SUMMARY = "summary";
+
+  /**
+   * Under {@link #USAGE} and each namespace's: the amounts by the time they were held ({@code
+   * start}, {@link #USAGE_RESOURCE_SECONDS}), so that a window can forget them.
+   */
+  public static final String USAGE_SLOTS = "slots";
+
+  /** Under a slot: when it starts (RFC 3339). */
+  public static final String USAGE_SLOT_START = "start";
+
+  /** Under {@link #USAGE}: each namespace's usage in a leaf queue, by namespace. */
+  public static final String USAGE_NAMESPACES = "namespaces";
+
+  /**
+   * Under {@link #USAGE}: the value of the Queue's reset annotation the history was last reset for;
+   * a different value resets it again.
+   */
+  public static final String USAGE_RESET = "reset";
+
+  /**
+   * The Queue annotation that resets its usage history: set it to a new value (a timestamp, say)
+   * and the scheduler starts the queue's history from nothing once.
+   */
+  public static final String RESET_USAGE_ANNOTATION = "arranger.tyrl.io/reset-usage";
+
   private QueueStatusFields() {}
 }
