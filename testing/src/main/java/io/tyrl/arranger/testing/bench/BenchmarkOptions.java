@@ -63,7 +63,9 @@ record BenchmarkOptions(
     int repeats = 3;
     int threads = 32;
     int connections = 4;
+    // The big job is a size of its own (--big-job), not a phase of the throughput sizes.
     Set<String> phases = new LinkedHashSet<>(PHASES);
+    phases.remove(BigJobPhase.NAME);
     Path root = Path.of(System.getProperty("arranger.projectRoot", "."));
     String version = null;
     Path workDir = null;

@@ -16,8 +16,29 @@ class BenchmarkOptionsTest {
     assertThat(options.pods()).isEqualTo(10000);
     assertThat(options.repeats()).isEqualTo(3);
     assertThat(options.phases())
-        .containsExactly("ceiling", "kube-scheduler", "pods-only", "arranger");
+        .containsExactly("ceiling", "kube-scheduler", "jobs", "pods-only", "arranger");
     assertThat(options.timeout()).isEqualTo(Duration.ofSeconds(1000));
+    assertThat(options.bigJobActors()).isZero();
+  }
+
+  @Test
+  void theBigJobRunsAloneOn48NodesUnlessToldOtherwise() {
+    BenchmarkOptions big =
+        BenchmarkOptions.parse(new String[] {"--version", "1.0", "--big-job", "5000"});
+    assertThat(big.phases()).containsExactly("big-job");
+    assertThat(big.nodes()).isEqualTo(48);
+    assertThat(big.bigJobActors()).isEqualTo(5000);
+    assertThat(
+            BenchmarkOptions.parse(
+                    new String[] {"--version", "1.0", "--big-job", "100", "--nodes", "4"})
+                .nodes())
+        .isEqualTo(4);
+    assertThatThrownBy(
+            () -> BenchmarkOptions.parse(new String[] {"--version", "1.0", "--big-job", "5001"}))
+        .hasMessageContaining("--big-job must be at most 5000 actors, got 5001");
+    assertThatThrownBy(
+            () -> BenchmarkOptions.parse(new String[] {"--version", "1.0", "--phases", "big-job"}))
+        .hasMessageStartingWith("the big-job phase needs --big-job ACTORS");
   }
 
   @Test
