@@ -65,6 +65,11 @@ public final class SimulateCommand {
     if (java.util.Arrays.asList(args).contains("--help")) {
       System.out.print(SimulateOptions.USAGE);
       System.out.print(CycleReplay.USAGE);
+      System.out.print(OpenbCommand.USAGE);
+      return;
+    }
+    if (java.util.Arrays.asList(args).contains("--openb")) {
+      OpenbCommand.main(args, Path.of(System.getProperty("arranger.projectRoot", ".")));
       return;
     }
     if (java.util.Arrays.asList(args).contains("--snapshot")) {
