@@ -196,7 +196,7 @@ public final class GpuDevices {
   }
 
   /** The share of each chosen device a pod asking {@code milli} holds. */
-  static long sharePerDevice(long milli) {
+  public static long sharePerDevice(long milli) {
     return isFraction(milli) ? milli : WHOLE;
   }
 

@@ -39,8 +39,9 @@ public final class OpenbCommand {
         --trace FILE        a pod list of the trace (default: the default trace, replayed from its
                             published sequences); another variant is resampled by the same recipe
         --data DIR          where the trace lives (default ../shared/data/openb)
-        --config FILE       a scheduler configuration to measure (repeatable); default: the built-in
-                            configuration and config/scheduler/gpu-fragment*.yaml
+        --config FILE       a scheduler configuration to measure (repeatable), beside the built-in
+                            default; without one, the replay's own: gpu-fragment-only
+                            (simulator/src/main/resources/openb/)
         --seeds A-B         the seeds (default 42-51)
         --no-protocol-check skip the BestFit replay that proves the protocol
         --threads N         seeds replayed at once (default 2)
@@ -94,16 +95,6 @@ public final class OpenbCommand {
           default -> throw new IllegalArgumentException("unknown option " + arg);
         }
       }
-      if (configs.isEmpty()) {
-        try (var files = Files.list(root.resolve("config/scheduler"))) {
-          files
-              .filter(file -> file.getFileName().toString().startsWith("gpu-fragment"))
-              .sorted()
-              .forEach(configs::add);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
       return new Options(data, trace, configs, first, last, check, threads, out);
     }
 
@@ -137,7 +128,21 @@ public final class OpenbCommand {
     }
   }
 
+  /** The replay's own configurations, measured when no --config is given. */
+  static final List<String> BUILT_IN_CONFIGURATIONS = List.of("gpu-fragment-only");
+
   private OpenbCommand() {}
+
+  private static String resource(String name) {
+    try (var in = OpenbCommand.class.getClassLoader().getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException(name + " is missing from the classpath");
+      }
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + name, e);
+    }
+  }
 
   public static void main(String[] args, Path root) {
     Options options;
@@ -227,6 +232,11 @@ public final class OpenbCommand {
             parser.parse(Files.readString(config)));
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read " + config, e);
+      }
+    }
+    if (options.configs().isEmpty()) {
+      for (String name : BUILT_IN_CONFIGURATIONS) {
+        configurations.put(name, parser.parse(resource("openb/" + name + ".yaml")));
       }
     }
 
