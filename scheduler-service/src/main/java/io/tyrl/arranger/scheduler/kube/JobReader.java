@@ -2,8 +2,8 @@ package io.tyrl.arranger.scheduler.kube;
 
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.tyrl.arranger.crd.bounds.GpuFraction;
 import io.tyrl.arranger.crd.contract.GoDurations;
-import io.tyrl.arranger.crd.contract.GpuFraction;
 import io.tyrl.arranger.crd.contract.PodNames;
 import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.contract.TYJobAnnotations;

@@ -1,5 +1,6 @@
-package io.tyrl.arranger.crd.contract;
+package io.tyrl.arranger.crd.bounds;
 
+import io.tyrl.arranger.crd.contract.PodLabels;
 import java.math.BigDecimal;
 import java.util.Optional;
 

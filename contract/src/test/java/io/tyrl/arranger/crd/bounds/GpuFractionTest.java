@@ -1,4 +1,4 @@
-package io.tyrl.arranger.crd.contract;
+package io.tyrl.arranger.crd.bounds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
