@@ -98,6 +98,34 @@ final class NodeVictimPlanner {
    * also free that much in the pod's own queue, so that the pod fits under the queue's capability.
    */
   Plan planOn(TaskState task, NodeState node, List<TaskState> onNode, long[] capabilityShortfall) {
+    Plan plan = planCountingResources(task, node, onNode, capabilityShortfall);
+    return plan == null || makesGpuDeviceRoom(task, node, plan) ? plan : null;
+  }
+
+  /**
+   * The victims were counted per resource; a GPU pod also needs its share on one device (or whole
+   * devices), so a plan whose victims free enough GPU in total but spread over devices the pod
+   * cannot use evicts no one.
+   */
+  private static boolean makesGpuDeviceRoom(TaskState task, NodeState node, Plan plan) {
+    int gpu = node.gpuDimension();
+    long milli = gpu < 0 ? 0 : task.request(gpu);
+    if (milli == 0 || node.gpuDevices() == null) {
+      return true;
+    }
+    List<TaskState> leaving = new ArrayList<>(plan.singles());
+    for (JobState job : plan.wholeJobs()) {
+      for (TaskState victim : job.tasks()) {
+        if (victim.node() == node) {
+          leaving.add(victim);
+        }
+      }
+    }
+    return node.gpuDevices().fitsLaterWithout(leaving, gpu, milli);
+  }
+
+  private Plan planCountingResources(
+      TaskState task, NodeState node, List<TaskState> onNode, long[] capabilityShortfall) {
     List<TaskState> live = new ArrayList<>();
     List<TaskState> conflicting = new ArrayList<>();
     for (TaskState candidate : onNode) {

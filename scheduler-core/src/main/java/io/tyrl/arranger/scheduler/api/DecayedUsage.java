@@ -189,11 +189,11 @@ public record DecayedUsage(Instant asOf, List<Slot> slots) {
   }
 
   /**
-   * How many of {@link Resource}'s units make one of the usage's: cpu is counted in millicores
-   * there and in cores here.
+   * How many of {@link Resource}'s units make one of the usage's: cpu and GPUs are counted in
+   * thousandths there and in cores and whole GPUs here.
    */
   public static double unitsPerQuantity(String resource) {
-    return Resource.CPU.equals(resource) ? 1000.0 : 1.0;
+    return Resource.countsInMillis(resource) ? 1000.0 : 1.0;
   }
 
   private static double seconds(Duration duration) {

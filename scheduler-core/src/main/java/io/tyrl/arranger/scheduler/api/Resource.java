@@ -8,10 +8,10 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * An immutable amount of resources, in exact integer units: cpu in millicores, memory and
- * ephemeral-storage in bytes, pods as a count, and every extended resource ({@code nvidia.com/gpu})
- * in its own integer unit. A missing name means zero; zeros are not stored, so equal amounts are
- * equal records.
+ * An immutable amount of resources, in exact integer units: cpu in millicores, {@code
+ * nvidia.com/gpu} in milli-GPU (so a pod may ask for a share of one device), memory and
+ * ephemeral-storage in bytes, pods as a count, and every other extended resource in its own integer
+ * unit. A missing name means zero; zeros are not stored, so equal amounts are equal records.
  */
 public record Resource(SortedMap<String, Long> quantities) {
 
@@ -67,19 +67,24 @@ public record Resource(SortedMap<String, Long> quantities) {
   }
 
   /**
-   * A quantity of the named resource in the unit this class counts it in: millicores for cpu, whole
-   * units (bytes, devices) for everything else, rounded up.
+   * A quantity of the named resource in the unit this class counts it in: thousandths for cpu and
+   * GPUs (millicores, milli-GPU), whole units (bytes, devices) for everything else, rounded up.
    *
    * @throws IllegalArgumentException naming the resource and the value when it is not a quantity
    */
   public static long canonicalAmount(String resourceName, String quantity) {
     try {
-      return CPU.equals(resourceName)
+      return countsInMillis(resourceName)
           ? Quantities.toMillis(quantity)
           : Quantities.toUnits(quantity);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(resourceName + ": " + e.getMessage(), e);
     }
+  }
+
+  /** True for the resources counted in thousandths: cpu, and GPUs, which pods may share. */
+  public static boolean countsInMillis(String resourceName) {
+    return CPU.equals(resourceName) || GPU.equals(resourceName);
   }
 
   /** Builds from canonical units (millicores, bytes, counts). */
@@ -174,9 +179,9 @@ public record Resource(SortedMap<String, Long> quantities) {
     return text.toString();
   }
 
-  /** One quantity in Kubernetes units: 1500m, 2, 16Gi. */
+  /** One quantity in Kubernetes units: 1500m, 2, 16Gi (a GPU share as 250m). */
   public static String formatQuantity(String name, long value) {
-    if (CPU.equals(name)) {
+    if (countsInMillis(name)) {
       return value % 1000 == 0 ? Long.toString(value / 1000) : value + "m";
     }
     if (MEMORY.equals(name) || EPHEMERAL_STORAGE.equals(name)) {

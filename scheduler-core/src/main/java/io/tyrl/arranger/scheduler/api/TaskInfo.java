@@ -38,6 +38,16 @@ public record TaskInfo(
       throw new IllegalArgumentException("task " + podName + ": index must be >= 0, was " + index);
     }
     request = request == null ? Resource.EMPTY : request;
+    long gpuMilli = request.get(Resource.GPU);
+    if (gpuMilli >= 1000 && gpuMilli % 1000 != 0) {
+      // A device holds at most one GPU and a pod's share is never split across devices.
+      throw new IllegalArgumentException(
+          "task "
+              + podName
+              + ": nvidia.com/gpu "
+              + Resource.formatQuantity(Resource.GPU, gpuMilli)
+              + " is neither a share of one GPU (below 1) nor whole GPUs");
+    }
     constraints = constraints == null ? PlacementConstraints.NONE : constraints;
     status = status == null ? TaskStatus.PENDING : status;
     boolean needsNode = status != TaskStatus.PENDING;

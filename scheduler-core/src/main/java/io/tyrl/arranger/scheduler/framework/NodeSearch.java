@@ -494,6 +494,10 @@ public final class NodeSearch {
         return 0;
       }
     }
+    long milli = node.gpuDimension() < 0 ? 0 : task.request(node.gpuDimension());
+    if (milli > 0 && node.gpuDevices() != null) {
+      fitting = Math.min(fitting, node.gpuDevices().podsFittingLater(milli));
+    }
     return fitting == Long.MAX_VALUE ? 0 : fitting;
   }
 

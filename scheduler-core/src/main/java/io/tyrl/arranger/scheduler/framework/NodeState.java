@@ -20,6 +20,8 @@ public final class NodeState {
   private final NodeInfo info;
   private final int size;
   private final long[] ledger;
+  private final int gpuDimension;
+  private final GpuDevices gpuDevices;
 
   /**
    * @param vectorOf a resource's vector in the session's dimensions; nodes alike share their
@@ -42,6 +44,31 @@ public final class NodeState {
       ledger[ResourceDimensions.PODS] = UNLIMITED;
     }
     ledger[size + ResourceDimensions.PODS] = info.podCount();
+    this.gpuDimension = dimensions.indexOf(Resource.GPU);
+    this.gpuDevices =
+        gpuDimension >= 0 && ledger[gpuDimension] > 0
+            ? new GpuDevices(
+                ledger[gpuDimension], ledger[size + gpuDimension], ledger[2 * size + gpuDimension])
+            : null;
+  }
+
+  /** The node's GPUs as devices, or null when it has none. */
+  public GpuDevices gpuDevices() {
+    return gpuDevices;
+  }
+
+  /** The session's GPU dimension, or -1 when nothing in it mentions GPUs. */
+  public int gpuDimension() {
+    return gpuDimension;
+  }
+
+  /**
+   * True when the task asks for GPUs, fits the node's GPU total, and yet no device (or not enough
+   * whole devices) holds it now: the device rule, on top of the per-resource counts.
+   */
+  public boolean lacksGpuDevice(TaskState task) {
+    long milli = gpuDimension < 0 ? 0 : task.request(gpuDimension);
+    return milli > 0 && (gpuDevices == null || !gpuDevices.fitsNow(milli));
   }
 
   public int index() {
@@ -98,13 +125,14 @@ public final class NodeState {
         return dimension;
       }
     }
-    return -1;
+    return lacksGpuDevice(task) ? gpuDimension : -1;
   }
 
   /**
    * Every requested dimension that does not fit now, as a bit set (bit d = dimension d), by the
-   * rule of {@link #firstInsufficientDimension}; dimensions from 64 on are not reported. Used to
-   * explain a rejection, not to decide it.
+   * rule of {@link #firstInsufficientDimension}; dimensions from 64 on are not reported, nor is a
+   * GPU total that fits while no device does ({@link #lacksGpuDevice}). Used to explain a
+   * rejection, not to decide it.
    */
   public long insufficientDimensions(TaskState task) {
     long[] request = task.request();
@@ -130,7 +158,8 @@ public final class NodeState {
         return false;
       }
     }
-    return true;
+    long milli = gpuDimension < 0 ? 0 : request[gpuDimension];
+    return milli == 0 || (gpuDevices != null && gpuDevices.fitsLater(milli));
   }
 
   /** True when some pod on the node is being released (evicted or terminating). */

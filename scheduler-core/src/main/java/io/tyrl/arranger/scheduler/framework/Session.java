@@ -241,6 +241,13 @@ public final class Session {
         task.moveTo(TaskStatus.RELEASING, node);
         node.addUsed(task.request());
         node.addReleasing(task.request());
+        GpuDevices devices = node.gpuDevices();
+        long milli = gpuMilli(task, node);
+        if (devices != null && milli > 0) {
+          task.useGpuDevices(devices.chooseForExisting(milli));
+          devices.hold(task.gpuDevices(), milli);
+          devices.release(task.gpuDevices(), milli);
+        }
       } else {
         place(task, node, status);
       }
@@ -698,6 +705,7 @@ public final class Session {
     } else {
       throw new IllegalArgumentException("cannot place task " + task.podName() + " as " + status);
     }
+    takeGpuDevices(task, node, status);
     task.moveTo(status, node);
     task.job().recordPlaced(task, node, task.request());
     if (task.job().queue() != null) {
@@ -725,6 +733,16 @@ public final class Session {
       throw new IllegalStateException(
           "task " + task.podName() + " is " + task.status() + ", not placed");
     }
+    GpuDevices devices = node.gpuDevices();
+    long milli = gpuMilli(task, node);
+    if (devices != null && milli > 0) {
+      if (task.status() == TaskStatus.ALLOCATED) {
+        devices.unhold(task.gpuDevices(), milli);
+      } else {
+        devices.unclaim(task.gpuDevices(), milli);
+      }
+      task.useGpuDevices(null);
+    }
     task.job().recordUnplaced(task, node, task.request());
     if (task.job().queue() != null) {
       task.job().queue().subtractAllocated(task.request(), task.job().info().preemptable());
@@ -745,6 +763,9 @@ public final class Session {
     }
     NodeState node = task.node();
     node.addReleasing(task.request());
+    if (node.gpuDevices() != null && gpuMilli(task, node) > 0) {
+      node.gpuDevices().release(task.gpuDevices(), gpuMilli(task, node));
+    }
     task.job().recordUnplaced(task, node, task.request());
     if (task.job().queue() != null) {
       task.job().queue().subtractAllocated(task.request(), task.job().info().preemptable());
@@ -756,10 +777,42 @@ public final class Session {
   void unmarkReleasing(TaskState task) {
     NodeState node = task.node();
     node.subtractReleasing(task.request());
+    if (node.gpuDevices() != null && gpuMilli(task, node) > 0) {
+      node.gpuDevices().unrelease(task.gpuDevices(), gpuMilli(task, node));
+    }
     task.moveTo(TaskStatus.ALLOCATED, node);
     task.job().recordPlaced(task, node, task.request());
     if (task.job().queue() != null) {
       task.job().queue().addAllocated(task.request(), task.job().info().preemptable());
+    }
+  }
+
+  private static long gpuMilli(TaskState task, NodeState node) {
+    return node.gpuDimension() < 0 ? 0 : task.request(node.gpuDimension());
+  }
+
+  /**
+   * Gives a task being placed its GPU devices by the device rule: for a pipelined task, among what
+   * will be free once releases are done. A placement the rule cannot hold (a snapshot's task on a
+   * node over-committed by other pods) is counted on the least held devices, so the ledger stays
+   * whole.
+   */
+  private static void takeGpuDevices(TaskState task, NodeState node, TaskStatus status) {
+    GpuDevices devices = node.gpuDevices();
+    long milli = gpuMilli(task, node);
+    if (devices == null || milli == 0) {
+      return;
+    }
+    boolean pipelined = status == TaskStatus.PIPELINED;
+    int[] chosen = devices.choose(milli, pipelined);
+    if (chosen == null) {
+      chosen = devices.chooseForExisting(milli);
+    }
+    task.useGpuDevices(chosen);
+    if (pipelined) {
+      devices.claim(chosen, milli);
+    } else {
+      devices.hold(chosen, milli);
     }
   }
 }

@@ -15,6 +15,9 @@ public final class TaskState {
   private final int[] requestedDimensions;
   private TaskStatus status;
   private NodeState node;
+  private int[] gpuDevices = NO_DEVICES;
+
+  private static final int[] NO_DEVICES = new int[0];
 
   TaskState(TaskInfo info, JobState job, long[] request) {
     this.info = info;
@@ -92,6 +95,18 @@ public final class TaskState {
   /** The node holding the task, or null while it is pending. */
   public NodeState node() {
     return node;
+  }
+
+  /**
+   * The node's GPU devices the task holds or claims while placed (see {@link GpuDevices}); empty
+   * while pending or when it asks for no GPU. Callers must not modify it.
+   */
+  public int[] gpuDevices() {
+    return gpuDevices;
+  }
+
+  void useGpuDevices(int[] devices) {
+    this.gpuDevices = devices == null ? NO_DEVICES : devices;
   }
 
   void moveTo(TaskStatus newStatus, NodeState newNode) {

@@ -4,11 +4,13 @@ import io.tyrl.arranger.scheduler.api.NodeAffinityTerm;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.PreferredNodeAffinityTerm;
+import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Taint;
 import io.tyrl.arranger.scheduler.api.TaintEffect;
 import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
 import io.tyrl.arranger.scheduler.conf.ArgumentSpec;
 import io.tyrl.arranger.scheduler.conf.Arguments;
+import io.tyrl.arranger.scheduler.framework.GpuDevices;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.Plugin;
 import io.tyrl.arranger.scheduler.framework.PluginDescriptor;
@@ -87,6 +89,7 @@ public final class PredicatesPlugin implements Plugin {
   private final PredicateResult[] insufficientByMask = new PredicateResult[256];
 
   private final Map<Long, PredicateResult> insufficientBeyond = new HashMap<>();
+  private final Map<Long, PredicateResult> gpuDeviceReasons = new HashMap<>();
 
   PredicatesPlugin(Arguments arguments) {
     this.arguments = arguments;
@@ -247,6 +250,11 @@ public final class PredicatesPlugin implements Plugin {
       return PredicateResult.FITS;
     }
     long missing = node.insufficientDimensions(task);
+    if (missing == 0 && node.lacksGpuDevice(task)) {
+      return gpuDeviceReasons.computeIfAbsent(
+          task.request(node.gpuDimension()),
+          milli -> PredicateResult.rejected(gpuDeviceReason(milli)));
+    }
     // Dimension 63 is the sign bit: a negative mask cast to int would land in the slot of its low
     // bits.
     if (missing >= 0 && missing < insufficientByMask.length) {
@@ -258,6 +266,19 @@ public final class PredicatesPlugin implements Plugin {
       return cached;
     }
     return insufficientBeyond.computeIfAbsent(missing, this::insufficientReason);
+  }
+
+  /**
+   * The node has the GPU total the pod asks for, but not on devices it can use: {@code no GPU with
+   * 250m free} for a share of one device, {@code fewer than 2 whole GPUs free} for whole ones (a
+   * whole-GPU pod never takes a shared device).
+   */
+  public static String gpuDeviceReason(long milli) {
+    return GpuDevices.isFraction(milli)
+        ? "no GPU with " + Resource.formatQuantity(Resource.GPU, milli) + " free"
+        : "fewer than "
+            + Resource.formatQuantity(Resource.GPU, milli)
+            + (milli == GpuDevices.WHOLE ? " whole GPU free" : " whole GPUs free");
   }
 
   /**

@@ -3,6 +3,7 @@ package io.tyrl.arranger.scheduler.plugins;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
+import io.tyrl.arranger.scheduler.framework.GpuDevices;
 import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.Plugin;
@@ -45,6 +46,10 @@ public final class ProportionPlugin implements Plugin {
   public static final String NAME = "proportion";
 
   private Session session;
+
+  /** See {@link #shareUnit}; 0 until computed for the session. */
+  private long gpuShareUnit;
+
   private final Map<QueueState, long[]> deserved = new HashMap<>();
 
   /** Per resource, the cluster's room free now or once the pods being released are gone. */
@@ -59,6 +64,7 @@ public final class ProportionPlugin implements Plugin {
   @Override
   public void onSessionOpen(Session openedSession, PluginHooks hooks) {
     this.session = openedSession;
+    this.gpuShareUnit = 0;
     computeDeserved();
     collectWaitingMinimums();
     freeRoom = new long[session.dimensions().size()];
@@ -215,7 +221,14 @@ public final class ProportionPlugin implements Plugin {
       for (int k = 0; k < open.size(); k++) {
         openWeights[k] = weights[open.get(k)];
       }
-      long[] offers = apportion(remaining, openWeights);
+      long unit = shareUnit(dimension);
+      if (remaining < unit) {
+        break;
+      }
+      long[] offers = apportion(remaining / unit, openWeights);
+      for (int k = 0; k < offers.length; k++) {
+        offers[k] *= unit;
+      }
       List<Integer> capped = new ArrayList<>();
       long handedOut = 0;
       for (int k = 0; k < open.size(); k++) {
@@ -236,6 +249,29 @@ public final class ProportionPlugin implements Plugin {
       }
     }
     return remaining;
+  }
+
+  /**
+   * The unit a resource is shared out in: one milli-GPU once some pod of the session asks for a
+   * share of a GPU, else a whole GPU — a deserved share of 2.667 GPUs while every pod takes whole
+   * devices would promise a queue part of a device none of its pods can use. Every other resource
+   * in its own unit.
+   */
+  private long shareUnit(int dimension) {
+    if (dimension != session.dimensions().indexOf(Resource.GPU)) {
+      return 1;
+    }
+    if (gpuShareUnit == 0) {
+      gpuShareUnit = GpuDevices.WHOLE;
+      for (JobState job : session.jobs()) {
+        for (TaskState task : job.tasks()) {
+          if (GpuDevices.isFraction(task.request(dimension))) {
+            gpuShareUnit = 1;
+          }
+        }
+      }
+    }
+    return gpuShareUnit;
   }
 
   /**

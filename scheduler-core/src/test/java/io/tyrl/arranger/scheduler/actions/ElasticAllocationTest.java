@@ -59,7 +59,7 @@ class ElasticAllocationTest {
   }
 
   private static Map<String, Long> gpusByQueue(Snapshot snapshot, CycleResult result) {
-    return new LinkedHashMap<>(DecisionChecks.allocatedByQueue(snapshot, result, GPU));
+    return new LinkedHashMap<>(DecisionChecks.wholeGpusByQueue(snapshot, result));
   }
 
   static Stream<Arguments> configurations() {

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.actions;
 
+import static io.tyrl.arranger.scheduler.sim.DecisionChecks.wholeGpus;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
@@ -234,7 +235,7 @@ class QueueTreeRulesTest {
         cycle(nodes, jobs, List.of(queue("a").build(), queue("b").weight(10).build()));
 
     assertThat(guaranteed.allVictims()).isEmpty();
-    assertThat(guaranteed.queues().get("a").deserved().get(Resource.GPU)).isEqualTo(6);
+    assertThat(wholeGpus(guaranteed.queues().get("a").deserved().get(Resource.GPU))).isEqualTo(6);
     assertThat(unguaranteed.allVictims()).isNotEmpty();
   }
 
@@ -478,8 +479,8 @@ class QueueTreeRulesTest {
     CycleResult flat =
         cycle(nodes, jobs, List.of(queue("a1").build(), queue("b1").build(), queue("b2").build()));
 
-    assertThat(tree.queues().get("dept-b").deserved().get(Resource.GPU)).isEqualTo(5);
-    assertThat(tree.queues().get("b1").deserved().get(Resource.GPU)).isEqualTo(3);
+    assertThat(wholeGpus(tree.queues().get("dept-b").deserved().get(Resource.GPU))).isEqualTo(5);
+    assertThat(wholeGpus(tree.queues().get("b1").deserved().get(Resource.GPU))).isEqualTo(3);
     assertThat(tree.victims()).doesNotContainKey("default/a1-new");
     assertThat(flat.victims()).containsKey("default/a1-new");
   }

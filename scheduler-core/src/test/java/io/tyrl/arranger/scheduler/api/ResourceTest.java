@@ -35,10 +35,12 @@ class ResourceTest {
   }
 
   @Test
-  void cpuIsCountedInMillicoresAndEverythingElseInWholeUnits() {
+  void cpuAndGpusAreCountedInThousandthsAndEverythingElseInWholeUnits() {
     assertThat(Resource.canonicalAmount(Resource.CPU, "1.5")).isEqualTo(1500);
     assertThat(Resource.canonicalAmount(Resource.MEMORY, "1.5")).isEqualTo(2);
-    assertThat(Resource.canonicalAmount(Resource.GPU, "2")).isEqualTo(2);
+    assertThat(Resource.canonicalAmount(Resource.GPU, "2")).isEqualTo(2000);
+    assertThat(Resource.canonicalAmount(Resource.GPU, "0.25")).isEqualTo(250);
+    assertThat(Resource.canonicalAmount("example.com/fpga", "2")).isEqualTo(2);
   }
 
   @Test
@@ -84,7 +86,8 @@ class ResourceTest {
     "memory, 3221225472, 3Gi",
     "memory, 1610612736, 1536Mi",
     "ephemeral-storage, 1099511627776, 1Ti",
-    "nvidia.com/gpu, 8, 8"
+    "nvidia.com/gpu, 8000, 8",
+    "nvidia.com/gpu, 250, 250m"
   })
   void quantitiesAreFormattedInTheLargestExactUnit(String name, long value, String formatted) {
     assertThat(Resource.formatQuantity(name, value)).isEqualTo(formatted);

@@ -86,12 +86,14 @@ class NodeStateTest {
   void eachResourceKeepsItsOwnAllocatableUsedReleasingAndPipelined() {
     pipelinePreemptor();
 
-    assertThat(node.allocatable(gpu)).isEqualTo(4);
-    assertThat(node.used(gpu)).isEqualTo(2);
-    assertThat(node.idle(gpu)).isEqualTo(2);
-    assertThat(node.releasing(gpu)).isEqualTo(2);
-    assertThat(node.pipelined(gpu)).isEqualTo(3);
-    assertThat(node.futureIdle(gpu)).as("4 - 2 used + 2 releasing - 3 promised").isEqualTo(1);
+    assertThat(node.allocatable(gpu)).isEqualTo(4000);
+    assertThat(node.used(gpu)).isEqualTo(2000);
+    assertThat(node.idle(gpu)).isEqualTo(2000);
+    assertThat(node.releasing(gpu)).isEqualTo(2000);
+    assertThat(node.pipelined(gpu)).isEqualTo(3000);
+    assertThat(node.futureIdle(gpu))
+        .as("4 - 2 used + 2 releasing - 3 promised, in milli-GPU")
+        .isEqualTo(1000);
 
     assertThat(node.allocatable(ResourceDimensions.MEMORY)).isEqualTo(16 * GI);
     assertThat(node.used(ResourceDimensions.MEMORY)).isEqualTo(3 * GI);
@@ -133,7 +135,7 @@ class NodeStateTest {
     // gpu idle 2, releasing 2, nothing promised: 2 GPUs fit now, and 4 once the victim is gone.
     assertThat(node.firstInsufficientDimension(probe("probe-gpus-0"))).isEqualTo(-1);
     assertThat(node.insufficientDimensions(probe("probe-gpus-0"))).isZero();
-    assertThat(node.futureIdle(gpu)).isEqualTo(4);
+    assertThat(node.futureIdle(gpu)).isEqualTo(4000);
   }
 
   @Test
@@ -147,9 +149,9 @@ class NodeStateTest {
     long[] floor = new long[session.dimensions().size()];
     assertThat(node.idleBelow(floor)).as("cpu over-committed but no task asks cpu").isFalse();
 
-    floor[gpu] = 2;
+    floor[gpu] = 2000;
     assertThat(node.idleBelow(floor)).as("2 GPUs idle, 2 asked").isFalse();
-    floor[gpu] = 3;
+    floor[gpu] = 3000;
     assertThat(node.idleBelow(floor)).isTrue();
     floor[gpu] = 0;
     floor[ResourceDimensions.MEMORY] = 13 * GI;

@@ -489,6 +489,69 @@ class NodeOrderPoliciesTest {
   }
 
   /**
+   * Three 8-GPU nodes: "half" has 4 GPUs in use, "idle" none, "full" all 8. With the default
+   * arguments (no fixed reserve) a 1-GPU LeaderFirst learner keeps the leader rule — the quietest
+   * node, "idle" — unless a pending pod can only go on an idle node; then it takes "half" and the
+   * idle node is left whole for that pod, placed later in the same cycle.
+   */
+  static Stream<Arguments> idleNodesKeptForTheMixCases() {
+    return Stream.of(
+        Arguments.of(
+            "no pod needs a whole node: the learner takes the idle node",
+            List.of(leaderFirst("j", 5, 1)),
+            Map.of("j-learner", "idle")),
+        Arguments.of(
+            "a pending 8-GPU pod needs the idle node: the learner takes the half-used one",
+            List.of(leaderFirst("j", 5, 1), wholeNode("big", 1, 8)),
+            Map.of("j-learner", "half", "big-learner", "idle")),
+        Arguments.of(
+            "a pending 4-GPU pod fits the half-used node: the learner still takes the idle node",
+            List.of(leaderFirst("j", 5, 1), wholeNode("big", 1, 4)),
+            Map.of("j-learner", "idle", "big-learner", "half")));
+  }
+
+  private static JobInfo wholeNode(String name, int priority, int gpus) {
+    return job(name)
+        .priority(priority)
+        .created(T0.plusSeconds(1))
+        .minWorkers(0)
+        .leader("cpu", "1", "nvidia.com/gpu", String.valueOf(gpus))
+        .build();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("idleNodesKeptForTheMixCases")
+  void leaderFirstKeepsIdleNodesOnlyForPendingPodsThatNeedThem(
+      String description, List<JobInfo> jobs, Map<String, String> expected) {
+    List<NodeInfo> nodes =
+        List.of(
+            node("half").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "4").build(),
+            node("idle").cpu("8").memory("32Gi").gpu(8).build(),
+            node("full").cpu("8").memory("32Gi").gpu(8).used("nvidia.com/gpu", "8").build());
+    SchedulerConfiguration defaults =
+        Fixtures.configuration(
+            """
+            actions: allocate
+            tiers:
+              - plugins:
+                  - name: priority
+                  - name: gang
+                  - name: predicates
+                  - name: nodeorder
+            configurations:
+              - name: allocate
+                arguments: {percentageOfNodesToScore: 100}
+            """);
+
+    CycleResult result =
+        Fixtures.scheduler().runCycle(new Snapshot(nodes, jobs, List.of()), defaults, T0);
+
+    Map<String, String> placed = new HashMap<>();
+    jobs.forEach(job -> placed.putAll(result.decision(job.key()).allocations()));
+    assertThat(placed).isEqualTo(expected);
+  }
+
+  /**
    * A job names its node order; one that names none takes {@code defaultPolicy}, and a Gang job
    * {@code gangPolicy}: here the one spreads and the other packs on the same empty nodes.
    */

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.plugins;
 
+import static io.tyrl.arranger.scheduler.sim.DecisionChecks.wholeGpus;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
@@ -237,7 +238,7 @@ class ProportionPluginTest {
 
   private static List<Long> gpusDeserved(Session session, String... queues) {
     return java.util.Arrays.stream(queues)
-        .map(name -> session.queue(name).orElseThrow().deserved().get(Resource.GPU))
+        .map(name -> wholeGpus(session.queue(name).orElseThrow().deserved().get(Resource.GPU)))
         .toList();
   }
 

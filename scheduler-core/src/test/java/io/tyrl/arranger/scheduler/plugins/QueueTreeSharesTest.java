@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.plugins;
 
+import static io.tyrl.arranger.scheduler.sim.DecisionChecks.wholeGpus;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
@@ -129,7 +130,7 @@ class QueueTreeSharesTest {
     Map<String, Long> deserved = new LinkedHashMap<>();
     for (QueueSummary summary : result.queues().values()) {
       if (row.deserved().containsKey(summary.name())) {
-        deserved.put(summary.name(), summary.deserved().get(Resource.GPU));
+        deserved.put(summary.name(), wholeGpus(summary.deserved().get(Resource.GPU)));
       }
     }
     assertThat(deserved).containsExactlyInAnyOrderEntriesOf(row.deserved());

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.plugins;
 
+import static io.tyrl.arranger.scheduler.sim.DecisionChecks.wholeGpus;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
@@ -94,7 +95,7 @@ class UsageFairSharesTest {
         Fixtures.scheduler().runCycle(new Snapshot(nodes, jobs, row.queues(), usage), config, T0);
     Map<String, Long> deserved = new TreeMap<>();
     for (QueueSummary summary : result.queues().values()) {
-      deserved.put(summary.name(), summary.deserved().get(Resource.GPU));
+      deserved.put(summary.name(), wholeGpus(summary.deserved().get(Resource.GPU)));
     }
     return deserved;
   }
@@ -123,7 +124,8 @@ class UsageFairSharesTest {
     Map<String, Long> byUsage = deservedGpus(row, history, STRONGEST);
 
     for (QueueInfo queue : row.queues()) {
-      long guaranteed = Math.min(queue.guarantee().get(Resource.GPU), byWeight.get(queue.name()));
+      long guaranteed =
+          Math.min(wholeGpus(queue.guarantee().get(Resource.GPU)), byWeight.get(queue.name()));
       assertThat(byUsage.get(queue.name()))
           .as("queue %s, guaranteed %d of what it deserves by weight", queue.name(), guaranteed)
           .isGreaterThanOrEqualTo(guaranteed);
@@ -206,8 +208,8 @@ class UsageFairSharesTest {
       Snapshot snapshot = holding(heldByA, heldByB);
       Map<String, QueueUsage> usage = ledger.advance(snapshot, now, fairness);
       CycleResult result = Fixtures.scheduler().runCycle(snapshot.withUsage(usage), config, now);
-      heldByA = result.queues().get("a").deserved().get(Resource.GPU);
-      heldByB = result.queues().get("b").deserved().get(Resource.GPU);
+      heldByA = wholeGpus(result.queues().get("a").deserved().get(Resource.GPU));
+      heldByB = wholeGpus(result.queues().get("b").deserved().get(Resource.GPU));
       assertThat(heldByA + heldByB).isEqualTo(16);
       sharesOfA.add(heldByA);
     }

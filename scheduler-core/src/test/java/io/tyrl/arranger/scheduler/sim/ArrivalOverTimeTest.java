@@ -58,8 +58,7 @@ class ArrivalOverTimeTest {
       victims.addAll(result.allVictims());
       assertThat(DecisionChecks.overCommitments(simulator.lastSnapshot(), result)).isEmpty();
       splits.add(
-          new LinkedHashMap<>(
-              DecisionChecks.allocatedByQueue(simulator.lastSnapshot(), result, Resource.GPU)));
+          new LinkedHashMap<>(DecisionChecks.wholeGpusByQueue(simulator.lastSnapshot(), result)));
     }
 
     assertThat(splits.subList(10, splits.size()))
@@ -154,7 +153,7 @@ class ArrivalOverTimeTest {
               .filter(task -> task.nodeName() != null)
               .mapToLong(task -> task.request().get(Resource.GPU))
               .sum();
-      byQueue.merge(job.queue(), gpus, Long::sum);
+      byQueue.merge(job.queue(), DecisionChecks.wholeGpus(gpus), Long::sum);
     }
     return byQueue;
   }

@@ -73,6 +73,25 @@ public final class DecisionChecks {
   }
 
   /**
+   * An amount's GPUs as whole GPUs (the core counts them in milli-GPU), failing on a share of one:
+   * what a test of whole-GPU pods expects.
+   */
+  public static long wholeGpus(long milliGpu) {
+    if (milliGpu % 1000 != 0) {
+      throw new AssertionError(milliGpu + "m GPU is not a whole number of GPUs");
+    }
+    return milliGpu / 1000;
+  }
+
+  /** {@link #allocatedByQueue} of GPUs, in whole GPUs. */
+  public static Map<String, Long> wholeGpusByQueue(Snapshot snapshot, CycleResult result) {
+    Map<String, Long> byQueue = new HashMap<>();
+    allocatedByQueue(snapshot, result, Resource.GPU)
+        .forEach((queue, milli) -> byQueue.put(queue, wholeGpus(milli)));
+    return byQueue;
+  }
+
+  /**
    * Per queue, the amount of one resource its jobs' allocations hold after the cycle, from the
    * decisions alone.
    */

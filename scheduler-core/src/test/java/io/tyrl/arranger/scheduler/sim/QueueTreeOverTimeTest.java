@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.sim;
 
+import static io.tyrl.arranger.scheduler.sim.DecisionChecks.wholeGpus;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
@@ -87,21 +88,21 @@ class QueueTreeOverTimeTest {
     assertThat(victims).isNotEmpty().noneMatch(Victim::wholeJob);
     assertThat(settledVictims).as("no ping-pong once settled").isEmpty();
     Map<String, QueueSummary> queues = result.queues();
-    assertThat(queues.get("dept-a").deserved().get(Resource.GPU)).isEqualTo(24);
-    assertThat(queues.get("dept-b").deserved().get(Resource.GPU)).isEqualTo(8);
+    assertThat(wholeGpus(queues.get("dept-a").deserved().get(Resource.GPU))).isEqualTo(24);
+    assertThat(wholeGpus(queues.get("dept-b").deserved().get(Resource.GPU))).isEqualTo(8);
     for (String leaf : List.of("a1", "a2", "b1", "b2")) {
       assertThat(gpus(simulator, result, leaf))
           .as("queue %s holds its fair share", leaf)
-          .isEqualTo(queues.get(leaf).deserved().get(Resource.GPU));
+          .isEqualTo(wholeGpus(queues.get(leaf).deserved().get(Resource.GPU)));
     }
-    assertThat(queues.get("a1").deserved().get(Resource.GPU)).isEqualTo(16);
-    assertThat(queues.get("a2").deserved().get(Resource.GPU)).isEqualTo(8);
-    assertThat(queues.get("b1").deserved().get(Resource.GPU)).isEqualTo(4);
-    assertThat(queues.get("b2").deserved().get(Resource.GPU)).isEqualTo(4);
+    assertThat(wholeGpus(queues.get("a1").deserved().get(Resource.GPU))).isEqualTo(16);
+    assertThat(wholeGpus(queues.get("a2").deserved().get(Resource.GPU))).isEqualTo(8);
+    assertThat(wholeGpus(queues.get("b1").deserved().get(Resource.GPU))).isEqualTo(4);
+    assertThat(wholeGpus(queues.get("b2").deserved().get(Resource.GPU))).isEqualTo(4);
   }
 
   private static long gpus(ClusterSimulator simulator, CycleResult result, String queue) {
-    return DecisionChecks.allocatedByQueue(simulator.lastSnapshot(), result, Resource.GPU)
+    return DecisionChecks.wholeGpusByQueue(simulator.lastSnapshot(), result)
         .getOrDefault(queue, 0L);
   }
 

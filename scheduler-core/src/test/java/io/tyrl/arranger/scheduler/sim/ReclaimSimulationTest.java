@@ -205,8 +205,8 @@ class ReclaimSimulationTest {
 
     assertThat(cyclesWithVictims).as("cycles that evicted anything").isEmpty();
     Map<String, Long> gpus =
-        DecisionChecks.allocatedByQueue(
-            simulator.lastSnapshot(), simulator.cycle(T0.plusSeconds(200)), Resource.GPU);
+        DecisionChecks.wholeGpusByQueue(
+            simulator.lastSnapshot(), simulator.cycle(T0.plusSeconds(200)));
     assertThat(gpus.values().stream().mapToLong(Long::longValue).sum())
         .as("the cluster stays in use: every GPU is held")
         .isEqualTo(24L);

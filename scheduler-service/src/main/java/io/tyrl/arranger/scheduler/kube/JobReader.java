@@ -2,6 +2,7 @@ package io.tyrl.arranger.scheduler.kube;
 
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.tyrl.arranger.crd.bounds.GpuFraction;
 import io.tyrl.arranger.crd.contract.GoDurations;
 import io.tyrl.arranger.crd.contract.PodNames;
 import io.tyrl.arranger.crd.contract.Stage;
@@ -228,7 +229,24 @@ final class JobReader {
     private static TemplateRequirements read(V1PodTemplateSpec template) {
       V1PodSpec podSpec = template == null ? null : template.getSpec();
       return new TemplateRequirements(
-          PodRequests.of(podSpec), PlacementConstraintsReader.constraints(podSpec));
+          PodRequests.of(podSpec).plus(gpuShare(template)),
+          PlacementConstraintsReader.constraints(podSpec));
+    }
+
+    /**
+     * The template's share of one GPU ({@link GpuFraction}), as the milli-GPU the core counts; the
+     * TYJob's bounds have refused a bad one before the job is read.
+     */
+    private static Resource gpuShare(V1PodTemplateSpec template) {
+      if (template == null
+          || template.getMetadata() == null
+          || template.getMetadata().getAnnotations() == null) {
+        return Resource.EMPTY;
+      }
+      String share = template.getMetadata().getAnnotations().get(GpuFraction.ANNOTATION);
+      return share == null
+          ? Resource.EMPTY
+          : Resource.ofCanonical(Map.of(Resource.GPU, GpuFraction.milli(share)));
     }
 
     private TemplateRequirements avoiding(Map<String, String> avoidedNodes) {

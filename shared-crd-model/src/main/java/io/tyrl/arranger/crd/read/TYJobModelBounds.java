@@ -1,7 +1,10 @@
 package io.tyrl.arranger.crd.read;
 
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Volume;
 import io.tyrl.arranger.crd.bounds.BoundsProblem;
+import io.tyrl.arranger.crd.bounds.GpuFraction;
 import io.tyrl.arranger.crd.bounds.TYJobBounds;
 import io.tyrl.arranger.crd.bounds.TYJobShape;
 import io.tyrl.arranger.model.V1alpha1TYJob;
@@ -9,6 +12,7 @@ import io.tyrl.arranger.model.V1alpha1TYJobSpec;
 import io.tyrl.arranger.model.V1alpha1TYJobSpecWorkerSets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@link TYJobBounds} for a TYJob read into the generated model, the scheduler's entry point. Kept
@@ -24,7 +28,66 @@ public final class TYJobModelBounds {
    * metadata, no spec, null entries) are reported or skipped like absent fields.
    */
   public static List<BoundsProblem> problems(V1alpha1TYJob job) {
-    return TYJobBounds.problems(shape(job));
+    List<BoundsProblem> problems = new ArrayList<>(TYJobBounds.problems(shape(job)));
+    V1alpha1TYJobSpec spec = job.getSpec();
+    if (spec != null) {
+      if (spec.getLeader() != null) {
+        gpuFractionProblem("spec.leader.template", spec.getLeader().getTemplate())
+            .ifPresent(problems::add);
+      }
+      if (spec.getWorkerSets() != null) {
+        for (int i = 0; i < spec.getWorkerSets().size(); i++) {
+          V1alpha1TYJobSpecWorkerSets set = spec.getWorkerSets().get(i);
+          if (set != null) {
+            gpuFractionProblem("spec.workerSets[" + i + "].template", set.getTemplate())
+                .ifPresent(problems::add);
+          }
+        }
+      }
+    }
+    return problems;
+  }
+
+  /**
+   * A template's {@link GpuFraction} annotation that is not a share of one GPU, or that comes with
+   * an {@code nvidia.com/gpu} request too (the pod would ask for both a share and whole devices).
+   */
+  static Optional<BoundsProblem> gpuFractionProblem(String path, V1PodTemplateSpec template) {
+    if (template == null
+        || template.getMetadata() == null
+        || template.getMetadata().getAnnotations() == null
+        || !template.getMetadata().getAnnotations().containsKey(GpuFraction.ANNOTATION)) {
+      return Optional.empty();
+    }
+    String field = path + ".metadata.annotations[" + GpuFraction.ANNOTATION + "]";
+    String value = template.getMetadata().getAnnotations().get(GpuFraction.ANNOTATION);
+    Optional<String> problem = GpuFraction.problem(value);
+    if (problem.isPresent()) {
+      return Optional.of(new BoundsProblem(field, String.valueOf(value), problem.get()));
+    }
+    if (template.getSpec() != null && template.getSpec().getContainers() != null) {
+      for (V1Container container : template.getSpec().getContainers()) {
+        if (container != null
+            && container.getResources() != null
+            && (asksGpu(container.getResources().getRequests())
+                || asksGpu(container.getResources().getLimits()))) {
+          return Optional.of(
+              new BoundsProblem(
+                  field,
+                  value,
+                  "a template asks either a share of one GPU (this annotation) or whole GPUs ("
+                      + GpuFraction.GPU_RESOURCE
+                      + " in container "
+                      + container.getName()
+                      + "), not both"));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean asksGpu(java.util.Map<String, ?> quantities) {
+    return quantities != null && quantities.containsKey(GpuFraction.GPU_RESOURCE);
   }
 
   /** The parts of {@code job} that the bounds look at. */

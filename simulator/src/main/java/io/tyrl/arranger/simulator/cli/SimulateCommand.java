@@ -1,7 +1,6 @@
 package io.tyrl.arranger.simulator.cli;
 
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
-import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.TopologyLevels;
 import io.tyrl.arranger.scheduler.api.TopologyRequest;
 import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
@@ -27,6 +26,7 @@ import io.tyrl.arranger.simulator.trace.ClusterShape;
 import io.tyrl.arranger.simulator.trace.CsvImport;
 import io.tyrl.arranger.simulator.trace.CsvProblem;
 import io.tyrl.arranger.simulator.trace.GeneratorSettings;
+import io.tyrl.arranger.simulator.trace.Gpus;
 import io.tyrl.arranger.simulator.trace.QueueSpec;
 import io.tyrl.arranger.simulator.trace.QueueTree;
 import io.tyrl.arranger.simulator.trace.QueueTreeCsv;
@@ -66,10 +66,15 @@ public final class SimulateCommand {
       System.out.print(SimulateOptions.USAGE);
       System.out.print(CycleReplay.USAGE);
       System.out.print(FairnessCommand.USAGE);
+      System.out.print(OpenbCommand.USAGE);
       return;
     }
     if (java.util.Arrays.asList(args).contains("--fairness")) {
       fairness(args);
+      return;
+    }
+    if (java.util.Arrays.asList(args).contains("--openb")) {
+      OpenbCommand.main(args, Path.of(System.getProperty("arranger.projectRoot", ".")));
       return;
     }
     if (java.util.Arrays.asList(args).contains("--snapshot")) {
@@ -189,7 +194,7 @@ public final class SimulateCommand {
         trace.jobs().size(),
         trace.lastSubmitSeconds() / 3600,
         options.nodes(),
-        cluster.capacity().get(Resource.GPU));
+        Gpus.whole(cluster.capacity()));
 
     SchedulerConfigurationParser parser =
         new SchedulerConfigurationParser(
@@ -563,9 +568,9 @@ public final class SimulateCommand {
   static double offeredGpuLoad(Trace trace, ClusterShape cluster) {
     double demand = 0;
     for (TraceJob job : trace.jobs()) {
-      demand += (double) job.fullRequest().get(Resource.GPU) * job.duration().toMillis() / 1000.0;
+      demand += (double) Gpus.whole(job.fullRequest()) * job.duration().toMillis() / 1000.0;
     }
-    double available = (double) cluster.capacity().get(Resource.GPU) * trace.lastSubmitSeconds();
+    double available = (double) Gpus.whole(cluster.capacity()) * trace.lastSubmitSeconds();
     return available > 0 ? demand / available : Double.NaN;
   }
 

@@ -6,6 +6,7 @@ import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
+import io.tyrl.arranger.simulator.trace.Gpus;
 import io.tyrl.arranger.simulator.trace.TraceJob;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -99,7 +100,7 @@ final class SimJob {
     taskMilliCpu = new long[tasks];
     for (int i = 0; i < tasks; i++) {
       taskIndex.put(pendingTasks[i].podName(), i);
-      taskGpu[i] = pendingTasks[i].request().get(Resource.GPU);
+      taskGpu[i] = Gpus.whole(pendingTasks[i].request());
       taskMilliCpu[i] = pendingTasks[i].request().milliCpu();
     }
     nodeOf = new String[tasks];

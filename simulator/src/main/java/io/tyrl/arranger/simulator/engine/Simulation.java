@@ -28,6 +28,7 @@ import io.tyrl.arranger.simulator.metrics.JobOutcome;
 import io.tyrl.arranger.simulator.metrics.RunRecord;
 import io.tyrl.arranger.simulator.metrics.TreeFairShare;
 import io.tyrl.arranger.simulator.trace.ClusterShape;
+import io.tyrl.arranger.simulator.trace.Gpus;
 import io.tyrl.arranger.simulator.trace.QueueSpec;
 import io.tyrl.arranger.simulator.trace.QueueTree;
 import io.tyrl.arranger.simulator.trace.Trace;
@@ -136,7 +137,7 @@ public final class Simulation {
             / 1e9;
     this.reservationTimeout = reservationTimeout(variant.configuration());
     this.nodes = cluster.nodeInfos();
-    this.capacityGpu = cluster.capacity().get(Resource.GPU);
+    this.capacityGpu = Gpus.whole(cluster.capacity());
     this.capacityMilliCpu = cluster.capacity().milliCpu();
     this.windowEnd = trace.lastSubmitSeconds();
     this.tree = trace.queues();
@@ -351,7 +352,7 @@ public final class Simulation {
           job.phase = SimJob.Phase.WAITING;
           active.add(job);
           cycleOnChange = true;
-          queueDemand[job.queue] += job.spec.fullRequest().get(Resource.GPU);
+          queueDemand[job.queue] += Gpus.whole(job.spec.fullRequest());
         }
         case RUN -> {
           if (event.stamp() != job.generation || job.stage != Stage.STARTING) {
@@ -521,7 +522,7 @@ public final class Simulation {
     for (String pod : victim.pods()) {
       int task = job.indexOf(pod);
       if (task >= 0) {
-        gpu += job.request(task).get(Resource.GPU);
+        gpu += Gpus.whole(job.request(task));
       }
     }
     boolean surplusElsewhere =
@@ -610,7 +611,7 @@ public final class Simulation {
     job.phase = SimJob.Phase.ENDED;
     account(job);
     closePartial(job, now);
-    queueDemand[job.queue] -= job.spec.fullRequest().get(Resource.GPU);
+    queueDemand[job.queue] -= Gpus.whole(job.spec.fullRequest());
     active.remove(job);
   }
 

@@ -1,6 +1,7 @@
 package io.tyrl.arranger.simulator.metrics;
 
 import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.simulator.trace.Gpus;
 import io.tyrl.arranger.simulator.trace.Trace;
 import io.tyrl.arranger.simulator.trace.TraceJob;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ public record GreedyBound(double[] times, double[] gpus, long capacityGpu) {
       while (!running.isEmpty() && running.peek()[0] <= now) {
         TraceJob done = started.get((int) running.poll()[1]);
         free = free.plus(done.fullRequest());
-        allocatedGpu -= done.fullRequest().get(Resource.GPU);
+        allocatedGpu -= Gpus.whole(done.fullRequest());
       }
       while (next < jobs.size() && jobs.get(next).submitSeconds() <= now) {
         TraceJob job = jobs.get(next++);
@@ -55,7 +56,7 @@ public record GreedyBound(double[] times, double[] gpus, long capacityGpu) {
         if (job.fullRequest().fitsIn(free)) {
           it.remove();
           free = free.minus(job.fullRequest());
-          allocatedGpu += job.fullRequest().get(Resource.GPU);
+          allocatedGpu += Gpus.whole(job.fullRequest());
           started.add(job);
           running.add(new double[] {now + job.duration().toMillis() / 1000.0, started.size() - 1});
         }
@@ -70,7 +71,7 @@ public record GreedyBound(double[] times, double[] gpus, long capacityGpu) {
     return new GreedyBound(
         times.stream().mapToDouble(Double::doubleValue).toArray(),
         gpus.stream().mapToDouble(Double::doubleValue).toArray(),
-        capacity.get(Resource.GPU));
+        Gpus.whole(capacity));
   }
 
   /** The mean fraction of the cluster's GPUs allocated over [0, end]. */

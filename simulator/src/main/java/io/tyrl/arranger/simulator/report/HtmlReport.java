@@ -385,7 +385,7 @@ public final class HtmlReport {
     return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, "%.1f", value);
   }
 
-  private static String escape(String text) {
+  static String escape(String text) {
     return text.replace("&", "&amp;")
         .replace("<", "&lt;")
         .replace(">", "&gt;")
@@ -422,7 +422,7 @@ public final class HtmlReport {
     }
   }
 
-  private static final String STYLE =
+  static final String STYLE =
       """
       body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
       table { border-collapse: collapse; margin: 1em 0; }
@@ -433,7 +433,7 @@ public final class HtmlReport {
       """;
 
   /** Draws every chart from the embedded data and marks each canvas with what it drew. */
-  private static final String PAGE_SCRIPT =
+  static final String PAGE_SCRIPT =
       """
       (function () {
         const palette = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];

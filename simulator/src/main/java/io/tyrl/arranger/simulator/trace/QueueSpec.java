@@ -38,13 +38,13 @@ public record QueueSpec(
   }
 
   public long guaranteeGpu() {
-    return guarantee.get(Resource.GPU);
+    return Gpus.whole(guarantee);
   }
 
   /** The capability's GPUs; {@link Long#MAX_VALUE} when the queue has no limit on GPUs. */
   public long capabilityGpu() {
     return capability == null || !capability.quantities().containsKey(Resource.GPU)
         ? Long.MAX_VALUE
-        : capability.get(Resource.GPU);
+        : Gpus.whole(capability);
   }
 }

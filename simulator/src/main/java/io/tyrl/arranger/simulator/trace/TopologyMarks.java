@@ -1,6 +1,5 @@
 package io.tyrl.arranger.simulator.trace;
 
-import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.TopologyRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,14 +17,14 @@ public final class TopologyMarks {
   private TopologyMarks() {}
 
   public static Trace mark(Trace trace, ClusterShape cluster) {
-    long nodeGpus = cluster.perNode().get(Resource.GPU);
+    long nodeGpus = Gpus.whole(cluster.perNode());
     long rackGpus = nodeGpus * ClusterShape.RACK_NODES;
     long blockGpus = rackGpus * ClusterShape.BLOCK_RACKS;
     long zoneGpus = blockGpus * ClusterShape.ZONE_BLOCKS;
     List<TraceJob> marked = new ArrayList<>(trace.jobs().size());
     int multiNode = 0;
     for (TraceJob job : trace.jobs()) {
-      long gpus = job.minimumRequest().get(Resource.GPU);
+      long gpus = Gpus.whole(job.minimumRequest());
       if (gpus <= nodeGpus) {
         marked.add(job);
         continue;

@@ -210,7 +210,7 @@ public final class TraceCsv {
   }
 
   private static String gpu(Resource resource) {
-    return Long.toString(resource.get(Resource.GPU));
+    return Long.toString(Gpus.whole(resource));
   }
 
   /** A row that cannot be read, naming the column at fault. */

@@ -80,7 +80,7 @@ class TenantTraceGeneratorTest {
       double gpuSeconds =
           trace.jobs().stream()
               .mapToDouble(
-                  job -> job.fullRequest().get(Resource.GPU) * (double) job.duration().toSeconds())
+                  job -> Gpus.whole(job.fullRequest()) * (double) job.duration().toSeconds())
               .sum();
       double offered = gpuSeconds / (800 * trace.lastSubmitSeconds());
 

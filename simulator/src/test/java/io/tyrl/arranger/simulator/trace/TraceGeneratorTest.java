@@ -36,10 +36,9 @@ class TraceGeneratorTest {
       double gpuSeconds =
           trace.jobs().stream()
               .mapToDouble(
-                  job -> job.fullRequest().get(Resource.GPU) * (double) job.duration().toSeconds())
+                  job -> Gpus.whole(job.fullRequest()) * (double) job.duration().toSeconds())
               .sum();
-      double offered =
-          gpuSeconds / (cluster.capacity().get(Resource.GPU) * trace.lastSubmitSeconds());
+      double offered = gpuSeconds / (Gpus.whole(cluster.capacity()) * trace.lastSubmitSeconds());
 
       // Poisson arrivals: the last of 4,000 lands within a few percent of the intended horizon.
       assertThat(offered).as("offered GPU load for %s", load).isBetween(load * 0.93, load * 1.07);
@@ -58,7 +57,7 @@ class TraceGeneratorTest {
     assertThat(trace.jobs())
         .allSatisfy(
             job -> {
-              assertThat(Set.of(1L, 2L, 4L, 8L)).contains(job.leader().get(Resource.GPU));
+              assertThat(Set.of(1L, 2L, 4L, 8L)).contains(Gpus.whole(job.leader()));
               assertThat(job.workers()).isBetween(1, 16);
               assertThat(job.minWorkers()).isBetween(1, job.workers());
               assertThat(job.duration().toSeconds()).isBetween(60L, 6 * 3600L);

@@ -13,11 +13,12 @@ import io.tyrl.arranger.scheduler.framework.TaskState;
  *       the most used node wins, cpu use counting most.
  * </ul>
  *
- * Left alone, the leader rule spreads small leaders over every idle GPU node, and a leader that
- * needs a whole node then waits for one to empty. So once the idle GPU nodes are down to the
- * reserve ({@code idleGpuNodes}, null when no reserve is kept), a leader that needs only part of a
- * node's GPUs scores 100 less on an idle node: it takes the quietest used node that fits and opens
- * an idle one only when none does.
+ * Left alone, the leader rule spreads small leaders over every idle GPU node, and a pod that needs
+ * a whole node then waits for one to empty. So once the idle GPU nodes are down to what the pending
+ * pods that only an idle node can hold need ({@code idleGpuNodes}; null when the session has no
+ * GPUs), a leader that needs only part of a node's GPUs scores 100 less on an idle node: it takes
+ * the quietest used node that fits and opens an idle one only when none does. While no such pod
+ * waits, the leader rule alone applies.
  */
 record LeaderFirstPolicy(
     ResourceWeights leaderWeights, ResourceWeights workerWeights, IdleGpuNodes idleGpuNodes)
@@ -47,6 +48,8 @@ record LeaderFirstPolicy(
       return false;
     }
     long gpus = task.request(leaderWeights.gpuDimension());
-    return gpus > 0 && gpus < node.allocatable(leaderWeights.gpuDimension());
+    return gpus > 0
+        && gpus < node.allocatable(leaderWeights.gpuDimension())
+        && !idleGpuNodes.needsIdleNode(task);
   }
 }

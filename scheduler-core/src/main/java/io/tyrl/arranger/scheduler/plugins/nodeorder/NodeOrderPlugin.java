@@ -94,13 +94,25 @@ public final class NodeOrderPlugin implements Plugin {
       ArgumentSpec.integer("leaderFirst.cpuBoost", 3, 1, 100);
 
   /**
-   * Percent of the GPU nodes LeaderFirst keeps idle for whole-node requests; 0 keeps none (the
-   * leader rule alone).
+   * A floor, in percent of the GPU nodes, under the idle nodes LeaderFirst keeps for pods only an
+   * idle node can hold; 0 (the default) keeps only as many as such pods pending need.
    */
   public static final ArgumentSpec<Integer> LEADER_IDLE_NODE_RESERVE =
-      ArgumentSpec.integer("leaderFirst.idleNodeReserve", 10, 0, 100);
+      ArgumentSpec.integer("leaderFirst.idleNodeReserve", 0, 0, 100);
+
+  /**
+   * How much the growth of GPU fragmentation ({@link GpuFragmentation}) counts against every node
+   * order's score: {@code weight × 100} points per GPU of expected fragmentation a placement adds;
+   * 0 leaves node orders as they were.
+   */
+  public static final ArgumentSpec<Integer> GPU_FRAGMENT_WEIGHT =
+      ArgumentSpec.integer("gpuFragment.weight", 1, 0, 1000);
 
   private final Arguments arguments;
+  private Session session;
+  private int gpuFragmentWeight;
+  private GpuFragmentation gpuFragmentation;
+  private boolean gpuFragmentationMeasured;
 
   /**
    * Each job's node order by {@link JobState#index()}, so scoring a node is an array read; null for
@@ -124,7 +136,8 @@ public final class NodeOrderPlugin implements Plugin {
             GPU_WEIGHT,
             LEADER_GPU_BOOST,
             WORKER_CPU_BOOST,
-            LEADER_IDLE_NODE_RESERVE),
+            LEADER_IDLE_NODE_RESERVE,
+            GPU_FRAGMENT_WEIGHT),
         NodeOrderPlugin::new);
   }
 
@@ -150,6 +163,10 @@ public final class NodeOrderPlugin implements Plugin {
         byJob[job.index()] = built[order];
       }
     }
+    this.session = session;
+    this.gpuFragmentWeight = arguments.get(GPU_FRAGMENT_WEIGHT);
+    this.gpuFragmentation = null;
+    this.gpuFragmentationMeasured = false;
     hooks.jobValid(this::unknownPolicy);
     hooks.nodeScore(this::score, arguments.get(WEIGHT));
   }
@@ -188,6 +205,25 @@ public final class NodeOrderPlugin implements Plugin {
   }
 
   private double score(TaskState task, NodeState node) {
-    return byJob[task.job().index()].score(task, node);
+    double score = byJob[task.job().index()].score(task, node);
+    if (gpuFragmentWeight == 0) {
+      return score;
+    }
+    GpuFragmentation fragmentation = gpuFragmentation();
+    return fragmentation == null
+        ? score
+        : score + gpuFragmentWeight * fragmentation.score(task, node);
+  }
+
+  /**
+   * Measured at the first score, not when the session opens: the mix asks the static filters which
+   * nodes admit each pod shape, and every plugin's filters are registered only once all are open.
+   */
+  private GpuFragmentation gpuFragmentation() {
+    if (!gpuFragmentationMeasured) {
+      gpuFragmentationMeasured = true;
+      gpuFragmentation = GpuFragmentation.of(session, session.dimensions().indexOf(Resource.GPU));
+    }
+    return gpuFragmentation;
   }
 }

@@ -1,0 +1,106 @@
+package io.tyrl.arranger.scheduler.plugins.nodeorder;
+
+import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
+import io.tyrl.arranger.scheduler.sim.Fixtures;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The fragmentation-aware score in a cycle: two 2-GPU nodes, "shared" holding a 600m actor on one
+ * device (400m free there, the other device whole) and "whole" idle; a 300m actor to place (job
+ * {@code new}, served first), and pods waiting that make the mix. Where the actor goes with the
+ * score off (BinPack alone) and on.
+ */
+class GpuFragmentationTest {
+
+  private static SchedulerConfiguration withFragmentWeight(int weight) {
+    return Fixtures.configuration(
+        """
+        actions: allocate
+        tiers:
+          - plugins:
+              - name: priority
+              - name: gang
+              - name: predicates
+              - name: nodeorder
+                arguments: {gpuFragment.weight: %d}
+        configurations:
+          - name: allocate
+            arguments: {percentageOfNodesToScore: 100}
+        """
+            .formatted(weight));
+  }
+
+  private static JobInfo waiting(int count, String gpu) {
+    return job("waiting")
+        .priority(1)
+        .created(T0.plusSeconds(10))
+        .minWorkers(count)
+        .leader("cpu", "100m")
+        .workers("actor", count, "cpu", "1", Resource.GPU, gpu)
+        .build();
+  }
+
+  static Stream<Arguments> cases() {
+    return Stream.of(
+        Arguments.of(
+            "400m pods wait: the 300m actor leaves the 400m hole to them and opens a device",
+            waiting(20, "400m"),
+            "shared",
+            "whole"),
+        Arguments.of(
+            "whole-GPU pods wait: the 300m actor fills the hole and keeps devices whole",
+            waiting(20, "1"),
+            "shared",
+            "shared"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void theScoreKeepsRoomForThePodsTheMixSaysAreComing(
+      String description, JobInfo waiting, String withoutScore, String withScore) {
+    List<NodeInfo> nodes =
+        List.of(
+            node("shared").cpu("16").memory("64Gi").gpu(2).build(),
+            node("whole").cpu("16").memory("64Gi").gpu(2).build());
+    JobInfo running =
+        job("running")
+            .minWorkers(1)
+            .leader("cpu", "100m")
+            .workers("actor", 1, "cpu", "1", Resource.GPU, "600m")
+            .running("shared", 1)
+            .build();
+    JobInfo newcomer =
+        job("new")
+            .priority(9)
+            .minWorkers(0)
+            .leader("cpu", "100m")
+            .workers("actor", 1, "cpu", "1", Resource.GPU, "300m")
+            .build();
+    List<JobInfo> jobs = new ArrayList<>(List.of(running, waiting, newcomer));
+    Snapshot snapshot = new Snapshot(nodes, jobs, List.of());
+
+    assertThat(actorNode(Fixtures.scheduler().runCycle(snapshot, withFragmentWeight(0), T0)))
+        .isEqualTo(withoutScore);
+    assertThat(actorNode(Fixtures.scheduler().runCycle(snapshot, withFragmentWeight(1), T0)))
+        .isEqualTo(withScore);
+  }
+
+  private static String actorNode(CycleResult result) {
+    return result.decision("default/new").allocations().get("new-actor-0");
+  }
+}
