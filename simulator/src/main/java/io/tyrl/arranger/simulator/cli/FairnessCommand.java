@@ -13,6 +13,7 @@ import io.tyrl.arranger.simulator.metrics.Percentiles;
 import io.tyrl.arranger.simulator.metrics.RunRecord;
 import io.tyrl.arranger.simulator.trace.ClusterShape;
 import io.tyrl.arranger.simulator.trace.FairnessTraceGenerator;
+import io.tyrl.arranger.simulator.trace.Gpus;
 import io.tyrl.arranger.simulator.trace.Trace;
 import java.io.PrintStream;
 import java.util.List;
@@ -94,7 +95,7 @@ final class FairnessCommand {
         new FairnessTraceGenerator.Settings(
             options.sweepHours(),
             options.hours(),
-            cluster.capacity().get(io.tyrl.arranger.scheduler.api.Resource.GPU),
+            Gpus.whole(cluster.capacity()),
             options.teamLoad(),
             options.seed());
     Trace trace = FairnessTraceGenerator.generate(settings);
