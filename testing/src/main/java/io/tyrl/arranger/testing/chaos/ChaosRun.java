@@ -34,17 +34,8 @@ public final class ChaosRun {
 
   private static final String JOBS_NAMESPACE = "chaos";
   private static final String MALFORMED_NAMESPACE = "chaos-malformed";
-  private static final String LEASE_NAMESPACE = "default";
 
-  /**
-   * Short leases, so that 50 takeovers fit in a run; a takeover should come within lease + retry.
-   */
-  private static final Duration LEASE_DURATION = Duration.ofSeconds(8);
-
-  private static final Duration RENEW_DEADLINE = Duration.ofSeconds(5);
-  private static final Duration RETRY_PERIOD = Duration.ofSeconds(1);
   private static final Duration TAKEOVER_TIMEOUT = Duration.ofSeconds(90);
-  private static final Duration READY_TIMEOUT = Duration.ofMinutes(4);
   private static final Duration READINESS_DROP_BOUND = Duration.ofSeconds(10);
 
   private ChaosRun() {}
@@ -206,47 +197,19 @@ public final class ChaosRun {
                 new SimulatedNodeAgent.Timing(Duration.ofSeconds(1), options.leaderRunTime()))
             .start());
 
-    Map<String, String> properties = new LinkedHashMap<>();
-    properties.put("arranger.kubernetes.kubeconfig", kubeconfig.toString());
-    properties.put("arranger.kubernetes.readiness-period", "1s");
-    properties.put("arranger.leader-election.lease-duration", LEASE_DURATION.toSeconds() + "s");
-    properties.put("arranger.leader-election.renew-deadline", RENEW_DEADLINE.toSeconds() + "s");
-    properties.put("arranger.leader-election.retry-period", RETRY_PERIOD.toSeconds() + "s");
-    // A leader writes only within lease duration minus the request timeout of its last renewal, and
-    // refuses to start when that window is not longer than the retry period: short leases need
-    // short
-    // requests. (Before that fence, request-timeout was the client's read timeout, 30 s by
-    // default.)
-    properties.put(
-        "arranger.kubernetes.request-timeout", LEASE_DURATION.dividedBy(2).toSeconds() + "s");
-    List<String> jvm = List.of("-Xmx320m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     Path logs = options.workDir().toAbsolutePath();
-    ReplicaSet schedulers =
-        new ReplicaSet(
-            "scheduler",
-            options.schedulerJar(),
-            logs,
-            properties,
-            jvm,
+    ShortLeaseServices started =
+        ShortLeaseServices.start(
             admin,
-            LEASE_NAMESPACE,
-            "arranger-scheduler");
-    running.add(schedulers);
-    ReplicaSet controllers =
-        new ReplicaSet(
-            "controller",
+            kubeconfig,
+            options.schedulerJar(),
             options.controllerJar(),
             logs,
-            properties,
-            jvm,
-            admin,
-            LEASE_NAMESPACE,
-            "arranger-controller");
-    running.add(controllers);
-    schedulers.start(2);
-    controllers.start(2);
-    schedulers.awaitAllReady(READY_TIMEOUT);
-    controllers.awaitAllReady(READY_TIMEOUT);
+            Map.of("arranger.kubernetes.readiness-period", "1s"),
+            List.of("-Xmx320m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+            running);
+    ReplicaSet schedulers = started.schedulers();
+    ReplicaSet controllers = started.controllers();
     log("2 schedulers and 2 controllers ready (logs in %s)", logs);
 
     ApiClient sampleClient = controlPlane.adminClient();
@@ -390,12 +353,12 @@ public final class ChaosRun {
                   .forEach(ready::add);
               return !ready.isEmpty();
             },
-            READY_TIMEOUT,
+            ShortLeaseServices.READY_TIMEOUT,
             Duration.ofMillis(500));
     if (!any) {
       throw new IllegalStateException(
           "no service had all replicas ready and a leader within "
-              + READY_TIMEOUT.toMinutes()
+              + ShortLeaseServices.READY_TIMEOUT.toMinutes()
               + " min; see the logs in the work dir");
     }
     return ready.get(random.nextInt(ready.size()));
@@ -426,12 +389,12 @@ public final class ChaosRun {
               restartExited(services, measured);
               return services.stream().allMatch(s -> s.allReady() && s.leader().isPresent());
             },
-            READY_TIMEOUT,
+            ShortLeaseServices.READY_TIMEOUT,
             Duration.ofMillis(500));
     if (!readyBefore) {
       log(
           "not every replica was ready with a leader each before the freeze (waited %d min): %s",
-          READY_TIMEOUT.toMinutes(),
+          ShortLeaseServices.READY_TIMEOUT.toMinutes(),
           services.stream()
               .flatMap(s -> s.replicas().stream())
               .map(r -> r.name() + (r.isReady() ? " ready" : " NOT ready"))
@@ -476,7 +439,7 @@ public final class ChaosRun {
               restartExited(services, measured);
               return services.stream().allMatch(s -> s.allReady() && s.leader().isPresent());
             },
-            READY_TIMEOUT,
+            ShortLeaseServices.READY_TIMEOUT,
             Duration.ofMillis(500));
     log(
         "API server resumed after %.1f s frozen; services %s",
@@ -486,7 +449,7 @@ public final class ChaosRun {
                 "ready again with a leader each %.1f s later",
                 Duration.between(thawedAt, Instant.now()).toMillis() / 1000.0)
             : "NOT all ready again within "
-                + READY_TIMEOUT.toMinutes()
+                + ShortLeaseServices.READY_TIMEOUT.toMinutes()
                 + " min: "
                 + services.stream()
                     .flatMap(s -> s.replicas().stream())

@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,12 +44,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SoakRun {
 
   private static final String NAMESPACE = "soak";
-  private static final String LEASE_NAMESPACE = "default";
-  private static final Duration LEASE_DURATION = Duration.ofSeconds(8);
-  private static final Duration RENEW_DEADLINE = Duration.ofSeconds(5);
-  private static final Duration RETRY_PERIOD = Duration.ofSeconds(1);
   private static final Duration TAKEOVER_TIMEOUT = Duration.ofSeconds(90);
-  private static final Duration READY_TIMEOUT = Duration.ofMinutes(4);
   private static final Duration JANITOR_EVERY = Duration.ofSeconds(30);
   private static final Duration PROGRESS_EVERY = Duration.ofMinutes(10);
   private static final String CYCLE_TIMER = "arranger_scheduler_e2e_scheduling_duration_seconds";
@@ -228,42 +222,19 @@ public final class SoakRun {
                 new SimulatedNodeAgent.Timing(Duration.ofSeconds(1), options.leaderRunTime()))
             .start());
 
-    Map<String, String> properties = new LinkedHashMap<>();
-    properties.put("arranger.kubernetes.kubeconfig", kubeconfig.toString());
-    properties.put("arranger.leader-election.lease-duration", LEASE_DURATION.toSeconds() + "s");
-    properties.put("arranger.leader-election.renew-deadline", RENEW_DEADLINE.toSeconds() + "s");
-    properties.put("arranger.leader-election.retry-period", RETRY_PERIOD.toSeconds() + "s");
-    // Short leases need short requests (see ChaosRun).
-    properties.put(
-        "arranger.kubernetes.request-timeout", LEASE_DURATION.dividedBy(2).toSeconds() + "s");
-    List<String> jvm = List.of("-Xmx512m", "-XX:+UseSerialGC");
     Path logs = options.workDir().toAbsolutePath();
-    ReplicaSet schedulers =
-        new ReplicaSet(
-            "scheduler",
-            options.schedulerJar(),
-            logs,
-            properties,
-            jvm,
+    ShortLeaseServices started =
+        ShortLeaseServices.start(
             admin,
-            LEASE_NAMESPACE,
-            "arranger-scheduler");
-    running.add(schedulers);
-    ReplicaSet controllers =
-        new ReplicaSet(
-            "controller",
+            kubeconfig,
+            options.schedulerJar(),
             options.controllerJar(),
             logs,
-            properties,
-            jvm,
-            admin,
-            LEASE_NAMESPACE,
-            "arranger-controller");
-    running.add(controllers);
-    schedulers.start(2);
-    controllers.start(2);
-    schedulers.awaitAllReady(READY_TIMEOUT);
-    controllers.awaitAllReady(READY_TIMEOUT);
+            Map.of(),
+            List.of("-Xmx512m", "-XX:+UseSerialGC"),
+            running);
+    ReplicaSet schedulers = started.schedulers();
+    ReplicaSet controllers = started.controllers();
     log("2 schedulers and 2 controllers ready (logs in %s)", logs);
 
     ClusterInvariants invariants = new ClusterInvariants(options.stuckAfter());
