@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.tyrl.arranger.scheduler.api.Resource;
 import org.junit.jupiter.api.Test;
 
 class FairnessTraceGeneratorTest {
@@ -44,8 +43,7 @@ class FairnessTraceGeneratorTest {
               .mapToDouble(
                   job ->
                       job.duration().toSeconds()
-                          * (job.leader().get(Resource.GPU)
-                              + job.workers() * job.worker().get(Resource.GPU)))
+                          * (Gpus.whole(job.leader()) + job.workers() * Gpus.whole(job.worker())))
               .sum();
       double offered = gpuSeconds / (128 * 48 * 3600.0);
       assertThat(offered)
