@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1CustomResourceColumnDefinition;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinitionVersion;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.model.V1alpha1QueueList;
 import io.tyrl.arranger.model.V1alpha1TYJobList;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -57,5 +59,69 @@ class ArrangerCrdsIT {
 
     assertThat(jobs.getKind()).isEqualTo("TYJobList");
     assertThat(queues.getKind()).isEqualTo("QueueList");
+  }
+
+  /**
+   * A job stored with no status — every job the controller had not written yet when the stage got
+   * its default — reads Pending; a stored stage keeps its value, and reads Pending again once it is
+   * removed. The API server applies the schema's default when it reads the object, so nothing
+   * stored has to change.
+   */
+  @Test
+  void aStoredJobWithoutAStageReadsPendingAndAStoredStageKeepsItsValue(ApiClient client)
+      throws Exception {
+    TYJobBuilder.named("stored-before")
+        .namespace("default")
+        .leader("learner", "1", "1Gi")
+        .workers("actor", 1, "1", "1Gi")
+        .create(client);
+    CustomObjectsApi api = new CustomObjectsApi(client);
+
+    assertThat(stage(api)).isEqualTo("Pending");
+
+    MergePatch.apply(
+        Object.class,
+        client,
+        "{\"status\":{\"stage\":\"Running\"}}",
+        patch ->
+            api.patchNamespacedCustomObjectStatus(
+                    ArrangerResources.GROUP,
+                    ArrangerResources.VERSION,
+                    "default",
+                    ArrangerResources.TYJOBS,
+                    "stored-before",
+                    patch)
+                .buildCall(null));
+    assertThat(stage(api)).isEqualTo("Running");
+
+    MergePatch.apply(
+        Object.class,
+        client,
+        "{\"status\":{\"stage\":null}}",
+        patch ->
+            api.patchNamespacedCustomObjectStatus(
+                    ArrangerResources.GROUP,
+                    ArrangerResources.VERSION,
+                    "default",
+                    ArrangerResources.TYJOBS,
+                    "stored-before",
+                    patch)
+                .buildCall(null));
+    assertThat(stage(api)).isEqualTo("Pending");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static String stage(CustomObjectsApi api) throws Exception {
+    Map<String, Object> job =
+        (Map<String, Object>)
+            api.getNamespacedCustomObject(
+                    ArrangerResources.GROUP,
+                    ArrangerResources.VERSION,
+                    "default",
+                    ArrangerResources.TYJOBS,
+                    "stored-before")
+                .execute();
+    Map<String, Object> status = (Map<String, Object>) job.get("status");
+    return status == null ? null : (String) status.get("stage");
   }
 }
