@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The chaos run behind {@code scripts/chaos.sh}: the local cluster with two scheduler and two
@@ -146,28 +145,7 @@ public final class ChaosRun {
         options.nodes(),
         options.outage().toSeconds(),
         options.workDir().toAbsolutePath());
-    List<AutoCloseable> running = new ArrayList<>();
-    AtomicBoolean stopped = new AtomicBoolean();
-    Runnable stopAll =
-        () -> {
-          if (stopped.compareAndSet(false, true)) {
-            for (int i = running.size() - 1; i >= 0; i--) {
-              try {
-                running.get(i).close();
-              } catch (Exception e) {
-                System.err.println("[chaos] could not stop " + running.get(i) + ": " + e);
-              }
-            }
-          }
-        };
-    Runtime.getRuntime().addShutdownHook(new Thread(stopAll, "chaos-stop"));
-    int exitCode;
-    try {
-      exitCode = run(options, running);
-    } finally {
-      stopAll.run();
-    }
-    System.exit(exitCode);
+    LongRun.exitWith("chaos", running -> run(options, running));
   }
 
   private static int run(Options options, List<AutoCloseable> running) throws Exception {

@@ -29,7 +29,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The endurance run behind {@code scripts/soak.sh}: the local cluster with two scheduler and two
@@ -166,28 +165,7 @@ public final class SoakRun {
   public static void main(String[] args) throws Exception {
     Options options = Options.parse(args);
     Files.createDirectories(options.workDir());
-    List<AutoCloseable> running = new ArrayList<>();
-    AtomicBoolean stopped = new AtomicBoolean();
-    Runnable stopAll =
-        () -> {
-          if (stopped.compareAndSet(false, true)) {
-            for (int i = running.size() - 1; i >= 0; i--) {
-              try {
-                running.get(i).close();
-              } catch (Exception e) {
-                System.err.println("[soak] could not stop " + running.get(i) + ": " + e);
-              }
-            }
-          }
-        };
-    Runtime.getRuntime().addShutdownHook(new Thread(stopAll, "soak-stop"));
-    int exitCode;
-    try {
-      exitCode = run(options, running);
-    } finally {
-      stopAll.run();
-    }
-    System.exit(exitCode);
+    LongRun.exitWith("soak", running -> run(options, running));
   }
 
   private static int run(Options options, List<AutoCloseable> running) throws Exception {
