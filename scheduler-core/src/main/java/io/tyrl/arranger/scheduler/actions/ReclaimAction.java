@@ -3,6 +3,8 @@ package io.tyrl.arranger.scheduler.actions;
 import io.tyrl.arranger.crd.reasons.EvictionWording;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
+import io.tyrl.arranger.scheduler.conf.ArgumentSpec;
 import io.tyrl.arranger.scheduler.conf.Arguments;
 import io.tyrl.arranger.scheduler.framework.Action;
 import io.tyrl.arranger.scheduler.framework.ActionDescriptor;
@@ -38,14 +40,31 @@ public final class ReclaimAction implements Action {
 
   public static final String NAME = "reclaim";
 
+  /**
+   * Whether a job whose queue (or a queue above it) holds less than its guarantee may, when the
+   * share rules find no room, take from queues within their shares but above their guarantees
+   * ({@link GuaranteeReclaimRules}). Off by default: on a fragmented cluster of whole-node learners
+   * it honours guarantees sooner at the price of many more evicted cores of unguaranteed queues.
+   */
+  static final ArgumentSpec<Boolean> RECLAIM_FOR_GUARANTEES =
+      ArgumentSpec.bool("reclaimForGuarantees", false);
+
+  private static final ArgumentSchema SCHEMA =
+      ArgumentSchema.of(
+          PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
+          PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND,
+          RECLAIM_FOR_GUARANTEES);
+
   private final PlacementOptions options;
+  private final boolean reclaimForGuarantees;
 
   ReclaimAction(Arguments arguments) {
     this.options = PlacementOptions.from(arguments);
+    this.reclaimForGuarantees = arguments.get(RECLAIM_FOR_GUARANTEES);
   }
 
   public static ActionDescriptor descriptor() {
-    return new ActionDescriptor(NAME, PlacementOptions.SCHEMA, ReclaimAction::new);
+    return new ActionDescriptor(NAME, SCHEMA, ReclaimAction::new);
   }
 
   @Override
@@ -56,8 +75,9 @@ public final class ReclaimAction implements Action {
   @Override
   public void execute(Session session) {
     ReclaimRules rules = new ReclaimRules(session);
-    VictimSelector selector =
-        new VictimSelector(session, options, rules, VictimSelector.jobsWithRunningPods(session));
+    GuaranteeReclaimRules guaranteeRules = new GuaranteeReclaimRules(session);
+    List<JobState> jobsWithRunningPods = VictimSelector.jobsWithRunningPods(session);
+    VictimSelector selector = new VictimSelector(session, options, rules, jobsWithRunningPods);
     Set<Shape> foundNoRoom = new HashSet<>();
     for (QueueState queue : session.queuesInOrder()) {
       if (!rules.mayReclaim(queue)) {
@@ -80,6 +100,14 @@ public final class ReclaimAction implements Action {
                     return false;
                   }
                   VictimSelector.Outcome outcome = selector.makeRoom(reclaimer);
+                  if (outcome == VictimSelector.Outcome.NO_ROOM
+                      && reclaimForGuarantees
+                      && guaranteeRules.isShortOfGuarantee(reclaimer)) {
+                    // A selector of its own: it reads which nodes are releasing as they are now.
+                    outcome =
+                        new VictimSelector(session, options, guaranteeRules, jobsWithRunningPods)
+                            .makeRoom(reclaimer);
+                  }
                   if (outcome == VictimSelector.Outcome.NO_ROOM) {
                     // makeRoom gave back all it tried: the job is as it was before the search.
                     foundNoRoom.add(Shape.of(reclaimer));
@@ -185,7 +213,10 @@ public final class ReclaimAction implements Action {
    *       its deserved share of some reclaimed resource it gave;
    *   <li>the total shortfall below deserved shares, summed over queues and resources (each
    *       resource as a fraction of the cluster), must strictly fall: what the reclaimer's queue
-   *       gains towards its shares is more than what the victims' queues lose below theirs.
+   *       gains towards its shares is more than what the victims' queues lose below theirs;
+   *   <li>no victim's queue, nor any queue on its branch, goes below its guarantee of a resource it
+   *       gives — though it is above its share of another (a queue of cpu-heavy actors above its
+   *       cpu share keeps its guaranteed GPUs).
    * </ol>
    *
    * Rule 3 is what ends ping-pong: allocation never raises that total, and each reclaim lowers it
@@ -326,7 +357,9 @@ public final class ReclaimAction implements Action {
           return false;
         }
       }
-      if (!branchesKeepTheirShares(preemptor.job().queue(), freedByQueue, reclaimed)) {
+      if (!branchesKeepTheirShares(preemptor.job().queue(), freedByQueue, reclaimed)
+          || !GuaranteeReclaimRules.keepGuarantees(
+              session, preemptor.job().queue(), freedByQueue)) {
         return false;
       }
       QueueState own = preemptor.job().queue();
