@@ -39,22 +39,6 @@ public final class EvictionWording {
   }
 
   /**
-   * e.g. {@code reclaimed by queue b (below its guarantee) for b/job; queue a holds more than its
-   * guarantee}
-   */
-  public static String reclaimedForGuarantee(
-      String preemptorQueue, String preemptorKey, String victimQueue) {
-    return RECLAIMED_BY
-        + "queue "
-        + preemptorQueue
-        + " (below its guarantee) for "
-        + preemptorKey
-        + "; queue "
-        + victimQueue
-        + " holds more than its guarantee";
-  }
-
-  /**
    * {@link SchedulingReasons#RECLAIMED} or {@link SchedulingReasons#PREEMPTED}, as an eviction's
    * text says: reclaim's text starts with "reclaimed", anything else counts as preemption.
    */

@@ -3,8 +3,6 @@ package io.tyrl.arranger.scheduler.actions;
 import io.tyrl.arranger.crd.reasons.EvictionWording;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
-import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
-import io.tyrl.arranger.scheduler.conf.ArgumentSpec;
 import io.tyrl.arranger.scheduler.conf.Arguments;
 import io.tyrl.arranger.scheduler.framework.Action;
 import io.tyrl.arranger.scheduler.framework.ActionDescriptor;
@@ -40,31 +38,14 @@ public final class ReclaimAction implements Action {
 
   public static final String NAME = "reclaim";
 
-  /**
-   * Whether a job whose queue (or a queue above it) holds less than its guarantee may, when the
-   * share rules find no room, take from queues within their shares but above their guarantees
-   * ({@link GuaranteeReclaimRules}). Off by default: on a fragmented cluster of whole-node learners
-   * it honours guarantees sooner at the price of many more evicted cores of unguaranteed queues.
-   */
-  static final ArgumentSpec<Boolean> RECLAIM_FOR_GUARANTEES =
-      ArgumentSpec.bool("reclaimForGuarantees", false);
-
-  private static final ArgumentSchema SCHEMA =
-      ArgumentSchema.of(
-          PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
-          PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND,
-          RECLAIM_FOR_GUARANTEES);
-
   private final PlacementOptions options;
-  private final boolean reclaimForGuarantees;
 
   ReclaimAction(Arguments arguments) {
     this.options = PlacementOptions.from(arguments);
-    this.reclaimForGuarantees = arguments.get(RECLAIM_FOR_GUARANTEES);
   }
 
   public static ActionDescriptor descriptor() {
-    return new ActionDescriptor(NAME, SCHEMA, ReclaimAction::new);
+    return new ActionDescriptor(NAME, PlacementOptions.SCHEMA, ReclaimAction::new);
   }
 
   @Override
@@ -75,9 +56,8 @@ public final class ReclaimAction implements Action {
   @Override
   public void execute(Session session) {
     ReclaimRules rules = new ReclaimRules(session);
-    GuaranteeReclaimRules guaranteeRules = new GuaranteeReclaimRules(session);
-    List<JobState> jobsWithRunningPods = VictimSelector.jobsWithRunningPods(session);
-    VictimSelector selector = new VictimSelector(session, options, rules, jobsWithRunningPods);
+    VictimSelector selector =
+        new VictimSelector(session, options, rules, VictimSelector.jobsWithRunningPods(session));
     Set<Shape> foundNoRoom = new HashSet<>();
     for (QueueState queue : session.queuesInOrder()) {
       if (!rules.mayReclaim(queue)) {
@@ -100,14 +80,6 @@ public final class ReclaimAction implements Action {
                     return false;
                   }
                   VictimSelector.Outcome outcome = selector.makeRoom(reclaimer);
-                  if (outcome == VictimSelector.Outcome.NO_ROOM
-                      && reclaimForGuarantees
-                      && guaranteeRules.isShortOfGuarantee(reclaimer)) {
-                    // A selector of its own: it reads which nodes are releasing as they are now.
-                    outcome =
-                        new VictimSelector(session, options, guaranteeRules, jobsWithRunningPods)
-                            .makeRoom(reclaimer);
-                  }
                   if (outcome == VictimSelector.Outcome.NO_ROOM) {
                     // makeRoom gave back all it tried: the job is as it was before the search.
                     foundNoRoom.add(Shape.of(reclaimer));
@@ -236,11 +208,17 @@ public final class ReclaimAction implements Action {
     private final Session session;
     private final Map<QueueState, long[]> deserved = new HashMap<>();
 
+    /** Rule 4 has nothing to keep on a cluster where no queue is guaranteed anything. */
+    private final boolean anyGuarantee;
+
     ReclaimRules(Session session) {
       this.session = session;
+      boolean guaranteed = false;
       for (QueueState queue : session.queues()) {
         deserved.put(queue, session.dimensions().vector(queue.deserved()));
+        guaranteed |= !queue.info().guarantee().isEmpty();
       }
+      this.anyGuarantee = guaranteed;
     }
 
     /** A queue with a share, not yet at it. */
@@ -358,8 +336,7 @@ public final class ReclaimAction implements Action {
         }
       }
       if (!branchesKeepTheirShares(preemptor.job().queue(), freedByQueue, reclaimed)
-          || !GuaranteeReclaimRules.keepGuarantees(
-              session, preemptor.job().queue(), freedByQueue)) {
+          || anyGuarantee && !keepGuarantees(preemptor.job().queue(), freedByQueue)) {
         return false;
       }
       QueueState own = preemptor.job().queue();
@@ -410,6 +387,37 @@ public final class ReclaimAction implements Action {
         }
         if (freesReclaimed && !keeps) {
           return false;
+        }
+      }
+      return true;
+    }
+
+    /**
+     * Rule 4: each queue that gives, and every queue above it up to where its branch meets the
+     * reclaimer's, still holds at least its guarantee of every resource it gives.
+     */
+    private boolean keepGuarantees(
+        QueueState reclaimerQueue, Map<QueueState, long[]> freedByQueue) {
+      int size = session.dimensions().size();
+      Map<QueueState, long[]> freedUnder = new HashMap<>();
+      for (Map.Entry<QueueState, long[]> entry : freedByQueue.entrySet()) {
+        QueueState top = Branches.of(reclaimerQueue, entry.getKey()).theirs();
+        for (QueueState level = entry.getKey(); level != top.parent(); level = level.parent()) {
+          long[] sum = freedUnder.computeIfAbsent(level, q -> new long[size]);
+          for (int d = 0; d < size; d++) {
+            sum[d] += entry.getValue()[d];
+          }
+        }
+      }
+      for (Map.Entry<QueueState, long[]> entry : freedUnder.entrySet()) {
+        QueueState queue = entry.getKey();
+        for (int d = 0; d < size; d++) {
+          long given = entry.getValue()[d];
+          if (d != ResourceDimensions.PODS
+              && given > 0
+              && queue.allocated(d) - given < queue.guarantee(d)) {
+            return false;
+          }
         }
       }
       return true;

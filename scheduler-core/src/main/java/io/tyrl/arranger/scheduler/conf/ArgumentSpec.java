@@ -49,25 +49,6 @@ public final class ArgumentSpec<T> {
     return converter.apply(raw);
   }
 
-  /** {@code true} or {@code false}, as YAML or as text (case does not matter); nothing else. */
-  public static ArgumentSpec<Boolean> bool(String name, boolean defaultValue) {
-    String expectation = "true or false";
-    return new ArgumentSpec<>(
-        name,
-        defaultValue,
-        raw -> {
-          if (raw instanceof Boolean value) {
-            return value;
-          }
-          String text = raw.toString().trim();
-          if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
-            return Boolean.parseBoolean(text);
-          }
-          throw new IllegalArgumentException("expected " + expectation + ", got '" + raw + "'");
-        },
-        expectation);
-  }
-
   public static ArgumentSpec<Integer> integer(String name, int defaultValue, int min, int max) {
     String expectation = "an integer within " + min + ".." + max;
     return new ArgumentSpec<>(

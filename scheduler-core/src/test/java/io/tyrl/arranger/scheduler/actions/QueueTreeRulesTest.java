@@ -17,8 +17,6 @@ import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.Victim;
-import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
-import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,26 +43,6 @@ class QueueTreeRulesTest {
       List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo> queues, Instant now) {
     return Fixtures.scheduler()
         .runCycle(new Snapshot(nodes, jobs, queues), Fixtures.defaultConfiguration(), now);
-  }
-
-  /** The default configuration with reclaim's {@code reclaimForGuarantees} switched on. */
-  private static final SchedulerConfiguration RECLAIM_FOR_GUARANTEES =
-      Fixtures.configuration(
-          DefaultSchedulerConfiguration.YAML
-              + """
-              configurations:
-                - name: reclaim
-                  arguments:
-                    reclaimForGuarantees: true
-              """);
-
-  private static CycleResult cycle(
-      List<NodeInfo> nodes,
-      List<JobInfo> jobs,
-      List<QueueInfo> queues,
-      SchedulerConfiguration configuration) {
-    return Fixtures.scheduler()
-        .runCycle(new Snapshot(nodes, jobs, queues), configuration, T0.plusSeconds(3600));
   }
 
   private static Fixtures.JobBuilder gpuJob(String name, String queue, int gpus, int minWorkers) {
@@ -510,58 +488,14 @@ class QueueTreeRulesTest {
   /**
    * Two nodes of 4 GPUs. Queue a asks for one learner of 4; b and c ask for much more and share the
    * other 4 (2 each). b holds 3, c 2, spread so that no node frees 4 GPUs by taking b down to its
-   * share alone: the free room is there, but in pieces. Reclaim takes nothing from a queue within
-   * its share, so by default nothing is evicted, whatever a's guarantee.
+   * share alone: the free room is there, but in pieces. a is below its share, but reclaim takes
+   * nothing from a queue within its own, so nothing is evicted, whatever a's guarantee.
    */
   @Test
   void aQueueBelowItsShareTakesNothingFromQueuesWithinTheirShares() {
     CycleResult result = cycle(fragmentedNodes(), fragmentedJobs(), fragmentedQueues("4"));
 
     assertThat(result.victimsFor("default/learner")).isEmpty();
-    assertThat(result.allVictims()).isEmpty();
-  }
-
-  /**
-   * The same cluster with {@code reclaimForGuarantees}: below its guarantee of 4, a takes what b
-   * and c hold above their guarantees (none) on one node; below its share only, it still takes
-   * nothing.
-   */
-  @Test
-  void withReclaimForGuaranteesAGuaranteeWinsOverOtherQueuesShares() {
-    CycleResult belowShare =
-        cycle(fragmentedNodes(), fragmentedJobs(), fragmentedQueues("0"), RECLAIM_FOR_GUARANTEES);
-    CycleResult belowGuarantee =
-        cycle(fragmentedNodes(), fragmentedJobs(), fragmentedQueues("4"), RECLAIM_FOR_GUARANTEES);
-
-    assertThat(belowShare.allVictims()).isEmpty();
-    assertThat(belowGuarantee.victimsFor("default/learner"))
-        .extracting(Victim::jobKey)
-        .containsExactlyInAnyOrder("default/b2", "default/c2");
-    assertThat(belowGuarantee.victimsFor("default/learner"))
-        .extracting(Victim::reason)
-        .containsExactlyInAnyOrder(
-            "reclaimed by queue a (below its guarantee) for default/learner; queue b holds more"
-                + " than its guarantee",
-            "reclaimed by queue a (below its guarantee) for default/learner; queue c holds more"
-                + " than its guarantee");
-    assertThat(belowGuarantee.decision("default/learner").reason())
-        .isEqualTo(ReasonCode.WAITING_FOR_VICTIMS);
-  }
-
-  /**
-   * With {@code reclaimForGuarantees}, c guaranteed the 2 it holds: above guarantees, one node
-   * offers only b2's 1 GPU beside 2 free, not enough for the learner, so nothing is evicted.
-   */
-  @Test
-  void aGuaranteeIsNeverTakenToRestoreAnother() {
-    List<QueueInfo> queues =
-        List.of(
-            queue("a").guarantee(Resource.GPU, "4").build(),
-            queue("b").build(),
-            queue("c").guarantee(Resource.GPU, "2").build());
-
-    CycleResult result = cycle(fragmentedNodes(), fragmentedJobs(), queues, RECLAIM_FOR_GUARANTEES);
-
     assertThat(result.allVictims()).isEmpty();
   }
 

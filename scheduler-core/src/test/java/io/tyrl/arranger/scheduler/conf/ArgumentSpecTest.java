@@ -75,27 +75,6 @@ class ArgumentSpecTest {
     assertThat(outcome(WEIGHT, raw)).isEqualTo(expected);
   }
 
-  @ParameterizedTest(name = "switch {0} -> {1}")
-  @CsvSource(
-      delimiter = '|',
-      value = {
-        "true     | true",
-        "' FALSE '| false",
-        "yes      | expected true or false, got 'yes'",
-        "1        | expected true or false, got '1'"
-      })
-  void switchesAreTrueOrFalseOnly(String raw, String expected) {
-    assertThat(outcome(ArgumentSpec.bool("switch", true), raw)).isEqualTo(expected);
-  }
-
-  @Test
-  void yamlBooleansAreTakenAsTheyAre() {
-    ArgumentSpec<Boolean> spec = ArgumentSpec.bool("switch", true);
-    assertThat(spec.convert(false)).isFalse();
-    assertThat(spec.defaultValue()).isTrue();
-    assertThat(spec).hasToString("switch (true or false, default true)");
-  }
-
   @Test
   void yamlNumbersAreTakenAsTheyAre() {
     assertThat(WEIGHT.convert(7)).isEqualTo(7);

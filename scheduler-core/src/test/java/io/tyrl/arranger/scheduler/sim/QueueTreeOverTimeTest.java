@@ -7,15 +7,12 @@ import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueSummary;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Victim;
-import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
-import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -102,90 +99,6 @@ class QueueTreeOverTimeTest {
     assertThat(wholeGpus(queues.get("a2").deserved().get(Resource.GPU))).isEqualTo(8);
     assertThat(wholeGpus(queues.get("b1").deserved().get(Resource.GPU))).isEqualTo(4);
     assertThat(wholeGpus(queues.get("b2").deserved().get(Resource.GPU))).isEqualTo(4);
-  }
-
-  /**
-   * Two nodes of 4 GPUs, every node holding pods of both b and c, neither of them far enough above
-   * its share to free a node by the share rules. Queue a, guaranteed 4, gets a learner of 4 at
-   * cycle 3. With {@code reclaimForGuarantees} it reaches its guarantee within 5 cycles of the
-   * arrival, by taking what b and c hold above their guarantees on one node, keeps it, and nothing
-   * is evicted once that has settled; by default it waits.
-   */
-  @Test
-  void withReclaimForGuaranteesAWholeNodeLearnerReachesItsGuaranteeAndThenNothingMoves() {
-    List<Integer> heldByA =
-        heldOverTime(
-            Fixtures.configuration(
-                DefaultSchedulerConfiguration.YAML
-                    + """
-                    configurations:
-                      - name: reclaim
-                        arguments:
-                          reclaimForGuarantees: true
-                    """));
-    List<Integer> heldByADefault = heldOverTime(Fixtures.defaultConfiguration());
-
-    int reached = heldByA.indexOf(4);
-    assertThat(reached).as("a reaches its guarantee").isBetween(3, 8);
-    assertThat(heldByA.subList(reached, heldByA.size())).allMatch(gpus -> gpus == 4);
-    assertThat(heldByADefault).allMatch(gpus -> gpus == 0);
-  }
-
-  /**
-   * a's GPUs at each cycle; asserts on the way that nothing is over-committed and that no pod is
-   * evicted in the last {@code SETTLED} cycles.
-   */
-  private static List<Integer> heldOverTime(SchedulerConfiguration configuration) {
-    ClusterSimulator simulator =
-        new ClusterSimulator(
-                Fixtures.scheduler(),
-                configuration,
-                List.of(
-                    node("g0").cpu("64").memory("256Gi").gpu(4).build(),
-                    node("g1").cpu("64").memory("256Gi").gpu(4).build()),
-                List.of(
-                    running("b1", "b", 2, "g0"),
-                    running("c1", "c", 1, "g0"),
-                    running("b2", "b", 1, "g1"),
-                    running("c2", "c", 1, "g1"),
-                    elastic("b-more", "b", 8, 7, 0),
-                    elastic("c-more", "c", 8, 7, 0)),
-                List.of(
-                    queue("a").guarantee(Resource.GPU, "4").build(),
-                    queue("b").build(),
-                    queue("c").build()))
-            .followingControllerStages();
-    List<Integer> held = new ArrayList<>();
-    for (int cycle = 0; cycle < CYCLES; cycle++) {
-      if (cycle == 3) {
-        simulator.submit(
-            job("learner")
-                .queue("a")
-                .created(T0.plusSeconds(cycle))
-                .minWorkers(0)
-                .leader("cpu", "1", Resource.GPU, "4")
-                .build());
-      }
-      CycleResult result = simulator.cycle(T0.plusSeconds(10 + cycle));
-      assertThat(DecisionChecks.overCommitments(simulator.lastSnapshot(), result))
-          .as("cycle %d", cycle)
-          .isEmpty();
-      if (cycle >= SETTLED) {
-        assertThat(result.allVictims()).as("no ping-pong, cycle %d", cycle).isEmpty();
-      }
-      held.add((int) gpus(simulator, result, "a"));
-    }
-    return held;
-  }
-
-  private static JobInfo running(String name, String queue, int gpus, String node) {
-    return job(name)
-        .queue(queue)
-        .minWorkers(0)
-        .leader("cpu", "1", Resource.GPU, Integer.toString(gpus))
-        .running(node, 0)
-        .stage(Stage.RUNNING)
-        .build();
   }
 
   private static long gpus(ClusterSimulator simulator, CycleResult result, String queue) {
