@@ -1,7 +1,9 @@
 package io.tyrl.arranger.scheduler.api;
 
 import io.tyrl.arranger.crd.contract.Quantities;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
@@ -180,6 +182,44 @@ public record Resource(SortedMap<String, Long> quantities) {
   }
 
   /** One quantity in Kubernetes units: 1500m, 2, 16Gi (a GPU share as 250m). */
+  /**
+   * Several amounts of one resource that a message compares, each in the same unit: the largest
+   * that states every one of them exactly ("2000m of 1500m", never "2 of 1500m").
+   */
+  public static List<String> formatQuantitiesAlike(String name, long... values) {
+    List<String> formatted = new ArrayList<>(values.length);
+    if (countsInMillis(name)) {
+      boolean whole = true;
+      for (long value : values) {
+        whole &= value % 1000 == 0;
+      }
+      for (long value : values) {
+        formatted.add(whole ? Long.toString(value / 1000) : value + "m");
+      }
+      return formatted;
+    }
+    long unit = 1;
+    String suffix = "";
+    if (MEMORY.equals(name) || EPHEMERAL_STORAGE.equals(name)) {
+      String[] units = {"Ei", "Pi", "Ti", "Gi", "Mi", "Ki"};
+      for (int i = units.length - 1; i >= 0; i--) {
+        long candidate = 1L << (10 * (units.length - i));
+        boolean exact = true;
+        for (long value : values) {
+          exact &= value % candidate == 0;
+        }
+        if (exact) {
+          unit = candidate;
+          suffix = units[i];
+        }
+      }
+    }
+    for (long value : values) {
+      formatted.add(value / unit + suffix);
+    }
+    return formatted;
+  }
+
   public static String formatQuantity(String name, long value) {
     if (countsInMillis(name)) {
       return value % 1000 == 0 ? Long.toString(value / 1000) : value + "m";

@@ -462,6 +462,9 @@ public final class ProportionPlugin implements Plugin {
       if (minimum[d] > spare) {
         String name = dimensions.name(d);
         long free = Math.max(0, freeRoom[d] - session.clusterInqueue(d));
+        List<String> amounts =
+            Resource.formatQuantitiesAlike(
+                name, held, share[d], free, Math.min(free, owedToOthers));
         return Optional.of(
             "the job's minimum ("
                 + name
@@ -470,13 +473,13 @@ public final class ProportionPlugin implements Plugin {
                 + ") would take queue "
                 + queue.path()
                 + " above its fair share ("
-                + Resource.formatQuantity(name, held)
+                + amounts.get(0)
                 + " of "
-                + Resource.formatQuantity(name, share[d])
+                + amounts.get(1)
                 + " held or enqueued), which it may only on free room no other queue is owed: "
-                + Resource.formatQuantity(name, free)
+                + amounts.get(2)
                 + " free, "
-                + Resource.formatQuantity(name, Math.min(free, owedToOthers))
+                + amounts.get(3)
                 + " of it owed");
       }
     }

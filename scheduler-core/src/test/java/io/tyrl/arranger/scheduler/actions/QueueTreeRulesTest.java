@@ -296,6 +296,43 @@ class QueueTreeRulesTest {
     assertThat(alone.decision("default/a-next").allocations()).hasSize(2);
   }
 
+  /**
+   * 3 cpu split between two queues that each want more is 1500m each. a holds 2 cpu; b, below its
+   * share, is served first and enqueues its job on the 1 cpu free; a's next job is refused, and the
+   * refusal states every amount in one unit ("2000m of 1500m", not "2 of 1500m").
+   */
+  @Test
+  void aRefusalComparesAmountsInOneUnit() {
+    NodeInfo node = node("n").cpu("3").memory("64Gi").build();
+    List<JobInfo> jobs =
+        List.of(
+            job("a-running")
+                .queue("a")
+                .minWorkers(1)
+                .leader("cpu", "1")
+                .workers("w", 1, "cpu", "1")
+                .running("n", 1)
+                .stage(Stage.RUNNING)
+                .build(),
+            job("a-next").queue("a").minWorkers(0).leader("cpu", "1").created(T0).build(),
+            job("b-job")
+                .queue("b")
+                .minWorkers(0)
+                .leader("cpu", "1")
+                .workers("w", 1, "cpu", "1")
+                .created(T0.plusSeconds(60))
+                .build());
+
+    CycleResult result =
+        cycle(List.of(node), jobs, List.of(queue("a").build(), queue("b").build()));
+
+    assertThat(result.decision("default/a-next").message())
+        .isEqualTo(
+            "the job's minimum (cpu 1) would take queue a above its fair share (2000m of 1500m"
+                + " held or enqueued), which it may only on free room no other queue is owed:"
+                + " 0m free, 0m of it owed");
+  }
+
   @Test
   void theDefaultQueueStaysATopLevelLeaf() {
     CycleResult result =

@@ -92,4 +92,23 @@ class ResourceTest {
   void quantitiesAreFormattedInTheLargestExactUnit(String name, long value, String formatted) {
     assertThat(Resource.formatQuantity(name, value)).isEqualTo(formatted);
   }
+
+  @ParameterizedTest(name = "{0} {1} -> {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "cpu            | 2000 1500       | 2000m 1500m",
+        "cpu            | 2000 3000 0     | 2 3 0",
+        "nvidia.com/gpu | 4000 250        | 4000m 250m",
+        "memory         | 3221225472 1610612736 | 3072Mi 1536Mi",
+        "memory         | 2048 1536       | 2048 1536",
+        "memory         | 2147483648 0    | 2Gi 0Gi",
+        "pods           | 3 110           | 3 110"
+      })
+  void amountsComparedInOneMessageShareOneUnit(String name, String values, String formatted) {
+    long[] amounts =
+        java.util.Arrays.stream(values.trim().split(" +")).mapToLong(Long::parseLong).toArray();
+    assertThat(Resource.formatQuantitiesAlike(name.trim(), amounts))
+        .containsExactly(formatted.trim().split(" "));
+  }
 }
