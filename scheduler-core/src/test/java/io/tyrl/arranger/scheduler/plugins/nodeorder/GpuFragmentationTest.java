@@ -100,6 +100,58 @@ class GpuFragmentationTest {
         .isEqualTo(withScore);
   }
 
+  /**
+   * Two 4-GPU nodes, "used" with one GPU taken, "idle"; a 1-GPU actor to place, and 3-GPU pods
+   * waiting. The measure would send the actor to "idle" (on "used" it would leave 2 GPUs no 3-GPU
+   * pod can take); BinPack sends it to "used". The measure is taken only once some pod asks a share
+   * of a GPU: with whole GPUs alone the order stays BinPack's, and one 500m pod waiting switches it
+   * on.
+   */
+  @ParameterizedTest(name = "a 500m pod waiting: {0}")
+  @MethodSource
+  void theMeasureIsTakenOnlyWhenSomePodAsksAShare(boolean sharePodWaiting, String expected) {
+    List<NodeInfo> nodes =
+        List.of(
+            node("used").cpu("16").memory("64Gi").gpu(4).build(),
+            node("idle").cpu("16").memory("64Gi").gpu(4).build());
+    List<JobInfo> jobs = new ArrayList<>();
+    jobs.add(
+        job("running")
+            .minWorkers(1)
+            .leader("cpu", "100m")
+            .workers("actor", 1, "cpu", "1", Resource.GPU, "1")
+            .running("used", 1)
+            .build());
+    jobs.add(waiting(20, "3"));
+    if (sharePodWaiting) {
+      jobs.add(
+          job("small")
+              .priority(1)
+              .created(T0.plusSeconds(20))
+              .minWorkers(20)
+              .leader("cpu", "100m")
+              .workers("actor", 20, "cpu", "1", Resource.GPU, "500m")
+              .build());
+    }
+    jobs.add(
+        job("new")
+            .priority(9)
+            .minWorkers(0)
+            .leader("cpu", "100m")
+            .workers("actor", 1, "cpu", "1", Resource.GPU, "1")
+            .build());
+
+    CycleResult result =
+        Fixtures.scheduler()
+            .runCycle(new Snapshot(nodes, jobs, List.of()), withFragmentWeight(1), T0);
+
+    assertThat(actorNode(result)).isEqualTo(expected);
+  }
+
+  static Stream<Arguments> theMeasureIsTakenOnlyWhenSomePodAsksAShare() {
+    return Stream.of(Arguments.of(false, "used"), Arguments.of(true, "idle"));
+  }
+
   private static String actorNode(CycleResult result) {
     return result.decision("default/new").allocations().get("new-actor-0");
   }
