@@ -65,6 +65,10 @@ public final class CoreCycleBenchmark {
   private static final int JOBS = 2000;
   private static final int LARGE_JOBS = 10_000;
   private static final int WORKERS_PER_JOB = 9;
+
+  /** Workers of each job asking a quarter of a GPU in the GPU-sharing row: half of all pods. */
+  private static final int SHARED_WORKERS = 5;
+
   private static final int GANG_NODES = 1000;
   private static final int GANG_JOBS = 200;
   private static final int GANG_WORKERS = 256;
@@ -185,6 +189,17 @@ public final class CoreCycleBenchmark {
               warmups,
               runs);
     }
+    Measurement gpuShare = null;
+    if (!suite.equals("gang")) {
+      gpuShare =
+          measureRow(
+              scheduler,
+              configuration,
+              new Snapshot(nodes(5000), jobs(JOBS, SHARED_WORKERS), queues),
+              JOBS * (WORKERS_PER_JOB + 1),
+              warmups,
+              runs);
+    }
     if (last != null) {
       System.out.println(
           "core-cycle nodes=5000 pods="
@@ -211,6 +226,15 @@ public final class CoreCycleBenchmark {
               + TOPOLOGY_LEVELS.size()
               + " ms="
               + topology.medianMillis());
+    }
+    if (gpuShare != null) {
+      System.out.println(
+          "core-cycle-gpushare nodes=5000 pods="
+              + JOBS * (WORKERS_PER_JOB + 1)
+              + " shared="
+              + 100 * SHARED_WORKERS / (WORKERS_PER_JOB + 1)
+              + "% ms="
+              + gpuShare.medianMillis());
     }
     System.out.println(
         "core-cycle-gang nodes="
@@ -476,6 +500,14 @@ public final class CoreCycleBenchmark {
   }
 
   static List<JobInfo> jobs(int count) {
+    return jobs(count, 0);
+  }
+
+  /**
+   * @param sharedWorkers how many of each job's workers ask a quarter of a GPU instead of a whole
+   *     one
+   */
+  static List<JobInfo> jobs(int count, int sharedWorkers) {
     String[] queues = {"research", "production", "batch"};
     List<BasicPolicy> policies = NodeOrderPlugin.BASIC_POLICIES;
     PlacementConstraints anyV100 =
@@ -486,6 +518,7 @@ public final class CoreCycleBenchmark {
             .withTolerations(List.of(Toleration.equal("gpu", "a100", TaintEffect.NO_SCHEDULE)));
     Resource leader = Resource.of("cpu", "8", "memory", "32Gi", "nvidia.com/gpu", "1");
     Resource worker = Resource.of("cpu", "4", "memory", "16Gi", "nvidia.com/gpu", "1");
+    Resource sharedWorker = Resource.of("cpu", "4", "memory", "16Gi", "nvidia.com/gpu", "250m");
     List<JobInfo> jobs = new ArrayList<>(count);
     Instant created = NOW.minus(Duration.ofMinutes(30));
     for (int j = 0; j < count; j++) {
@@ -495,7 +528,9 @@ public final class CoreCycleBenchmark {
       List<TaskInfo> tasks = new ArrayList<>();
       tasks.add(TaskInfo.leader(name, "learner", leader).withConstraints(constraints));
       for (int w = 0; w < WORKERS_PER_JOB; w++) {
-        tasks.add(TaskInfo.worker(name, "actor", w, worker).withConstraints(constraints));
+        tasks.add(
+            TaskInfo.worker(name, "actor", w, w < sharedWorkers ? sharedWorker : worker)
+                .withConstraints(constraints));
       }
       GangMode mode = j % 7 == 0 ? GangMode.NON_STRICT : GangMode.STRICT;
       jobs.add(
