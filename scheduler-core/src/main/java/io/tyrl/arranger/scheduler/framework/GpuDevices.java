@@ -88,12 +88,42 @@ public final class GpuDevices {
 
   /** True when a pod asking {@code milli} fits on the devices as they are now. */
   public boolean fitsNow(long milli) {
-    return choose(milli, false) != null;
+    return fits(milli, false, null);
   }
 
   /** True when a pod asking {@code milli} fits once what is being released is gone. */
   public boolean fitsLater(long milli) {
-    return choose(milli, true) != null;
+    return fits(milli, true, null);
+  }
+
+  /**
+   * Whether {@link #choose} would find devices, without choosing: the predicates ask it of every
+   * node for every pod, and the first device that holds the pod answers it.
+   */
+  private boolean fits(long milli, boolean later, long[] freed) {
+    if (milli <= 0) {
+      return true;
+    }
+    if (isFraction(milli)) {
+      for (int d = 0; d < held.length; d++) {
+        if ((later ? freeLater(d) : freeNow(d)) + (freed == null ? 0 : freed[d]) >= milli) {
+          return true;
+        }
+      }
+      return false;
+    }
+    long wanted = milli / WHOLE;
+    int found = 0;
+    for (int d = 0; d < held.length; d++) {
+      boolean whole =
+          later
+              ? freeLater(d) + (freed == null ? 0 : freed[d]) == WHOLE
+              : held[d] == 0 && pipelined[d] == 0;
+      if (whole && ++found >= wanted) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -138,7 +168,7 @@ public final class GpuDevices {
         }
       }
     }
-    return choose(milli, true, freed) != null;
+    return fits(milli, true, freed);
   }
 
   private int[] choose(long milli, boolean later, long[] freed) {

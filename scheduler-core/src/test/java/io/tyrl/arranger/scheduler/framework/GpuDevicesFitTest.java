@@ -1,0 +1,51 @@
+package io.tyrl.arranger.scheduler.framework;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link GpuDevices#fitsNow} and {@link GpuDevices#fitsLater} answer, without choosing, exactly
+ * what {@link GpuDevices#choose} would: over random devices partly held, claimed and being
+ * released, for shares and whole GPUs alike.
+ */
+class GpuDevicesFitTest {
+
+  private static final long[] ASKED = {0, 100, 250, 400, 500, 750, 999, 1000, 2000, 3000, 8000};
+
+  @Test
+  void fittingAgreesWithChoosing() {
+    Random random = new Random(7);
+    int checked = 0;
+    int fitting = 0;
+    for (int round = 0; round < 2000; round++) {
+      int count = 1 + random.nextInt(8);
+      GpuDevices devices = new GpuDevices(count * GpuDevices.WHOLE, 0, 0);
+      for (int d = 0; d < count; d++) {
+        int[] one = {d};
+        switch (random.nextInt(5)) {
+          case 0 -> devices.hold(one, GpuDevices.WHOLE);
+          case 1 -> devices.hold(one, 250 * (1 + random.nextInt(3)));
+          case 2 -> {
+            devices.hold(one, 500);
+            devices.release(one, 500);
+          }
+          case 3 -> devices.claim(one, 250 * (1 + random.nextInt(3)));
+          default -> {}
+        }
+      }
+      for (long milli : ASKED) {
+        boolean now = devices.choose(milli, false) != null;
+        boolean later = devices.choose(milli, true) != null;
+        assertThat(devices.fitsNow(milli)).as("now, %d of %d devices", milli, count).isEqualTo(now);
+        assertThat(devices.fitsLater(milli))
+            .as("later, %d of %d devices", milli, count)
+            .isEqualTo(later);
+        checked++;
+        fitting += now ? 1 : 0;
+      }
+    }
+    assertThat(fitting).as("some requests fit and some do not").isBetween(1, checked - 1);
+  }
+}
