@@ -79,25 +79,19 @@ class ArrangerCrdsIT {
 
     assertThat(stage(api)).isEqualTo("Pending");
 
-    MergePatch.apply(
-        Object.class,
-        client,
-        "{\"status\":{\"stage\":\"Running\"}}",
-        patch ->
-            api.patchNamespacedCustomObjectStatus(
-                    ArrangerResources.GROUP,
-                    ArrangerResources.VERSION,
-                    "default",
-                    ArrangerResources.TYJOBS,
-                    "stored-before",
-                    patch)
-                .buildCall(null));
+    patchStage(client, api, "\"Running\"");
     assertThat(stage(api)).isEqualTo("Running");
 
+    patchStage(client, api, "null");
+    assertThat(stage(api)).isEqualTo("Pending");
+  }
+
+  private static void patchStage(ApiClient client, CustomObjectsApi api, String stage)
+      throws Exception {
     MergePatch.apply(
         Object.class,
         client,
-        "{\"status\":{\"stage\":null}}",
+        "{\"status\":{\"stage\":" + stage + "}}",
         patch ->
             api.patchNamespacedCustomObjectStatus(
                     ArrangerResources.GROUP,
@@ -107,7 +101,6 @@ class ArrangerCrdsIT {
                     "stored-before",
                     patch)
                 .buildCall(null));
-    assertThat(stage(api)).isEqualTo("Pending");
   }
 
   @SuppressWarnings("unchecked")

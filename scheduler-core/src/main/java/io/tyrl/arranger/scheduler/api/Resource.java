@@ -181,7 +181,6 @@ public record Resource(SortedMap<String, Long> quantities) {
     return text.toString();
   }
 
-  /** One quantity in Kubernetes units: 1500m, 2, 16Gi (a GPU share as 250m). */
   /**
    * Several amounts of one resource that a message compares, each in the same unit: the largest
    * that states every one of them exactly ("2000m of 1500m", never "2 of 1500m").
@@ -201,10 +200,14 @@ public record Resource(SortedMap<String, Long> quantities) {
     long unit = 1;
     String suffix = "";
     if (MEMORY.equals(name) || EPHEMERAL_STORAGE.equals(name)) {
-      String[] units = {"Ei", "Pi", "Ti", "Gi", "Mi", "Ki"};
-      for (int i = units.length - 1; i >= 0; i--) {
-        long candidate = 1L << (10 * (units.length - i));
-        boolean exact = true;
+      long largest = 0;
+      for (long value : values) {
+        largest = Math.max(largest, value);
+      }
+      String[] units = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+      for (int i = 0; i < units.length; i++) {
+        long candidate = 1L << (10 * (i + 1));
+        boolean exact = largest >= candidate;
         for (long value : values) {
           exact &= value % candidate == 0;
         }
@@ -220,19 +223,8 @@ public record Resource(SortedMap<String, Long> quantities) {
     return formatted;
   }
 
+  /** One quantity in Kubernetes units: 1500m, 2, 16Gi (a GPU share as 250m). */
   public static String formatQuantity(String name, long value) {
-    if (countsInMillis(name)) {
-      return value % 1000 == 0 ? Long.toString(value / 1000) : value + "m";
-    }
-    if (MEMORY.equals(name) || EPHEMERAL_STORAGE.equals(name)) {
-      String[] units = {"Ei", "Pi", "Ti", "Gi", "Mi", "Ki"};
-      for (int i = 0; i < units.length; i++) {
-        long unit = 1L << (10 * (units.length - i));
-        if (value >= unit && value % unit == 0) {
-          return value / unit + units[i];
-        }
-      }
-    }
-    return Long.toString(value);
+    return formatQuantitiesAlike(name, value).get(0);
   }
 }

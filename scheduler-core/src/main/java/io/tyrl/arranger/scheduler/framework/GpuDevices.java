@@ -104,26 +104,23 @@ public final class GpuDevices {
     if (milli <= 0) {
       return true;
     }
-    if (isFraction(milli)) {
-      for (int d = 0; d < held.length; d++) {
-        if ((later ? freeLater(d) : freeNow(d)) + (freed == null ? 0 : freed[d]) >= milli) {
-          return true;
-        }
-      }
-      return false;
-    }
-    long wanted = milli / WHOLE;
+    boolean fraction = isFraction(milli);
+    long wanted = fraction ? 1 : milli / WHOLE;
     int found = 0;
     for (int d = 0; d < held.length; d++) {
-      boolean whole =
-          later
-              ? freeLater(d) + (freed == null ? 0 : freed[d]) == WHOLE
-              : held[d] == 0 && pipelined[d] == 0;
-      if (whole && ++found >= wanted) {
+      long free = free(d, later, freed);
+      if ((fraction ? free >= milli : free == WHOLE) && ++found >= wanted) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Device {@code d}'s free milli-GPU, now or once releases are done, plus what {@code freed} adds.
+   */
+  private long free(int d, boolean later, long[] freed) {
+    return (later ? freeLater(d) : freeNow(d)) + (freed == null ? 0 : freed[d]);
   }
 
   /**
@@ -179,7 +176,7 @@ public final class GpuDevices {
       int best = -1;
       long bestFree = Long.MAX_VALUE;
       for (int d = 0; d < held.length; d++) {
-        long free = (later ? freeLater(d) : freeNow(d)) + (freed == null ? 0 : freed[d]);
+        long free = free(d, later, freed);
         if (free >= milli && free < bestFree) {
           best = d;
           bestFree = free;
@@ -191,11 +188,7 @@ public final class GpuDevices {
     int[] chosen = new int[wanted];
     int found = 0;
     for (int d = 0; d < held.length && found < wanted; d++) {
-      boolean whole =
-          later
-              ? freeLater(d) + (freed == null ? 0 : freed[d]) == WHOLE
-              : held[d] == 0 && pipelined[d] == 0;
-      if (whole) {
+      if (free(d, later, freed) == WHOLE) {
         chosen[found++] = d;
       }
     }
