@@ -7,6 +7,7 @@ import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
@@ -99,6 +100,100 @@ class QueueTreeOverTimeTest {
     assertThat(wholeGpus(queues.get("a2").deserved().get(Resource.GPU))).isEqualTo(8);
     assertThat(wholeGpus(queues.get("b1").deserved().get(Resource.GPU))).isEqualTo(4);
     assertThat(wholeGpus(queues.get("b2").deserved().get(Resource.GPU))).isEqualTo(4);
+  }
+
+  /**
+   * Two nodes of 4 cpu and 4 GPUs, each full with a job of queue filler. Queue gpu, guaranteed 2
+   * GPUs, submits a job of two pods of 4 cpu and 1 GPU; it reclaims a filler's node, the fillers
+   * end one node at a time (cycles 5 and 10), and it holds both nodes. Queue cpu appears at cycle
+   * 12 with a cpu-only job: gpu is then above its cpu share, but each of its pods holds part of its
+   * GPU guarantee, so reclaim takes none for 30 cycles. When gpu's job ends, cpu's job gets the
+   * room within 3 cycles.
+   */
+  @Test
+  void aGuaranteeHeldByCpuHeavyPodsOutlivesAnotherQueuesCpuShareOverTime() {
+    ClusterSimulator simulator =
+        new ClusterSimulator(
+                Fixtures.scheduler(),
+                Fixtures.defaultConfiguration(),
+                List.of(
+                    node("n0").cpu("4").memory("64Gi").gpu(4).build(),
+                    node("n1").cpu("4").memory("64Gi").gpu(4).build()),
+                List.of(filler("filler-0", "n0"), filler("filler-1", "n1")),
+                List.of(queue("filler").build(), queue("gpu").guarantee(Resource.GPU, "2").build()))
+            .followingControllerStages();
+    List<Victim> victims = new ArrayList<>();
+    int gpuHeldItsGuaranteeFrom = -1;
+    int cpuStartedAt = -1;
+    for (int cycle = 0; cycle < 50; cycle++) {
+      if (cycle == 1) {
+        simulator.submit(
+            job("gpu-job")
+                .queue("gpu")
+                .created(T0.plusSeconds(cycle))
+                .minWorkers(0)
+                .leader("cpu", "4", Resource.GPU, "1")
+                .workers("actor", 1, "cpu", "4", Resource.GPU, "1")
+                .build());
+      }
+      if (cycle == 5) {
+        simulator.complete("default/filler-0");
+      }
+      if (cycle == 10) {
+        simulator.complete("default/filler-1");
+      }
+      if (cycle == 12) {
+        simulator.putQueue(queue("cpu").build());
+        simulator.submit(
+            job("cpu-job")
+                .queue("cpu")
+                .created(T0.plusSeconds(cycle))
+                .minWorkers(0)
+                .leader("cpu", "4")
+                .workers("w", 1, "cpu", "4")
+                .build());
+      }
+      if (cycle == 40) {
+        simulator.complete("default/gpu-job");
+      }
+      CycleResult result = simulator.cycle(T0.plusSeconds(10 + cycle));
+      assertThat(DecisionChecks.overCommitments(simulator.lastSnapshot(), result))
+          .as("cycle %d", cycle)
+          .isEmpty();
+      result.allVictims().stream()
+          .filter(victim -> victim.jobKey().equals("default/gpu-job"))
+          .forEach(victims::add);
+      long gpu = gpus(simulator, result, "gpu");
+      if (cycle < 40 && gpuHeldItsGuaranteeFrom < 0 && gpu >= 2) {
+        gpuHeldItsGuaranteeFrom = cycle;
+      }
+      if (gpuHeldItsGuaranteeFrom >= 0 && cycle < 40) {
+        assertThat(gpu).as("gpu keeps its guarantee, cycle %d", cycle).isGreaterThanOrEqualTo(2);
+      }
+      boolean cpuRunning =
+          simulator.lastSnapshot().jobs().stream()
+                  .anyMatch(job -> job.key().equals("default/cpu-job"))
+              && !result.decision("default/cpu-job").allocations().isEmpty();
+      if (cpuStartedAt < 0 && cpuRunning) {
+        cpuStartedAt = cycle;
+      }
+    }
+
+    assertThat(gpuHeldItsGuaranteeFrom)
+        .as("gpu holds both nodes once they are free")
+        .isBetween(10, 12);
+    assertThat(victims).as("nothing reclaimed from the guarantee").isEmpty();
+    assertThat(cpuStartedAt).as("cpu starts once gpu's job ends").isBetween(40, 43);
+  }
+
+  private static JobInfo filler(String name, String node) {
+    return job(name)
+        .queue("filler")
+        .minWorkers(0)
+        .leader("cpu", "4")
+        .running(node, 0)
+        .stage(Stage.RUNNING)
+        .build();
   }
 
   private static long gpus(ClusterSimulator simulator, CycleResult result, String queue) {
