@@ -187,7 +187,7 @@ function renderPending(answer) {
       el('td', null, job.queue),
       el('td', null, job.position),
       el('td', 'job', job.namespace + '/' + job.name),
-      el('td', null, job.stage || ''),
+      el('td', 'stage', job.stage || ''),
       el('td', null, waited(job.waitedSeconds)),
       el('td', 'reason', job.reason),
       el('td', 'message', job.message));

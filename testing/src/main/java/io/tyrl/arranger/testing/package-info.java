@@ -1,7 +1,7 @@
 /**
  * The real control plane for integration tests (etcd and kube-apiserver on loopback), the CRDs
  * installed, simulated nodes and kubelet, the local cluster the run command starts, the services
- * started from their jars.
+ * started from their jars, and headless Chromium for the pages.
  *
  * <p>Start at {@code KubeApiServerExtension} for tests and {@code LocalCluster} for the run
  * command.

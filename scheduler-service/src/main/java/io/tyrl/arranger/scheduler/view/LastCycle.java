@@ -256,17 +256,22 @@ public final class LastCycle {
         .sorted(java.util.Comparator.comparing(NodeInfo::name))
         .forEach(
             node -> {
-              Resource used = node.used().plus(allocated.getOrDefault(node.name(), Resource.EMPTY));
               List<NodeView.JobOnNode> onNode = new ArrayList<>();
-              podsByNode
-                  .getOrDefault(node.name(), Map.of())
-                  .forEach(
-                      (key, pods) -> {
-                        int slash = key.indexOf('/');
-                        onNode.add(
-                            new NodeView.JobOnNode(
-                                key.substring(0, slash), key.substring(slash + 1), pods));
-                      });
+              long pods = node.podCount();
+              for (Map.Entry<String, Integer> job :
+                  podsByNode.getOrDefault(node.name(), Map.of()).entrySet()) {
+                String key = job.getKey();
+                int slash = key.indexOf('/');
+                onNode.add(
+                    new NodeView.JobOnNode(
+                        key.substring(0, slash), key.substring(slash + 1), job.getValue()));
+                pods += job.getValue();
+              }
+              // Requests name no pods; each pod counts one against the node's allocatable pods.
+              Resource used =
+                  node.used()
+                      .plus(allocated.getOrDefault(node.name(), Resource.EMPTY))
+                      .plus(Resource.ofCanonical(Map.of(Resource.PODS, pods)));
               views.add(
                   new NodeView(
                       node.name(),

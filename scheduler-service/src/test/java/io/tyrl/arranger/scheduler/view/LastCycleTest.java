@@ -29,7 +29,7 @@ class LastCycleTest {
 
   private final Snapshot snapshot =
       new Snapshot(
-          List.of(node("n").cpu("4").memory("8Gi").build()),
+          List.of(node("n").cpu("4").memory("8Gi").pods(110).podCount(2).build()),
           List.of(
               job("running").minWorkers(0).leader("cpu", "4").running("n", 0).build(),
               job("low").minWorkers(0).priority(1).leader("cpu", "4").build(),
@@ -79,6 +79,15 @@ class LastCycleTest {
     assertThat(cpu.allocated()).isEqualTo(4000);
     assertThat(cpu.scale()).isEqualTo(4000);
     assertThat(cpu.allocatedText()).isEqualTo("4");
+    ResourceBar pods =
+        n.resources().stream()
+            .filter(bar -> bar.resource().equals("pods"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(pods.allocated())
+        .as("the two pods the snapshot counted on the node and the job's one placed there")
+        .isEqualTo(3);
+    assertThat(pods.scale()).isEqualTo(110);
 
     assertThat(view.queues()).extracting(QueueView::name).containsExactly("default");
     assertThat(lastCycle.view().orElseThrow()).as("built once per cycle").isSameAs(view);

@@ -1,4 +1,4 @@
-package io.tyrl.arranger.scheduler.app;
+package io.tyrl.arranger.testing;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -33,10 +34,11 @@ import java.util.regex.Pattern;
  * page opens (an {@code alert} would mean script ran from data). {@code scripts/chromium.sh}
  * installs Chromium when it is missing. The flags keep it off the network.
  */
-final class HeadlessBrowser implements AutoCloseable {
+public final class HeadlessBrowser implements AutoCloseable {
 
   private static final Pattern LISTENING = Pattern.compile("DevTools listening on (ws://\\S+)");
   private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration PAGE_TIMEOUT = Duration.ofSeconds(10);
 
   private final Process process;
   private final WebSocket socket;
@@ -50,8 +52,8 @@ final class HeadlessBrowser implements AutoCloseable {
   }
 
   /** Starts Chromium on {@code url} and attaches to its page. */
-  static HeadlessBrowser open(String url) throws Exception {
-    Path root = projectRoot();
+  public static HeadlessBrowser open(String url) throws Exception {
+    Path root = ProjectRoot.find();
     Process provision =
         new ProcessBuilder("bash", root.resolve("scripts/chromium.sh").toString())
             .redirectError(ProcessBuilder.Redirect.DISCARD)
@@ -86,11 +88,7 @@ final class HeadlessBrowser implements AutoCloseable {
       HttpClient http = HttpClient.newHttpClient();
       URI targets = URI.create("http://127.0.0.1:" + port + "/json/list");
       // The page's target appears a moment after the browser listens.
-      String pageSocket =
-          org.awaitility.Awaitility.await()
-              .atMost(Duration.ofSeconds(10))
-              .pollInterval(Duration.ofMillis(100))
-              .until(() -> pageSocket(http, targets), java.util.Objects::nonNull);
+      String pageSocket = awaitPageSocket(http, targets);
       HeadlessBrowser[] self = new HeadlessBrowser[1];
       WebSocket socket =
           http.newWebSocketBuilder()
@@ -103,6 +101,20 @@ final class HeadlessBrowser implements AutoCloseable {
     } catch (Exception e) {
       process.destroyForcibly();
       throw e;
+    }
+  }
+
+  private static String awaitPageSocket(HttpClient http, URI targets) throws Exception {
+    Instant deadline = Instant.now().plus(PAGE_TIMEOUT);
+    while (true) {
+      String socket = pageSocket(http, targets);
+      if (socket != null) {
+        return socket;
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException("Chromium showed no page within " + PAGE_TIMEOUT);
+      }
+      Thread.sleep(100);
     }
   }
 
@@ -147,7 +159,7 @@ final class HeadlessBrowser implements AutoCloseable {
   }
 
   /** The value of a JavaScript expression in the page (promises awaited), as JSON text. */
-  String evaluate(String expression) throws Exception {
+  public String evaluate(String expression) throws Exception {
     JsonObject params = new JsonObject();
     params.addProperty("expression", expression);
     params.addProperty("returnByValue", true);
@@ -161,7 +173,7 @@ final class HeadlessBrowser implements AutoCloseable {
   }
 
   /** The whole page as a PNG. */
-  void screenshot(Path file) throws Exception {
+  public void screenshot(Path file) throws Exception {
     JsonObject params = new JsonObject();
     params.addProperty("format", "png");
     params.addProperty("captureBeyondViewport", true);
@@ -171,7 +183,7 @@ final class HeadlessBrowser implements AutoCloseable {
   }
 
   /** The messages of every dialog (alert, confirm, prompt) the page opened so far. */
-  List<String> dialogs() {
+  public List<String> dialogs() {
     return List.copyOf(dialogs);
   }
 
@@ -243,18 +255,5 @@ final class HeadlessBrowser implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  static Path projectRoot() {
-    String configured = System.getProperty("arranger.projectRoot");
-    Path dir = configured != null ? Path.of(configured) : Path.of("").toAbsolutePath();
-    for (Path candidate = dir.toAbsolutePath();
-        candidate != null;
-        candidate = candidate.getParent()) {
-      if (Files.isRegularFile(candidate.resolve("scripts/chromium.sh"))) {
-        return candidate;
-      }
-    }
-    throw new IllegalStateException("no scripts/chromium.sh in " + dir + " or above");
   }
 }

@@ -1,4 +1,4 @@
-package io.tyrl.arranger.scheduler.app;
+package io.tyrl.arranger.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -12,6 +12,7 @@ import io.kubernetes.client.openapi.models.AuthenticationV1TokenRequest;
 import io.kubernetes.client.openapi.models.RbacV1Subject;
 import io.kubernetes.client.openapi.models.V1ClusterRole;
 import io.kubernetes.client.openapi.models.V1ClusterRoleBinding;
+import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
@@ -21,12 +22,13 @@ import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V1TokenRequestSpec;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.model.V1alpha1TYJob;
-import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
 import io.tyrl.arranger.testing.ControlPlane;
+import io.tyrl.arranger.testing.HeadlessBrowser;
 import io.tyrl.arranger.testing.KubeApiServerExtension;
-import io.tyrl.arranger.testing.NodeSpec;
+import io.tyrl.arranger.testing.SimulatedNodeAgent;
 import io.tyrl.arranger.testing.SimulatedNodes;
 import io.tyrl.arranger.testing.TYJobBuilder;
+import io.tyrl.arranger.testing.chaos.ReplicaSet;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,70 +42,89 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The operator's window in a real browser (Debian's Chromium, headless) against the real API
- * server: sign in with a service-account token, see the queue tree, a waiting job's reason as its
- * status says it and a preemption; a tenant's token sees its namespace's jobs only and is refused
- * the queues and nodes; a name carrying markup is shown as text. The screenshots it takes are the
- * ones docs/ui.md shows.
+ * The operator's window in a real browser (Debian's Chromium, headless) with both services running
+ * from their jars under the chart's RBAC, their pods run by a simulated kubelet: sign in with a
+ * service-account token, see the queue tree, a waiting job's reason as its status says it, and
+ * follow a preemption from the eviction to the preemptor's pods running; a tenant's token sees its
+ * namespace's jobs only and is refused the queues and nodes; a name carrying markup is shown as
+ * text; no token gets 401. The screenshots it takes are the ones docs/ui.md shows.
  */
 @ExtendWith(KubeApiServerExtension.class)
-class OperatorWindowInBrowserIT {
+class OperatorWindowEndToEndIT {
 
-  private static final Path SCREENSHOTS = HeadlessBrowser.projectRoot().resolve("docs/ui");
+  private static final Path SCREENSHOTS =
+      Path.of(System.getProperty("arranger.projectRoot")).resolve("docs/ui");
   private static final String MARKUP = "<script>alert(1)</script><img src=x onerror=alert(2)>";
+  private static final String TEST = "ui";
+  private static final String RESEARCH = "ui-research";
+  private static final Duration LEASE_DURATION = Duration.ofSeconds(15);
+  private static final Duration RETRY_PERIOD = Duration.ofSeconds(2);
 
   @Test
-  void signInSeeTheTreeAWaitingJobsReasonAndAPreemptionAsText(
+  void signInSeeTheTreeAWaitingJobsReasonAndFollowAPreemptionAsText(
       ControlPlane controlPlane, ApiClient client, SimulatedNodes nodes) throws Exception {
-    String test = ClusterFixtures.unique("ui");
-    String research = ClusterFixtures.namespace(client, "ui-research");
-    String vision = ClusterFixtures.namespace(client, "ui-vision");
-    String lab = test + "-lab";
-    String rl = test + "-rl";
-    String cv = test + "-cv";
-    createQueue(client, lab, Map.of("guarantee", Map.of("cpu", "6")));
-    createQueue(client, rl, Map.of("parent", lab, "guarantee", Map.of("cpu", "4")));
-    createQueue(client, cv, Map.of("parent", lab, "guarantee", Map.of("cpu", "2")));
-    for (int i = 0; i < 2; i++) {
-      nodes.register(
-          NodeSpec.named(test + "-node-" + i)
-              .cpu("4")
-              .memory("16Gi")
-              .label("arranger-test", test)
-              .build());
-    }
-    String operator = token(client, research, "operator", null);
+    E2eServices cluster = E2eServices.prepare(controlPlane, client, nodes, TEST, RESEARCH, 2);
+    String vision = "ui-vision";
+    new CoreV1Api(client)
+        .createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(vision)))
+        .execute();
+    String lab = TEST + "-lab";
+    String rl = TEST + "-rl";
+    String cv = TEST + "-cv";
+    createQueue(client, lab, Map.of("guarantee", Map.of("cpu", "12")));
+    createQueue(client, rl, Map.of("parent", lab, "guarantee", Map.of("cpu", "8")));
+    createQueue(client, cv, Map.of("parent", lab, "guarantee", Map.of("cpu", "4")));
+    String operator = token(client, RESEARCH, "operator", null);
     String tenant = token(client, vision, "tenant", vision);
 
-    try (SchedulerInstance scheduler =
-        SchedulerInstance.start(
-            controlPlane,
-            "scheduler-" + test,
-            "lease-" + test,
-            "config-" + test,
-            Map.of(
-                "arranger.scheduler.configuration",
-                DefaultSchedulerConfiguration.WITH_PREEMPTION_YAML))) {
-      String base = "http://127.0.0.1:" + scheduler.port();
-      // A low-priority job with elastic workers fills both nodes; a high-priority gang of its
-      // queue preempts the workers above its minimum.
-      job("ppo-sweep", research, rl, test, 2, "1", 7, 3).create(client);
+    try (SimulatedNodeAgent kubelet = cluster.kubelet(Duration.ofMinutes(30));
+        ReplicaSet scheduler =
+            cluster
+                .replicas(
+                    "scheduler",
+                    LEASE_DURATION,
+                    RETRY_PERIOD,
+                    null,
+                    Map.of(
+                        "arranger.scheduler.configuration-location",
+                        "classpath:scheduler-configurations/preempt-reclaim.yaml"))
+                .start(1);
+        ReplicaSet controller =
+            cluster.replicas("controller", LEASE_DURATION, RETRY_PERIOD, null).start(1)) {
+      scheduler.awaitAllReady(Duration.ofMinutes(3));
+      controller.awaitAllReady(Duration.ofMinutes(3));
+      String base = "http://127.0.0.1:" + scheduler.replicas().get(0).port();
+      // A low-priority job with elastic workers fills both 8-cpu nodes; a high-priority gang of
+      // its queue preempts the workers above its minimum.
+      job("ppo-sweep", RESEARCH, rl, 2, 7, 3).create(client);
       await()
-          .atMost(Duration.ofSeconds(60))
+          .atMost(Duration.ofSeconds(90))
           .untilAsserted(
               () ->
-                  assertThat(allocations(client, research, "ppo-sweep"))
+                  assertThat(stage(client, RESEARCH, "ppo-sweep"))
                       .as(api(base + "/api/v1/pending", operator))
-                      .isEqualTo(8));
-      job("ppo-final", research, rl, test, 9, "1", 3, 3).create(client);
+                      .isEqualTo("Running"));
+      assertThat(allocations(client, RESEARCH, "ppo-sweep")).isEqualTo(8);
+      job("ppo-final", RESEARCH, rl, 9, 3, 3).create(client);
       await()
           .atMost(Duration.ofSeconds(60))
           .until(() -> api(base + "/api/v1/evictions", operator).contains("ppo-sweep"));
+      // The preemption followed through: the controller made the preemptor's pods and they run.
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .untilAsserted(
+              () ->
+                  assertThat(stage(client, RESEARCH, "ppo-final"))
+                      .as(api(base + "/api/v1/pending", operator))
+                      .isEqualTo("Running"));
       // A job of another team that asks for nodes there are none of: it waits, with a reason.
-      job("resnet", vision, cv, test, 5, "2", 1, 1)
-          .nodeSelector("arranger-test", test + "-gpu")
+      job("resnet", vision, cv, 5, 1, 1)
+          .nodeSelector(E2eServices.NODE_LABEL, TEST + "-gpu")
           .create(client);
       await().atMost(Duration.ofSeconds(60)).until(() -> reason(client, vision, "resnet") != null);
+      assertThat(stage(client, vision, "resnet"))
+          .as("the controller shows the waiting job as Pending")
+          .isEqualTo("Pending");
 
       try (HeadlessBrowser browser = HeadlessBrowser.open(base + "/")) {
         awaitState(browser, "signed-out");
@@ -116,19 +137,27 @@ class OperatorWindowInBrowserIT {
                 () -> {
                   assertThat(text(browser, "#pending tr[data-job='" + vision + "/resnet'] .reason"))
                       .isEqualTo(reason(client, vision, "resnet"));
-                  assertThat(text(browser, "#evictions tbody")).contains(research + "/ppo-sweep");
+                  assertThat(text(browser, "#evictions tbody")).contains(RESEARCH + "/ppo-sweep");
                 });
         assertThat(text(browser, "#pending tr[data-job='" + vision + "/resnet'] .message"))
             .isEqualTo(tyjob(client, vision, "resnet").getStatus().getScheduling().getMessage());
-        assertThat(count(browser, "#queues .queue[data-queue^='" + test + "']"))
+        assertThat(text(browser, "#pending tr[data-job='" + vision + "/resnet'] .stage"))
+            .isEqualTo("Pending");
+        assertThat(count(browser, "#queues .queue[data-queue^='" + TEST + "-']"))
             .as("the lab and its two teams")
             .isEqualTo(3);
         assertThat(text(browser, "#queues .queue[data-queue='" + cv + "'] .name"))
             .as("indented under the lab")
             .startsWith("\u2003" + cv);
         assertThat(text(browser, "#evictions tbody"))
-            .contains(research + "/ppo-final", "Preempted");
-        assertThat(text(browser, "#nodes")).contains(test + "-node-0", research + "/ppo-final");
+            .contains(RESEARCH + "/ppo-final", "Preempted");
+        assertThat(text(browser, "#nodes"))
+            .contains(TEST + "-node-0", TEST + "-node-1", RESEARCH + "/ppo-final");
+        assertThat(text(browser, "#nodes"))
+            .as("four 2-cpu pods fill each 8-cpu node, and each counts against its pods")
+            .contains("8 / 8")
+            .contains("4 / 110")
+            .doesNotContain("0 / 110");
         browser.screenshot(SCREENSHOTS.resolve("overview.png"));
 
         // A name with markup goes through the page's own rendering and stays text.
@@ -155,8 +184,8 @@ class OperatorWindowInBrowserIT {
                   assertThat(text(browser, "#pending tbody")).contains(vision + "/resnet");
                   assertThat(text(browser, "#queues")).contains("may not list queues");
                 });
-        assertThat(text(browser, "#pending tbody")).doesNotContain(research);
-        assertThat(text(browser, "#evictions tbody")).doesNotContain(research);
+        assertThat(text(browser, "#pending tbody")).doesNotContain(RESEARCH);
+        assertThat(text(browser, "#evictions tbody")).doesNotContain(RESEARCH);
         assertThat(text(browser, "#nodes")).contains("may not list nodes");
         browser.screenshot(SCREENSHOTS.resolve("tenant.png"));
 
@@ -169,6 +198,8 @@ class OperatorWindowInBrowserIT {
                   HttpRequest.newBuilder(URI.create(base + "/api/v1/pending")).build(),
                   HttpResponse.BodyHandlers.ofString());
       assertThat(noToken.statusCode()).isEqualTo(401);
+      assertThat(scheduler.leader().orElseThrow().logTail()).doesNotContain("is forbidden");
+      assertThat(controller.leader().orElseThrow().logTail()).doesNotContain("is forbidden");
     }
   }
 
@@ -303,19 +334,12 @@ class OperatorWindowInBrowserIT {
   }
 
   private static TYJobBuilder job(
-      String name,
-      String namespace,
-      String queue,
-      String test,
-      int priority,
-      String cpu,
-      int workers,
-      int minWorkers) {
+      String name, String namespace, String queue, int priority, int workers, int minWorkers) {
     return TYJobBuilder.named(name)
         .namespace(namespace)
-        .leader("learner", cpu, "1Gi")
-        .workers("actor", workers, cpu, "1Gi")
-        .nodeSelector("arranger-test", test)
+        .leader("learner", "2", "1Gi")
+        .workers("actor", workers, "2", "1Gi")
+        .nodeSelector(E2eServices.NODE_LABEL, TEST)
         .set("queue", queue)
         .set("priority", priority)
         .set("minWorkersNum", minWorkers);
@@ -323,10 +347,7 @@ class OperatorWindowInBrowserIT {
 
   private static V1alpha1TYJob tyjob(ApiClient client, String namespace, String name)
       throws Exception {
-    return ClusterFixtures.jobs(client, namespace).stream()
-        .filter(job -> job.getMetadata().getName().equals(name))
-        .findFirst()
-        .orElseThrow();
+    return ArrangerResources.tyJobs(client).get(namespace, name).throwsApiException().getObject();
   }
 
   private static int allocations(ApiClient client, String namespace, String name) throws Exception {
@@ -341,5 +362,12 @@ class OperatorWindowInBrowserIT {
     return job.getStatus() == null || job.getStatus().getScheduling() == null
         ? null
         : job.getStatus().getScheduling().getReason();
+  }
+
+  private static String stage(ApiClient client, String namespace, String name) throws Exception {
+    V1alpha1TYJob job = tyjob(client, namespace, name);
+    return job.getStatus() == null || job.getStatus().getStage() == null
+        ? null
+        : job.getStatus().getStage().getValue();
   }
 }
