@@ -192,8 +192,8 @@ class ViewApi {
   }
 
   private static final String NO_CYCLE =
-      "no cycle has run on this replica: it is starting, or it stands by while"
-          + " another replica leads (the leader runs the cycles)";
+      "no cycle has run on this replica yet: it has only just started leading, or the request"
+          + " reached it as the Lease changed hands (the leader runs the cycles)";
 
   private CycleView lastCycle() {
     return lastCycle

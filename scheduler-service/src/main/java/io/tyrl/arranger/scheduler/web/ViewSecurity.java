@@ -1,14 +1,18 @@
 package io.tyrl.arranger.scheduler.web;
 
 import io.tyrl.arranger.kube.KubernetesClients;
+import io.tyrl.arranger.kube.leader.LeaderElection;
+import io.tyrl.arranger.kube.leader.LeaderElectionProperties;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.authentication.ProviderNotFoundException;
@@ -74,6 +78,32 @@ public class ViewSecurity {
     return new HttpSessionCsrfTokenRepository();
   }
 
+  /**
+   * Ahead of Spring Security's filters (order -100): a standby passes the request on before
+   * anything of it is checked here; the leader checks it.
+   */
+  @Bean
+  FilterRegistrationBean<StandbyForwarding> standbyForwarding(
+      LeaderElection election,
+      LeaderElectionProperties leaderElection,
+      KubernetesClients clients,
+      Environment environment) {
+    LeaderLocator locator =
+        new LeaderLocator(
+            clients.requests(),
+            leaderElection.leaseNamespace(),
+            leaderElection.leaseName(),
+            election.identity(),
+            environment.getProperty("server.port", Integer.class, 8080),
+            Clock.systemUTC());
+    FilterRegistrationBean<StandbyForwarding> registration =
+        new FilterRegistrationBean<>(
+            new StandbyForwarding(election::isLeader, election.identity(), locator::locate));
+    registration.addUrlPatterns("/api/*");
+    registration.setOrder(-200);
+    return registration;
+  }
+
   @Bean
   SecurityFilterChain viewFilterChain(
       HttpSecurity http,
@@ -130,8 +160,8 @@ public class ViewSecurity {
   }
 
   /**
-   * A refusal as JSON. The messages are this package's own words (a quote in one is replaced all
-   * the same), so no JSON library is needed before the request reaches Spring MVC.
+   * A refusal as JSON, escaped by hand: it is written before the request reaches Spring MVC and its
+   * JSON library.
    */
   static void refuse(HttpServletResponse response, int status, String message) throws IOException {
     response.setStatus(status);
@@ -140,6 +170,20 @@ public class ViewSecurity {
     }
     response.setContentType("application/json");
     response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-    response.getWriter().write("{\"error\":\"" + message.replace("\"", "'") + "\"}");
+    response.getWriter().write("{\"error\":\"" + jsonText(message) + "\"}");
+  }
+
+  private static String jsonText(String text) {
+    StringBuilder escaped = new StringBuilder(text.length());
+    for (char c : text.toCharArray()) {
+      if (c == '"' || c == '\\') {
+        escaped.append('\\').append(c);
+      } else if (c < 0x20) {
+        escaped.append(String.format("\\u%04x", (int) c));
+      } else {
+        escaped.append(c);
+      }
+    }
+    return escaped.toString();
   }
 }
