@@ -22,6 +22,7 @@ public final class GpuDevices {
   private final long[] held;
   private final long[] releasing;
   private final long[] pipelined;
+  private long changes;
 
   /**
    * {@code allocatableMilli / 1000} devices; {@code otherUsedMilli} (pods the snapshot's jobs do
@@ -224,39 +225,52 @@ public final class GpuDevices {
   }
 
   void hold(int[] devices, long milli) {
+    changes++;
     for (int d : devices) {
       held[d] += sharePerDevice(milli);
     }
   }
 
   void unhold(int[] devices, long milli) {
+    changes++;
     for (int d : devices) {
       held[d] -= sharePerDevice(milli);
     }
   }
 
   void claim(int[] devices, long milli) {
+    changes++;
     for (int d : devices) {
       pipelined[d] += sharePerDevice(milli);
     }
   }
 
   void unclaim(int[] devices, long milli) {
+    changes++;
     for (int d : devices) {
       pipelined[d] -= sharePerDevice(milli);
     }
   }
 
   void release(int[] devices, long milli) {
+    changes++;
     for (int d : devices) {
       releasing[d] += sharePerDevice(milli);
     }
   }
 
   void unrelease(int[] devices, long milli) {
+    changes++;
     for (int d : devices) {
       releasing[d] -= sharePerDevice(milli);
     }
+  }
+
+  /**
+   * How many times a device's share changed: a reader's cache of what it derived is stale after.
+   */
+  long changes() {
+    return changes;
   }
 
   /** Each device's free milli-GPU now, a copy: what a scoring plugin reads. */

@@ -20,6 +20,7 @@ public final class NodeState {
   private final NodeInfo info;
   private final int size;
   private final long[] ledger;
+  private long ledgerChanges;
   private final int gpuDimension;
   private final GpuDevices gpuDevices;
 
@@ -50,6 +51,14 @@ public final class NodeState {
             ? new GpuDevices(
                 ledger[gpuDimension], ledger[size + gpuDimension], ledger[2 * size + gpuDimension])
             : null;
+  }
+
+  /**
+   * Grows with every change of what is used, releasing or pipelined on the node, devices included:
+   * a value derived from the node's state and kept under this number is still true while it stays.
+   */
+  public long changes() {
+    return ledgerChanges + (gpuDevices == null ? 0 : gpuDevices.changes());
   }
 
   /** The node's GPUs as devices, or null when it has none. */
@@ -210,6 +219,7 @@ public final class NodeState {
   }
 
   private void add(int offset, long[] amount, int sign) {
+    ledgerChanges++;
     for (int i = 0; i < size; i++) {
       ledger[offset + i] += sign * amount[i];
     }

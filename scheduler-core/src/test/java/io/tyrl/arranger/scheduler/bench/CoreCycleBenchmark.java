@@ -86,6 +86,16 @@ public final class CoreCycleBenchmark {
       int jobsPlaced,
       long peakHeapMiB) {}
 
+  private static void printGpuShare(Measurement gpuShare) {
+    System.out.println(
+        "core-cycle-gpushare nodes=5000 pods="
+            + JOBS * (WORKERS_PER_JOB + 1)
+            + " shared="
+            + 100 * SHARED_WORKERS / (WORKERS_PER_JOB + 1)
+            + "% ms="
+            + gpuShare.medianMillis());
+  }
+
   public static void main(String[] args) {
     String suite = args.length > 0 ? args[0] : "standard";
     int warmups = args.length > 1 ? Integer.parseInt(args[1]) : 3;
@@ -128,6 +138,17 @@ public final class CoreCycleBenchmark {
               + large.medianMillis()
               + " heapMiB="
               + large.peakHeapMiB());
+      return;
+    }
+    if (suite.equals("gpushare")) {
+      printGpuShare(
+          measureRow(
+              scheduler,
+              configuration,
+              new Snapshot(nodes(5000), jobs(JOBS, SHARED_WORKERS), queues),
+              JOBS * (WORKERS_PER_JOB + 1),
+              warmups,
+              runs));
       return;
     }
     List<JobInfo> jobs = jobs(JOBS);
@@ -228,13 +249,7 @@ public final class CoreCycleBenchmark {
               + topology.medianMillis());
     }
     if (gpuShare != null) {
-      System.out.println(
-          "core-cycle-gpushare nodes=5000 pods="
-              + JOBS * (WORKERS_PER_JOB + 1)
-              + " shared="
-              + 100 * SHARED_WORKERS / (WORKERS_PER_JOB + 1)
-              + "% ms="
-              + gpuShare.medianMillis());
+      printGpuShare(gpuShare);
     }
     System.out.println(
         "core-cycle-gang nodes="

@@ -82,9 +82,45 @@ final class GpuFragmentation {
   /** The mix as one kind of node sees it: the groups it admits, and the pods it turns away. */
   private record Admission(Group[] groups, long podsTurnedAway) {}
 
-  private record StateKey(int admission, long cpuFree, long low, long high) {}
+  /**
+   * A node's state as the measure sees it. Written out rather than a record: a record's equals goes
+   * through a method handle, and this one is compared on every score.
+   */
+  private static final class StateKey {
+    private final int admission;
+    private final long cpuFree;
+    private final long low;
+    private final long high;
+    private final int hash;
+
+    StateKey(int admission, long cpuFree, long low, long high) {
+      this.admission = admission;
+      this.cpuFree = cpuFree;
+      this.low = low;
+      this.high = high;
+      long mixed = ((admission * 31L + cpuFree) * 31L + low) * 31L + high;
+      this.hash = Long.hashCode(mixed ^ (mixed >>> 29));
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof StateKey key
+          && key.low == low
+          && key.cpuFree == cpuFree
+          && key.high == high
+          && key.admission == admission;
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
 
   private static final int MEMO_LIMIT = 1 << 20;
+
+  /** Scores kept per node, one per pod shape (GPU and cpu request), the oldest replaced first. */
+  private static final int SHAPES_KEPT = 4;
 
   private final Session session;
   private final int gpuDimension;
@@ -93,6 +129,13 @@ final class GpuFragmentation {
   private final boolean[][] admitsByPattern;
   private final int[] admissionOfNode;
   private final Map<StateKey, Double> memo = new HashMap<>();
+  private final double[] beforeOfNode;
+  private final long[] beforeTakenAtChanges;
+  private final double[] scored;
+  private final long[] scoredAtChanges;
+  private final long[] scoredMilli;
+  private final long[] scoredCpu;
+  private final byte[] nextSlot;
   private long totalPods;
   private Admission[] admissions;
   private long changesSinceMeasured;
@@ -111,6 +154,15 @@ final class GpuFragmentation {
     this.constraintsIndex = constraintsIndex;
     this.admitsByPattern = admitsByPattern;
     this.admissionOfNode = admissionOfNode;
+    this.beforeOfNode = new double[admissionOfNode.length];
+    this.beforeTakenAtChanges = new long[admissionOfNode.length];
+    Arrays.fill(beforeTakenAtChanges, -1);
+    this.scored = new double[admissionOfNode.length * SHAPES_KEPT];
+    this.scoredAtChanges = new long[admissionOfNode.length * SHAPES_KEPT];
+    this.scoredMilli = new long[admissionOfNode.length * SHAPES_KEPT];
+    this.scoredCpu = new long[admissionOfNode.length * SHAPES_KEPT];
+    this.nextSlot = new byte[admissionOfNode.length];
+    Arrays.fill(scoredAtChanges, -1);
   }
 
   /**
@@ -226,6 +278,8 @@ final class GpuFragmentation {
       admissions[p] = admission(shapes, admitsByPattern[p], total);
     }
     memo.clear();
+    Arrays.fill(beforeTakenAtChanges, -1);
+    Arrays.fill(scoredAtChanges, -1);
     changesSinceMeasured = 0;
     stale = false;
   }
@@ -265,10 +319,43 @@ final class GpuFragmentation {
     if (devices == null || devices.count() == 0) {
       return 0;
     }
+    // Pods are scored one after another against nodes of which only the one the last pod went to
+    // has changed, and a job's pods come in few shapes: the score of a shape on an unchanged node
+    // is kept, a few shapes a node.
+    int n = node.index();
+    long changes = node.changes();
+    long milli = task.request(gpuDimension);
+    long cpu = task.request(ResourceDimensions.CPU);
+    int first = n * SHAPES_KEPT;
+    for (int slot = first; slot < first + SHAPES_KEPT; slot++) {
+      if (scoredAtChanges[slot] == changes
+          && scoredMilli[slot] == milli
+          && scoredCpu[slot] == cpu) {
+        return scored[slot];
+      }
+    }
+    double value = measureScore(node, devices, changes, milli, cpu);
+    int slot = first + nextSlot[n];
+    nextSlot[n] = (byte) ((nextSlot[n] + 1) % SHAPES_KEPT);
+    scoredAtChanges[slot] = changes;
+    scoredMilli[slot] = milli;
+    scoredCpu[slot] = cpu;
+    scored[slot] = value;
+    return value;
+  }
+
+  private double measureScore(
+      NodeState node, GpuDevices devices, long changes, long milli, long cpu) {
     long[] free = devices.freeNowByDevice();
     long cpuFree = node.idle(ResourceDimensions.CPU);
-    double before = expected(node, free, cpuFree);
-    long milli = task.request(gpuDimension);
+    double before;
+    if (beforeTakenAtChanges[node.index()] == changes) {
+      before = beforeOfNode[node.index()];
+    } else {
+      before = expected(node, free, cpuFree);
+      beforeOfNode[node.index()] = before;
+      beforeTakenAtChanges[node.index()] = changes;
+    }
     if (milli > 0) {
       int[] chosen = devices.choose(milli, false);
       if (chosen == null) {
@@ -278,7 +365,7 @@ final class GpuFragmentation {
         free[d] -= GpuDevices.sharePerDevice(milli);
       }
     }
-    double growth = expected(node, free, cpuFree - task.request(ResourceDimensions.CPU)) - before;
+    double growth = expected(node, free, cpuFree - cpu) - before;
     return -Math.floor(growth / GRAIN_MILLI_GPU) * POINTS_PER_GRAIN;
   }
 

@@ -152,6 +152,37 @@ class GpuFragmentationTest {
     return Stream.of(Arguments.of(false, "used"), Arguments.of(true, "idle"));
   }
 
+  /**
+   * Two 1-GPU nodes and whole-GPU pods waiting; two 500m actors to place. The first leaves half a
+   * device no waiting pod can use wherever it goes; the second fills that hole rather than open one
+   * on the other node, though the job's node order (JobAntiAffinity) would spread them: the score
+   * of the node the first actor went to is measured again after it landed, not kept from before.
+   */
+  @org.junit.jupiter.api.Test
+  void theSecondHalfGpuActorFillsTheHoleTheFirstLeft() {
+    List<NodeInfo> nodes =
+        List.of(
+            node("a").cpu("16").memory("64Gi").gpu(1).build(),
+            node("b").cpu("16").memory("64Gi").gpu(1).build());
+    JobInfo pair =
+        job("new")
+            .priority(9)
+            .minWorkers(0)
+            .basicPolicy(new io.tyrl.arranger.scheduler.api.BasicPolicy("JobAntiAffinity"))
+            .leader("cpu", "100m")
+            .workers("actor", 2, "cpu", "1", Resource.GPU, "500m")
+            .build();
+    Snapshot snapshot = new Snapshot(nodes, List.of(waiting(20, "1"), pair), List.of());
+
+    CycleResult result = Fixtures.scheduler().runCycle(snapshot, withFragmentWeight(1), T0);
+
+    var allocations = result.decision("default/new").allocations();
+    assertThat(allocations.get("new-actor-1"))
+        .as("both actors on one device: %s", allocations)
+        .isNotNull()
+        .isEqualTo(allocations.get("new-actor-0"));
+  }
+
   private static String actorNode(CycleResult result) {
     return result.decision("default/new").allocations().get("new-actor-0");
   }
