@@ -1,0 +1,111 @@
+package io.tyrl.arranger.scheduler.framework;
+
+import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.sim.ClusterSimulator;
+import io.tyrl.arranger.scheduler.sim.DecisionChecks;
+import io.tyrl.arranger.scheduler.sim.Fixtures;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * GPU sharing over many cycles of the default configuration, each run on the snapshot the previous
+ * one left: jobs of four shapes (quarter-GPU actors, 600m and 400m actors, a whole-GPU learner with
+ * a quarter-GPU actor) arrive one or two a cycle and end a few cycles after they are placed. In
+ * every cycle no node is over-committed, the next snapshot seats every placed pod on devices that
+ * hold at most one GPU with whole-GPU pods alone, nothing is evicted, and once arrivals stop every
+ * job runs.
+ */
+class GpuSharingOverTimeTest {
+
+  private static final int ARRIVING_CYCLES = 60;
+  private static final int DRAINING_CYCLES = 60;
+
+  private static JobInfo arriving(Random random, int cycle, int index) {
+    String name = "j" + cycle + "-" + index;
+    Fixtures.JobBuilder job =
+        job(name).created(T0.plusSeconds(cycle)).minWorkers(1).leader("cpu", "1");
+    return switch (random.nextInt(4)) {
+      case 0 -> job.workers("actor", 3, "cpu", "1", Resource.GPU, "250m").build();
+      case 1 -> job.workers("actor", 1, "cpu", "1", Resource.GPU, "600m").build();
+      case 2 -> job.workers("actor", 2, "cpu", "1", Resource.GPU, "400m").build();
+      default ->
+          job(name)
+              .created(T0.plusSeconds(cycle))
+              .minWorkers(1)
+              .leader("cpu", "1", Resource.GPU, "1")
+              .workers("actor", 1, "cpu", "1", Resource.GPU, "250m")
+              .build();
+    };
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(ints = {1, 2, 3})
+  void sharesStayWithinTheirDevicesCycleAfterCycle(int seed) {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      nodes.add(node("n" + i).cpu("32").memory("128Gi").gpu(2).build());
+    }
+    ClusterSimulator cluster =
+        new ClusterSimulator(
+                Fixtures.scheduler(), Fixtures.defaultConfiguration(), nodes, List.of(), List.of())
+            .followingControllerStages();
+    Random random = new Random(seed);
+    Map<String, Integer> endsAt = new HashMap<>();
+    int victims = 0;
+    long peakMilliGpu = 0;
+    for (int cycle = 1; cycle <= ARRIVING_CYCLES + DRAINING_CYCLES; cycle++) {
+      // One or two jobs a cycle: about as many GPUs asked for as the cluster has.
+      for (int j = 0; cycle <= ARRIVING_CYCLES && j < 1 + random.nextInt(2); j++) {
+        cluster.submit(arriving(random, cycle, j));
+      }
+      for (Map.Entry<String, Integer> end : Map.copyOf(endsAt).entrySet()) {
+        if (end.getValue() == cycle) {
+          cluster.complete(end.getKey());
+          endsAt.remove(end.getKey());
+        }
+      }
+      Instant now = T0.plusSeconds(cycle);
+      CycleResult result = cluster.cycle(now);
+      Snapshot ran = cluster.lastSnapshot();
+
+      assertThat(DecisionChecks.overCommitments(ran, result)).as("cycle %d", cycle).isEmpty();
+      victims += result.allVictims().size();
+      for (JobInfo job : cluster.jobs()) {
+        if (!endsAt.containsKey(job.key())
+            && job.tasks().stream().allMatch(task -> task.nodeName() != null)) {
+          endsAt.put(job.key(), cycle + 3 + random.nextInt(4));
+        }
+      }
+      Session next = new Session(new Snapshot(nodes, cluster.jobs(), List.of()), now);
+      GpuDeviceAccountingTest.assertDevicesHold(next);
+      long milliGpu = 0;
+      for (NodeState node : next.nodes()) {
+        for (int d = 0; d < node.gpuDevices().count(); d++) {
+          milliGpu += node.gpuDevices().held(d);
+        }
+      }
+      peakMilliGpu = Math.max(peakMilliGpu, milliGpu);
+    }
+
+    assertThat(peakMilliGpu).as("the 8 GPUs were contended, not idle").isGreaterThanOrEqualTo(7000);
+    assertThat(victims).as("pods evicted in one queue without priorities").isZero();
+    assertThat(cluster.jobs())
+        .as("every job placed and ended once arrivals stopped")
+        .allSatisfy(job -> assertThat(endsAt).containsKey(job.key()));
+  }
+}
