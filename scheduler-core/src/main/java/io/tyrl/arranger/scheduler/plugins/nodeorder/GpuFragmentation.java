@@ -124,7 +124,6 @@ final class GpuFragmentation {
 
   private final Session session;
   private final int gpuDimension;
-  private final boolean pendingOnly;
   private final Map<PlacementConstraints, Integer> constraintsIndex;
   private final boolean[][] admitsByPattern;
   private final int[] admissionOfNode;
@@ -138,31 +137,26 @@ final class GpuFragmentation {
   private final byte[] nextSlot;
   private long totalPods;
   private Admission[] admissions;
-  private long changesSinceMeasured;
-  private boolean stale = true;
+  private boolean mixMeasured;
 
   private GpuFragmentation(
       Session session,
       int gpuDimension,
-      boolean pendingOnly,
       Map<PlacementConstraints, Integer> constraintsIndex,
       boolean[][] admitsByPattern,
       int[] admissionOfNode) {
     this.session = session;
     this.gpuDimension = gpuDimension;
-    this.pendingOnly = pendingOnly;
     this.constraintsIndex = constraintsIndex;
     this.admitsByPattern = admitsByPattern;
     this.admissionOfNode = admissionOfNode;
     this.beforeOfNode = new double[admissionOfNode.length];
     this.beforeTakenAtChanges = new long[admissionOfNode.length];
-    Arrays.fill(beforeTakenAtChanges, -1);
     this.scored = new double[admissionOfNode.length * SHAPES_KEPT];
     this.scoredAtChanges = new long[admissionOfNode.length * SHAPES_KEPT];
     this.scoredMilli = new long[admissionOfNode.length * SHAPES_KEPT];
     this.scoredCpu = new long[admissionOfNode.length * SHAPES_KEPT];
     this.nextSlot = new byte[admissionOfNode.length];
-    Arrays.fill(scoredAtChanges, -1);
   }
 
   /**
@@ -213,22 +207,9 @@ final class GpuFragmentation {
         new GpuFragmentation(
             session,
             gpuDimension,
-            false,
             constraintsIndex,
             patterns.toArray(boolean[][]::new),
             admissionOfNode);
-    session.followPlacements(
-        new io.tyrl.arranger.scheduler.framework.PlacementListener() {
-          @Override
-          public void placed(TaskState task, NodeState node) {
-            fragmentation.changed();
-          }
-
-          @Override
-          public void removed(TaskState task, NodeState node) {
-            fragmentation.changed();
-          }
-        });
     return fragmentation;
   }
 
@@ -243,13 +224,12 @@ final class GpuFragmentation {
     return false;
   }
 
-  private void changed() {
-    if (pendingOnly && ++changesSinceMeasured > Math.max(1, totalPods / 100)) {
-      stale = true;
-    }
-  }
-
-  /** Counts the mix afresh: every pod of the session, or the pending ones only. */
+  /**
+   * Counts the mix — every pod of the session, placed or pending, by shape and by the constraints
+   * that place it — at the first score, not when the session opens: which nodes admit a shape is
+   * the static filters' answer, and every plugin's filters are registered only once all are open.
+   * No score is kept before it.
+   */
   private void measureMix() {
     List<TreeMap<Long, TreeMap<Long, Long>>> shapes = new ArrayList<>();
     for (int c = 0; c < constraintsIndex.size(); c++) {
@@ -258,9 +238,6 @@ final class GpuFragmentation {
     long total = 0;
     for (JobState job : session.jobs()) {
       for (TaskState task : job.tasks()) {
-        if (pendingOnly && !task.isPending()) {
-          continue;
-        }
         Integer index = constraintsIndex.get(task.info().constraints());
         if (index == null) {
           continue;
@@ -277,11 +254,9 @@ final class GpuFragmentation {
     for (int p = 0; p < admitsByPattern.length; p++) {
       admissions[p] = admission(shapes, admitsByPattern[p], total);
     }
-    memo.clear();
     Arrays.fill(beforeTakenAtChanges, -1);
     Arrays.fill(scoredAtChanges, -1);
-    changesSinceMeasured = 0;
-    stale = false;
+    mixMeasured = true;
   }
 
   private static Admission admission(
@@ -308,11 +283,12 @@ final class GpuFragmentation {
   }
 
   /**
-   * The node score for placing the task: {@value #POINTS_PER_GPU} × the GPUs of expected
-   * fragmentation the placement adds, negated (0 when it adds none; positive when it removes some).
+   * The node score for placing the task: {@value #POINTS_PER_GRAIN} points for every whole step of
+   * {@value #GRAIN_MILLI_GPU} milli-GPU of expected fragmentation the placement adds, negated (0
+   * when it adds less than a step; positive when it removes some).
    */
   double score(TaskState task, NodeState node) {
-    if (stale) {
+    if (!mixMeasured) {
       measureMix();
     }
     GpuDevices devices = node.gpuDevices();
@@ -371,6 +347,9 @@ final class GpuFragmentation {
 
   /** The node's expected fragmented milli-GPU for the mix, with these devices free and this cpu. */
   double expected(NodeState node, long[] free, long cpuFree) {
+    if (!mixMeasured) {
+      measureMix();
+    }
     int admission = admissionOfNode[node.index()];
     long[] sorted = free.clone();
     Arrays.sort(sorted);
