@@ -197,7 +197,7 @@ public final class ReclaimAction implements Action {
    * would otherwise take from each other every cycle: each reclaim gives as much shortfall to the
    * victim's queue as it takes from the reclaimer's.
    */
-  private static final class ReclaimRules implements EvictionRules {
+  static final class ReclaimRules implements EvictionRules {
 
     /**
      * Below this, a change in the total shortfall (a sum of fractions of the cluster) is rounding,
