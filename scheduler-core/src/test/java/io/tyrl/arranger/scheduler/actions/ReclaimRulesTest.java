@@ -52,9 +52,13 @@ class ReclaimRulesTest {
 
     /** Whether the rules let the reclaimer's pod take {@code pods} of queue a's pods. */
     boolean withinLimitsFreeing(String reclaimer, int pods) {
+      return withinLimitsFreeing(reclaimer, pods * CPU, pods * 2L * GIB);
+    }
+
+    boolean withinLimitsFreeing(String reclaimer, long cpu, long memory) {
       long[] freed = new long[session.dimensions().size()];
-      freed[ResourceDimensions.CPU] = pods * CPU;
-      freed[ResourceDimensions.MEMORY] = pods * 2L * GIB;
+      freed[ResourceDimensions.CPU] = cpu;
+      freed[ResourceDimensions.MEMORY] = memory;
       return rules.withinLimits(pending(reclaimer), Map.of(queue("a"), freed));
     }
   }
@@ -155,5 +159,14 @@ class ReclaimRulesTest {
     assertThat(cluster.withinLimitsFreeing("wanting", 1)).as("memory 12Gi → 10Gi").isTrue();
     assertThat(cluster.withinLimitsFreeing("wanting", 2)).as("memory 12Gi → 8Gi").isFalse();
     assertThat(cluster(6).withinLimitsFreeing("wanting", 2)).as("without the guarantee").isTrue();
+  }
+
+  /** Rule 4 guards what a queue gives: below its guarantee of memory, it may still give cpu. */
+  @Test
+  void aQueueBelowItsGuaranteeOfOneResourceMayGiveAnother() {
+    Cluster cluster =
+        cluster(6, queue("a").guarantee("memory", "20Gi").build(), queue("b").build());
+    assertThat(cluster.withinLimitsFreeing("wanting", CPU, 0)).as("cpu only").isTrue();
+    assertThat(cluster.withinLimitsFreeing("wanting", CPU, GIB)).as("and 1Gi").isFalse();
   }
 }
