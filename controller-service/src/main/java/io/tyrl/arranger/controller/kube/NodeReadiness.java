@@ -51,12 +51,18 @@ public final class NodeReadiness {
         node.getStatus() == null || node.getStatus().getConditions() == null
             ? List.of()
             : node.getStatus().getConditions();
-    Optional<V1NodeCondition> ready =
-        conditions.stream().filter(condition -> "Ready".equals(condition.getType())).findFirst();
-    if (ready.isEmpty() || "True".equals(ready.get().getStatus())) {
+    // Asked for the node of every pod a reconcile maps: a loop, not a stream.
+    V1NodeCondition ready = null;
+    for (V1NodeCondition candidate : conditions) {
+      if ("Ready".equals(candidate.getType())) {
+        ready = candidate;
+        break;
+      }
+    }
+    if (ready == null || "True".equals(ready.getStatus())) {
       return Optional.empty();
     }
-    V1NodeCondition condition = ready.get();
+    V1NodeCondition condition = ready;
     String taint = "False".equals(condition.getStatus()) ? NOT_READY_TAINT : UNREACHABLE_TAINT;
     // Without a transition time the node counts as not Ready since its last heartbeat, or its
     // creation.

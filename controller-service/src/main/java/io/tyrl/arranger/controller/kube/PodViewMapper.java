@@ -39,11 +39,14 @@ public final class PodViewMapper {
             .flatMap(notReady);
     List<V1PodCondition> conditions =
         status == null || status.getConditions() == null ? List.of() : status.getConditions();
-    boolean ready =
-        conditions.stream()
-            .anyMatch(
-                condition ->
-                    "Ready".equals(condition.getType()) && "True".equals(condition.getStatus()));
+    // A loop, not a stream: a reconcile maps every pod of its job, 5,001 for the largest.
+    boolean ready = false;
+    for (V1PodCondition condition : conditions) {
+      if ("Ready".equals(condition.getType()) && "True".equals(condition.getStatus())) {
+        ready = true;
+        break;
+      }
+    }
     return new PodView(
         pod.getMetadata().getName(),
         PodPhase.fromWireNameOrPending(status == null ? null : status.getPhase()),

@@ -195,17 +195,17 @@ public final class TYJobReconciler {
    */
   private Map<String, V1Pod> ownedPods(String jobKey, String jobUid) {
     Map<String, V1Pod> owned = new LinkedHashMap<>();
+    // Loops, not streams: every reconcile looks at each of the job's pods (5,001 for the largest).
     for (V1Pod pod : cache.podsOf(jobKey)) {
       List<V1OwnerReference> owners = pod.getMetadata().getOwnerReferences();
-      boolean controlledByJob =
-          owners != null
-              && owners.stream()
-                  .anyMatch(
-                      owner ->
-                          Boolean.TRUE.equals(owner.getController())
-                              && Objects.equals(jobUid, owner.getUid()));
-      if (controlledByJob) {
-        owned.put(pod.getMetadata().getName(), pod);
+      if (owners == null) {
+        continue;
+      }
+      for (V1OwnerReference owner : owners) {
+        if (Boolean.TRUE.equals(owner.getController()) && Objects.equals(jobUid, owner.getUid())) {
+          owned.put(pod.getMetadata().getName(), pod);
+          break;
+        }
       }
     }
     return owned;
