@@ -211,6 +211,7 @@ function renderNodes(answer) {
   }
   container.replaceChildren(...answer.body.nodes.map((node) => {
     const row = el('div', 'node');
+    row.dataset.node = node.name;
     const name = el('div', 'name', node.name);
     if (!node.ready) name.append(el('span', 'notready', 'not ready'));
     if (node.unschedulable) name.append(el('span', 'notready', 'cordoned'));

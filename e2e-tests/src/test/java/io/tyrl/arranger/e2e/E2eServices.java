@@ -24,6 +24,13 @@ import java.util.Map;
 final class E2eServices {
 
   static final String NODE_LABEL = "arranger-e2e";
+
+  /** The scheduler's properties for the configuration with preempt and reclaim on. */
+  private static final Map<String, String> PREEMPT_RECLAIM =
+      Map.of(
+          "arranger.scheduler.configuration-location",
+          "classpath:scheduler-configurations/preempt-reclaim.yaml");
+
   static final List<String> JVM_OPTIONS =
       List.of("-Xmx320m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
@@ -99,6 +106,50 @@ final class E2eServices {
             admin,
             new SimulatedNodeAgent.Timing(Duration.ofMillis(300), leaderRunTime))
         .start();
+  }
+
+  /** A simulated kubelet and one ready replica of each service; closed in the reverse order. */
+  record Running(SimulatedNodeAgent kubelet, ReplicaSet scheduler, ReplicaSet controller)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      try {
+        controller.close();
+      } finally {
+        try {
+          scheduler.close();
+        } finally {
+          kubelet.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * The kubelet (leaders run {@code leaderRunTime}), then the scheduler with preempt and reclaim on
+   * and the controller, one replica each, awaited until ready.
+   */
+  Running startWithPreemption(
+      Duration leaderRunTime, Duration leaseDuration, Duration retryPeriod) {
+    SimulatedNodeAgent kubelet = kubelet(leaderRunTime);
+    ReplicaSet scheduler = null;
+    ReplicaSet controller = null;
+    try {
+      scheduler = replicas("scheduler", leaseDuration, retryPeriod, null, PREEMPT_RECLAIM).start(1);
+      controller = replicas("controller", leaseDuration, retryPeriod, null).start(1);
+      scheduler.awaitAllReady(Duration.ofMinutes(3));
+      controller.awaitAllReady(Duration.ofMinutes(3));
+      return new Running(kubelet, scheduler, controller);
+    } catch (RuntimeException | Error e) {
+      if (controller != null) {
+        controller.close();
+      }
+      if (scheduler != null) {
+        scheduler.close();
+      }
+      kubelet.close();
+      throw e;
+    }
   }
 
   /**

@@ -25,7 +25,6 @@ import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.testing.ControlPlane;
 import io.tyrl.arranger.testing.HeadlessBrowser;
 import io.tyrl.arranger.testing.KubeApiServerExtension;
-import io.tyrl.arranger.testing.SimulatedNodeAgent;
 import io.tyrl.arranger.testing.SimulatedNodes;
 import io.tyrl.arranger.testing.TYJobBuilder;
 import io.tyrl.arranger.testing.chaos.ReplicaSet;
@@ -77,22 +76,10 @@ class OperatorWindowEndToEndIT {
     String operator = token(client, RESEARCH, "operator", null);
     String tenant = token(client, vision, "tenant", vision);
 
-    try (SimulatedNodeAgent kubelet = cluster.kubelet(Duration.ofMinutes(30));
-        ReplicaSet scheduler =
-            cluster
-                .replicas(
-                    "scheduler",
-                    LEASE_DURATION,
-                    RETRY_PERIOD,
-                    null,
-                    Map.of(
-                        "arranger.scheduler.configuration-location",
-                        "classpath:scheduler-configurations/preempt-reclaim.yaml"))
-                .start(1);
-        ReplicaSet controller =
-            cluster.replicas("controller", LEASE_DURATION, RETRY_PERIOD, null).start(1)) {
-      scheduler.awaitAllReady(Duration.ofMinutes(3));
-      controller.awaitAllReady(Duration.ofMinutes(3));
+    try (E2eServices.Running services =
+        cluster.startWithPreemption(Duration.ofMinutes(30), LEASE_DURATION, RETRY_PERIOD)) {
+      ReplicaSet scheduler = services.scheduler();
+      ReplicaSet controller = services.controller();
       String base = "http://127.0.0.1:" + scheduler.replicas().get(0).port();
       // A low-priority job with elastic workers fills both 8-cpu nodes; a high-priority gang of
       // its queue preempts the workers above its minimum.
@@ -153,11 +140,12 @@ class OperatorWindowEndToEndIT {
             .contains(RESEARCH + "/ppo-final", "Preempted");
         assertThat(text(browser, "#nodes"))
             .contains(TEST + "-node-0", TEST + "-node-1", RESEARCH + "/ppo-final");
-        assertThat(text(browser, "#nodes"))
-            .as("four 2-cpu pods fill each 8-cpu node, and each counts against its pods")
-            .contains("8 / 8")
-            .contains("4 / 110")
-            .doesNotContain("0 / 110");
+        for (String node : List.of(TEST + "-node-0", TEST + "-node-1")) {
+          assertThat(text(browser, "#nodes .node[data-node='" + node + "']"))
+              .as("four 2-cpu pods fill %s, and each counts against its pods", node)
+              .contains("cpu8 / 8")
+              .contains("pods4 / 110");
+        }
         browser.screenshot(SCREENSHOTS.resolve("overview.png"));
 
         // A name with markup goes through the page's own rendering and stays text.

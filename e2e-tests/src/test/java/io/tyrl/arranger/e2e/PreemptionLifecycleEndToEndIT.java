@@ -11,13 +11,11 @@ import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.model.V1alpha1TYJobStatusConditions;
 import io.tyrl.arranger.testing.ControlPlane;
 import io.tyrl.arranger.testing.KubeApiServerExtension;
-import io.tyrl.arranger.testing.SimulatedNodeAgent;
 import io.tyrl.arranger.testing.SimulatedNodes;
 import io.tyrl.arranger.testing.TYJobBuilder;
 import io.tyrl.arranger.testing.chaos.ReplicaSet;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -40,22 +38,9 @@ class PreemptionLifecycleEndToEndIT {
       ControlPlane controlPlane, ApiClient admin, SimulatedNodes nodes) throws Exception {
     E2eServices cluster =
         E2eServices.prepare(controlPlane, admin, nodes, "preemption", JOBS_NAMESPACE, 1);
-    try (SimulatedNodeAgent kubelet = cluster.kubelet(Duration.ofSeconds(10));
-        ReplicaSet scheduler =
-            cluster
-                .replicas(
-                    "scheduler",
-                    LEASE_DURATION,
-                    RETRY_PERIOD,
-                    null,
-                    Map.of(
-                        "arranger.scheduler.configuration-location",
-                        "classpath:scheduler-configurations/preempt-reclaim.yaml"))
-                .start(1);
-        ReplicaSet controller =
-            cluster.replicas("controller", LEASE_DURATION, RETRY_PERIOD, null).start(1)) {
-      scheduler.awaitAllReady(Duration.ofMinutes(3));
-      controller.awaitAllReady(Duration.ofMinutes(3));
+    try (E2eServices.Running services =
+        cluster.startWithPreemption(Duration.ofSeconds(10), LEASE_DURATION, RETRY_PERIOD)) {
+      ReplicaSet controller = services.controller();
 
       // Each job needs 5 of the node's 8 cpu: the second one fits only in the first one's place.
       job("low", 1).set("restartLimit", 0).create(admin);

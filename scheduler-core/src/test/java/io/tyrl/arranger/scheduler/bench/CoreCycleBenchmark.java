@@ -86,6 +86,22 @@ public final class CoreCycleBenchmark {
       int jobsPlaced,
       long peakHeapMiB) {}
 
+  /** The flat suite's jobs on 5,000 nodes with 5 of each job's 9 actors asking 250m of a GPU. */
+  private static Measurement gpuShareRow(
+      Scheduler scheduler,
+      SchedulerConfiguration configuration,
+      List<QueueInfo> queues,
+      int warmups,
+      int runs) {
+    return measureRow(
+        scheduler,
+        configuration,
+        new Snapshot(nodes(5000), jobs(JOBS, SHARED_WORKERS), queues),
+        JOBS * (WORKERS_PER_JOB + 1),
+        warmups,
+        runs);
+  }
+
   private static void printGpuShare(Measurement gpuShare) {
     System.out.println(
         "core-cycle-gpushare nodes=5000 pods="
@@ -141,14 +157,7 @@ public final class CoreCycleBenchmark {
       return;
     }
     if (suite.equals("gpushare")) {
-      printGpuShare(
-          measureRow(
-              scheduler,
-              configuration,
-              new Snapshot(nodes(5000), jobs(JOBS, SHARED_WORKERS), queues),
-              JOBS * (WORKERS_PER_JOB + 1),
-              warmups,
-              runs));
+      printGpuShare(gpuShareRow(scheduler, configuration, queues, warmups, runs));
       return;
     }
     List<JobInfo> jobs = jobs(JOBS);
@@ -212,14 +221,7 @@ public final class CoreCycleBenchmark {
     }
     Measurement gpuShare = null;
     if (!suite.equals("gang")) {
-      gpuShare =
-          measureRow(
-              scheduler,
-              configuration,
-              new Snapshot(nodes(5000), jobs(JOBS, SHARED_WORKERS), queues),
-              JOBS * (WORKERS_PER_JOB + 1),
-              warmups,
-              runs);
+      gpuShare = gpuShareRow(scheduler, configuration, queues, warmups, runs);
     }
     if (last != null) {
       System.out.println(

@@ -49,6 +49,10 @@ class GpuFragmentationMeasureTest {
             new Snapshot(nodes, List.of(jobs), List.of()), Fixtures.defaultConfiguration(), T0);
   }
 
+  private static GpuFragmentation measureOf(Session session) {
+    return GpuFragmentation.of(session, session.dimensions().indexOf(GPU));
+  }
+
   private static NodeInfo twoGpus(String name) {
     return node(name).cpu("32").memory("128Gi").gpu(2).build();
   }
@@ -80,8 +84,7 @@ class GpuFragmentationMeasureTest {
   void theExpectedFragmentedGpuOfANodeState(
       String description, long[] free, long cpuFree, double expected) {
     Session session = session(List.of(twoGpus("n")), mix());
-    GpuFragmentation fragmentation =
-        GpuFragmentation.of(session, session.dimensions().indexOf(GPU));
+    GpuFragmentation fragmentation = measureOf(session);
     NodeState node = session.nodes().get(0);
 
     assertThat(fragmentation.expected(node, free, cpuFree)).isCloseTo(expected, within(1e-9));
@@ -97,8 +100,7 @@ class GpuFragmentationMeasureTest {
   @Test
   void statesRememberedSideBySideStayApart() {
     Session session = session(List.of(twoGpus("n")), mix());
-    GpuFragmentation fragmentation =
-        GpuFragmentation.of(session, session.dimensions().indexOf(GPU));
+    GpuFragmentation fragmentation = measureOf(session);
     NodeState node = session.nodes().get(0);
     List<Arguments> states = nodeStates().toList();
     for (int round = 0; round < 2; round++) {
@@ -120,8 +122,7 @@ class GpuFragmentationMeasureTest {
   void manyDevicesDifferingOnlyInTheLargest(int count) {
     Session session =
         session(List.of(node("big").cpu("64").memory("512Gi").gpu(count).build()), mix());
-    GpuFragmentation fragmentation =
-        GpuFragmentation.of(session, session.dimensions().indexOf(GPU));
+    GpuFragmentation fragmentation = measureOf(session);
     NodeState node = session.nodes().get(0);
     for (int round = 0; round < 2; round++) {
       for (int whole = count; whole >= 0; whole--) {
@@ -144,8 +145,7 @@ class GpuFragmentationMeasureTest {
   @Test
   void anOverCommittedDeviceCountsAsNothingFree() {
     Session session = session(List.of(twoGpus("n")), mix());
-    GpuFragmentation fragmentation =
-        GpuFragmentation.of(session, session.dimensions().indexOf(GPU));
+    GpuFragmentation fragmentation = measureOf(session);
     NodeState node = session.nodes().get(0);
     // As {0, 1000}: learner 1000, actors 0, whole (one device whole) 0.
     assertThat(fragmentation.expected(node, new long[] {-500, 1000}, 32_000))
@@ -170,8 +170,7 @@ class GpuFragmentationMeasureTest {
             .workers("pair", 1, "cpu", "1", GPU, "2")
             .build();
     Session session = session(List.of(twoGpus("n")), mix(), hungry);
-    GpuFragmentation fragmentation =
-        GpuFragmentation.of(session, session.dimensions().indexOf(GPU));
+    GpuFragmentation fragmentation = measureOf(session);
     NodeState node = session.nodes().get(0);
     List<TaskState> shapes =
         List.of(
@@ -189,7 +188,7 @@ class GpuFragmentationMeasureTest {
         .as("all 32 cpu taken: every GPU left idle, unlike a 1-cpu actor's")
         .isNotEqualTo(first.get(0));
     for (int i = 0; i < shapes.size(); i++) {
-      GpuFragmentation fresh = GpuFragmentation.of(session, session.dimensions().indexOf(GPU));
+      GpuFragmentation fresh = measureOf(session);
       assertThat(fragmentation.score(shapes.get(i), node))
           .as(shapes.get(i).info().podName())
           .isEqualTo(first.get(i))
@@ -217,8 +216,7 @@ class GpuFragmentationMeasureTest {
                 twoGpus("b")),
             mix(),
             picky);
-    GpuFragmentation fragmentation =
-        GpuFragmentation.of(session, session.dimensions().indexOf(GPU));
+    GpuFragmentation fragmentation = measureOf(session);
     long[] whole = {1000, 1000};
 
     // On a: the two learners leave 2000 each, the GPU pods none; six pods.
@@ -236,8 +234,7 @@ class GpuFragmentationMeasureTest {
   @Test
   void theScoreIsTheGrowthInStepsNegated() {
     Session session = session(List.of(twoGpus("n")), mix());
-    GpuFragmentation fragmentation =
-        GpuFragmentation.of(session, session.dimensions().indexOf(GPU));
+    GpuFragmentation fragmentation = measureOf(session);
     NodeState node = session.nodes().get(0);
     TaskState actor = task(session, "mix-share-0");
     TaskState whole = task(session, "mix-whole-0");
