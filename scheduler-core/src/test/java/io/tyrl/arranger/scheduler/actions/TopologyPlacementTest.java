@@ -244,6 +244,46 @@ class TopologyPlacementTest {
   }
 
   /**
+   * Actors whose own preferred level (the rack) is not the job's (the host) go to the rack with the
+   * most room first — here r2's empty node — where BinPack alone sends them to r1's half-used one.
+   */
+  @Test
+  void podsPreferringAnotherLevelThanTheJobGoToItsEmptiestDomainFirst() {
+    List<NodeInfo> nodes =
+        List.of(
+            node("a1")
+                .cpu("16")
+                .memory("64Gi")
+                .used("cpu", "8")
+                .label(RACK, "r1")
+                .label(HOST, "a1")
+                .build(),
+            node("b1").cpu("64").memory("256Gi").label(RACK, "r2").label(HOST, "b1").build());
+    Fixtures.JobBuilder base =
+        job("rl")
+            .created(T0)
+            .minWorkers(4)
+            .leader("cpu", "1")
+            .workers("actor", 4, "cpu", "1")
+            .topology(null, HOST);
+
+    Map<String, String> spread =
+        cycle(withLevels(), nodes, base.workerSetPreferred("actor", RACK).build())
+            .decision("default/rl")
+            .allocations();
+    assertThat(spread).hasSize(5);
+    for (int i = 0; i < 4; i++) {
+      assertThat(spread.get("rl-actor-" + i)).as("actor %d", i).isEqualTo("b1");
+    }
+
+    Map<String, String> packed =
+        cycle(withLevels(), nodes, base.workerSetPreferred("actor", null).build())
+            .decision("default/rl")
+            .allocations();
+    assertThat(packed.get("rl-actor-0")).as("BinPack without the rack preference").isEqualTo("a1");
+  }
+
+  /**
    * Elastic actors of a running job stay in its required zone and look in the leader's rack first,
    * although BinPack alone would send them to the fuller rack r2; once r1 is full they go to r2,
    * and never to z2.
