@@ -182,6 +182,39 @@ class TopologyPlacementTest {
   }
 
   /**
+   * The same racks: the gang that found room only in fragments holds r1, the fullest, for the rest
+   * of the cycle, so a smaller job after it goes to r2 instead of taking r1's room.
+   */
+  @Test
+  void aGangThatFoundOnlyFragmentsHoldsTheFullestRackFromLaterJobs() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      nodes.add(gpuNode("r1-n" + i, "z1", "r1", i == 1 ? 0 : 4));
+      nodes.add(gpuNode("r2-n" + i, "z1", "r2", i == 1 ? 0 : 4));
+    }
+    JobInfo small =
+        job("small")
+            .created(T0.plusSeconds(5))
+            .minWorkers(1)
+            .leader("cpu", "1")
+            .workers("actor", 1, "cpu", "1", GPU, "4")
+            .build();
+
+    CycleResult result = cycle(withLevels(), nodes, gang("big", 2, RACK, null), small);
+
+    assertThat(result.decision("default/big").allocations()).isEmpty();
+    assertThat(labelsOf(nodes, result.decision("default/small").allocations().values(), RACK))
+        .containsExactly("r2");
+    assertThat(
+            labelsOf(
+                nodes,
+                cycle(withLevels(), nodes, small).decision("default/small").allocations().values(),
+                RACK))
+        .as("alone, BinPack sends it to r1")
+        .containsExactly("r1");
+  }
+
+  /**
    * Required zone, preferred rack: the gang packs into the rack of the zone it leaves fullest; when
    * no rack of the zone holds it, it still stays in one zone, over as few racks as room allows.
    */
