@@ -94,6 +94,11 @@ final class E2eServices {
     return work;
   }
 
+  /** Where the services' Leases are, and their pods would be. */
+  String systemNamespace() {
+    return systemNamespace;
+  }
+
   /**
    * A simulated kubelet for every simulated node: pods start after 300 ms, leaders finish after the
    * run time.
@@ -126,16 +131,18 @@ final class E2eServices {
   }
 
   /**
-   * The kubelet (leaders run {@code leaderRunTime}), then the scheduler with preempt and reclaim on
-   * and the controller, one replica each, awaited until ready.
+   * The kubelet (leaders run {@code leaderRunTime}), then {@code schedulers} replicas of the
+   * scheduler with preempt and reclaim on and one of the controller, awaited until ready.
    */
   Running startWithPreemption(
-      Duration leaderRunTime, Duration leaseDuration, Duration retryPeriod) {
+      int schedulers, Duration leaderRunTime, Duration leaseDuration, Duration retryPeriod) {
     SimulatedNodeAgent kubelet = kubelet(leaderRunTime);
     ReplicaSet scheduler = null;
     ReplicaSet controller = null;
     try {
-      scheduler = replicas("scheduler", leaseDuration, retryPeriod, null, PREEMPT_RECLAIM).start(1);
+      scheduler =
+          replicas("scheduler", leaseDuration, retryPeriod, null, PREEMPT_RECLAIM)
+              .start(schedulers);
       controller = replicas("controller", leaseDuration, retryPeriod, null).start(1);
       scheduler.awaitAllReady(Duration.ofMinutes(3));
       controller.awaitAllReady(Duration.ofMinutes(3));

@@ -25,6 +25,8 @@ import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.testing.ControlPlane;
 import io.tyrl.arranger.testing.HeadlessBrowser;
 import io.tyrl.arranger.testing.KubeApiServerExtension;
+import io.tyrl.arranger.testing.ReplicaPods;
+import io.tyrl.arranger.testing.ServiceProcess;
 import io.tyrl.arranger.testing.SimulatedNodes;
 import io.tyrl.arranger.testing.TYJobBuilder;
 import io.tyrl.arranger.testing.chaos.ReplicaSet;
@@ -37,12 +39,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The operator's window in a real browser (Debian's Chromium, headless) with both services running
- * from their jars under the chart's RBAC, their pods run by a simulated kubelet: sign in with a
+ * from their jars under the chart's RBAC, their pods run by a simulated kubelet, and two scheduler
+ * replicas of which the browser reaches the standby (the leader answers through it): sign in with a
  * service-account token, see the queue tree, a waiting job's reason as its status says it, and
  * follow a preemption from the eviction to the preemptor's pods running; a tenant's token sees its
  * namespace's jobs only and is refused the queues and nodes; a name carrying markup is shown as
@@ -77,10 +81,33 @@ class OperatorWindowEndToEndIT {
     String tenant = token(client, vision, "tenant", vision);
 
     try (E2eServices.Running services =
-        cluster.startWithPreemption(Duration.ofMinutes(30), LEASE_DURATION, RETRY_PERIOD)) {
+        cluster.startWithPreemption(2, Duration.ofMinutes(30), LEASE_DURATION, RETRY_PERIOD)) {
       ReplicaSet scheduler = services.scheduler();
       ReplicaSet controller = services.controller();
-      String base = "http://127.0.0.1:" + scheduler.replicas().get(0).port();
+      // Two scheduler replicas with their pods, as the chart runs them: everything below goes to
+      // the standby, as a Service may send it, and the leader answers.
+      for (ServiceProcess replica : scheduler.replicas()) {
+        ReplicaPods.create(client, cluster.systemNamespace(), replica.name(), replica.port());
+      }
+      String leader =
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .until(scheduler::holder, Optional::isPresent)
+              .get();
+      ServiceProcess standby =
+          scheduler.replicas().stream()
+              .filter(replica -> !replica.name().equals(leader))
+              .findFirst()
+              .orElseThrow();
+      String base = "http://127.0.0.1:" + standby.port();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                HttpResponse<String> answer = get(base + "/api/v1/queues", operator);
+                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+                assertThat(answer.headers().firstValue("X-Arranger-Replica")).hasValue(leader);
+              });
       // A low-priority job with elastic workers fills both 8-cpu nodes; a high-priority gang of
       // its queue preempts the workers above its minimum.
       job("ppo-sweep", RESEARCH, rl, 2, 7, 3).create(client);
@@ -187,6 +214,9 @@ class OperatorWindowEndToEndIT {
                   HttpResponse.BodyHandlers.ofString());
       assertThat(noToken.statusCode()).isEqualTo(401);
       assertThat(scheduler.leader().orElseThrow().logTail()).doesNotContain("is forbidden");
+      assertThat(standby.logTail())
+          .as("the standby's reads of the Lease and pods")
+          .doesNotContain("is forbidden");
       assertThat(controller.leader().orElseThrow().logTail()).doesNotContain("is forbidden");
     }
   }
@@ -227,13 +257,16 @@ class OperatorWindowEndToEndIT {
   }
 
   private static String api(String url, String token) throws Exception {
+    return get(url, token).body();
+  }
+
+  private static HttpResponse<String> get(String url, String token) throws Exception {
     return HttpClient.newHttpClient()
         .send(
             HttpRequest.newBuilder(URI.create(url))
                 .header("Authorization", "Bearer " + token)
                 .build(),
-            HttpResponse.BodyHandlers.ofString())
-        .body();
+            HttpResponse.BodyHandlers.ofString());
   }
 
   /**

@@ -39,7 +39,7 @@ class PreemptionLifecycleEndToEndIT {
     E2eServices cluster =
         E2eServices.prepare(controlPlane, admin, nodes, "preemption", JOBS_NAMESPACE, 1);
     try (E2eServices.Running services =
-        cluster.startWithPreemption(Duration.ofSeconds(10), LEASE_DURATION, RETRY_PERIOD)) {
+        cluster.startWithPreemption(1, Duration.ofSeconds(10), LEASE_DURATION, RETRY_PERIOD)) {
       ReplicaSet controller = services.controller();
 
       // Each job needs 5 of the node's 8 cpu: the second one fits only in the first one's place.

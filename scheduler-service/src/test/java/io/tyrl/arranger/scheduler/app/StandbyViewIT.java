@@ -7,14 +7,9 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1Container;
-import io.kubernetes.client.openapi.models.V1ContainerPort;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1PodSpec;
-import io.kubernetes.client.openapi.models.V1PodStatus;
 import io.tyrl.arranger.testing.ControlPlane;
 import io.tyrl.arranger.testing.KubeApiServerExtension;
+import io.tyrl.arranger.testing.ReplicaPods;
 import io.tyrl.arranger.testing.TYJobBuilder;
 import java.net.CookieManager;
 import java.net.URI;
@@ -72,8 +67,8 @@ class StandbyViewIT {
           .contains("the leader " + a + " is no pod of namespace default")
           .doesNotContain("waiting");
 
-      pods.add(replicaPod(client, a, first.port()));
-      pods.add(replicaPod(client, b, second.port()));
+      pods.add(ReplicaPods.create(client, "default", a, first.port()));
+      pods.add(ReplicaPods.create(client, "default", b, second.port()));
       await()
           .atMost(Duration.ofSeconds(30))
           .untilAsserted(
@@ -132,31 +127,6 @@ class StandbyViewIT {
         new CoreV1Api(client).deleteNamespacedPod(pod, "default").execute();
       }
     }
-  }
-
-  /**
-   * The replica's pod as the chart makes it (its name is the replica's identity, its view port is
-   * named) and as the kubelet reports it (an IP).
-   */
-  private static String replicaPod(ApiClient client, String identity, int viewPort)
-      throws Exception {
-    CoreV1Api core = new CoreV1Api(client);
-    V1PodSpec spec =
-        new V1PodSpec()
-            .addContainersItem(
-                new V1Container()
-                    .name("scheduler")
-                    .image("registry.local/arranger-scheduler:test")
-                    .addPortsItem(new V1ContainerPort().name("view").containerPort(viewPort)));
-    // The model's empty overhead map would need a RuntimeClass that defines one.
-    spec.setOverhead(null);
-    V1Pod pod =
-        core.createNamespacedPod(
-                "default", new V1Pod().metadata(new V1ObjectMeta().name(identity)).spec(spec))
-            .execute();
-    pod.setStatus(new V1PodStatus().phase("Running").podIP("127.0.0.1"));
-    core.replaceNamespacedPodStatus(identity, "default", pod).execute();
-    return identity;
   }
 
   private static JsonObject session(HttpClient browser, String base) throws Exception {
