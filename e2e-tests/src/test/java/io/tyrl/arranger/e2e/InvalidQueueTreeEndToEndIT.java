@@ -45,6 +45,10 @@ class InvalidQueueTreeEndToEndIT {
                     .containsEntry("fine", 2)
                     .containsEntry("orphan", 0);
                 V1alpha1TYJob stuck = job(cluster, "stuck-job");
+                // The controller's first status (the stage) may come before the scheduler's.
+                assertThat(stuck.getStatus().getScheduling())
+                    .as("the scheduler's status: %s", cluster.jobsSummary())
+                    .isNotNull();
                 assertThat(stuck.getStatus().getScheduling().getReason())
                     .as(cluster::jobsSummary)
                     .isEqualTo("InvalidQueue");
