@@ -20,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -77,6 +78,9 @@ public final class Session {
    * Builds the ledgers: each placed task of the snapshot is charged to its node, job and queue.
    * Queues that name no job order get {@code defaultJobQueuePolicy}, the configuration's.
    */
+  /** The snapshot's tasks on GPU devices, seated once every job is read; null after. */
+  private List<TaskState> snapshotDeviceTasks = new ArrayList<>();
+
   public Session(Snapshot snapshot, Instant now, JobQueuePolicy defaultJobQueuePolicy) {
     this.now = now;
     this.usage = snapshot.usage();
@@ -134,6 +138,7 @@ public final class Session {
     for (JobInfo info : snapshot.jobs()) {
       addJob(info, requestVectors);
     }
+    seatSnapshotTasksOnDevices();
     blockJobsUnderInvalidQueues();
     this.smallestRequest = smallestRequest(requestVectors.values());
     this.nodeSearch = new NodeSearch(this, smallestRequest());
@@ -241,12 +246,8 @@ public final class Session {
         task.moveTo(TaskStatus.RELEASING, node);
         node.addUsed(task.request());
         node.addReleasing(task.request());
-        GpuDevices devices = node.gpuDevices();
-        long milli = gpuMilli(task, node);
-        if (devices != null && milli > 0) {
-          task.useGpuDevices(devices.chooseForExisting(milli));
-          devices.hold(task.gpuDevices(), milli);
-          devices.release(task.gpuDevices(), milli);
+        if (node.gpuDevices() != null && gpuMilli(task, node) > 0) {
+          snapshotDeviceTasks.add(task);
         }
       } else {
         place(task, node, status);
@@ -705,7 +706,11 @@ public final class Session {
     } else {
       throw new IllegalArgumentException("cannot place task " + task.podName() + " as " + status);
     }
-    takeGpuDevices(task, node, status);
+    if (snapshotDeviceTasks != null && node.gpuDevices() != null && gpuMilli(task, node) > 0) {
+      snapshotDeviceTasks.add(task);
+    } else {
+      takeGpuDevices(task, node, status);
+    }
     task.moveTo(status, node);
     task.job().recordPlaced(task, node, task.request());
     if (task.job().queue() != null) {
@@ -789,6 +794,35 @@ public final class Session {
 
   private static long gpuMilli(TaskState task, NodeState node) {
     return node.gpuDimension() < 0 ? 0 : task.request(node.gpuDimension());
+  }
+
+  /**
+   * The snapshot's placed tasks do not say which devices they hold, so they are seated again here:
+   * largest share first (whole GPUs, then fractions by size), each by the device rule. In the
+   * snapshot's order a small share could take the only device a larger one fits, and a node whose
+   * shares had fitted would count a device above one GPU.
+   */
+  private void seatSnapshotTasksOnDevices() {
+    snapshotDeviceTasks.sort(
+        Comparator.comparingLong(
+                (TaskState task) ->
+                    -(gpuMilli(task, task.node()) >= GpuDevices.WHOLE
+                        ? gpuMilli(task, task.node()) * GpuDevices.WHOLE
+                        : gpuMilli(task, task.node())))
+            .thenComparing(TaskState::podName));
+    for (TaskState task : snapshotDeviceTasks) {
+      NodeState node = task.node();
+      long milli = gpuMilli(task, node);
+      GpuDevices devices = node.gpuDevices();
+      if (task.status() == TaskStatus.RELEASING) {
+        task.useGpuDevices(devices.chooseForExisting(milli));
+        devices.hold(task.gpuDevices(), milli);
+        devices.release(task.gpuDevices(), milli);
+      } else {
+        takeGpuDevices(task, node, task.status());
+      }
+    }
+    snapshotDeviceTasks = null;
   }
 
   /**

@@ -3,6 +3,7 @@ package io.tyrl.arranger.scheduler.framework;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.scheduler.api.CycleResult;
@@ -25,10 +26,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * GPU sharing over many cycles of the default configuration, each run on the snapshot the previous
  * one left: jobs of four shapes (quarter-GPU actors, 600m and 400m actors, a whole-GPU learner with
- * a quarter-GPU actor) arrive one or two a cycle and end a few cycles after they are placed. In
- * every cycle no node is over-committed, the next snapshot seats every placed pod on devices that
- * hold at most one GPU with whole-GPU pods alone, nothing is evicted, and once arrivals stop every
- * job runs.
+ * a quarter-GPU actor) arrive one or two a cycle and end a few cycles after they are placed; two
+ * nodes start full of other owners' pods and are freed one at a time (cycles 10 and 25), and a
+ * second queue arrives at cycle 15 and gets every other job from then on. In every cycle no node is
+ * over-committed, the next snapshot seats every placed pod on devices that hold at most one GPU
+ * with whole-GPU pods alone; nothing is evicted before the second queue exists, and once arrivals
+ * stop every job runs.
  */
 class GpuSharingOverTimeTest {
 
@@ -53,12 +56,21 @@ class GpuSharingOverTimeTest {
     };
   }
 
+  private static final int[] NODE_FREED_CYCLES = {10, 25};
+  private static final int SECOND_QUEUE_CYCLE = 15;
+
+  private static NodeInfo gpuNode(int index, boolean heldByOthers) {
+    Fixtures.NodeBuilder node = node("n" + index).cpu("32").memory("128Gi").gpu(2);
+    return heldByOthers ? node.used(Resource.GPU, "2").build() : node.build();
+  }
+
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(ints = {1, 2, 3})
   void sharesStayWithinTheirDevicesCycleAfterCycle(int seed) {
+    // n2 and n3 start with both GPUs held by pods of other owners, which leave one node at a time.
     List<NodeInfo> nodes = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      nodes.add(node("n" + i).cpu("32").memory("128Gi").gpu(2).build());
+      nodes.add(gpuNode(i, i >= 2));
     }
     ClusterSimulator cluster =
         new ClusterSimulator(
@@ -68,10 +80,23 @@ class GpuSharingOverTimeTest {
     Map<String, Integer> endsAt = new HashMap<>();
     int victims = 0;
     long peakMilliGpu = 0;
+    int victimsBeforeSecondQueue = 0;
     for (int cycle = 1; cycle <= ARRIVING_CYCLES + DRAINING_CYCLES; cycle++) {
-      // One or two jobs a cycle: about as many GPUs asked for as the cluster has.
+      if (cycle == NODE_FREED_CYCLES[0] || cycle == NODE_FREED_CYCLES[1]) {
+        int freed = cycle == NODE_FREED_CYCLES[0] ? 2 : 3;
+        nodes.set(freed, gpuNode(freed, false));
+        cluster.replaceNodes(nodes);
+      }
+      if (cycle == SECOND_QUEUE_CYCLE) {
+        victimsBeforeSecondQueue = victims;
+        cluster.putQueue(queue("b").build());
+      }
+      // One or two jobs a cycle: about as many GPUs asked for as the cluster has; from the second
+      // queue's arrival on, every other job is its.
       for (int j = 0; cycle <= ARRIVING_CYCLES && j < 1 + random.nextInt(2); j++) {
-        cluster.submit(arriving(random, cycle, j));
+        JobInfo job = arriving(random, cycle, j);
+        boolean toB = cycle >= SECOND_QUEUE_CYCLE && (cycle + j) % 2 == 0;
+        cluster.submit(toB ? job.toBuilder().queue("b").build() : job);
       }
       for (Map.Entry<String, Integer> end : Map.copyOf(endsAt).entrySet()) {
         if (end.getValue() == cycle) {
@@ -103,7 +128,9 @@ class GpuSharingOverTimeTest {
     }
 
     assertThat(peakMilliGpu).as("the 8 GPUs were contended, not idle").isGreaterThanOrEqualTo(7000);
-    assertThat(victims).as("pods evicted in one queue without priorities").isZero();
+    assertThat(victimsBeforeSecondQueue)
+        .as("pods evicted while one queue without priorities had the cluster")
+        .isZero();
     assertThat(cluster.jobs())
         .as("every job placed and ended once arrivals stopped")
         .allSatisfy(job -> assertThat(endsAt).containsKey(job.key()));
