@@ -12,23 +12,28 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
  * Work arrives one job at a time on a real cluster: the first queue's elastic job finds the cluster
  * idle and takes every GPU before the second queue has any job. Both services from their jars, the
  * scheduler in its default configuration: once the second queue's job arrives, its queue gets its
- * weighted share back from the first job's surplus actors within 10 cycles, and keeps it.
+ * weighted share back from the first job's surplus actors within 10 of the scheduler's periods, and
+ * keeps it for 20 cycles.
+ *
+ * <p>The bound is in periods, not in cycles counted: each victim's pod starts a cycle when it
+ * begins terminating and another when it is gone, so how many cycles pass while victims leave
+ * depends on how the kubelet spaces their ends (one run took 5 cycles, another more than 11).
+ * {@code ArrivalOverTimeTest} holds the core to 10 periodic cycles.
  */
 class LateSecondQueueEndToEndIT {
 
   private static final String GPU = NodeSpec.GPU;
-  private static final int CYCLES_TO_SHARE = 10;
+  private static final int PERIODS_TO_SHARE = 10;
   private static final int CYCLES_STABLE = 20;
 
   @Test
-  void aSecondQueueArrivingLateGetsItsWeightedShareFromTheFirstJobsSurplusWithinTenCycles()
+  void aSecondQueueArrivingLateGetsItsWeightedShareFromTheFirstJobsSurplusWithinTenPeriods()
       throws Exception {
     List<NodeSpec> nodes = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
@@ -54,28 +59,8 @@ class LateSecondQueueEndToEndIT {
       long arrival = cluster.cycles();
       elasticGpuJob("b-job", "b").create(cluster.admin());
 
-      // The split is read before the count, so a split seen with a count within the bound was
-      // written by a cycle within it.
-      AtomicLong sharedAt = new AtomicLong();
-      await("12/4 within " + CYCLES_TO_SHARE + " cycles of b-job's arrival")
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(50))
-          .until(
-              () -> {
-                Map<String, Integer> split = cluster.placedPodsByQueue();
-                long cycles = cluster.cycles();
-                if (split.equals(Map.of("a", 12, "b", 4))) {
-                  sharedAt.set(cycles);
-                  return true;
-                }
-                assertThat(cycles - arrival)
-                    .as(
-                        "cycles since b-job arrived, GPUs placed per queue still %s;%n%s",
-                        split, cluster.jobsSummary())
-                    .isLessThanOrEqualTo(CYCLES_TO_SHARE);
-                return false;
-              });
-      assertThat(sharedAt.get() - arrival).isLessThanOrEqualTo(CYCLES_TO_SHARE);
+      long sharedAt =
+          cluster.awaitPlacedByQueue(Map.of("a", 12, "b", 4), PERIODS_TO_SHARE, arrival);
 
       await("the split holds for " + CYCLES_STABLE + " more cycles")
           .atMost(Duration.ofSeconds(60))
@@ -85,7 +70,7 @@ class LateSecondQueueEndToEndIT {
                 assertThat(cluster.placedPodsByQueue())
                     .as("GPUs placed per queue after the split was reached")
                     .isEqualTo(Map.of("a", 12, "b", 4));
-                return cluster.cycles() >= sharedAt.get() + CYCLES_STABLE;
+                return cluster.cycles() >= sharedAt + CYCLES_STABLE;
               });
 
       await("the pods follow the allocations and the Queue statuses agree")

@@ -19,15 +19,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
  * Room on a real cluster comes back a node at a time, not all at once: 8 nodes × 4 cpu full of pods
  * Arranger does not own, 16 two-cpu jobs waiting in each of two queues of weights 1 and 3, and the
  * other pods end node after node. Both services from their jars, the scheduler in its default
- * configuration: within 10 cycles of the last node freeing, the queues hold 8 and 24 cpu, and keep
- * them. The weight-1 queue sorts first by name, so every tie on the way goes its way.
+ * configuration: within 10 of the scheduler's periods of the last node freeing, the queues hold 8
+ * and 24 cpu, and keep them. The weight-1 queue sorts first by name, so every tie on the way goes
+ * its way.
  */
 class RoomFreedNodeByNodeEndToEndIT {
 
@@ -36,11 +36,11 @@ class RoomFreedNodeByNodeEndToEndIT {
   private static final String HEAVY = "b-heavy";
   private static final int NODES = 8;
   private static final int CPU_PER_NODE = 4;
-  private static final int CYCLES_TO_SHARE = 10;
+  private static final int PERIODS_TO_SHARE = 10;
   private static final int CYCLES_STABLE = 20;
 
   @Test
-  void roomFreedNodeByNodeEndsSplitByTheQueuesWeightsWithinTenCycles() throws Exception {
+  void roomFreedNodeByNodeEndsSplitByTheQueuesWeightsWithinTenPeriods() throws Exception {
     List<NodeSpec> nodes = new ArrayList<>();
     for (int i = 0; i < NODES; i++) {
       nodes.add(
@@ -95,25 +95,8 @@ class RoomFreedNodeByNodeEndToEndIT {
       }
       long lastNodeFreed = cluster.cycles();
 
-      AtomicLong sharedAt = new AtomicLong();
-      await("8/24 cpu within " + CYCLES_TO_SHARE + " cycles of the last node freeing")
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(50))
-          .until(
-              () -> {
-                Map<String, Integer> split = cluster.placedPodsByQueue();
-                long cycles = cluster.cycles();
-                if (split.equals(Map.of(LIGHT, 8, HEAVY, 24))) {
-                  sharedAt.set(cycles);
-                  return true;
-                }
-                assertThat(cycles - lastNodeFreed)
-                    .as(
-                        "cycles since the last node freed, cpu placed per queue still %s;%n%s",
-                        split, cluster.jobsSummary())
-                    .isLessThanOrEqualTo(CYCLES_TO_SHARE);
-                return false;
-              });
+      long sharedAt =
+          cluster.awaitPlacedByQueue(Map.of(LIGHT, 8, HEAVY, 24), PERIODS_TO_SHARE, lastNodeFreed);
 
       await("the split holds for " + CYCLES_STABLE + " more cycles")
           .atMost(Duration.ofSeconds(60))
@@ -123,7 +106,7 @@ class RoomFreedNodeByNodeEndToEndIT {
                 assertThat(cluster.placedPodsByQueue())
                     .as("cpu placed per queue after the split was reached")
                     .isEqualTo(Map.of(LIGHT, 8, HEAVY, 24));
-                return cluster.cycles() >= sharedAt.get() + CYCLES_STABLE;
+                return cluster.cycles() >= sharedAt + CYCLES_STABLE;
               });
       await("the Queue statuses agree")
           .atMost(Duration.ofSeconds(30))

@@ -1,5 +1,7 @@
 package io.tyrl.arranger.e2e;
 
+import static org.awaitility.Awaitility.await;
+
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
@@ -30,7 +32,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A control plane of its own with both services from their jars in the scheduler's default
@@ -46,6 +50,10 @@ final class TenancyCluster implements AutoCloseable {
   static final String JOBS_NAMESPACE = "tenancy-jobs";
   private static final Duration LEASE_DURATION = Duration.ofSeconds(15);
   private static final Duration RETRY_PERIOD = Duration.ofSeconds(2);
+
+  /** The scheduler's period: the one a user runs with (the service's application.yaml). */
+  static final Duration SCHEDULER_PERIOD = Duration.ofSeconds(1);
+
   private static final String CYCLE_COUNT = "arranger_scheduler_cycle_duration_seconds_count";
 
   private final List<AutoCloseable> opened = new ArrayList<>();
@@ -93,7 +101,8 @@ final class TenancyCluster implements AutoCloseable {
     watchDeletedPods(services.watchClient());
     opened.add(services.kubelet(Duration.ofMinutes(30)));
     // The period a user runs with (the service's application.yaml), not the helper's shorter one.
-    Map<String, String> defaultPeriod = Map.of("arranger.scheduler.period", "1s");
+    Map<String, String> defaultPeriod =
+        Map.of("arranger.scheduler.period", SCHEDULER_PERIOD.toMillis() + "ms");
     scheduler =
         services.replicas("scheduler", LEASE_DURATION, RETRY_PERIOD, null, defaultPeriod).start(1);
     opened.add(scheduler);
@@ -178,6 +187,76 @@ final class TenancyCluster implements AutoCloseable {
         .throwsApiException()
         .getObject()
         .getItems();
+  }
+
+  /**
+   * Waits until the pods placed per queue are {@code expected}, for at most {@code periods} of the
+   * scheduler's periods, and returns the scheduler's cycle count when they were. The bound is in
+   * periods, not in cycles counted: every pod that ends or is evicted starts a cycle when it begins
+   * terminating and another when it is gone, so how many cycles pass while room frees depends on
+   * how the kubelet spaces the ends (one run of {@code LateSecondQueueEndToEndIT} took 5 cycles,
+   * another more than 11, its split the same). The core's multi-cycle tests bound the same
+   * scenarios in periodic cycles. On a timeout the error shows each change of the split and of the
+   * live pods, with the cycles and milliseconds since {@code sinceCycles}, so a late split shows
+   * whether the decision or the pods were late.
+   */
+  long awaitPlacedByQueue(Map<String, Integer> expected, int periods, long sinceCycles) {
+    SplitTimeline timeline = new SplitTimeline(sinceCycles);
+    AtomicLong reachedAt = new AtomicLong();
+    try {
+      await("pods placed per queue " + expected + " within " + periods + " periods")
+          .atMost(SCHEDULER_PERIOD.multipliedBy(periods))
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () -> {
+                Map<String, Integer> split = placedPodsByQueue();
+                long cycles = cycles();
+                timeline.saw(cycles, split, livePodsByJob());
+                reachedAt.set(cycles);
+                return split.equals(expected);
+              });
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          "pods placed per queue did not reach "
+              + expected
+              + " within "
+              + periods
+              + " periods; "
+              + timeline
+              + jobsSummary(),
+          e);
+    }
+    return reachedAt.get();
+  }
+
+  /** Each change of the pods placed per queue and of the live pods per job, as it was seen. */
+  private static final class SplitTimeline {
+    private final long sinceCycles;
+    private final long sinceNanos = System.nanoTime();
+    private final StringBuilder lines = new StringBuilder();
+    private String last = "";
+
+    SplitTimeline(long sinceCycles) {
+      this.sinceCycles = sinceCycles;
+    }
+
+    void saw(long cycles, Map<String, Integer> split, Map<String, List<V1Pod>> livePods) {
+      Map<String, Integer> live = new TreeMap<>();
+      livePods.forEach((job, pods) -> live.put(job, pods.size()));
+      String state = "placed " + split + ", live pods " + live;
+      if (!state.equals(last)) {
+        last = state;
+        lines.append(
+            String.format(
+                "  cycle +%d, %d ms: %s%n",
+                cycles - sinceCycles, (System.nanoTime() - sinceNanos) / 1_000_000, state));
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "what was seen:\n" + lines;
+    }
   }
 
   /**
