@@ -14,18 +14,33 @@ import java.util.Optional;
  * @param waitingSince when the job's current wait for its gang minimum began (written back as
  *     {@code status.scheduling.waitingSince} and returned in the next snapshot); null once the
  *     minimum is placed or has run, or when the job failed
+ * @param gpuDevices for each placed pod holding part of one GPU, the index of the device of its
+ *     node it is seated on (written to {@code status.gpuDevices}, read back in the next snapshot);
+ *     pods asking whole GPUs, or none, have no entry
  */
 public record JobDecision(
     ScheduleState state,
     Map<String, String> allocations,
     ReasonCode reason,
     String message,
-    Instant waitingSince) {
+    Instant waitingSince,
+    Map<String, Integer> gpuDevices) {
 
   public JobDecision {
     Objects.requireNonNull(state, "state");
     allocations = Map.copyOf(allocations);
     message = message == null ? "" : message;
+    gpuDevices = Map.copyOf(gpuDevices);
+  }
+
+  /** A decision whose placed pods hold no part of a GPU. */
+  public JobDecision(
+      ScheduleState state,
+      Map<String, String> allocations,
+      ReasonCode reason,
+      String message,
+      Instant waitingSince) {
+    this(state, allocations, reason, message, waitingSince, Map.of());
   }
 
   public Optional<ReasonCode> reasonIfAny() {

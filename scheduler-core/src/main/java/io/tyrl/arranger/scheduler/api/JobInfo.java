@@ -38,6 +38,10 @@ import java.util.Set;
  *     narrower one its pods should share; {@link TopologyRequest#NONE} when the job asks none
  * @param workerSetTopology a worker set's own topology, by the set's name, for its own pods: its
  *     preferred level replaces the job's (null: none), while the job's required level binds it
+ * @param gpuDevices for each placed pod holding part of one GPU, the index of the node's device it
+ *     was seated on, as written back from the previous cycles' {@link JobDecision#gpuDevices()}:
+ *     the device the node was told to give it, so the pod is seated there again; empty when none
+ *     was recorded
  */
 public record JobInfo(
     String namespace,
@@ -58,9 +62,11 @@ public record JobInfo(
     PreemptionPolicy preemptionPolicy,
     Instant runningSince,
     TopologyRequest topology,
-    Map<String, TopologyRequest> workerSetTopology) {
+    Map<String, TopologyRequest> workerSetTopology,
+    Map<String, Integer> gpuDevices) {
 
   public JobInfo {
+    gpuDevices = gpuDevices == null ? Map.of() : Map.copyOf(gpuDevices);
     requireText(namespace, "namespace", null);
     requireText(name, "name", namespace);
     String key = namespace + "/" + name;
@@ -124,7 +130,8 @@ public record JobInfo(
         .preemptionPolicy(preemptionPolicy)
         .runningSince(runningSince)
         .topology(topology)
-        .workerSetTopology(workerSetTopology);
+        .workerSetTopology(workerSetTopology)
+        .gpuDevices(gpuDevices);
   }
 
   /** Collects a job's components; {@link #build()} validates them as the record does. */
@@ -148,6 +155,7 @@ public record JobInfo(
     private Instant runningSince;
     private TopologyRequest topology;
     private Map<String, TopologyRequest> workerSetTopology;
+    private Map<String, Integer> gpuDevices;
 
     private Builder(String namespace, String name) {
       this.namespace = namespace;
@@ -239,6 +247,11 @@ public record JobInfo(
       return this;
     }
 
+    public Builder gpuDevices(Map<String, Integer> gpuDevices) {
+      this.gpuDevices = gpuDevices;
+      return this;
+    }
+
     public JobInfo build() {
       return new JobInfo(
           namespace,
@@ -259,7 +272,8 @@ public record JobInfo(
           preemptionPolicy,
           runningSince,
           topology,
-          workerSetTopology);
+          workerSetTopology,
+          gpuDevices);
     }
   }
 

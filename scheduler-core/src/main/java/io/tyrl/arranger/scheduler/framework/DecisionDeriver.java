@@ -7,6 +7,7 @@ import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,27 @@ final class DecisionDeriver {
     return allocated == 0 ? Map.of() : Map.ofEntries(Arrays.copyOf(entries, allocated));
   }
 
+  /**
+   * Each pod on a node holding part of one GPU → the device it is seated on: the placed ones, and
+   * those being evicted, whose share stays on that device until the pod is gone.
+   */
+  private static Map<String, Integer> gpuDevices(JobState job) {
+    Map<String, Integer> seats = null;
+    for (TaskState task : job.tasks()) {
+      int device =
+          task.status() == TaskStatus.ALLOCATED || task.status() == TaskStatus.RELEASING
+              ? task.sharedGpuDevice()
+              : -1;
+      if (device >= 0) {
+        if (seats == null) {
+          seats = new HashMap<>();
+        }
+        seats.put(task.podName(), device);
+      }
+    }
+    return seats == null ? Map.of() : seats;
+  }
+
   static JobDecision decide(Session session, JobState job) {
     if (job.isFailed()) {
       return new JobDecision(
@@ -62,6 +84,7 @@ final class DecisionDeriver {
           null);
     }
     Map<String, String> allocations = allocations(job);
+    Map<String, Integer> gpuDevices = gpuDevices(job);
     if (job.isWaitingForVictims()) {
       JobNote note =
           job.note() != null
@@ -74,11 +97,13 @@ final class DecisionDeriver {
           allocations,
           note.reason(),
           note.message(),
-          waitingSince(session, job));
+          waitingSince(session, job),
+          gpuDevices);
     }
     boolean ready = job.placedTasks() > 0 && session.isJobReady(job);
     if (ready && job.isFullyPlaced()) {
-      return new JobDecision(ScheduleState.SCHEDULED_SUCCEED, allocations, null, "", null);
+      return new JobDecision(
+          ScheduleState.SCHEDULED_SUCCEED, allocations, null, "", null, gpuDevices);
     }
     JobNote note =
         job.note() != null
@@ -88,14 +113,20 @@ final class DecisionDeriver {
                 PlacementSummary.describe(job) + "; not considered in this cycle");
     if (ready) {
       return new JobDecision(
-          ScheduleState.SCHEDULED_PARTLY, allocations, note.reason(), note.message(), null);
+          ScheduleState.SCHEDULED_PARTLY,
+          allocations,
+          note.reason(),
+          note.message(),
+          null,
+          gpuDevices);
     }
     return new JobDecision(
         ScheduleState.UNSCHEDULED,
         allocations,
         note.reason(),
         note.message(),
-        waitingSince(session, job));
+        waitingSince(session, job),
+        gpuDevices);
   }
 
   /** For a job whose minimum is not placed: when its wait began (null once the minimum has run). */

@@ -797,12 +797,15 @@ public final class Session {
   }
 
   /**
-   * The snapshot's placed tasks do not say which devices they hold, so they are seated again here:
-   * largest share first (whole GPUs, then fractions by size), each by the device rule. In the
-   * snapshot's order a small share could take the only device a larger one fits, and a node whose
-   * shares had fitted would count a device above one GPU.
+   * Seats the snapshot's placed tasks on devices. A share whose device the scheduler recorded (the
+   * device the node was told to give it) goes there again, as long as the device still holds it.
+   * The rest are seated again, largest share first (whole GPUs, then fractions by size), each by
+   * the device rule: in the snapshot's order a small share could take the only device a larger one
+   * fits, and a node whose shares had fitted would count a device above one GPU. Whole GPUs carry
+   * no index (the node's device plugin picks them among the devices no share holds).
    */
   private void seatSnapshotTasksOnDevices() {
+    snapshotDeviceTasks.removeIf(Session::seatOnRecordedDevice);
     snapshotDeviceTasks.sort(
         Comparator.comparingLong(
                 (TaskState task) ->
@@ -823,6 +826,30 @@ public final class Session {
       }
     }
     snapshotDeviceTasks = null;
+  }
+
+  private static boolean seatOnRecordedDevice(TaskState task) {
+    Integer recorded = task.job().info().gpuDevices().get(task.podName());
+    if (recorded == null
+        || (task.status() != TaskStatus.ALLOCATED && task.status() != TaskStatus.RELEASING)) {
+      return false;
+    }
+    NodeState node = task.node();
+    GpuDevices devices = node.gpuDevices();
+    long milli = gpuMilli(task, node);
+    if (!GpuDevices.isFraction(milli)
+        || recorded < 0
+        || recorded >= devices.count()
+        || devices.held(recorded) + milli > GpuDevices.WHOLE) {
+      return false;
+    }
+    int[] seat = {recorded};
+    task.useGpuDevices(seat);
+    devices.hold(seat, milli);
+    if (task.status() == TaskStatus.RELEASING) {
+      devices.release(seat, milli);
+    }
+    return true;
   }
 
   /**

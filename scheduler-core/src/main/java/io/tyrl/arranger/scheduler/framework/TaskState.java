@@ -105,6 +105,17 @@ public final class TaskState {
     return gpuDevices;
   }
 
+  /**
+   * The device whose share the task holds when it is placed asking part of one GPU; -1 when it asks
+   * none, whole GPUs, or is not placed.
+   */
+  public int sharedGpuDevice() {
+    if (node == null || node.gpuDimension() < 0 || gpuDevices.length != 1) {
+      return -1;
+    }
+    return GpuDevices.isFraction(request(node.gpuDimension())) ? gpuDevices[0] : -1;
+  }
+
   void useGpuDevices(int[] devices) {
     this.gpuDevices = devices == null ? NO_DEVICES : devices;
   }

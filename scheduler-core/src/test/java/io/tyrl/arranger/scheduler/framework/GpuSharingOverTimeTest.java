@@ -11,6 +11,7 @@ import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.api.TaskInfo;
 import io.tyrl.arranger.scheduler.sim.ClusterSimulator;
 import io.tyrl.arranger.scheduler.sim.DecisionChecks;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
@@ -30,8 +31,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * nodes start full of other owners' pods and are freed one at a time (cycles 10 and 25), and a
  * second queue arrives at cycle 15 and gets every other job from then on. In every cycle no node is
  * over-committed, the next snapshot seats every placed pod on devices that hold at most one GPU
- * with whole-GPU pods alone; nothing is evicted before the second queue exists, and once arrivals
- * stop every job runs.
+ * with whole-GPU pods alone, a share stays on the device recorded for it for as long as its pod
+ * stays on its node; nothing is evicted before the second queue exists, and once arrivals stop
+ * every job runs.
  */
 class GpuSharingOverTimeTest {
 
@@ -81,6 +83,8 @@ class GpuSharingOverTimeTest {
     int victims = 0;
     long peakMilliGpu = 0;
     int victimsBeforeSecondQueue = 0;
+    Map<String, String> seats = Map.of();
+    int seatsKept = 0;
     for (int cycle = 1; cycle <= ARRIVING_CYCLES + DRAINING_CYCLES; cycle++) {
       if (cycle == NODE_FREED_CYCLES[0] || cycle == NODE_FREED_CYCLES[1]) {
         int freed = cycle == NODE_FREED_CYCLES[0] ? 2 : 3;
@@ -116,6 +120,19 @@ class GpuSharingOverTimeTest {
           endsAt.put(job.key(), cycle + 3 + random.nextInt(4));
         }
       }
+      Map<String, String> nextSeats = seats(cluster.jobs());
+      for (Map.Entry<String, String> seat : nextSeats.entrySet()) {
+        String before = seats.get(seat.getKey());
+        if (before != null && nodeOf(before).equals(nodeOf(seat.getValue()))) {
+          assertThat(seat.getValue())
+              .as(
+                  "cycle %d: %s's share stays on its device while it stays on its node",
+                  cycle, seat.getKey())
+              .isEqualTo(before);
+          seatsKept++;
+        }
+      }
+      seats = nextSeats;
       Session next = new Session(new Snapshot(nodes, cluster.jobs(), List.of()), now);
       GpuDeviceAccountingTest.assertDevicesHold(next);
       long milliGpu = 0;
@@ -127,6 +144,7 @@ class GpuSharingOverTimeTest {
       peakMilliGpu = Math.max(peakMilliGpu, milliGpu);
     }
 
+    assertThat(seatsKept).as("shares followed from cycle to cycle").isGreaterThan(100);
     assertThat(peakMilliGpu).as("the 8 GPUs were contended, not idle").isGreaterThanOrEqualTo(7000);
     assertThat(victimsBeforeSecondQueue)
         .as("pods evicted while one queue without priorities had the cluster")
@@ -134,5 +152,23 @@ class GpuSharingOverTimeTest {
     assertThat(cluster.jobs())
         .as("every job placed and ended once arrivals stopped")
         .allSatisfy(job -> assertThat(endsAt).containsKey(job.key()));
+  }
+
+  /** Every pod on a node holding a share → "node#device", as the decisions recorded it. */
+  private static Map<String, String> seats(List<JobInfo> jobs) {
+    Map<String, String> seats = new HashMap<>();
+    for (JobInfo job : jobs) {
+      for (TaskInfo task : job.tasks()) {
+        Integer device = job.gpuDevices().get(task.podName());
+        if (task.nodeName() != null && device != null) {
+          seats.put(job.key() + "/" + task.podName(), task.nodeName() + "#" + device);
+        }
+      }
+    }
+    return seats;
+  }
+
+  private static String nodeOf(String seat) {
+    return seat.substring(0, seat.indexOf('#'));
   }
 }

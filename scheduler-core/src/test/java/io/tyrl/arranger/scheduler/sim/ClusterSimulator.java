@@ -226,6 +226,7 @@ public final class ClusterSimulator {
             decision.reason() == ReasonCode.WAITING_FOR_VICTIMS)
         .toBuilder()
         .runningSince(controllerStages ? runningSince : job.runningSince())
+        .gpuDevices(decision.gpuDevices())
         .build();
   }
 

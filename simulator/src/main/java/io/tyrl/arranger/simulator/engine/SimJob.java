@@ -54,6 +54,11 @@ final class SimJob {
   boolean awaitingVictims;
 
   /**
+   * The devices the last decision seated the job's GPU shares on, as a status would record them.
+   */
+  Map<String, Integer> gpuDevices = Map.of();
+
+  /**
    * Bumped when the job is evicted whole or ends, so that its pending RUN and FINISH events are
    * ignored.
    */
@@ -161,6 +166,7 @@ final class SimJob {
               .stage(stage)
               .runningSince(runningSince)
               .topology(spec.topology())
+              .gpuDevices(gpuDevices)
               .build();
     }
     return info;

@@ -570,6 +570,10 @@ public final class Simulation {
       job.waitingSince = decision.waitingSince();
       changed = true;
     }
+    if (!decision.gpuDevices().equals(job.gpuDevices)) {
+      job.gpuDevices = decision.gpuDevices();
+      changed = true;
+    }
     boolean awaiting = decision.reason() == ReasonCode.WAITING_FOR_VICTIMS;
     if (awaiting != job.awaitingVictims) {
       job.awaitingVictims = awaiting;
