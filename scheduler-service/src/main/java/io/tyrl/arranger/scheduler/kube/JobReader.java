@@ -47,6 +47,26 @@ final class JobReader {
    * @param now the cycle's time: entries of {@code status.avoidNodes} that end by then are no
    *     longer avoided
    */
+  /**
+   * The devices recorded for the job's GPU shares; an entry without a value is left out (the pod is
+   * then seated by the device rule).
+   */
+  private static Map<String, Integer> gpuDevices(V1alpha1TYJobStatus status) {
+    if (status == null || status.getGpuDevices() == null || status.getGpuDevices().isEmpty()) {
+      return Map.of();
+    }
+    Map<String, Integer> seats = new HashMap<>();
+    status
+        .getGpuDevices()
+        .forEach(
+            (pod, device) -> {
+              if (pod != null && device != null) {
+                seats.put(pod, device);
+              }
+            });
+    return seats;
+  }
+
   static JobInfo job(V1alpha1TYJob tyJob, LivePods livePods, Instant now) {
     return job(tyJob, livePods, now, new IdentityMemo<>());
   }
@@ -175,6 +195,7 @@ final class JobReader {
                 : new TopologyRequest(
                     spec.getTopology().getRequired(), spec.getTopology().getPreferred()))
         .workerSetTopology(workerSetTopology)
+        .gpuDevices(gpuDevices(tyJob.getStatus()))
         .preemptionPolicy(
             PreemptionPolicy.parse(
                 spec.getPreemptionPolicy() == null

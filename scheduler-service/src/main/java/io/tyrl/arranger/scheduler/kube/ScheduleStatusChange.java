@@ -3,6 +3,7 @@ package io.tyrl.arranger.scheduler.kube;
 import com.google.gson.JsonObject;
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.crd.contract.status.Allocations;
+import io.tyrl.arranger.crd.contract.status.GpuDeviceSeats;
 import io.tyrl.arranger.crd.contract.status.SchedulingStatus;
 import io.tyrl.arranger.crd.contract.status.StatusFields;
 import io.tyrl.arranger.crd.contract.status.VictimEntry;
@@ -26,8 +27,8 @@ import java.util.Optional;
  * What a cycle's decision changes in a TYJob's scheduler-owned status, as a JSON merge patch.
  *
  * <p>Only changed jobs are written, so a cycle over thousands of pending jobs whose situation did
- * not change writes nothing. Allocations are patched key by key (a removed placement is written as
- * null), which leaves the controller's own removals alone.
+ * not change writes nothing. Allocations and GPU device seats are patched key by key (a removed
+ * placement is written as null), which leaves the controller's own removals alone.
  *
  * @param patch the merge patch body
  * @param reasonChanged the pending reason differs from the one recorded
@@ -104,6 +105,21 @@ public record ScheduleStatusChange(
         .filter(pod -> !decision.allocations().containsKey(pod))
         .forEach(pod -> allocationChanges.put(pod, null));
 
+    Map<String, Integer> currentDevices =
+        status == null || status.getGpuDevices() == null ? Map.of() : status.getGpuDevices();
+    Map<String, Integer> deviceChanges = new HashMap<>();
+    decision
+        .gpuDevices()
+        .forEach(
+            (pod, device) -> {
+              if (!device.equals(currentDevices.get(pod))) {
+                deviceChanges.put(pod, device);
+              }
+            });
+    currentDevices.keySet().stream()
+        .filter(pod -> !decision.gpuDevices().containsKey(pod))
+        .forEach(pod -> deviceChanges.put(pod, null));
+
     boolean victimsChanged = !recorded(status).equals(victims);
     boolean stateChanged = !state.equals(currentState);
     boolean reasonChanged = !Objects.equals(reason, currentReason);
@@ -113,6 +129,7 @@ public record ScheduleStatusChange(
             || reasonChanged
             || victimsChanged
             || !allocationChanges.isEmpty()
+            || !deviceChanges.isEmpty()
             || messageChanged
             || !sameSecond(waiting, currentWaiting);
     if (!changed) {
@@ -126,6 +143,9 @@ public record ScheduleStatusChange(
     statusPatch.put(StatusFields.SCHEDULE_STATE, state);
     if (!allocationChanges.isEmpty()) {
       statusPatch.put(StatusFields.ALLOCATIONS, Allocations.patch(allocationChanges));
+    }
+    if (!deviceChanges.isEmpty()) {
+      statusPatch.put(StatusFields.GPU_DEVICES, GpuDeviceSeats.patch(deviceChanges));
     }
     statusPatch.put(
         StatusFields.SCHEDULING,

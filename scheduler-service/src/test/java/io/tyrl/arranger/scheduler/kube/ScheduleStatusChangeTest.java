@@ -66,6 +66,75 @@ class ScheduleStatusChangeTest {
   }
 
   @Test
+  void gpuDeviceSeatsArePatchedKeyByKeyAndAnUnchangedSeatWritesNothing() {
+    V1alpha1TYJobStatus status =
+        status(
+            """
+        {"scheduleState": "ScheduledSucceed",
+         "allocations": {"j-learner": "n1", "j-actor-0": "n1", "j-actor-1": "n1"},
+         "gpuDevices": {"j-actor-0": 1, "j-actor-1": 1}}""");
+    Map<String, String> allocations =
+        Map.of("j-learner", "n1", "j-actor-0", "n1", "j-actor-1", "n1");
+
+    JobDecision same =
+        new JobDecision(
+            ScheduleState.SCHEDULED_SUCCEED,
+            allocations,
+            null,
+            "",
+            null,
+            Map.of("j-actor-0", 1, "j-actor-1", 1));
+    JobDecision moved =
+        new JobDecision(
+            ScheduleState.SCHEDULED_SUCCEED,
+            Map.of("j-learner", "n1", "j-actor-0", "n1", "j-actor-2", "n1"),
+            null,
+            "",
+            null,
+            Map.of("j-actor-0", 1, "j-actor-2", 0));
+
+    assertThat(ScheduleStatusChange.between(status, same, List.of(), "7", NOW)).isEmpty();
+    JsonObject written =
+        JsonParser.parseString(
+                ScheduleStatusChange.between(status, moved, List.of(), "8", NOW)
+                    .orElseThrow()
+                    .patch())
+            .getAsJsonObject()
+            .getAsJsonObject("status");
+    JsonObject seats = written.getAsJsonObject("gpuDevices");
+    assertThat(seats.keySet()).containsExactlyInAnyOrder("j-actor-1", "j-actor-2");
+    assertThat(seats.get("j-actor-1").isJsonNull()).as("its share is given back").isTrue();
+    assertThat(seats.get("j-actor-2").getAsInt()).isZero();
+  }
+
+  @Test
+  void aStatusWrittenBeforeDeviceSeatsExistedGetsThemWithNothingElseChanged() {
+    V1alpha1TYJobStatus status =
+        status(
+            """
+        {"scheduleState": "ScheduledSucceed", "allocations": {"j-learner": "n1", "j-actor-0": "n1"}}""");
+    JobDecision decision =
+        new JobDecision(
+            ScheduleState.SCHEDULED_SUCCEED,
+            Map.of("j-learner", "n1", "j-actor-0", "n1"),
+            null,
+            "",
+            null,
+            Map.of("j-actor-0", 3));
+
+    JsonObject written =
+        JsonParser.parseString(
+                ScheduleStatusChange.between(status, decision, List.of(), "9", NOW)
+                    .orElseThrow()
+                    .patch())
+            .getAsJsonObject()
+            .getAsJsonObject("status");
+
+    assertThat(written.has("allocations")).isFalse();
+    assertThat(written.getAsJsonObject("gpuDevices").get("j-actor-0").getAsInt()).isEqualTo(3);
+  }
+
+  @Test
   void aNewPendingReasonIsWorthAnEventAndAFirstPlacementToo() {
     JobDecision pending =
         new JobDecision(

@@ -2,9 +2,10 @@ package io.tyrl.arranger.crd.contract.status;
 
 /**
  * The parts of {@code TYJob.status} one service writes and the other reads, by their JSON names.
- * What each part holds is encoded and decoded by {@link Allocations}, {@link SchedulingStatus},
- * {@link VictimEntry} and {@link AvoidedNodeEntry}; the stage and the schedule state are {@link
- * io.tyrl.arranger.crd.contract.Stage} and {@link io.tyrl.arranger.crd.contract.ScheduleState}.
+ * What each part holds is encoded and decoded by {@link Allocations}, {@link GpuDeviceSeats},
+ * {@link SchedulingStatus}, {@link VictimEntry} and {@link AvoidedNodeEntry}; the stage and the
+ * schedule state are {@link io.tyrl.arranger.crd.contract.Stage} and {@link
+ * io.tyrl.arranger.crd.contract.ScheduleState}.
  */
 public final class StatusFields {
 
@@ -16,6 +17,13 @@ public final class StatusFields {
 
   /** The scheduler's placements; the controller gives single ones back. */
   public static final String ALLOCATIONS = "allocations";
+
+  /**
+   * The device of its node each pod holding part of one GPU was given; written by the scheduler
+   * beside {@link #ALLOCATIONS}, read back by it to seat the pod there again, and by the controller
+   * to tell the node which device the pod shares.
+   */
+  public static final String GPU_DEVICES = "gpuDevices";
 
   /**
    * Why the job is not placed; written by the scheduler, and by the controller for a job it
