@@ -92,33 +92,10 @@ public record ScheduleStatusChange(
     String reason = decision.reasonIfAny().map(r -> r.statusValue()).orElse(null);
     String message = decision.message().isEmpty() ? null : decision.message();
     Instant waiting = decision.waitingSince();
-    Map<String, String> allocationChanges = new HashMap<>();
-    decision
-        .allocations()
-        .forEach(
-            (pod, node) -> {
-              if (!node.equals(currentAllocations.get(pod))) {
-                allocationChanges.put(pod, node);
-              }
-            });
-    currentAllocations.keySet().stream()
-        .filter(pod -> !decision.allocations().containsKey(pod))
-        .forEach(pod -> allocationChanges.put(pod, null));
-
+    Map<String, String> allocationChanges = keyChanges(decision.allocations(), currentAllocations);
     Map<String, Integer> currentDevices =
         status == null || status.getGpuDevices() == null ? Map.of() : status.getGpuDevices();
-    Map<String, Integer> deviceChanges = new HashMap<>();
-    decision
-        .gpuDevices()
-        .forEach(
-            (pod, device) -> {
-              if (!device.equals(currentDevices.get(pod))) {
-                deviceChanges.put(pod, device);
-              }
-            });
-    currentDevices.keySet().stream()
-        .filter(pod -> !decision.gpuDevices().containsKey(pod))
-        .forEach(pod -> deviceChanges.put(pod, null));
+    Map<String, Integer> deviceChanges = keyChanges(decision.gpuDevices(), currentDevices);
 
     boolean victimsChanged = !recorded(status).equals(victims);
     boolean stateChanged = !state.equals(currentState);
@@ -170,6 +147,26 @@ public record ScheduleStatusChange(
             newlyPlaced,
             decision,
             reason != null && (reasonChanged || messageChanged)));
+  }
+
+  /**
+   * A merge patch's entries turning {@code current} into {@code wanted}: each key whose value is
+   * new or differs, and each key no longer wanted as null.
+   */
+  private static <V> Map<String, V> keyChanges(Map<String, V> wanted, Map<String, V> current) {
+    Map<String, V> changes = new HashMap<>();
+    wanted.forEach(
+        (key, value) -> {
+          if (!value.equals(current.get(key))) {
+            changes.put(key, value);
+          }
+        });
+    for (String key : current.keySet()) {
+      if (!wanted.containsKey(key)) {
+        changes.put(key, null);
+      }
+    }
+    return changes;
   }
 
   /** The victims recorded in the job's status, in the core's terms. */
