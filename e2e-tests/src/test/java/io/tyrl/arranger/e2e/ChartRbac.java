@@ -71,6 +71,10 @@ final class ChartRbac {
       JsonObject object = new Gson().toJsonTree(map).getAsJsonObject();
       String kind = object.get("kind").getAsString();
       if (kind.endsWith("Binding")) {
+        if (bindsOnlyGpuReservations(object)) {
+          // The reservation pods' own identity: the simulated kubelet plays those pods here.
+          continue;
+        }
         rewriteSubjects(object, users);
       }
       DynamicKubernetesApi api =
@@ -93,6 +97,15 @@ final class ChartRbac {
           "the chart rendered no ClusterRoleBinding; applied: " + applied);
     }
     return applied;
+  }
+
+  private static boolean bindsOnlyGpuReservations(JsonObject binding) {
+    for (var element : binding.getAsJsonArray("subjects")) {
+      if (!element.getAsJsonObject().get("name").getAsString().endsWith("-gpu-reservation")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void rewriteSubjects(JsonObject binding, Map<String, String> users) {

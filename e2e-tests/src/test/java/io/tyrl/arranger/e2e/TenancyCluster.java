@@ -60,6 +60,8 @@ final class TenancyCluster implements AutoCloseable {
   private final ControlPlane controlPlane;
   private final ApiClient admin;
   private ReplicaSet scheduler;
+  private SimulatedNodeAgent kubelet;
+  private String systemNamespace;
   private ReplicaSet controller;
   private final Map<String, String> deletedPods = new ConcurrentHashMap<>();
 
@@ -75,10 +77,18 @@ final class TenancyCluster implements AutoCloseable {
    * configuration property, no ConfigMap) and its default period.
    */
   static TenancyCluster start(String test, List<NodeSpec> nodes) throws Exception {
+    return start(test, nodes, Duration.ofMinutes(30));
+  }
+
+  /**
+   * @param leaderRunTime how long a leader pod runs before it succeeds (its job then ends)
+   */
+  static TenancyCluster start(String test, List<NodeSpec> nodes, Duration leaderRunTime)
+      throws Exception {
     TenancyCluster cluster =
         new TenancyCluster(ControlPlane.start(KubeApiServerExtension.SERVICE_IDENTITIES));
     try {
-      cluster.startServices(test, nodes);
+      cluster.startServices(test, nodes, leaderRunTime);
       return cluster;
     } catch (Exception | Error e) {
       cluster.close();
@@ -86,7 +96,8 @@ final class TenancyCluster implements AutoCloseable {
     }
   }
 
-  private void startServices(String test, List<NodeSpec> nodes) throws Exception {
+  private void startServices(String test, List<NodeSpec> nodes, Duration leaderRunTime)
+      throws Exception {
     CustomResourceDefinitions.install(admin);
     SimulatedNodes simulated = new SimulatedNodes(admin);
     E2eServices services =
@@ -99,7 +110,9 @@ final class TenancyCluster implements AutoCloseable {
           new NodeSpec(node.name(), node.capacity(), labels, node.taints(), node.ready()));
     }
     watchDeletedPods(services.watchClient());
-    opened.add(services.kubelet(Duration.ofMinutes(30)));
+    kubelet = services.kubelet(leaderRunTime);
+    opened.add(kubelet);
+    systemNamespace = services.systemNamespace();
     // The period a user runs with (the service's application.yaml), not the helper's shorter one.
     Map<String, String> defaultPeriod =
         Map.of("arranger.scheduler.period", SCHEDULER_PERIOD.toMillis() + "ms");
@@ -165,6 +178,16 @@ final class TenancyCluster implements AutoCloseable {
   }
 
   /** Scheduling cycles the scheduler has run so far, from its own cycle timer's count. */
+  /** The simulated kubelet, which plays every node's kubelet and GPU device plugin. */
+  SimulatedNodeAgent kubelet() {
+    return kubelet;
+  }
+
+  /** Where the services run, as the chart's release namespace (the GPU reservations' too). */
+  String systemNamespace() {
+    return systemNamespace;
+  }
+
   long cycles() {
     ServiceProcess process = scheduler.replicas().get(0);
     HttpResponse<String> response = process.get("/actuator/prometheus");

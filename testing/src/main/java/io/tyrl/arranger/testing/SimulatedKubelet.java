@@ -149,6 +149,21 @@ public final class SimulatedKubelet {
     return statuses;
   }
 
+  /** What a pod's own container writes about itself through the API server: one annotation. */
+  public V1Pod annotate(String namespace, String name, String key, String value) {
+    JsonObject annotations = new JsonObject();
+    annotations.addProperty(key, value);
+    JsonObject metadata = new JsonObject();
+    metadata.add("annotations", annotations);
+    JsonObject patch = new JsonObject();
+    patch.add("metadata", metadata);
+    return MergePatch.apply(
+        V1Pod.class,
+        client,
+        patch.toString(),
+        body -> core.patchNamespacedPod(name, namespace, body).buildCall(null));
+  }
+
   private V1Pod patchStatus(String namespace, String name, JsonObject status) {
     JsonObject patch = new JsonObject();
     patch.add("status", status);

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.testing;
 
+import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
@@ -10,9 +11,13 @@ import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.tyrl.arranger.crd.bounds.GpuFraction;
+import io.tyrl.arranger.crd.contract.GpuShareDevices;
 import io.tyrl.arranger.crd.contract.PodLabels;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -25,7 +30,10 @@ import java.util.concurrent.TimeUnit;
  * bound to such a node runs after {@code startDelay}; an Arranger leader pod (label {@code
  * arranger.tyrl.io/role=leader}) then succeeds after {@code leaderRunTime}, as a training run that
  * finishes; other pods run until deleted. A pod being deleted is removed at once, as a kubelet
- * confirms a graceful deletion — without that, a bound pod would stay Terminating forever.
+ * confirms a graceful deletion — without that, a bound pod would stay Terminating forever. GPU
+ * devices are handed out as the device plugin would ({@link SimulatedGpuDevices}): a GPU
+ * reservation pod writes its device's ID into its annotation once it runs, and a pod whose GPU
+ * share its node cannot honour is refused.
  */
 public final class SimulatedNodeAgent implements AutoCloseable {
 
@@ -49,6 +57,7 @@ public final class SimulatedNodeAgent implements AutoCloseable {
             return thread;
           });
   private final Set<String> handled = ConcurrentHashMap.newKeySet();
+  private final SimulatedGpuDevices gpus = new SimulatedGpuDevices();
   private static final Duration RETRY_FOR = Duration.ofMinutes(3);
   private static final Duration FIRST_RETRY_DELAY = Duration.ofMillis(250);
   private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(5);
@@ -85,6 +94,7 @@ public final class SimulatedNodeAgent implements AutoCloseable {
 
           @Override
           public void onDelete(V1Pod pod, boolean finalStateUnknown) {
+            gpus.release(pod);
             handled.remove(pod.getMetadata().getUid());
             handled.remove(pod.getMetadata().getUid() + "/deleting");
           }
@@ -124,11 +134,13 @@ public final class SimulatedNodeAgent implements AutoCloseable {
       return;
     }
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+      gpus.release(pod);
+      return;
+    }
     if ((phase == null || "Pending".equals(phase)) && handled.add(uid)) {
       executor.schedule(
-          () -> run(namespace, name, isLeader(pod)),
-          timing.startDelay().toMillis(),
-          TimeUnit.MILLISECONDS);
+          () -> admitAndRun(pod), timing.startDelay().toMillis(), TimeUnit.MILLISECONDS);
     }
   }
 
@@ -141,6 +153,42 @@ public final class SimulatedNodeAgent implements AutoCloseable {
   private static boolean isLeader(V1Pod pod) {
     Map<String, String> labels = pod.getMetadata().getLabels();
     return labels != null && PodLabels.LEADER.equals(labels.get(ROLE_LABEL));
+  }
+
+  /** Every pod refused so far for a GPU share its node could not honour. */
+  public List<String> gpuShareRefusals() {
+    return gpus.refusals();
+  }
+
+  private void admitAndRun(V1Pod pod) {
+    String namespace = pod.getMetadata().getNamespace();
+    String name = pod.getMetadata().getName();
+    String node = pod.getSpec().getNodeName();
+    Optional<String> refusal = gpus.admit(pod, node, gpusOf(node));
+    if (refusal.isPresent()) {
+      retrying(
+          "refuse " + namespace + "/" + name,
+          () -> kubelet.reject(namespace, name, SimulatedGpuDevices.REFUSAL),
+          () -> {});
+      return;
+    }
+    Optional<String> reservedId = gpus.reservedId(pod);
+    run(namespace, name, isLeader(pod));
+    reservedId.ifPresent(
+        id ->
+            retrying(
+                "annotate " + namespace + "/" + name,
+                () -> kubelet.annotate(namespace, name, GpuShareDevices.DEVICE_ID_ANNOTATION, id),
+                () -> {}));
+  }
+
+  private int gpusOf(String nodeName) {
+    V1Node node = nodes.getIndexer().getByKey(nodeName);
+    Quantity gpus =
+        node == null || node.getStatus() == null || node.getStatus().getAllocatable() == null
+            ? null
+            : node.getStatus().getAllocatable().get(GpuFraction.GPU_RESOURCE);
+    return gpus == null ? 0 : gpus.getNumber().intValue();
   }
 
   private void run(String namespace, String name, boolean leader) {

@@ -4,6 +4,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.bounds.GpuFraction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,7 @@ public final class TYJobBuilder {
   private final Map<String, String> nodeSelector = new LinkedHashMap<>();
   private Long nodeLossToleration;
   private final Map<String, String> everyContainer = new LinkedHashMap<>();
+  private final Map<String, String> gpuFractions = new LinkedHashMap<>();
 
   private TYJobBuilder(String name) {
     this.name = name;
@@ -58,6 +60,23 @@ public final class TYJobBuilder {
     requests.put(resource, quantity);
     resources.put("requests", requests);
     leader.put("resources", resources);
+    return this;
+  }
+
+  /** The leader's container asks whole GPUs, as request and limit (the API server wants both). */
+  @SuppressWarnings("unchecked")
+  public TYJobBuilder leaderGpus(String quantity) {
+    leaderRequest(GpuFraction.GPU_RESOURCE, quantity);
+    Map<String, Object> resources =
+        new LinkedHashMap<>((Map<String, Object>) leader.get("resources"));
+    resources.put("limits", Map.of(GpuFraction.GPU_RESOURCE, quantity));
+    leader.put("resources", resources);
+    return this;
+  }
+
+  /** Each pod of the worker set asks {@code fraction} of one GPU ({@link GpuFraction}). */
+  public TYJobBuilder workerGpuFraction(String setName, String fraction) {
+    gpuFractions.put(setName, fraction);
     return this;
   }
 
@@ -112,7 +131,7 @@ public final class TYJobBuilder {
             "name",
             leader.get("name"),
             "template",
-            template((String) leader.get("name"), leader.get("resources"))));
+            template((String) leader.get("name"), leader.get("resources"), null)));
     List<Map<String, Object>> sets = new ArrayList<>();
     for (Map<String, Object> set : workerSets) {
       sets.add(
@@ -122,7 +141,10 @@ public final class TYJobBuilder {
               "counts",
               set.get("counts"),
               "template",
-              template((String) set.get("name"), set.get("resources"))));
+              template(
+                  (String) set.get("name"),
+                  set.get("resources"),
+                  gpuFractions.get((String) set.get("name")))));
     }
     body.put("workerSets", sets);
     Map<String, Object> job = new LinkedHashMap<>();
@@ -158,7 +180,7 @@ public final class TYJobBuilder {
   }
 
   @SuppressWarnings("unchecked")
-  private Map<String, Object> template(String container, Object resources) {
+  private Map<String, Object> template(String container, Object resources, String gpuFraction) {
     if (!everyContainer.isEmpty()) {
       Map<String, Object> withExtended = new LinkedHashMap<>((Map<String, Object>) resources);
       Map<String, Object> requests =
@@ -209,7 +231,13 @@ public final class TYJobBuilder {
                   "tolerationSeconds",
                   nodeLossToleration)));
     }
-    return Map.of("spec", podSpec);
+    return gpuFraction == null
+        ? Map.of("spec", podSpec)
+        : Map.of(
+            "metadata",
+            Map.of("annotations", Map.of(GpuFraction.ANNOTATION, gpuFraction)),
+            "spec",
+            podSpec);
   }
 
   private static Map<String, Object> requests(String cpu, String memory) {

@@ -25,6 +25,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param unreachableNodeGrace how long the pods of a job being rescheduled may sit on a node that
  *     is not Ready before the controller force-deletes them, for pods without a {@code
  *     tolerationSeconds} for {@code node.kubernetes.io/unreachable} or {@code not-ready}
+ * @param gpuSharing the reservation pods that hold the GPU devices shares are seated on
  */
 @ConfigurationProperties("arranger.controller")
 record ControllerProperties(
@@ -34,7 +35,8 @@ record ControllerProperties(
     @DefaultValue("10m") Duration resyncPeriod,
     @DefaultValue Retry retry,
     @DefaultValue("5m") Duration refusingNodeAvoidance,
-    @DefaultValue("5m") Duration unreachableNodeGrace) {
+    @DefaultValue("5m") Duration unreachableNodeGrace,
+    @DefaultValue GpuSharing gpuSharing) {
 
   static final int MAX_WORKERS = 64;
   static final int MAX_POD_CREATORS = 256;
@@ -66,6 +68,7 @@ record ControllerProperties(
           "arranger.controller.status-batch-period must not be negative, got " + statusBatchPeriod);
     }
     retry = retry == null ? new Retry(null, null) : retry;
+    gpuSharing = gpuSharing == null ? new GpuSharing(null, null, null, null) : gpuSharing;
     refusingNodeAvoidance =
         refusingNodeAvoidance == null ? Duration.ofMinutes(5) : refusingNodeAvoidance;
     unreachableNodeGrace =
@@ -79,6 +82,35 @@ record ControllerProperties(
       throw new IllegalArgumentException(
           "arranger.controller.unreachable-node-grace must not be negative, got "
               + unreachableNodeGrace);
+    }
+  }
+
+  /**
+   * @param namespace where the reservation pods run (the chart's release namespace)
+   * @param image the reservation's image: it needs {@code sh} and {@code curl}
+   * @param serviceAccount the reservations' service account, allowed to annotate pods of {@code
+   *     namespace}
+   * @param unusedGrace how long a reservation no share needs is kept before it is deleted
+   */
+  record GpuSharing(
+      @DefaultValue("default") String namespace,
+      @DefaultValue("curlimages/curl:8.10.1") String image,
+      @DefaultValue("arranger-gpu-reservation") String serviceAccount,
+      @DefaultValue("30s") Duration unusedGrace) {
+
+    GpuSharing {
+      namespace = namespace == null || namespace.isBlank() ? "default" : namespace;
+      image = image == null || image.isBlank() ? "curlimages/curl:8.10.1" : image;
+      serviceAccount =
+          serviceAccount == null || serviceAccount.isBlank()
+              ? "arranger-gpu-reservation"
+              : serviceAccount;
+      unusedGrace = unusedGrace == null ? Duration.ofSeconds(30) : unusedGrace;
+      if (unusedGrace.isNegative()) {
+        throw new IllegalArgumentException(
+            "arranger.controller.gpu-sharing.unused-grace must not be negative, got "
+                + unusedGrace);
+      }
     }
   }
 

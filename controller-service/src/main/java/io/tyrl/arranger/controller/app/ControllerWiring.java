@@ -1,5 +1,6 @@
 package io.tyrl.arranger.controller.app;
 
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -11,6 +12,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tyrl.arranger.controller.kube.ControllerMetrics;
 import io.tyrl.arranger.controller.kube.ForeignPods;
+import io.tyrl.arranger.controller.kube.GpuShareReservations;
 import io.tyrl.arranger.controller.kube.InformerCache;
 import io.tyrl.arranger.controller.kube.InformersSynced;
 import io.tyrl.arranger.controller.kube.JobEventRouter;
@@ -27,6 +29,7 @@ import io.tyrl.arranger.controller.kube.TYJobReconciler;
 import io.tyrl.arranger.controller.kube.VictimEvictor;
 import io.tyrl.arranger.controller.lifecycle.LifecyclePlanner;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.GpuShareDevices;
 import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.kube.DaemonThreads;
 import io.tyrl.arranger.kube.InformerFactoryLifecycle;
@@ -42,6 +45,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -234,6 +240,94 @@ class ControllerWiring {
     return new PodExpectations(PodExpectations.DEFAULT_TIME_TO_LIVE, controllerClock);
   }
 
+  /** An informer and the factory of its own that starts it. */
+  record OwnInformer<T extends KubernetesObject>(
+      SharedInformerFactory factory, SharedIndexInformer<T> informer) {}
+
+  /**
+   * The GPU reservation pods of their namespace; a change brings back the jobs whose shares are
+   * seated on the device. A factory of its own: a factory keeps one informer per type, and the
+   * jobs' pods have theirs.
+   */
+  @Bean
+  OwnInformer<V1Pod> gpuReservationInformer(
+      KubernetesClients clients,
+      ControllerProperties properties,
+      JobEventRouter router,
+      InformerCache cache) {
+    CoreV1Api core = new CoreV1Api(clients.informers());
+    String namespace = properties.gpuSharing().namespace();
+    SharedInformerFactory factory = new SharedInformerFactory(clients.informers());
+    SharedIndexInformer<V1Pod> informer =
+        factory.sharedIndexInformerFor(
+            new ModelListerWatcher<>(
+                params ->
+                    core.listNamespacedPod(namespace)
+                        .labelSelector(GpuShareDevices.RESERVATION_LABEL + "=true")
+                        .resourceVersion(params.resourceVersion)
+                        .watch(params.watch)
+                        .timeoutSeconds(params.timeoutSeconds)
+                        .buildCall(null),
+                V1Pod.class,
+                V1PodList.class),
+            V1Pod.class,
+            properties.resyncPeriod().toMillis(),
+            (type, error) ->
+                log.warn(
+                    "GPU reservation informer: list/watch failed, retrying: {}", error.toString()));
+    informer.addEventHandler(router.reservationEvents(cache::jobsSeatedOn));
+    return new OwnInformer<>(factory, informer);
+  }
+
+  @Bean
+  InformerFactoryLifecycle gpuReservationInformerLifecycle(
+      OwnInformer<V1Pod> gpuReservationInformer) {
+    return new InformerFactoryLifecycle(gpuReservationInformer.factory());
+  }
+
+  @Bean
+  GpuShareReservations gpuShareReservations(
+      KubernetesClients clients,
+      OwnInformer<V1Pod> gpuReservationInformer,
+      InformerCache cache,
+      LeaderElection leaderElection,
+      Clock controllerClock,
+      ControllerProperties properties) {
+    ControllerProperties.GpuSharing sharing = properties.gpuSharing();
+    return new GpuShareReservations(
+        new CoreV1Api(clients.requests()),
+        gpuReservationInformer.informer().getIndexer(),
+        cache,
+        leaderElection,
+        controllerClock,
+        sharing.namespace(),
+        sharing.image(),
+        sharing.serviceAccount(),
+        sharing.unusedGrace());
+  }
+
+  /** Deletes unused GPU reservations every half of their grace (at least every 5 s). */
+  @Bean(destroyMethod = "shutdownNow")
+  ScheduledExecutorService gpuReservationSweeper(
+      GpuShareReservations reservations, ControllerProperties properties) {
+    ScheduledExecutorService sweeper =
+        Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("gpu-reservation-sweeper"));
+    long periodMillis = Math.max(5_000, properties.gpuSharing().unusedGrace().toMillis() / 2);
+    sweeper.scheduleWithFixedDelay(
+        () -> {
+          try {
+            reservations.deleteUnused();
+          } catch (RuntimeException e) {
+            log.error(
+                "sweeping unused GPU reservations failed; trying again in {} ms", periodMillis, e);
+          }
+        },
+        periodMillis,
+        periodMillis,
+        TimeUnit.MILLISECONDS);
+    return sweeper;
+  }
+
   @Bean
   PlanExecutor planExecutor(
       KubernetesClients clients,
@@ -243,7 +337,8 @@ class ControllerWiring {
       LeaderElection leaderElection,
       ForeignPods foreignPods,
       ExecutorService podCreators,
-      PodExpectations podExpectations) {
+      PodExpectations podExpectations,
+      GpuShareReservations gpuShareReservations) {
     return new PlanExecutor(
         new CoreV1Api(clients.requests()),
         statusPatcher,
@@ -253,7 +348,8 @@ class ControllerWiring {
         leaderElection,
         foreignPods,
         podCreators,
-        podExpectations);
+        podExpectations,
+        gpuShareReservations);
   }
 
   @Bean

@@ -3,14 +3,22 @@ package io.tyrl.arranger.controller.kube;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.tyrl.arranger.crd.contract.GpuShareDevices;
 import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.contract.status.Allocations;
+import io.tyrl.arranger.crd.contract.status.GpuDeviceSeats;
+import io.tyrl.arranger.crd.contract.status.StatusFields;
+import io.tyrl.arranger.crd.read.PlainJson;
 import io.tyrl.arranger.crd.read.TYJobDecoder;
 import io.tyrl.arranger.kube.ScopedInformer;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.IntSupplier;
 
 /**
@@ -69,6 +77,47 @@ public final class InformerCache {
     return job == null || job.isEmpty()
         ? Optional.empty()
         : Optional.of(pod.getMetadata().getNamespace() + "/" + job);
+  }
+
+  /**
+   * The reservation pods the job's status seats GPU shares on: for each pod with a device in {@code
+   * status.gpuDevices} and a node in {@code status.allocations}, that device's reservation. An
+   * ended job seats none: the scheduler no longer writes its status, and its pods are gone or
+   * going.
+   */
+  public static Set<String> reservationsSeatedBy(DynamicKubernetesObject job) {
+    JsonObject status = TYJobDecoder.object(job.getRaw(), "status");
+    if (status == null
+        || !status.has(StatusFields.GPU_DEVICES)
+        || Stage.fromWireName(TYJobDecoder.string(status, StatusFields.STAGE))
+            .filter(Stage::isTerminal)
+            .isPresent()) {
+      return Set.of();
+    }
+    Map<String, Integer> seats =
+        GpuDeviceSeats.decode(PlainJson.toPlain(status.get(StatusFields.GPU_DEVICES)));
+    Map<String, String> allocations =
+        Allocations.decode(PlainJson.toPlain(status.get(StatusFields.ALLOCATIONS)));
+    Set<String> reservations = new HashSet<>();
+    seats.forEach(
+        (pod, device) -> {
+          String node = allocations.get(pod);
+          if (node != null) {
+            reservations.add(GpuShareDevices.reservationPodName(node, device));
+          }
+        });
+    return reservations;
+  }
+
+  /** Keys of the cached jobs whose status seats a GPU share on the reservation pod named so. */
+  public List<String> jobsSeatedOn(String reservation) {
+    List<String> seated = new ArrayList<>();
+    for (String key : jobKeys()) {
+      job(key)
+          .filter(job -> reservationsSeatedBy(job).contains(reservation))
+          .ifPresent(job -> seated.add(key));
+    }
+    return seated;
   }
 
   public static String keyOf(DynamicKubernetesObject job) {

@@ -91,6 +91,36 @@ public final class JobEventRouter {
     };
   }
 
+  /**
+   * A GPU reservation that starts running with its device's ID, or ends, concerns the jobs whose
+   * pods wait for that device.
+   *
+   * @param jobsSeatedOn reservation pod name → keys of the jobs whose status seats a share on it
+   */
+  public ResourceEventHandler<V1Pod> reservationEvents(
+      Function<String, List<String>> jobsSeatedOn) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(V1Pod reservation) {
+        routeSeated(reservation);
+      }
+
+      @Override
+      public void onUpdate(V1Pod before, V1Pod after) {
+        routeSeated(after);
+      }
+
+      @Override
+      public void onDelete(V1Pod reservation, boolean finalStateUnknown) {
+        routeSeated(reservation);
+      }
+
+      private void routeSeated(V1Pod reservation) {
+        jobsSeatedOn.apply(reservation.getMetadata().getName()).forEach(JobEventRouter.this::route);
+      }
+    };
+  }
+
   private void route(String key) {
     Consumer<String> queue = target;
     if (queue != null) {

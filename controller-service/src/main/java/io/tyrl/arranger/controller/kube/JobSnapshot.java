@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param leaderTemplate empty when the template could not be read (the view then fails validation)
  * @param workerTemplates WorkerSet name → template, for the sets whose template could be read
  * @param victims preemption victims the scheduler chose for this job ({@code status.victims})
+ * @param gpuDevices pod name → the device of its node the scheduler seated its GPU share on ({@code
+ *     status.gpuDevices})
  */
 public record JobSnapshot(
     String namespace,
@@ -30,7 +32,8 @@ public record JobSnapshot(
     Optional<V1PodTemplateSpec> leaderTemplate,
     Map<String, V1PodTemplateSpec> workerTemplates,
     List<V1Volume> volumes,
-    List<VictimEntry> victims) {
+    List<VictimEntry> victims,
+    Map<String, Integer> gpuDevices) {
 
   public JobSnapshot {
     Objects.requireNonNull(namespace, "namespace");
@@ -43,6 +46,7 @@ public record JobSnapshot(
     workerTemplates = workerTemplates == null ? Map.of() : Map.copyOf(workerTemplates);
     volumes = volumes == null ? List.of() : List.copyOf(volumes);
     victims = victims == null ? List.of() : List.copyOf(victims);
+    gpuDevices = gpuDevices == null ? Map.of() : Map.copyOf(gpuDevices);
   }
 
   public String key() {

@@ -30,6 +30,7 @@ import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.contract.TYJobDefaults;
 import io.tyrl.arranger.crd.contract.status.Allocations;
 import io.tyrl.arranger.crd.contract.status.AvoidedNodeEntry;
+import io.tyrl.arranger.crd.contract.status.GpuDeviceSeats;
 import io.tyrl.arranger.crd.contract.status.SchedulingStatus;
 import io.tyrl.arranger.crd.contract.status.StatusFields;
 import io.tyrl.arranger.crd.contract.status.VictimEntry;
@@ -129,7 +130,8 @@ public final class JobViewMapper {
         leaderTemplate,
         workerTemplates,
         volumes,
-        VictimEntry.decodeAll(PlainJson.toPlain(storedStatus.get(StatusFields.VICTIMS))));
+        VictimEntry.decodeAll(PlainJson.toPlain(storedStatus.get(StatusFields.VICTIMS))),
+        GpuDeviceSeats.decode(PlainJson.toPlain(storedStatus.get(StatusFields.GPU_DEVICES))));
   }
 
   /**

@@ -16,6 +16,7 @@ import io.tyrl.arranger.kube.StatusPatchException;
 import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.leader.LeadershipFence;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,7 +55,16 @@ public final class PlanExecutor {
    * @param newResourceVersion the job's resourceVersion after the status write; empty when the plan
    *     wrote no status
    */
-  public record Result(Outcome outcome, Optional<String> newResourceVersion) {
+  /**
+   * @param podsWaitForDevices some pods of the plan were not created because the GPU device they
+   *     share is not ready yet (its reservation's change brings the job back)
+   */
+  public record Result(
+      Outcome outcome, Optional<String> newResourceVersion, boolean podsWaitForDevices) {
+
+    public Result(Outcome outcome, Optional<String> newResourceVersion) {
+      this(outcome, newResourceVersion, false);
+    }
 
     static Result of(Outcome outcome) {
       return new Result(outcome, Optional.empty());
@@ -69,7 +79,12 @@ public final class PlanExecutor {
     /** The job was deleted: nothing more to do. */
     JOB_GONE,
     /** This replica may no longer write as leader: the rest of the plan was not applied. */
-    FENCED
+    FENCED,
+    /**
+     * The leader to be created first shares a GPU device that is not ready yet: nothing was
+     * applied.
+     */
+    LEADER_WAITS_FOR_DEVICE
   }
 
   private static final Logger log = LoggerFactory.getLogger(PlanExecutor.class);
@@ -83,6 +98,7 @@ public final class PlanExecutor {
   private final ForeignPods foreignPods;
   private final ExecutorService podCreators;
   private final PodExpectations expectations;
+  private final GpuShareReservations reservations;
 
   public PlanExecutor(
       CoreV1Api core,
@@ -93,7 +109,9 @@ public final class PlanExecutor {
       LeadershipFence fence,
       ForeignPods foreignPods,
       ExecutorService podCreators,
-      PodExpectations expectations) {
+      PodExpectations expectations,
+      GpuShareReservations reservations) {
+    this.reservations = reservations;
     this.podCreators = podCreators;
     this.expectations = expectations;
     this.fence = fence;
@@ -110,6 +128,24 @@ public final class PlanExecutor {
    *     UIDs, so that a delete planned from a stale cache cannot hit a newer pod of the same name
    */
   public Result apply(JobSnapshot job, Map<String, V1Pod> pods, Plan plan) {
+    Map<PlannedAction.CreatePod, GpuShareReservations.Device> devices = new HashMap<>();
+    boolean podsWait = false;
+    for (PlannedAction.CreatePod create : plan.creates()) {
+      GpuShareReservations.Device device = reservations.deviceFor(job, create);
+      if (device instanceof GpuShareReservations.Device.Waiting waiting) {
+        podsWait = true;
+        log.debug(
+            "pod {}/{} waits for GPU reservation {}",
+            job.namespace(),
+            create.podName(),
+            waiting.reservation());
+        if (plan.createsLeaderFirst() && create.role() == PodRole.LEADER) {
+          return Result.of(Outcome.LEADER_WAITS_FOR_DEVICE);
+        }
+      } else {
+        devices.put(create, device);
+      }
+    }
     List<String> releases =
         plan.releases().stream().map(PlannedAction.ReleaseAllocation::podName).toList();
     Optional<PlannedAction.CreatePod> leaderFirst =
@@ -119,8 +155,10 @@ public final class PlanExecutor {
     List<PlannedAction.CreatePod> creates =
         plan.creates().stream()
             .filter(create -> leaderFirst.map(leader -> leader != create).orElse(true))
+            .filter(devices::containsKey)
             .toList();
-    if (leaderFirst.isPresent() && !createIfLeading(job, leaderFirst.get())) {
+    if (leaderFirst.isPresent()
+        && !createIfLeading(job, leaderFirst.get(), devices.get(leaderFirst.get()))) {
       return Result.of(Outcome.FENCED);
     }
     Optional<String> newResourceVersion = Optional.empty();
@@ -142,7 +180,7 @@ public final class PlanExecutor {
           return Result.of(Outcome.FENCED);
         }
       }
-      if (!createAll(job, creates)) {
+      if (!createAll(job, creates, devices)) {
         return Result.of(Outcome.FENCED);
       }
     } finally {
@@ -150,7 +188,7 @@ public final class PlanExecutor {
         events.record(job, event.type(), event.reason(), event.message());
       }
     }
-    return new Result(Outcome.APPLIED, newResourceVersion);
+    return new Result(Outcome.APPLIED, newResourceVersion, podsWait);
   }
 
   private Result writeStatus(JobSnapshot job, List<String> releases, Plan plan) {
@@ -226,13 +264,16 @@ public final class PlanExecutor {
    *
    * @return false when some were not sent because this replica may no longer write as leader
    */
-  private boolean createAll(JobSnapshot job, List<PlannedAction.CreatePod> creates) {
+  private boolean createAll(
+      JobSnapshot job,
+      List<PlannedAction.CreatePod> creates,
+      Map<PlannedAction.CreatePod, GpuShareReservations.Device> devices) {
     if (creates.size() == 1) {
-      return createIfLeading(job, creates.get(0));
+      return createIfLeading(job, creates.get(0), devices.get(creates.get(0)));
     }
     List<Future<Boolean>> answers = new ArrayList<>(creates.size());
     for (PlannedAction.CreatePod create : creates) {
-      answers.add(podCreators.submit(() -> createIfLeading(job, create)));
+      answers.add(podCreators.submit(() -> createIfLeading(job, create, devices.get(create))));
     }
     boolean allSent = true;
     RuntimeException first = null;
@@ -267,16 +308,18 @@ public final class PlanExecutor {
   /**
    * @return false when nothing was sent because this replica may no longer write as leader
    */
-  private boolean createIfLeading(JobSnapshot job, PlannedAction.CreatePod create) {
+  private boolean createIfLeading(
+      JobSnapshot job, PlannedAction.CreatePod create, GpuShareReservations.Device device) {
     if (!fence.mayWrite()) {
       return false;
     }
-    createPod(job, create);
+    createPod(job, create, device);
     return true;
   }
 
-  private void createPod(JobSnapshot job, PlannedAction.CreatePod create) {
-    V1Pod pod = podFactory.build(job, create);
+  private void createPod(
+      JobSnapshot job, PlannedAction.CreatePod create, GpuShareReservations.Device device) {
+    V1Pod pod = podFactory.build(job, create, device);
     try {
       // The created pod comes back through the informer: its answer is not decoded here.
       core.getApiClient().execute(PodCreateCall.of(core.getApiClient(), job.namespace(), pod));

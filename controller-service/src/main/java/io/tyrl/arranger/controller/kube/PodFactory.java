@@ -11,6 +11,7 @@ import io.kubernetes.client.openapi.models.V1Volume;
 import io.tyrl.arranger.controller.lifecycle.observe.PodSlot;
 import io.tyrl.arranger.controller.lifecycle.plan.PlannedAction;
 import io.tyrl.arranger.crd.ArrangerResources;
+import io.tyrl.arranger.crd.contract.GpuShareDevices;
 import io.tyrl.arranger.crd.contract.PodLabels;
 import io.tyrl.arranger.kube.ModelGson;
 import java.util.ArrayList;
@@ -30,6 +31,16 @@ import java.util.Map;
 public final class PodFactory {
 
   public V1Pod build(JobSnapshot job, PlannedAction.CreatePod create) {
+    return build(job, create, new GpuShareReservations.Device.NotShared());
+  }
+
+  /**
+   * @param device for a pod sharing a GPU, the device its reservation holds: the pod is told its ID
+   *     in {@value GpuShareDevices#VISIBLE_DEVICES} (replacing any of the template's) and carries
+   *     the device's index and ID as annotations
+   */
+  public V1Pod build(
+      JobSnapshot job, PlannedAction.CreatePod create, GpuShareReservations.Device device) {
     V1PodTemplateSpec template = copy(templateFor(job, create.slot()));
     V1ObjectMeta templateMetadata =
         template.getMetadata() == null ? new V1ObjectMeta() : template.getMetadata();
@@ -59,9 +70,20 @@ public final class PodFactory {
     spec.setOverhead(null);
     spec.setVolumes(volumes(spec.getVolumes(), job.volumes()));
     List<V1EnvVar> environment =
-        create.environment().variables().entrySet().stream()
-            .map(variable -> new V1EnvVar().name(variable.getKey()).value(variable.getValue()))
-            .toList();
+        new ArrayList<>(
+            create.environment().variables().entrySet().stream()
+                .map(variable -> new V1EnvVar().name(variable.getKey()).value(variable.getValue()))
+                .toList());
+    if (device instanceof GpuShareReservations.Device.Ready ready) {
+      environment.add(new V1EnvVar().name(GpuShareDevices.VISIBLE_DEVICES).value(ready.id()));
+      Map<String, String> annotations =
+          metadata.getAnnotations() == null
+              ? new LinkedHashMap<>()
+              : new LinkedHashMap<>(metadata.getAnnotations());
+      annotations.put(GpuShareDevices.DEVICE_ANNOTATION, String.valueOf(ready.index()));
+      annotations.put(GpuShareDevices.DEVICE_ID_ANNOTATION, ready.id());
+      metadata.setAnnotations(annotations);
+    }
     addEnvironment(spec.getContainers(), environment);
     addEnvironment(spec.getInitContainers(), environment);
     return new V1Pod().apiVersion("v1").kind("Pod").metadata(metadata).spec(spec);

@@ -172,6 +172,8 @@ public final class TYJobReconciler {
       case CONFLICT -> ReconcileResult.CONFLICT;
       case JOB_GONE -> ReconcileResult.GONE;
       case FENCED -> ReconcileResult.FENCED;
+      // Brought back by the reservation's change; the backoff only guards against a lost event.
+      case LEADER_WAITS_FOR_DEVICE -> ReconcileResult.WAITING;
       case APPLIED -> {
         if (plan.statusPatch().isPresent()) {
           reportsDue.remove(key);
@@ -183,7 +185,9 @@ public final class TYJobReconciler {
             .filter(written -> !written.equals(resourceVersion))
             .ifPresent(written -> supersededVersions.put(key, resourceVersion));
         recordTransition(job, plan, now);
-        yield done;
+        yield applied.podsWaitForDevices() && done == ReconcileResult.SUCCESS
+            ? ReconcileResult.WAITING
+            : done;
       }
     };
   }

@@ -4,6 +4,7 @@ import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.tyrl.arranger.crd.bounds.BoundsProblem;
+import io.tyrl.arranger.crd.contract.GpuShareDevices;
 import io.tyrl.arranger.crd.read.TYJobDecoder;
 import io.tyrl.arranger.crd.read.TYJobModelBounds;
 import io.tyrl.arranger.crd.reasons.ProblemList;
@@ -35,9 +36,10 @@ import java.util.Set;
  * <p>Allocations in a TYJob's status are tasks already placed, so nothing is placed twice across
  * restarts. A placed task counts on the node its pod is bound to once the pod exists, else on its
  * allocation. Every other bound pod that has not ended uses its node's capacity — pods Arranger
- * does not own included — and a pod being deleted, or chosen as a victim, counts as releasing. A
- * job that cannot be read (a template without containers, a bad quantity) is left out and reported,
- * and the others go on.
+ * does not own included, GPU share reservations not (their device is counted by the shares seated
+ * on it) — and a pod being deleted, or chosen as a victim, counts as releasing. A job that cannot
+ * be read (a template without containers, a bad quantity) is left out and reported, and the others
+ * go on.
  */
 public final class SnapshotAssembler {
 
@@ -171,6 +173,11 @@ public final class SnapshotAssembler {
       String namespace = pod.getMetadata().getNamespace();
       String name = pod.getMetadata().getName();
       if (placedPods.contains(new LivePods.PodKey(namespace, name))) {
+        continue;
+      }
+      if (GpuShareDevices.isReservation(pod.getMetadata().getLabels())) {
+        // Its device is counted by the shares seated on it (status.gpuDevices), not as a whole GPU
+        // some other owner holds.
         continue;
       }
       livePods

@@ -11,6 +11,7 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodStatus;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
+import io.tyrl.arranger.crd.contract.GpuShareDevices;
 import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.crd.contract.TYJobAnnotations;
 import io.tyrl.arranger.crd.read.TYJobDecoder;
@@ -48,6 +49,18 @@ class SnapshotAssemblerTest {
     assertThat(node.podCount()).isEqualTo(2);
     assertThat(node.allocatable().get(Resource.PODS)).isEqualTo(110);
     assertThat(node.ready()).isTrue();
+  }
+
+  @Test
+  void aGpuReservationTakesNoRoomItsDeviceIsCountedByTheSharesSeatedOnIt() {
+    V1Pod reservation = pod("arranger-system", "arranger-gpu-n1-1", "n1", "1", "1Gi", "Running");
+    reservation.getMetadata().labels(Map.of(GpuShareDevices.RESERVATION_LABEL, "true"));
+    V1Pod other = pod("other", "web", "n1", "2", "4Gi", "Running");
+
+    NodeInfo node = assemble(List.of(reservation, other), List.of()).snapshot().nodes().get(0);
+
+    assertThat(node.used()).isEqualTo(Resource.of("cpu", "2", "memory", "4Gi"));
+    assertThat(node.podCount()).isEqualTo(1);
   }
 
   @Test

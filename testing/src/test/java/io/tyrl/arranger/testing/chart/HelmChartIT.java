@@ -180,13 +180,13 @@ class HelmChartIT {
                     "PodDisruptionBudget",
                     2L,
                     "Role",
-                    2L,
+                    3L,
                     "RoleBinding",
-                    2L,
+                    3L,
                     "Service",
                     3L,
                     "ServiceAccount",
-                    2L)));
+                    3L)));
     for (String component : COMPONENTS) {
       String name = RELEASE + "-" + component;
       JsonObject service = single(objects, "Service", name);
@@ -349,6 +349,32 @@ class HelmChartIT {
         .isEqualTo("arranger-controller-5c8b-q9w2e");
     assertThat(bound(controller, "arranger.controller.workers")).isEqualTo("8");
     assertThat(bound(controller, "management.server.port")).isEqualTo("8081");
+    assertThat(bound(controller, "arranger.controller.gpu-sharing.image"))
+        .isEqualTo("curlimages/curl:8.10.1");
+    assertThat(bound(controller, "arranger.controller.gpu-sharing.service-account"))
+        .as("the chart's own account for the reservation pods")
+        .isEqualTo(RELEASE + "-gpu-reservation");
+  }
+
+  /**
+   * The GPU reservation pods run under an account of their own that may only read and annotate the
+   * pods of the release namespace; the controller may create and delete pods there.
+   */
+  @Test
+  void gpuReservationsMayOnlyReadAndAnnotatePodsOfTheReleaseNamespace() {
+    List<JsonObject> objects = render(List.of());
+
+    String name = RELEASE + "-gpu-reservation";
+    assertThat(string(single(objects, "ServiceAccount", name), "metadata", "namespace"))
+        .isEqualTo(NAMESPACE);
+    JsonObject role = single(objects, "Role", name);
+    assertThat(at(role, "rules").getAsJsonArray()).hasSize(1);
+    assertThat(verbsOn(role, "pods")).containsExactlyInAnyOrder("get", "patch");
+    JsonObject binding = single(objects, "RoleBinding", name);
+    assertThat(string(binding, "subjects", 0, "name")).isEqualTo(name);
+    assertThat(string(binding, "roleRef", "name")).isEqualTo(name);
+    assertThat(verbsOn(single(objects, "Role", RELEASE + "-controller"), "pods"))
+        .containsExactlyInAnyOrder("get", "list", "watch", "create", "delete");
   }
 
   @Test
