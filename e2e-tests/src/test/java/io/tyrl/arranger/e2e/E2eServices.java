@@ -196,8 +196,6 @@ final class E2eServices {
       properties.put("arranger.kubernetes.request-timeout", requestTimeout.toMillis() + "ms");
     }
     properties.put("arranger.scheduler.config-map.namespace", systemNamespace);
-    // Where the chart runs the controller: its release namespace, which POD_NAMESPACE names there.
-    properties.put("arranger.controller.gpu-sharing.namespace", systemNamespace);
     properties.put("arranger.scheduler.period", "500ms");
     properties.putAll(extra);
     return new ReplicaSet(

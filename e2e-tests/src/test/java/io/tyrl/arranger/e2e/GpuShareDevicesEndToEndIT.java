@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The node gets the GPU device the scheduler chose for each share. Both services from their jars in
  * their default configuration, on one node of 3 GPUs whose kubelet plays the device plugin: a
- * learner asking a whole GPU, two actors asking half a GPU each and two asking a quarter. The
+ * learner asking a whole GPU, two actors asking half a GPU each and four asking a quarter. The
  * controller runs one reservation pod per shared device in its namespace; each sharing pod is
  * created with the ID of the GPU its device's reservation holds, the kubelet refuses none (it
  * refuses a share on a device no reservation holds, or beyond one GPU), and once the job ends its
@@ -45,12 +45,12 @@ class GpuShareDevicesEndToEndIT {
           .leaderGpus("1")
           .workers("half", 2, "1", "1Gi")
           .workerGpuFraction("half", "0.5")
-          .workers("quarter", 2, "1", "1Gi")
+          .workers("quarter", 4, "1", "1Gi")
           .workerGpuFraction("quarter", "0.25")
-          .set("minWorkersNum", 4)
+          .set("minWorkersNum", 6)
           .create(cluster.admin());
 
-      await("the learner and the four sharing actors run")
+      await("the learner and the six sharing actors run")
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(250))
           .untilAsserted(
@@ -60,11 +60,11 @@ class GpuShareDevicesEndToEndIT {
                               .filter(pod -> "Running".equals(pod.getStatus().getPhase()))
                               .count())
                       .as(() -> "running pods;\n" + cluster.jobsSummary() + podsSummary(cluster))
-                      .isEqualTo(5));
+                      .isEqualTo(7));
 
       Map<String, Integer> seats = job(cluster).getStatus().getGpuDevices();
       assertThat(seats)
-          .as("the learner took device 0 whole; the halves share device 1, the quarters device 2")
+          .as("the learner took device 0 whole; the halves share device 1, four quarters device 2")
           .isEqualTo(
               Map.of(
                   "sharing-half-0",
@@ -74,6 +74,10 @@ class GpuShareDevicesEndToEndIT {
                   "sharing-quarter-0",
                   2,
                   "sharing-quarter-1",
+                  2,
+                  "sharing-quarter-2",
+                  2,
+                  "sharing-quarter-3",
                   2));
       Map<String, V1Pod> reservations = reservations(cluster);
       assertThat(reservations.keySet())

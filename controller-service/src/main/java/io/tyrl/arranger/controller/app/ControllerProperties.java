@@ -86,7 +86,8 @@ record ControllerProperties(
   }
 
   /**
-   * @param namespace where the reservation pods run (the chart's release namespace)
+   * @param namespace where the reservation pods run: the controller's own namespace, that of its
+   *     Lease (the chart's release namespace)
    * @param image the reservation's image: it needs {@code sh} and {@code curl}
    * @param serviceAccount the reservations' service account, allowed to annotate pods of {@code
    *     namespace}

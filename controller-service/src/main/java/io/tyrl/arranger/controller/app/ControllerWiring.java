@@ -129,23 +129,7 @@ class ControllerWiring {
             clients.informers(),
             (namespaceFactory, namespace) ->
                 namespaceFactory.sharedIndexInformerFor(
-                    new ModelListerWatcher<>(
-                        params ->
-                            namespace.isEmpty()
-                                ? core.listPodForAllNamespaces()
-                                    .labelSelector(PodLabels.JOB_NAME)
-                                    .resourceVersion(params.resourceVersion)
-                                    .watch(params.watch)
-                                    .timeoutSeconds(params.timeoutSeconds)
-                                    .buildCall(null)
-                                : core.listNamespacedPod(namespace)
-                                    .labelSelector(PodLabels.JOB_NAME)
-                                    .resourceVersion(params.resourceVersion)
-                                    .watch(params.watch)
-                                    .timeoutSeconds(params.timeoutSeconds)
-                                    .buildCall(null),
-                        V1Pod.class,
-                        V1PodList.class),
+                    podsLabelled(core, namespace, PodLabels.JOB_NAME),
                     V1Pod.class,
                     properties.resyncPeriod().toMillis(),
                     (type, error) ->
@@ -240,6 +224,30 @@ class ControllerWiring {
     return new PodExpectations(PodExpectations.DEFAULT_TIME_TO_LIVE, controllerClock);
   }
 
+  /**
+   * Lists and watches the pods matching {@code selector}, in {@code namespace} or, empty, in all.
+   */
+  private static ModelListerWatcher<V1Pod, V1PodList> podsLabelled(
+      CoreV1Api core, String namespace, String selector) {
+    return new ModelListerWatcher<>(
+        params ->
+            namespace.isEmpty()
+                ? core.listPodForAllNamespaces()
+                    .labelSelector(selector)
+                    .resourceVersion(params.resourceVersion)
+                    .watch(params.watch)
+                    .timeoutSeconds(params.timeoutSeconds)
+                    .buildCall(null)
+                : core.listNamespacedPod(namespace)
+                    .labelSelector(selector)
+                    .resourceVersion(params.resourceVersion)
+                    .watch(params.watch)
+                    .timeoutSeconds(params.timeoutSeconds)
+                    .buildCall(null),
+        V1Pod.class,
+        V1PodList.class);
+  }
+
   /** An informer and the factory of its own that starts it. */
   record OwnInformer<T extends KubernetesObject>(
       SharedInformerFactory factory, SharedIndexInformer<T> informer) {}
@@ -260,16 +268,7 @@ class ControllerWiring {
     SharedInformerFactory factory = new SharedInformerFactory(clients.informers());
     SharedIndexInformer<V1Pod> informer =
         factory.sharedIndexInformerFor(
-            new ModelListerWatcher<>(
-                params ->
-                    core.listNamespacedPod(namespace)
-                        .labelSelector(GpuShareDevices.RESERVATION_LABEL + "=true")
-                        .resourceVersion(params.resourceVersion)
-                        .watch(params.watch)
-                        .timeoutSeconds(params.timeoutSeconds)
-                        .buildCall(null),
-                V1Pod.class,
-                V1PodList.class),
+            podsLabelled(core, namespace, GpuShareDevices.RESERVATION_LABEL + "=true"),
             V1Pod.class,
             properties.resyncPeriod().toMillis(),
             (type, error) ->

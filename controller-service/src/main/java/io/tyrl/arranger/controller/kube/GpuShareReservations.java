@@ -28,6 +28,7 @@ import java.time.OffsetDateTime;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -182,19 +183,18 @@ public final class GpuShareReservations {
   }
 
   /** The reservation a live pod of a job shares, from the annotations its creation gave it. */
-  private static java.util.Optional<String> reservationShared(V1Pod pod) {
+  private static Optional<String> reservationShared(V1Pod pod) {
     Map<String, String> annotations = pod.getMetadata().getAnnotations();
     String device = annotations == null ? null : annotations.get(GpuShareDevices.DEVICE_ANNOTATION);
     String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
     if (device == null || node == null || "Succeeded".equals(phase) || "Failed".equals(phase)) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     try {
-      return java.util.Optional.of(
-          GpuShareDevices.reservationPodName(node, Integer.parseInt(device)));
+      return Optional.of(GpuShareDevices.reservationPodName(node, Integer.parseInt(device)));
     } catch (NumberFormatException e) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 
@@ -223,16 +223,7 @@ public final class GpuShareReservations {
         // Created by an earlier attempt whose pod the cache has not shown yet.
         return;
       }
-      throw new PlanApplyException(
-          "cannot create GPU reservation "
-              + namespace
-              + "/"
-              + name
-              + ": HTTP "
-              + e.getCode()
-              + " "
-              + e.getResponseBody(),
-          e);
+      throw failure("create", name, e);
     }
   }
 
@@ -310,16 +301,22 @@ public final class GpuShareReservations {
       if (e.getCode() == 404 || e.getCode() == 409) {
         return;
       }
-      throw new PlanApplyException(
-          "cannot delete GPU reservation "
-              + namespace
-              + "/"
-              + name
-              + ": HTTP "
-              + e.getCode()
-              + " "
-              + e.getResponseBody(),
-          e);
+      throw failure("delete", name, e);
     }
+  }
+
+  private PlanApplyException failure(String verb, String name, ApiException e) {
+    return new PlanApplyException(
+        "cannot "
+            + verb
+            + " GPU reservation "
+            + namespace
+            + "/"
+            + name
+            + ": HTTP "
+            + e.getCode()
+            + " "
+            + e.getResponseBody(),
+        e);
   }
 }

@@ -68,6 +68,36 @@ class PodFactoryTest {
   }
 
   @Test
+  void aPodSharingAGpuIsToldItsDevicesIdAndCarriesItsSeat() {
+    PodSlot.Worker slot = new PodSlot.Worker("train-actor-0", "actor", 0);
+
+    V1Pod pod =
+        factory.build(
+            job,
+            new PlannedAction.CreatePod(
+                slot, "node-b", PodEnvironment.forWorker("train", slot, "10.1.2.3")),
+            new GpuShareReservations.Device.Ready(2, "GPU-8983c66a"));
+
+    assertThat(env(pod.getSpec().getContainers().get(0)))
+        .containsEntry("NVIDIA_VISIBLE_DEVICES", "GPU-8983c66a");
+    assertThat(pod.getMetadata().getAnnotations())
+        .containsEntry("arranger.tyrl.io/gpu-device", "2")
+        .containsEntry("arranger.tyrl.io/gpu-device-id", "GPU-8983c66a");
+    assertThat(
+            env(
+                factory
+                    .build(
+                        job,
+                        new PlannedAction.CreatePod(
+                            slot, "node-b", PodEnvironment.forWorker("train", slot, "10.1.2.3")))
+                    .getSpec()
+                    .getContainers()
+                    .get(0)))
+        .as("a pod that shares no GPU")
+        .doesNotContainKey("NVIDIA_VISIBLE_DEVICES");
+  }
+
+  @Test
   void podIsSentWithoutAnOverheadAndLeavesTheCachedTemplateUntouched() {
     PodSlot.Leader slot = new PodSlot.Leader("train-learner", "learner");
     String templateBefore = JSON.serialize(job.leaderTemplate().orElseThrow());
