@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * cache and announces it then.
  *
  * <p>A plan's pods are created concurrently, at most {@code podCreators} across all jobs at once;
- * the plan waits for all of them, and the first failure is thrown once they have all answered.
+ * the plan waits for all of them, and the first failure is thrown once they have all answered. A
+ * pod that shares a GPU is created only once its device's reservation is ready ({@link
+ * GpuShareReservations}); until then it is left out, and the rest of the plan is applied.
  *
  * <p>Events are recorded once the status write has succeeded, even if a later delete or create
  * fails: they describe the transition the status now holds, and the next plan, which starts from
@@ -54,8 +56,6 @@ public final class PlanExecutor {
    *
    * @param newResourceVersion the job's resourceVersion after the status write; empty when the plan
    *     wrote no status
-   */
-  /**
    * @param podsWaitForDevices some pods of the plan were not created because the GPU device they
    *     share is not ready yet (its reservation's change brings the job back)
    */
