@@ -49,6 +49,44 @@ class TYJobStatusPatchIT {
     assertThat(reread.getStatus().getAllocations()).hasSize(2);
   }
 
+  /**
+   * A status stored before {@code status.gpuDevices} existed keeps its meaning: its allocations
+   * read as before and it records no seat. Seats then come and go key by key beside the
+   * allocations, and the schema refuses an index below 0.
+   */
+  @Test
+  void aStatusStoredBeforeGpuDeviceSeatsKeepsItsAllocationsAndGainsSeatsKeyByKey(ApiClient client)
+      throws Exception {
+    String name = createJob(client);
+    patchStatus(client, name, STATUS_PATCH.formatted(name));
+
+    V1alpha1TYJobStatus stored = read(client, name).getStatus();
+    assertThat(stored.getGpuDevices()).isNull();
+    assertThat(stored.getAllocations()).hasSize(2);
+
+    patchStatus(
+        client, name, "{\"status\": {\"gpuDevices\": {\"%s-actor-0\": 1}}}".formatted(name));
+    V1alpha1TYJobStatus seated = read(client, name).getStatus();
+    assertThat(seated.getGpuDevices()).containsExactlyEntriesOf(Map.of(name + "-actor-0", 1));
+    assertThat(seated.getAllocations()).isEqualTo(stored.getAllocations());
+
+    patchStatus(
+        client, name, "{\"status\": {\"gpuDevices\": {\"%s-actor-0\": null}}}".formatted(name));
+    V1alpha1TYJobStatus given = read(client, name).getStatus();
+    assertThat(given.getGpuDevices() == null || given.getGpuDevices().isEmpty()).isTrue();
+
+    ApiException refused =
+        catchThrowableOfType(
+            ApiException.class,
+            () ->
+                patchStatus(
+                    client,
+                    name,
+                    "{\"status\": {\"gpuDevices\": {\"%s-actor-0\": -1}}}".formatted(name)));
+    assertThat(refused).isNotNull();
+    assertThat(refused.getCode()).isEqualTo(422);
+  }
+
   @Test
   void generatedPatchCallSendsPlainJsonAndIsRefused(ApiClient client) throws Exception {
     String name = createJob(client);
@@ -71,6 +109,27 @@ class TYJobStatusPatchIT {
             TYJobFixtures.minimalTyJob(name))
         .execute();
     return name;
+  }
+
+  private static V1alpha1TYJob read(ApiClient client, String name) throws ApiException {
+    return ArrangerResources.tyJobs(client).get("default", name).throwsApiException().getObject();
+  }
+
+  private static void patchStatus(ApiClient client, String name, String body) throws ApiException {
+    PatchUtils.patch(
+        V1alpha1TYJob.class,
+        () ->
+            new CustomObjectsApi(client)
+                .patchNamespacedCustomObjectStatus(
+                    ArrangerResources.GROUP,
+                    ArrangerResources.VERSION,
+                    "default",
+                    ArrangerResources.TYJOBS,
+                    name,
+                    new V1Patch(body))
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        client);
   }
 
   private static okhttp3.Call statusPatchCall(ApiClient client, String name) throws ApiException {
