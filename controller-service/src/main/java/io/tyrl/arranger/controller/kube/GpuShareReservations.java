@@ -155,7 +155,8 @@ public final class GpuShareReservations {
    * than the grace.
    */
   public void deleteUnused() {
-    if (!fence.mayWrite()) {
+    // On a cluster without shares the sweep reads nothing: it would walk every job and pod.
+    if (!fence.mayWrite() || reservations.list().isEmpty()) {
       return;
     }
     Set<String> needed = new HashSet<>();
