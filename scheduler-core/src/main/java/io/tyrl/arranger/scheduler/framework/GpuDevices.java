@@ -23,6 +23,10 @@ public final class GpuDevices {
   private final long[] releasing;
   private final long[] pipelined;
   private long changes;
+  // The predicates ask fitsNow of every node for every pod: kept up to date by every change, the
+  // answer reads two fields instead of three arrays.
+  private int wholeFreeNow;
+  private long mostFreeNow;
 
   /**
    * {@code allocatableMilli / 1000} devices; {@code otherUsedMilli} (pods the snapshot's jobs do
@@ -42,6 +46,21 @@ public final class GpuDevices {
         releasing[d] = WHOLE;
       }
     }
+    recountFreeNow();
+  }
+
+  private void recountFreeNow() {
+    int whole = 0;
+    long most = 0;
+    for (int d = 0; d < held.length; d++) {
+      long free = freeNow(d);
+      if (free == WHOLE) {
+        whole++;
+      }
+      most = Math.max(most, free);
+    }
+    wholeFreeNow = whole;
+    mostFreeNow = most;
   }
 
   /**
@@ -78,18 +97,15 @@ public final class GpuDevices {
 
   /** Devices nothing holds or claims now. */
   public int wholeFreeNow() {
-    int free = 0;
-    for (int d = 0; d < held.length; d++) {
-      if (held[d] == 0 && pipelined[d] == 0) {
-        free++;
-      }
-    }
-    return free;
+    return wholeFreeNow;
   }
 
   /** True when a pod asking {@code milli} fits on the devices as they are now. */
   public boolean fitsNow(long milli) {
-    return fits(milli, false, null);
+    if (milli <= 0) {
+      return true;
+    }
+    return isFraction(milli) ? mostFreeNow >= milli : wholeFreeNow >= milli / WHOLE;
   }
 
   /** True when a pod asking {@code milli} fits once what is being released is gone. */
@@ -229,6 +245,7 @@ public final class GpuDevices {
     for (int d : devices) {
       held[d] += sharePerDevice(milli);
     }
+    recountFreeNow();
   }
 
   void unhold(int[] devices, long milli) {
@@ -236,6 +253,7 @@ public final class GpuDevices {
     for (int d : devices) {
       held[d] -= sharePerDevice(milli);
     }
+    recountFreeNow();
   }
 
   void claim(int[] devices, long milli) {
@@ -243,6 +261,7 @@ public final class GpuDevices {
     for (int d : devices) {
       pipelined[d] += sharePerDevice(milli);
     }
+    recountFreeNow();
   }
 
   void unclaim(int[] devices, long milli) {
@@ -250,6 +269,7 @@ public final class GpuDevices {
     for (int d : devices) {
       pipelined[d] -= sharePerDevice(milli);
     }
+    recountFreeNow();
   }
 
   void release(int[] devices, long milli) {

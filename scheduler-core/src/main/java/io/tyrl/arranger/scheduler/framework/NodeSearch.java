@@ -135,6 +135,8 @@ public final class NodeSearch {
   private final long[] smallestRequest;
   private final Map<PlacementConstraints, StaticCandidates> candidatesByConstraints =
       new HashMap<>();
+  private PlacementConstraints lastConstraints;
+  private StaticCandidates lastCandidates;
   private final Map<RequestKey, RememberedFailure> failures = new HashMap<>();
   private final List<RequestKey> failureLog = new ArrayList<>();
   private final Map<RequestKey, Optional<String>> neverFits = new HashMap<>();
@@ -715,8 +717,15 @@ public final class NodeSearch {
   }
 
   private StaticCandidates candidatesFor(PlacementConstraints constraints) {
+    // The pods of a job share one constraints object, and a search asks once per node it weighs:
+    // hashing the constraints each time cost more than the lookup saved.
+    if (constraints == lastConstraints) {
+      return lastCandidates;
+    }
     StaticCandidates cached = candidatesByConstraints.get(constraints);
     if (cached != null) {
+      lastConstraints = constraints;
+      lastCandidates = cached;
       return cached;
     }
     PredicateResult[] rejections = new PredicateResult[nodes.length];
@@ -735,6 +744,8 @@ public final class NodeSearch {
     StaticCandidates created =
         new StaticCandidates(Arrays.copyOf(passing, count), rejections, permanent);
     candidatesByConstraints.put(constraints, created);
+    lastConstraints = constraints;
+    lastCandidates = created;
     return created;
   }
 }

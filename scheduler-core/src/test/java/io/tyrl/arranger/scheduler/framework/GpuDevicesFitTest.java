@@ -21,10 +21,12 @@ class GpuDevicesFitTest {
     int fitting = 0;
     for (int round = 0; round < 2000; round++) {
       int count = 1 + random.nextInt(8);
-      GpuDevices devices = new GpuDevices(count * GpuDevices.WHOLE, 0, 0);
+      // Pods outside the snapshot's jobs hold whole devices from the first.
+      long others = GpuDevices.WHOLE * random.nextInt(2);
+      GpuDevices devices = new GpuDevices(count * GpuDevices.WHOLE, others, 0);
       for (int d = 0; d < count; d++) {
         int[] one = {d};
-        switch (random.nextInt(5)) {
+        switch (random.nextInt(7)) {
           case 0 -> devices.hold(one, GpuDevices.WHOLE);
           case 1 -> devices.hold(one, 250 * (1 + random.nextInt(3)));
           case 2 -> {
@@ -32,9 +34,23 @@ class GpuDevicesFitTest {
             devices.release(one, 500);
           }
           case 3 -> devices.claim(one, 250 * (1 + random.nextInt(3)));
+          case 4 -> {
+            devices.hold(one, 250);
+            devices.hold(one, 500);
+            devices.unhold(one, 250 * (1 + random.nextInt(2)));
+          }
+          case 5 -> {
+            devices.claim(one, GpuDevices.WHOLE);
+            devices.unclaim(one, GpuDevices.WHOLE);
+          }
           default -> {}
         }
       }
+      int wholeFree = 0;
+      for (int d = 0; d < count; d++) {
+        wholeFree += devices.freeNow(d) == GpuDevices.WHOLE ? 1 : 0;
+      }
+      assertThat(devices.wholeFreeNow()).as("whole devices free").isEqualTo(wholeFree);
       for (long milli : ASKED) {
         boolean now = devices.choose(milli, false) != null;
         boolean later = devices.choose(milli, true) != null;

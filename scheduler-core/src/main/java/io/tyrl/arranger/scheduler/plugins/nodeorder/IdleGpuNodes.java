@@ -68,7 +68,7 @@ final class IdleGpuNodes implements PlacementListener {
 
   /** True when {@code task} is a pending pod only an idle node can hold. */
   boolean needsIdleNode(TaskState task) {
-    return needingIdleNode.contains(task);
+    return !needingIdleNode.isEmpty() && needingIdleNode.contains(task);
   }
 
   /**
