@@ -5,12 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EnvVar;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.crd.contract.GpuShareDevices;
+import io.tyrl.arranger.crd.reasons.LifecycleReasons;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.testing.NodeSpec;
+import io.tyrl.arranger.testing.SimulatedNodeAgent;
 import io.tyrl.arranger.testing.TYJobBuilder;
 import java.time.Duration;
 import java.util.HashMap;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * controller runs one reservation pod per shared device in its namespace; each sharing pod is
  * created with the ID of the GPU its device's reservation holds, the kubelet refuses none (it
  * refuses a share on a device no reservation holds, or beyond one GPU), and once the job ends its
- * reservations are deleted.
+ * reservations are deleted. A reservation that cannot start is named, with the kubelet's reason, on
+ * the job whose pods wait for it.
  */
 class GpuShareDevicesEndToEndIT {
 
@@ -114,6 +118,65 @@ class GpuShareDevicesEndToEndIT {
                 assertThat(reservations(cluster)).isEmpty();
               });
     }
+  }
+
+  /**
+   * A reservation whose image cannot be pulled keeps the sharing actors from being created; the job
+   * says why in a Warning Event once the patience has run out, naming the reservation and the
+   * kubelet's reason, while its whole-GPU learner runs.
+   */
+  @Test
+  void aReservationThatCannotStartIsNamedOnTheWaitingJob() throws Exception {
+    List<NodeSpec> nodes = List.of(NodeSpec.named(NODE).cpu("32").memory("128Gi").gpus(2).build());
+    Map<String, String> unpullable =
+        Map.of(
+            "arranger.controller.gpu-sharing.image",
+            SimulatedNodeAgent.UNPULLABLE_REGISTRY + "curl:8.10.1",
+            "arranger.controller.gpu-sharing.start-patience",
+            "3s");
+    try (TenancyCluster cluster =
+        TenancyCluster.start("gpu-share-stuck", nodes, Duration.ofMinutes(30), unpullable)) {
+      TYJobBuilder.named("sharing")
+          .namespace(TenancyCluster.JOBS_NAMESPACE)
+          .leader("learner", "1", "1Gi")
+          .leaderGpus("1")
+          .workers("half", 2, "1", "1Gi")
+          .workerGpuFraction("half", "0.5")
+          .set("minWorkersNum", 2)
+          .create(cluster.admin());
+      String reservation =
+          cluster.systemNamespace() + "/" + GpuShareDevices.reservationPodName(NODE, 1);
+
+      await("the job tells why its actors wait")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(500))
+          .untilAsserted(
+              () ->
+                  assertThat(reservationWaitingMessages(cluster))
+                      .as(() -> cluster.jobsSummary() + podsSummary(cluster))
+                      .anySatisfy(
+                          message ->
+                              assertThat(message)
+                                  .contains("\"sharing-half-0\", \"sharing-half-1\"")
+                                  .contains("node \"" + NODE + "\"")
+                                  .contains(reservation + " is Pending: ImagePullBackOff")));
+      assertThat(job(cluster).getStatus().getStage().getValue()).isEqualTo("Starting");
+      assertThat(cluster.livePodsByJob().get("sharing"))
+          .as("the learner runs; no actor was created without its GPU")
+          .extracting(pod -> pod.getMetadata().getName())
+          .containsExactly("sharing-learner");
+      assertThat(cluster.kubelet().gpuShareRefusals()).isEmpty();
+    }
+  }
+
+  private static List<String> reservationWaitingMessages(TenancyCluster cluster)
+      throws ApiException {
+    return new CoreV1Api(cluster.admin())
+        .listNamespacedEvent(TenancyCluster.JOBS_NAMESPACE).execute().getItems().stream()
+            .filter(event -> LifecycleReasons.GPU_RESERVATION_WAITING.equals(event.getReason()))
+            .filter(event -> "sharing".equals(event.getInvolvedObject().getName()))
+            .map(CoreV1Event::getMessage)
+            .toList();
   }
 
   private static String podsSummary(TenancyCluster cluster) {

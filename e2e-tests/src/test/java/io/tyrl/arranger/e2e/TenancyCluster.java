@@ -85,10 +85,22 @@ final class TenancyCluster implements AutoCloseable {
    */
   static TenancyCluster start(String test, List<NodeSpec> nodes, Duration leaderRunTime)
       throws Exception {
+    return start(test, nodes, leaderRunTime, Map.of());
+  }
+
+  /**
+   * @param controllerProperties Spring properties the controller runs with beyond its defaults
+   */
+  static TenancyCluster start(
+      String test,
+      List<NodeSpec> nodes,
+      Duration leaderRunTime,
+      Map<String, String> controllerProperties)
+      throws Exception {
     TenancyCluster cluster =
         new TenancyCluster(ControlPlane.start(KubeApiServerExtension.SERVICE_IDENTITIES));
     try {
-      cluster.startServices(test, nodes, leaderRunTime);
+      cluster.startServices(test, nodes, leaderRunTime, controllerProperties);
       return cluster;
     } catch (Exception | Error e) {
       cluster.close();
@@ -96,7 +108,11 @@ final class TenancyCluster implements AutoCloseable {
     }
   }
 
-  private void startServices(String test, List<NodeSpec> nodes, Duration leaderRunTime)
+  private void startServices(
+      String test,
+      List<NodeSpec> nodes,
+      Duration leaderRunTime,
+      Map<String, String> controllerProperties)
       throws Exception {
     CustomResourceDefinitions.install(admin);
     SimulatedNodes simulated = new SimulatedNodes(admin);
@@ -119,7 +135,10 @@ final class TenancyCluster implements AutoCloseable {
     scheduler =
         services.replicas("scheduler", LEASE_DURATION, RETRY_PERIOD, null, defaultPeriod).start(1);
     opened.add(scheduler);
-    controller = services.replicas("controller", LEASE_DURATION, RETRY_PERIOD, null).start(1);
+    controller =
+        services
+            .replicas("controller", LEASE_DURATION, RETRY_PERIOD, null, controllerProperties)
+            .start(1);
     opened.add(controller);
     scheduler.awaitAllReady(Duration.ofMinutes(2));
     controller.awaitAllReady(Duration.ofMinutes(2));

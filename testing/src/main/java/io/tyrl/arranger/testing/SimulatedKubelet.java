@@ -56,6 +56,25 @@ public final class SimulatedKubelet {
     return patchStatus(namespace, name, status);
   }
 
+  /**
+   * The pod's image cannot be pulled: it stays Pending, its containers waiting in {@code
+   * ImagePullBackOff} with the kubelet's message, as a node that cannot reach the registry reports.
+   */
+  public V1Pod backOffPullingImage(String namespace, String name) {
+    V1Pod pod = read(namespace, name);
+    String image = pod.getSpec().getContainers().get(0).getImage();
+    JsonObject waiting = new JsonObject();
+    waiting.addProperty("reason", "ImagePullBackOff");
+    waiting.addProperty("message", "Back-off pulling image \"" + image + "\"");
+    JsonObject status = new JsonObject();
+    status.addProperty("phase", "Pending");
+    status.addProperty("hostIP", "127.0.0.1");
+    status.addProperty("startTime", now());
+    status.add("conditions", conditions(now(), false));
+    status.add("containerStatuses", containerStatuses(pod, "waiting", waiting, false));
+    return patchStatus(namespace, name, status);
+  }
+
   public V1Pod succeed(String namespace, String name) {
     return terminate(namespace, name, "Succeeded", 0, "Completed");
   }

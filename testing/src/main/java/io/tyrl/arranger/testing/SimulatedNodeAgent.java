@@ -33,12 +33,19 @@ import java.util.concurrent.TimeUnit;
  * confirms a graceful deletion — without that, a bound pod would stay Terminating forever. GPU
  * devices are handed out as the device plugin would ({@link SimulatedGpuDevices}): a GPU
  * reservation pod writes its device's ID into its annotation once it runs, and a pod whose GPU
- * share its node cannot honour is refused.
+ * share its node cannot honour is refused. A pod whose image comes from {@link
+ * #UNPULLABLE_REGISTRY} never starts.
  */
 public final class SimulatedNodeAgent implements AutoCloseable {
 
   public static final String SIMULATED_LABEL = "arranger.tyrl.io/simulated";
   public static final String ROLE_LABEL = PodLabels.ROLE;
+
+  /**
+   * Images from this registry cannot be pulled: their pods stay Pending in {@code
+   * ImagePullBackOff}. The {@code .invalid} domain never resolves, so a real node fails the same.
+   */
+  public static final String UNPULLABLE_REGISTRY = "unreachable.invalid/";
 
   /** How long pods take: to start, and for a leader, to finish. */
   public record Timing(Duration startDelay, Duration leaderRunTime) {}
@@ -164,6 +171,14 @@ public final class SimulatedNodeAgent implements AutoCloseable {
     String namespace = pod.getMetadata().getNamespace();
     String name = pod.getMetadata().getName();
     String node = pod.getSpec().getNodeName();
+    if (pod.getSpec().getContainers().stream()
+        .anyMatch(c -> c.getImage() != null && c.getImage().startsWith(UNPULLABLE_REGISTRY))) {
+      retrying(
+          "back off pulling " + namespace + "/" + name,
+          () -> kubelet.backOffPullingImage(namespace, name),
+          () -> {});
+      return;
+    }
     Optional<String> refusal = gpus.admit(pod, node, gpusOf(node));
     if (refusal.isPresent()) {
       retrying(

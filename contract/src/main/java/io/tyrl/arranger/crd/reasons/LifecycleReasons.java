@@ -57,6 +57,12 @@ public final class LifecycleReasons {
   /** The API server refused to create one of the job's pods. */
   public static final String POD_CREATE_REFUSED = "PodCreateRefused";
 
+  /**
+   * A pod sharing a GPU waits for its device's reservation pod, which ended or has not held its GPU
+   * within the patience ({@code arranger.controller.gpu-sharing.start-patience}).
+   */
+  public static final String GPU_RESERVATION_WAITING = "GpuReservationWaiting";
+
   /** Condition {@code Validated}: the spec passed validation. */
   public static final String VALID = "Valid";
 
@@ -90,7 +96,8 @@ public final class LifecycleReasons {
           NODE_UNREACHABLE,
           POD_NAME_CONFLICT,
           TERMINATED,
-          POD_CREATE_REFUSED);
+          POD_CREATE_REFUSED,
+          GPU_RESERVATION_WAITING);
 
   private LifecycleReasons() {}
 }

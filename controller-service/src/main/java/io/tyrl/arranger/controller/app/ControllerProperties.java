@@ -68,7 +68,7 @@ record ControllerProperties(
           "arranger.controller.status-batch-period must not be negative, got " + statusBatchPeriod);
     }
     retry = retry == null ? new Retry(null, null) : retry;
-    gpuSharing = gpuSharing == null ? new GpuSharing(null, null, null, null) : gpuSharing;
+    gpuSharing = gpuSharing == null ? new GpuSharing(null, null, null, null, null) : gpuSharing;
     refusingNodeAvoidance =
         refusingNodeAvoidance == null ? Duration.ofMinutes(5) : refusingNodeAvoidance;
     unreachableNodeGrace =
@@ -92,12 +92,15 @@ record ControllerProperties(
    * @param serviceAccount the reservations' service account, allowed to annotate pods of {@code
    *     namespace}
    * @param unusedGrace how long a reservation no share needs is kept before it is deleted
+   * @param startPatience how long a reservation may take to hold its GPU before the jobs waiting
+   *     for it get a Warning Event saying why it does not
    */
   record GpuSharing(
       @DefaultValue("default") String namespace,
       @DefaultValue("curlimages/curl:8.10.1") String image,
       @DefaultValue("arranger-gpu-reservation") String serviceAccount,
-      @DefaultValue("30s") Duration unusedGrace) {
+      @DefaultValue("30s") Duration unusedGrace,
+      @DefaultValue("60s") Duration startPatience) {
 
     GpuSharing {
       namespace = namespace == null || namespace.isBlank() ? "default" : namespace;
@@ -111,6 +114,12 @@ record ControllerProperties(
         throw new IllegalArgumentException(
             "arranger.controller.gpu-sharing.unused-grace must not be negative, got "
                 + unusedGrace);
+      }
+      startPatience = startPatience == null ? Duration.ofSeconds(60) : startPatience;
+      if (startPatience.isNegative()) {
+        throw new IllegalArgumentException(
+            "arranger.controller.gpu-sharing.start-patience must not be negative, got "
+                + startPatience);
       }
     }
   }

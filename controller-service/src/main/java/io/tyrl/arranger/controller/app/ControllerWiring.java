@@ -302,7 +302,8 @@ class ControllerWiring {
         sharing.namespace(),
         sharing.image(),
         sharing.serviceAccount(),
-        sharing.unusedGrace());
+        sharing.unusedGrace(),
+        sharing.startPatience());
   }
 
   /** Deletes unused GPU reservations every half of their grace (at least every 5 s). */

@@ -50,8 +50,24 @@ public final class GpuShareReservations {
     /** The device's reservation runs and holds the GPU with this ID. */
     record Ready(int index, String id) implements Device {}
 
-    /** The reservation is being created or started; the pod waits. */
-    record Waiting(String reservation) implements Device {}
+    /**
+     * The reservation is being created, started or replaced; the pod waits.
+     *
+     * @param state what keeps the reservation from holding its GPU, as a phrase after its name
+     * @param waited how long the reservation has existed (zero when it was just created)
+     * @param ended the reservation ended (its GPU lost or its script failed) and is being replaced:
+     *     worth telling the user at once, however young it was
+     */
+    record Waiting(String reservation, String state, Duration waited, boolean ended)
+        implements Device {
+
+      /**
+       * True when the user should be told: it ended, or has not started within {@code patience}.
+       */
+      public boolean overdue(Duration patience) {
+        return ended || waited.compareTo(patience) >= 0;
+      }
+    }
   }
 
   private static final Device NOT_SHARED = new Device.NotShared();
@@ -86,11 +102,14 @@ public final class GpuShareReservations {
   private final String image;
   private final String serviceAccount;
   private final Duration unusedGrace;
+  private final Duration startPatience;
 
   /**
    * @param reservations the reservation pods of {@code namespace}, as cached
    * @param unusedGrace how long a reservation no seat needs is kept before it is deleted (a job
    *     seated on it may not be in the cache yet)
+   * @param startPatience how long a reservation may take to hold its GPU before the jobs whose pods
+   *     wait for it are told why (pulling its image the first time on a node takes a while)
    */
   public GpuShareReservations(
       CoreV1Api core,
@@ -101,7 +120,8 @@ public final class GpuShareReservations {
       String namespace,
       String image,
       String serviceAccount,
-      Duration unusedGrace) {
+      Duration unusedGrace,
+      Duration startPatience) {
     this.core = core;
     this.reservations = reservations;
     this.cache = cache;
@@ -111,6 +131,33 @@ public final class GpuShareReservations {
     this.image = image;
     this.serviceAccount = serviceAccount;
     this.unusedGrace = unusedGrace;
+    this.startPatience = startPatience;
+  }
+
+  /** How long a reservation may take to hold its GPU before its waiting pods' jobs are told why. */
+  public Duration startPatience() {
+    return startPatience;
+  }
+
+  /**
+   * The Event's message for the pods of one job waiting on {@code waiting}: {@code pods "a-0",
+   * "a-1" of node "n1" wait for their GPU share: reservation pod ns/r is Pending: ImagePullBackOff
+   * (…)}.
+   */
+  static String waitingMessage(List<String> pods, String node, Device.Waiting waiting) {
+    StringBuilder names = new StringBuilder();
+    for (String pod : pods) {
+      names.append(names.length() > 0 ? ", " : "").append('"').append(pod).append('"');
+    }
+    String waits = pods.size() == 1 ? "waits for its" : "wait for their";
+    return "%s %s of node \"%s\" %s GPU share: reservation pod %s %s"
+        .formatted(
+            pods.size() == 1 ? "pod" : "pods",
+            names,
+            node,
+            waits,
+            waiting.reservation(),
+            waiting.state());
   }
 
   /**
@@ -126,28 +173,42 @@ public final class GpuShareReservations {
     V1Pod reservation = reservations.getByKey(namespace + "/" + name);
     if (reservation == null) {
       create(name, create.nodeName(), seat);
-      return new Device.Waiting(name);
+      return new Device.Waiting(qualified(name), "was just created", Duration.ZERO, false);
     }
+    Duration waited = age(reservation);
     String phase = reservation.getStatus() == null ? null : reservation.getStatus().getPhase();
     if ("Failed".equals(phase) || "Succeeded".equals(phase)) {
-      log.warn(
-          "GPU reservation {}/{} ended ({}: {}); replacing it",
-          namespace,
-          name,
-          phase,
-          reservation.getStatus().getReason());
+      String ended = ReservationStates.ended(reservation);
+      log.warn("GPU reservation {}/{} {}; replacing it", namespace, name, ended);
       delete(reservation);
-      return new Device.Waiting(name);
+      return new Device.Waiting(qualified(name), ended + "; it is being replaced", waited, true);
     }
     Map<String, String> annotations = reservation.getMetadata().getAnnotations();
     String id = annotations == null ? null : annotations.get(GpuShareDevices.DEVICE_ID_ANNOTATION);
-    if (reservation.getMetadata().getDeletionTimestamp() != null
-        || !"Running".equals(phase)
-        || id == null
-        || id.isBlank()) {
-      return new Device.Waiting(name);
+    if (reservation.getMetadata().getDeletionTimestamp() != null) {
+      return new Device.Waiting(qualified(name), "is being deleted", waited, false);
+    }
+    if (!"Running".equals(phase)) {
+      return new Device.Waiting(
+          qualified(name), ReservationStates.notRunning(reservation), waited, false);
+    }
+    if (id == null || id.isBlank()) {
+      return new Device.Waiting(qualified(name), ReservationStates.NO_ID, waited, false);
     }
     return new Device.Ready(seat, id);
+  }
+
+  private String qualified(String name) {
+    return namespace + "/" + name;
+  }
+
+  private Duration age(V1Pod reservation) {
+    OffsetDateTime created = reservation.getMetadata().getCreationTimestamp();
+    if (created == null) {
+      return Duration.ZERO;
+    }
+    Duration age = Duration.between(created.toInstant(), clock.instant());
+    return age.isNegative() ? Duration.ZERO : age;
   }
 
   /**
@@ -234,6 +295,9 @@ public final class GpuShareReservations {
             .name("reserve")
             .image(image)
             .command(List.of("sh", "-c", RESERVE_SCRIPT))
+            // The script's complaint on stderr becomes the container's termination message, which
+            // the job's Event then quotes.
+            .terminationMessagePolicy("FallbackToLogsOnError")
             .env(
                 List.of(
                     fieldEnv("POD_NAME", "metadata.name"),

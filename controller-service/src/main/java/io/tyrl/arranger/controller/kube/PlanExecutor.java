@@ -17,6 +17,7 @@ import io.tyrl.arranger.kube.StatusPatcher;
 import io.tyrl.arranger.kube.leader.LeadershipFence;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -129,23 +130,27 @@ public final class PlanExecutor {
    */
   public Result apply(JobSnapshot job, Map<String, V1Pod> pods, Plan plan) {
     Map<PlannedAction.CreatePod, GpuShareReservations.Device> devices = new HashMap<>();
-    boolean podsWait = false;
+    WaitingPods waitingPods = new WaitingPods();
     for (PlannedAction.CreatePod create : plan.creates()) {
       GpuShareReservations.Device device = reservations.deviceFor(job, create);
       if (device instanceof GpuShareReservations.Device.Waiting waiting) {
-        podsWait = true;
+        waitingPods.add(create, waiting);
         log.debug(
-            "pod {}/{} waits for GPU reservation {}",
+            "pod {}/{} waits for GPU reservation {}: it {}",
             job.namespace(),
             create.podName(),
-            waiting.reservation());
+            waiting.reservation(),
+            waiting.state());
         if (plan.createsLeaderFirst() && create.role() == PodRole.LEADER) {
+          waitingPods.tell(job);
           return Result.of(Outcome.LEADER_WAITS_FOR_DEVICE);
         }
       } else {
         devices.put(create, device);
       }
     }
+    boolean podsWait = !waitingPods.isEmpty();
+    waitingPods.tell(job);
     List<String> releases =
         plan.releases().stream().map(PlannedAction.ReleaseAllocation::podName).toList();
     Optional<PlannedAction.CreatePod> leaderFirst =
@@ -189,6 +194,45 @@ public final class PlanExecutor {
       }
     }
     return new Result(Outcome.APPLIED, newResourceVersion, podsWait);
+  }
+
+  /**
+   * The pods of one plan that wait for a GPU reservation, by reservation: one Event per reservation
+   * that ended or has not started within the patience, naming its pods and what keeps it. The
+   * message stays the same while the cause does, so repeats count on one Event.
+   */
+  private final class WaitingPods {
+    private final Map<String, GpuShareReservations.Device.Waiting> byReservation =
+        new LinkedHashMap<>();
+    private final Map<String, List<String>> podsByReservation = new LinkedHashMap<>();
+    private final Map<String, String> nodeByReservation = new HashMap<>();
+
+    void add(PlannedAction.CreatePod create, GpuShareReservations.Device.Waiting waiting) {
+      byReservation.putIfAbsent(waiting.reservation(), waiting);
+      nodeByReservation.putIfAbsent(waiting.reservation(), create.nodeName());
+      podsByReservation
+          .computeIfAbsent(waiting.reservation(), reservation -> new ArrayList<>())
+          .add(create.podName());
+    }
+
+    boolean isEmpty() {
+      return byReservation.isEmpty();
+    }
+
+    void tell(JobSnapshot job) {
+      for (GpuShareReservations.Device.Waiting waiting : byReservation.values()) {
+        if (waiting.overdue(reservations.startPatience())) {
+          events.record(
+              job,
+              EventType.WARNING,
+              LifecycleReasons.GPU_RESERVATION_WAITING,
+              GpuShareReservations.waitingMessage(
+                  podsByReservation.get(waiting.reservation()),
+                  nodeByReservation.get(waiting.reservation()),
+                  waiting));
+        }
+      }
+    }
   }
 
   private Result writeStatus(JobSnapshot job, List<String> releases, Plan plan) {

@@ -24,6 +24,24 @@ class ControllerPropertiesTest {
     assertThat(properties.resyncPeriod()).isEqualTo(Duration.ofMinutes(10));
     assertThat(properties.retry().initialDelay()).isEqualTo(Duration.ofMillis(500));
     assertThat(properties.retry().maxDelay()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(properties.gpuSharing().unusedGrace()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(properties.gpuSharing().startPatience()).isEqualTo(Duration.ofSeconds(60));
+  }
+
+  @Test
+  void bindsTheGpuReservationSettings() {
+    ControllerProperties properties =
+        bind(
+            Map.of(
+                "arranger.controller.gpu-sharing.image", "registry.local/curl:1",
+                "arranger.controller.gpu-sharing.start-patience", "2m"));
+
+    assertThat(properties.gpuSharing().image()).isEqualTo("registry.local/curl:1");
+    assertThat(properties.gpuSharing().startPatience()).isEqualTo(Duration.ofMinutes(2));
+    assertThatThrownBy(() -> bind(Map.of("arranger.controller.gpu-sharing.start-patience", "-1s")))
+        .rootCause()
+        .hasMessageContaining(
+            "arranger.controller.gpu-sharing.start-patience must not be negative, got PT-1S");
   }
 
   @Test

@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +41,8 @@ class GpuShareReservationsTest {
           NAMESPACE,
           "curlimages/curl:8.10.1",
           "arranger-gpu-reservation",
-          Duration.ofSeconds(30));
+          Duration.ofSeconds(30),
+          Duration.ofSeconds(60));
 
   private static JobSnapshot job(String actorAnnotations, String seats) {
     String actorTemplate =
@@ -68,6 +70,10 @@ class GpuShareReservationsTest {
   }
 
   private void cache(String phase, String deviceId, boolean terminating) {
+    cache(phase, deviceId, terminating, null);
+  }
+
+  private void cache(String phase, String deviceId, boolean terminating, OffsetDateTime created) {
     Map<String, String> annotations = new HashMap<>();
     if (deviceId != null) {
       annotations.put(GpuShareDevices.DEVICE_ID_ANNOTATION, deviceId);
@@ -79,6 +85,7 @@ class GpuShareReservationsTest {
                     .namespace(NAMESPACE)
                     .name(RESERVATION)
                     .annotations(annotations)
+                    .creationTimestamp(created)
                     .deletionTimestamp(terminating ? OffsetDateTime.now() : null))
             .status(new V1PodStatus().phase(phase)));
   }
@@ -102,19 +109,55 @@ class GpuShareReservationsTest {
   }
 
   @Test
-  void thePodWaitsForAMissingStartingUnreportedEndedOrLeavingReservation() {
+  void thePodWaitsForAMissingStartingUnreportedEndedOrLeavingReservationAndSaysWhy() {
     JobSnapshot job = job(SHARE, "{\"train-actor-0\": 1}");
-    GpuShareReservations.Device waiting = new GpuShareReservations.Device.Waiting(RESERVATION);
+    Duration patience = reservations.startPatience();
 
-    assertThat(reservations.deviceFor(job, actor0())).as("none yet").isEqualTo(waiting);
+    GpuShareReservations.Device.Waiting none = waiting(job);
+    assertThat(none.reservation()).isEqualTo(NAMESPACE + "/" + RESERVATION);
+    assertThat(none.state()).isEqualTo("was just created");
+    assertThat(none.overdue(patience)).as("just created").isFalse();
+
     cache("Pending", null, false);
-    assertThat(reservations.deviceFor(job, actor0())).as("not started").isEqualTo(waiting);
+    assertThat(waiting(job).state()).isEqualTo("is Pending: no container of it has started");
     cache("Running", null, false);
-    assertThat(reservations.deviceFor(job, actor0())).as("no ID written yet").isEqualTo(waiting);
-    cache("Failed", "GPU-1234", false);
-    assertThat(reservations.deviceFor(job, actor0())).as("ended").isEqualTo(waiting);
+    assertThat(waiting(job).state()).as("no ID written yet").isEqualTo(ReservationStates.NO_ID);
     cache("Running", "GPU-1234", true);
-    assertThat(reservations.deviceFor(job, actor0())).as("being deleted").isEqualTo(waiting);
+    assertThat(waiting(job).state()).isEqualTo("is being deleted");
+
+    cache("Failed", "GPU-1234", false);
+    GpuShareReservations.Device.Waiting ended = waiting(job);
+    assertThat(ended.state()).isEqualTo("ended (Failed); it is being replaced");
+    assertThat(ended.overdue(patience)).as("an ended reservation is told at once").isTrue();
+  }
+
+  @Test
+  void aReservationIsOverdueOnceItIsOlderThanThePatience() {
+    JobSnapshot job = job(SHARE, "{\"train-actor-0\": 1}");
+    Duration patience = reservations.startPatience();
+
+    cache("Pending", null, false, OffsetDateTime.now().minusSeconds(10));
+    assertThat(waiting(job).overdue(patience)).as("10 s old").isFalse();
+    cache("Pending", null, false, OffsetDateTime.now().minus(patience).minusSeconds(1));
+    assertThat(waiting(job).overdue(patience)).as("older than the patience").isTrue();
+  }
+
+  @Test
+  void theEventNamesThePodsTheNodeAndWhatKeepsTheReservation() {
+    GpuShareReservations.Device.Waiting waiting =
+        new GpuShareReservations.Device.Waiting(
+            "arranger-system/r", "is Pending: ImagePullBackOff", Duration.ofMinutes(2), false);
+
+    assertThat(GpuShareReservations.waitingMessage(List.of("a-0"), "n1", waiting))
+        .isEqualTo(
+            "pod \"a-0\" of node \"n1\" waits for its GPU share: reservation pod"
+                + " arranger-system/r is Pending: ImagePullBackOff");
+    assertThat(GpuShareReservations.waitingMessage(List.of("a-0", "a-1"), "n1", waiting))
+        .startsWith("pods \"a-0\", \"a-1\" of node \"n1\" wait for their GPU share:");
+  }
+
+  private GpuShareReservations.Device.Waiting waiting(JobSnapshot job) {
+    return (GpuShareReservations.Device.Waiting) reservations.deviceFor(job, actor0());
   }
 
   @Test
