@@ -347,10 +347,12 @@ public final class SimulateCommand {
       TopologySummary topology = TopologySummary.of(runs.get(0));
       out.printf(
           Locale.ROOT,
-          "sim-topology jobs=%d required-in-domain=%s preferred-in-domain=%s gpu-alloc=%s"
-              + " topology-blind-gpu-alloc=%s deadlocks=%d%n",
+          "sim-topology jobs=%d required-in-domain=%s preferred-in-domain=%s"
+              + " preferred-all-pods-in-domain=%s gpu-alloc=%s topology-blind-gpu-alloc=%s"
+              + " deadlocks=%d%n",
           main.jobs(),
           Formats.percent(topology.requiredInDomain()),
+          Formats.percent(topology.preferredMinimumInDomain()),
           Formats.percent(topology.preferredInDomain()),
           Formats.percent(main.gpuAlloc()),
           Formats.percent(blind.gpuAlloc()),

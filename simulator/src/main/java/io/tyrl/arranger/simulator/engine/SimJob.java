@@ -71,6 +71,7 @@ final class SimJob {
   boolean deadlocked;
   Boolean requiredInDomain;
   Boolean preferredInDomain;
+  Boolean preferredMinimumInDomain;
   double partialSince = Double.NaN;
 
   long heldGpu;

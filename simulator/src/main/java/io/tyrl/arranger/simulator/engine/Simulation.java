@@ -180,6 +180,34 @@ public final class Simulation {
     }
     job.requiredInDomain = sharesDomain(used, job.spec.topology().required());
     job.preferredInDomain = sharesDomain(used, job.spec.topology().preferred());
+    job.preferredMinimumInDomain = minimumInLeadersDomain(job, job.spec.topology().preferred());
+  }
+
+  /**
+   * Whether the domain of {@code level} the leader started in also holds the job's minimum of
+   * workers (all of them when fewer started); null when the job asks no such level.
+   */
+  private Boolean minimumInLeadersDomain(SimJob job, String level) {
+    if (level == null) {
+      return null;
+    }
+    Map<String, String> domainOf = new HashMap<>();
+    for (NodeInfo node : nodes) {
+      domainOf.put(node.name(), node.labels().get(level));
+    }
+    String leaders = job.nodeOf[0] == null ? null : domainOf.get(job.nodeOf[0]);
+    if (leaders == null) {
+      return false;
+    }
+    int placed = 0;
+    int inDomain = 0;
+    for (int task = 1; task < job.nodeOf.length; task++) {
+      if (job.nodeOf[task] != null) {
+        placed++;
+        inDomain += leaders.equals(domainOf.get(job.nodeOf[task])) ? 1 : 0;
+      }
+    }
+    return inDomain >= Math.min(job.spec.minWorkers(), placed);
   }
 
   private Boolean sharesDomain(java.util.Set<String> used, String level) {
@@ -272,7 +300,8 @@ public final class Simulation {
                         job.restarts,
                         job.deadlocked,
                         job.requiredInDomain,
-                        job.preferredInDomain))
+                        job.preferredInDomain,
+                        job.preferredMinimumInDomain))
             .toList();
     return new RunRecord(
         variant.name(),

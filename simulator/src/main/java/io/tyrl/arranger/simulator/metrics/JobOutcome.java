@@ -10,7 +10,10 @@ package io.tyrl.arranger.simulator.metrics;
  * @param deadlocked true when it held part of its gang longer than the deadlock threshold
  *     <p>{@code requiredInDomain} / {@code preferredInDomain}: whether the pods placed when the job
  *     first started shared one domain of its required / preferred topology level; null when the job
- *     asked no such level, or its minimum sat on one node.
+ *     asked no such level, or its minimum sat on one node. {@code preferredMinimumInDomain}:
+ *     whether its leader's domain of the preferred level held at least its gang minimum of workers
+ *     — what the preferred level asks of placement; elastic workers above it may spill to the
+ *     nearest domain with room.
  */
 public record JobOutcome(
     String name,
@@ -22,7 +25,8 @@ public record JobOutcome(
     int restarts,
     boolean deadlocked,
     Boolean requiredInDomain,
-    Boolean preferredInDomain) {
+    Boolean preferredInDomain,
+    Boolean preferredMinimumInDomain) {
 
   /** The outcome of a job that asked no topology (or was not placed over several nodes). */
   public JobOutcome(
@@ -34,7 +38,8 @@ public record JobOutcome(
       String failure,
       int restarts,
       boolean deadlocked) {
-    this(name, queue, submitted, started, finished, failure, restarts, deadlocked, null, null);
+    this(
+        name, queue, submitted, started, finished, failure, restarts, deadlocked, null, null, null);
   }
 
   public boolean hasStarted() {

@@ -9,15 +9,22 @@ package io.tyrl.arranger.simulator.metrics;
  * @param requiredInDomain the share of them in one domain, NaN when there were none
  * @param preferred jobs with a preferred level that started over several nodes
  * @param preferredInDomain the share of them in one domain, NaN when there were none
+ * @param preferredMinimumInDomain the share of them whose leader's domain held their gang minimum
+ *     (see {@link JobOutcome}), NaN when there were none
  */
 public record TopologySummary(
-    int required, double requiredInDomain, int preferred, double preferredInDomain) {
+    int required,
+    double requiredInDomain,
+    int preferred,
+    double preferredInDomain,
+    double preferredMinimumInDomain) {
 
   public static TopologySummary of(RunRecord run) {
     int required = 0;
     int requiredIn = 0;
     int preferred = 0;
     int preferredIn = 0;
+    int preferredMinimumIn = 0;
     for (JobOutcome job : run.jobs()) {
       if (job.requiredInDomain() != null) {
         required++;
@@ -26,12 +33,14 @@ public record TopologySummary(
       if (job.preferredInDomain() != null) {
         preferred++;
         preferredIn += job.preferredInDomain() ? 1 : 0;
+        preferredMinimumIn += Boolean.TRUE.equals(job.preferredMinimumInDomain()) ? 1 : 0;
       }
     }
     return new TopologySummary(
         required,
         required == 0 ? Double.NaN : (double) requiredIn / required,
         preferred,
-        preferred == 0 ? Double.NaN : (double) preferredIn / preferred);
+        preferred == 0 ? Double.NaN : (double) preferredIn / preferred,
+        preferred == 0 ? Double.NaN : (double) preferredMinimumIn / preferred);
   }
 }

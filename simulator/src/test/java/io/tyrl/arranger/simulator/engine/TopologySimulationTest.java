@@ -36,6 +36,11 @@ class TopologySimulationTest {
   private static final ClusterShape TWO_RACKS = ClusterShape.gpuNodes(32).withTopology();
 
   private static TraceJob job(String name, double submit, int workers, long seconds) {
+    return job(name, submit, workers, workers, seconds);
+  }
+
+  private static TraceJob job(
+      String name, double submit, int workers, int minWorkers, long seconds) {
     return new TraceJob(
         name,
         submit,
@@ -45,7 +50,7 @@ class TopologySimulationTest {
         Resource.of("cpu", "1"),
         Resource.of("cpu", "1", "nvidia.com/gpu", "8"),
         workers,
-        workers,
+        minWorkers,
         Duration.ofSeconds(seconds),
         GangMode.STRICT,
         null,
@@ -101,5 +106,33 @@ class TopologySimulationTest {
     assertThat(summary.requiredInDomain()).isEqualTo(1.0);
     assertThat(summary.preferred()).isZero();
     assertThat(run.jobs().get(10).hasStarted()).isTrue();
+  }
+
+  /**
+   * A gang preferring a rack whose minimum (12 whole-node workers) fits one rack of 16 nodes, and
+   * whose 8 elastic workers above it cannot: the minimum starts in the leader's rack and the
+   * surplus spills to the other. Counted as a preferred minimum kept, and as a job whose pods do
+   * not all share a rack.
+   */
+  @Test
+  void aPreferredGangKeepsItsMinimumInOneRackWhileItsSurplusSpills() {
+    List<TraceJob> jobs =
+        List.of(
+            job("gang", 0, 20, 12, 100).withTopology(new TopologyRequest(null, ClusterShape.RACK)));
+    Variant aware =
+        new Variant(
+            "default",
+            DefaultSchedulerConfiguration.YAML,
+            PARSER
+                .parse(DefaultSchedulerConfiguration.YAML)
+                .withTopologyLevels(new TopologyLevels(ClusterShape.LEVELS)),
+            UnaryOperator.identity());
+
+    RunRecord run = Simulation.run(new Trace(jobs), TWO_RACKS, aware, SimulationSettings.DEFAULTS);
+
+    TopologySummary summary = TopologySummary.of(run);
+    assertThat(summary.preferred()).isEqualTo(1);
+    assertThat(summary.preferredMinimumInDomain()).as("the minimum in one rack").isEqualTo(1.0);
+    assertThat(summary.preferredInDomain()).as("all 21 pods in one rack").isEqualTo(0.0);
   }
 }
