@@ -48,4 +48,25 @@ public final class GoDurations {
     }
     return Duration.ofMillis(millis.longValueExact());
   }
+
+  /**
+   * The duration as {@link #parse} reads it, in whole units from hours down: {@code 1h30m}, {@code
+   * 30s}, {@code 250ms}; {@code 0s} for zero.
+   */
+  public static String format(Duration duration) {
+    long millis = duration.toMillis();
+    if (millis == 0) {
+      return "0s";
+    }
+    StringBuilder text = new StringBuilder();
+    long[] units = {3_600_000, 60_000, 1_000, 1};
+    String[] names = {"h", "m", "s", "ms"};
+    for (int i = 0; i < units.length; i++) {
+      if (millis >= units[i]) {
+        text.append(millis / units[i]).append(names[i]);
+        millis %= units[i];
+      }
+    }
+    return text.toString();
+  }
 }

@@ -95,6 +95,30 @@ public final class TopologyWording {
         + whyThere;
   }
 
+  /**
+   * No domain of the preferred level has room for the gang now, and the gang waits for one before
+   * it spreads: {@code no rack has room for the gang minimum (32 nvidia.com/gpu) now: the emptiest,
+   * r7, has 24 free; a preferred rack is waited for up to 30s after the job began waiting, then the
+   * gang spreads over several}.
+   */
+  public static String waitingForPreferred(
+      String level, String demand, String emptiest, String free, String wait) {
+    String noun = levelNoun(level);
+    return "no "
+        + noun
+        + " has room for the gang minimum ("
+        + demand
+        + ") now: the emptiest, "
+        + emptiest
+        + ", has "
+        + free
+        + " free; a preferred "
+        + noun
+        + " is waited for up to "
+        + wait
+        + " after the job began waiting, then the gang spreads over several";
+  }
+
   /** What a node kept for a waiting gang says to the pods of other jobs. */
   public static String heldForGang(String level, String jobKey) {
     return "held for gang " + jobKey + "'s " + levelNoun(level);

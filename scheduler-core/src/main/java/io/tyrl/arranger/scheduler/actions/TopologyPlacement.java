@@ -1,6 +1,8 @@
 package io.tyrl.arranger.scheduler.actions;
 
+import io.tyrl.arranger.crd.contract.GoDurations;
 import io.tyrl.arranger.crd.reasons.TopologyWording;
+import io.tyrl.arranger.scheduler.api.TopologyLevels;
 import io.tyrl.arranger.scheduler.api.TopologyRequest;
 import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeFence;
@@ -12,6 +14,8 @@ import io.tyrl.arranger.scheduler.topology.Domain;
 import io.tyrl.arranger.scheduler.topology.DomainOrder;
 import io.tyrl.arranger.scheduler.topology.Domains;
 import io.tyrl.arranger.scheduler.topology.GangDemand;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -28,8 +32,10 @@ import java.util.function.Function;
  *       the free room are tried in {@link DomainOrder}'s order (the one left fullest first), each
  *       from a savepoint of the one statement, and the first that makes the job ready is kept;
  *   <li>inside that domain (or the cluster, without a required level) the pods sharing the job's
- *       preferred level are tried in one domain of it, in the same order; when none holds them they
- *       are placed domain by domain, the emptiest first, so that they span as few as room allows;
+ *       preferred level are tried in one domain of it, in the same order; when none holds them, a
+ *       job placing its first pods waits for one while it has waited less than {@code
+ *       topology.preferredWait} (holding the domain likeliest to drain, as below), and is then
+ *       placed domain by domain, the emptiest first, so that its pods span as few as room allows;
  *   <li>a job holding pods already (a NonStrict reservation, a lost pod) stays in the domain of its
  *       leader, or of another pod when the leader is gone;
  *   <li>elastic pods stay in the leader's required domain, and look in the leader's preferred
@@ -61,11 +67,12 @@ final class TopologyPlacement {
   JobPlacer.Outcome placeMinimum(JobState job, Statement statement) {
     String required = job.info().topology().required();
     NodeState anchor = anchor(job);
+    preferredToHold = null;
     if (required == null) {
-      return placeIn(job, statement, null);
+      return holdingForPreferred(job, placeIn(job, statement, null, anchor == null));
     }
     if (anchor != null) {
-      return placeIn(job, statement, domains.containing(required, anchor).orElse(null));
+      return placeIn(job, statement, domains.containing(required, anchor).orElse(null), false);
     }
     DomainOrder order = new DomainOrder(session, job, GangDemand.of(session, job.minimumRequest()));
     List<Domain> all = domains.all(required);
@@ -77,16 +84,20 @@ final class TopologyPlacement {
     JobPlacer.Outcome first = null;
     for (Domain domain : fitting.subList(0, Math.min(MAX_DOMAINS_TRIED, fitting.size()))) {
       Statement.Savepoint savepoint = statement.savepoint();
-      JobPlacer.Outcome outcome = placeIn(job, statement, domain);
+      JobPlacer.Outcome outcome = placeIn(job, statement, domain, true);
       if (placer.isReady(job) || outcome instanceof JobPlacer.NeverFits) {
         return outcome;
       }
       first = first == null ? outcome : first;
       statement.rollbackTo(savepoint);
     }
+    if (first instanceof JobPlacer.NoDomain waitingForPreferred) {
+      // Room for the minimum in a required domain, none yet in one preferred domain inside it.
+      return holdingForPreferred(job, waitingForPreferred);
+    }
     if (session.tiers().mayKeepPartialPlacements(job)) {
       // A NonStrict reservation builds up in the domain likeliest to hold it.
-      return placeIn(job, statement, fitting.get(0));
+      return placeIn(job, statement, fitting.get(0), false);
     }
     hold(job, order, all, required);
     return new JobPlacer.NoDomain(
@@ -148,8 +159,16 @@ final class TopologyPlacement {
     return domains.nearest(anchor, topology.preferred(), topology.required());
   }
 
-  /** The minimum inside {@code domain} (null: anywhere), the preferred level packed within it. */
-  private JobPlacer.Outcome placeIn(JobState job, Statement statement, Domain domain) {
+  /**
+   * The minimum inside {@code domain} (null: anywhere), the preferred level packed within it.
+   *
+   * @param mayWait when no domain of the preferred level has the room, a job placing its first pods
+   *     waits for one while it has waited less than {@link TopologyLevels#preferredWait}: the
+   *     outcome is then a {@link JobPlacer.NoDomain} saying so, nothing is placed, and the domain
+   *     to hold for it is left in {@link #preferredToHold}
+   */
+  private JobPlacer.Outcome placeIn(
+      JobState job, Statement statement, Domain domain, boolean mayWait) {
     NodeFence inDomain = domain == null ? null : NodeFence.of(domain.nodes());
     String preferred = job.info().topology().preferred();
     Map<String, NodeFence> spread = new HashMap<>();
@@ -180,8 +199,40 @@ final class TopologyPlacement {
         }
         statement.rollbackTo(savepoint);
       }
+      if (mayWait && waitsForPreferred(job) && !order.couldEverHold(parts).isEmpty()) {
+        preferredToHold = new PreferredHold(order, parts, preferred);
+        return new JobPlacer.NoDomain(
+            order.whyWaitingForPreferred(
+                preferred, parts, GoDurations.format(session.topologyLevels().preferredWait())));
+      }
     }
     return session.nodeSearch().within(loose, () -> placer.placeMinimumHere(job, statement));
+  }
+
+  /**
+   * The domain of the preferred level a waiting gang holds, once it is known to wait: set by {@link
+   * #placeIn} when it chose to wait, taken by {@link #holdingForPreferred}.
+   */
+  private record PreferredHold(DomainOrder order, List<Domain> parts, String level) {}
+
+  private PreferredHold preferredToHold;
+
+  /**
+   * {@code outcome}, after holding the preferred domain the job waits for when it waits for one.
+   */
+  private JobPlacer.Outcome holdingForPreferred(JobState job, JobPlacer.Outcome outcome) {
+    if (outcome instanceof JobPlacer.NoDomain && preferredToHold != null) {
+      hold(job, preferredToHold.order(), preferredToHold.parts(), preferredToHold.level());
+    }
+    preferredToHold = null;
+    return outcome;
+  }
+
+  /** True while the job has waited less than the configured wait for a preferred domain. */
+  private boolean waitsForPreferred(JobState job) {
+    Duration wait = session.topologyLevels().preferredWait();
+    Instant now = session.now();
+    return !wait.isZero() && Duration.between(job.info().waitStart(now), now).compareTo(wait) < 0;
   }
 
   private static boolean isTight(JobState job, TaskState task, String preferred) {

@@ -1,6 +1,7 @@
 package io.tyrl.arranger.scheduler.api;
 
 import io.tyrl.arranger.crd.reasons.TopologyWording;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -13,13 +14,33 @@ import java.util.Set;
  * node-label keys from the widest level to the narrowest ({@code topology.kubernetes.io/zone}, a
  * block, a rack, {@code kubernetes.io/hostname}). A domain of a level is the set of nodes carrying
  * one value of its label; a node without the label is in no domain of that level.
+ *
+ * @param preferredWait how long a gang whose preferred level has no domain with room for it now
+ *     waits for one (holding the likeliest) before it is spread over several ({@code
+ *     topology.preferredWait}); zero spreads it at once
  */
-public record TopologyLevels(List<String> keys) {
+public record TopologyLevels(List<String> keys, Duration preferredWait) {
+
+  /**
+   * Long enough for a rack to drain a finishing job or two on a busy cluster; short against the
+   * hours an RL job runs with its traffic crossing racks if it does not wait.
+   */
+  public static final Duration DEFAULT_PREFERRED_WAIT = Duration.ofSeconds(30);
 
   public static final TopologyLevels NONE = new TopologyLevels(List.of());
 
+  /** Levels with the default {@link #preferredWait}. */
+  public TopologyLevels(List<String> keys) {
+    this(keys, DEFAULT_PREFERRED_WAIT);
+  }
+
   public TopologyLevels {
     keys = List.copyOf(keys);
+    preferredWait = preferredWait == null ? DEFAULT_PREFERRED_WAIT : preferredWait;
+    if (preferredWait.isNegative()) {
+      throw new IllegalArgumentException(
+          "topology.preferredWait must not be negative, got " + preferredWait);
+    }
     Set<String> seen = new HashSet<>();
     for (String key : keys) {
       if (key == null || key.isBlank()) {

@@ -82,6 +82,9 @@ public final class SchedulerConfigurationParser {
         parseFairness(rootMap.get("fairness")));
   }
 
+  private static final ArgumentSpec<Duration> PREFERRED_WAIT =
+      ArgumentSpec.duration("preferredWait", TopologyLevels.DEFAULT_PREFERRED_WAIT);
+
   private static final ArgumentSpec<Duration> HALF_LIFE =
       ArgumentSpec.duration("halfLife", FairnessConfiguration.DEFAULT_HALF_LIFE);
 
@@ -132,7 +135,7 @@ public final class SchedulerConfigurationParser {
       return TopologyLevels.NONE;
     }
     Map<String, Object> topology = asMap(raw, "topology");
-    rejectUnknownKeys(topology, Set.of("levels"), "topology.");
+    rejectUnknownKeys(topology, Set.of("levels", "preferredWait"), "topology.");
     Object rawLevels = topology.get("levels");
     if (rawLevels == null) {
       throw new InvalidConfigurationException(
@@ -151,7 +154,20 @@ public final class SchedulerConfigurationParser {
       }
       keys.add(key.trim());
     }
-    return new TopologyLevels(keys);
+    Duration preferredWait = TopologyLevels.DEFAULT_PREFERRED_WAIT;
+    Object rawWait = topology.get("preferredWait");
+    if (rawWait != null) {
+      try {
+        // 0 spreads a gang at once, as a soft level does without waiting.
+        preferredWait =
+            rawWait.toString().trim().matches("0+(s|ms|m|h)?")
+                ? Duration.ZERO
+                : PREFERRED_WAIT.convert(rawWait);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidConfigurationException("topology.preferredWait: " + e.getMessage(), e);
+      }
+    }
+    return new TopologyLevels(keys, preferredWait);
   }
 
   private JobQueuePolicy parseDefaultJobQueuePolicy(Object raw, List<TierConfiguration> tiers) {

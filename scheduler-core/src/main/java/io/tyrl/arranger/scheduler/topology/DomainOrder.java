@@ -120,6 +120,28 @@ public final class DomainOrder {
         emptiest == null ? null : demand.formatted(session, most));
   }
 
+  /**
+   * Why a gang waits for a domain of its preferred level: none has the room now; it is waited for
+   * up to {@code wait} before the gang spreads.
+   */
+  public String whyWaitingForPreferred(String level, List<Domain> domains, String wait) {
+    Domain emptiest = null;
+    long most = -1;
+    for (Domain domain : domains) {
+      long free = free(domain)[demand.scarcest()];
+      if (free > most) {
+        emptiest = domain;
+        most = free;
+      }
+    }
+    return TopologyWording.waitingForPreferred(
+        level,
+        demand.describe(session),
+        emptiest == null ? null : emptiest.name(),
+        emptiest == null ? null : demand.formatted(session, most),
+        wait);
+  }
+
   /** Idle or being released on the domain's ready, schedulable nodes not held for another job. */
   public long[] free(Domain domain) {
     long[] free = new long[session.dimensions().size()];

@@ -242,6 +242,58 @@ class TopologyPlacementTest {
   }
 
   /**
+   * A gang preferring a rack, no rack of which has its 32 GPUs free now (r1 16, r2 24, r3 8) while
+   * r2 could hold it empty: it waits and says so, and holds r2 from a later job; once it has waited
+   * longer than {@code topology.preferredWait} it spreads over as few racks as room allows.
+   */
+  @Test
+  void aGangWaitsForAPreferredRackThatCouldHoldItThenSpreads() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      nodes.add(gpuNode("r1-n" + i, "z1", "r1", i <= 2 ? 8 : 0));
+      nodes.add(gpuNode("r2-n" + i, "z1", "r2", i == 1 ? 8 : 0));
+      nodes.add(gpuNode("r3-n" + i, "z1", "r3", i <= 3 ? 8 : 0));
+    }
+    JobInfo small =
+        job("small")
+            .created(T0.plusSeconds(1))
+            .minWorkers(1)
+            .leader("cpu", "1")
+            .workers("actor", 1, "cpu", "1", GPU, "8")
+            .build();
+
+    CycleResult early = cycle(withLevels(), nodes, gang("big", 4, null, RACK), small);
+    assertThat(early.decision("default/big").allocations()).isEmpty();
+    assertThat(early.decision("default/big").message())
+        .contains(
+            "no rack has room for the gang minimum (32 nvidia.com/gpu) now: the emptiest, r2, has"
+                + " 24 free; a preferred rack is waited for up to 30s");
+    assertThat(labelsOf(nodes, early.decision("default/small").allocations().values(), RACK))
+        .as("the small job keeps out of the held rack")
+        .doesNotContain("r2");
+
+    CycleResult late =
+        Fixtures.scheduler()
+            .runCycle(
+                Fixtures.snapshot(nodes, List.of(gang("big", 4, null, RACK))),
+                withLevels(),
+                T0.plusSeconds(31));
+    Collection<String> used = late.decision("default/big").allocations().values();
+    assertThat(late.decision("default/big").allocations()).hasSize(5);
+    assertThat(labelsOf(nodes, used, RACK))
+        .as("the emptiest racks first")
+        .containsExactly("r1", "r2");
+  }
+
+  /** A gang no rack could hold even empty does not wait for one: it spreads at once. */
+  @Test
+  void aGangNoPreferredRackCouldEverHoldSpreadsAtOnce() {
+    CycleResult result = cycle(withLevels(), threeRacks(), gang("huge", 6, null, RACK));
+
+    assertThat(result.decision("default/huge").allocations()).hasSize(7);
+  }
+
+  /**
    * A worker set's own topology: the learner group (leader and one learner worker) keeps the job's
    * preferred host while the actors, preferring none of their own, only stay in the rack. With the
    * whole gang preferring one host, it goes to the host that holds all of it (h2: h1 has too few

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.BasicPolicy;
 import io.tyrl.arranger.scheduler.api.JobQueuePolicy;
+import io.tyrl.arranger.scheduler.api.TopologyLevels;
 import io.tyrl.arranger.scheduler.framework.Registry;
 import io.tyrl.arranger.scheduler.framework.SchedulerVocabulary;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
@@ -80,6 +81,27 @@ class SchedulerConfigurationParserTest {
                 .keys())
         .containsExactly(
             "topology.kubernetes.io/zone", "example.com/rack", "kubernetes.io/hostname");
+  }
+
+  @Test
+  void thePreferredWaitIsThirtySecondsUnlessSetAndZeroSpreadsAtOnce() {
+    String head = "actions: allocate\ntiers:\n  - plugins:\n      - name: priority\n";
+
+    assertThat(parser.parse(head + "topology: {levels: [zone, rack]}\n").topologyLevels())
+        .extracting(TopologyLevels::preferredWait)
+        .isEqualTo(java.time.Duration.ofSeconds(30));
+    assertThat(
+            parser
+                .parse(head + "topology: {levels: [zone, rack], preferredWait: 2m}\n")
+                .topologyLevels()
+                .preferredWait())
+        .isEqualTo(java.time.Duration.ofMinutes(2));
+    assertThat(
+            parser
+                .parse(head + "topology: {levels: [zone, rack], preferredWait: 0}\n")
+                .topologyLevels()
+                .preferredWait())
+        .isZero();
   }
 
   @Test
@@ -179,7 +201,11 @@ class SchedulerConfigurationParserTest {
             "topology.levels[2]: level 'zone' is listed twice"),
         Arguments.of(
             "actions: allocate" + tiers + "topology: {levels: [zone, 3]}\n",
-            "topology.levels[1]: expected a node-label key, got '3'"));
+            "topology.levels[1]: expected a node-label key, got '3'"),
+        Arguments.of(
+            "actions: allocate" + tiers + "topology: {levels: [zone], preferredWait: soon}\n",
+            "topology.preferredWait: expected a positive duration such as 90s, 5m, 1h or PT5M,"
+                + " got 'soon'"));
   }
 
   @Test

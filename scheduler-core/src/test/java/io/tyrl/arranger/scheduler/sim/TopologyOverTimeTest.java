@@ -127,4 +127,70 @@ class TopologyOverTimeTest {
     assertThat(bigRacks).hasSize(1);
     assertThat(smallPlaced).as("small jobs placed meanwhile").isGreaterThanOrEqualTo(2);
   }
+
+  /**
+   * A gang that only prefers a rack: no rack has its 32 GPUs free at first (16 in each), though
+   * each could once its small jobs end. With the default wait it holds the likelier rack for up to
+   * 30 s and is placed in one rack as the old jobs end; without it, it spreads over both racks at
+   * once.
+   */
+  @Test
+  void aGangPreferringARackWaitsForOneWithinTheWaitInsteadOfSpreading() {
+    assertThat(preferredGangRun(configuration()))
+        .as("racks the gang started in, with the default wait")
+        .containsExactly("r1");
+    assertThat(
+            preferredGangRun(
+                Fixtures.defaultConfiguration()
+                    .withTopologyLevels(
+                        new TopologyLevels(
+                            List.of(RACK, "kubernetes.io/hostname"), java.time.Duration.ZERO))))
+        .as("racks the gang started in, with preferredWait 0")
+        .containsExactly("r1", "r2");
+  }
+
+  /** Runs the gang preferring a rack among jobs ending from cycle 2 on; the racks it started in. */
+  private static Set<String> preferredGangRun(SchedulerConfiguration configuration) {
+    List<JobInfo> jobs = new ArrayList<>();
+    Map<String, Integer> endsAt = new HashMap<>();
+    jobs.add(oneNode("forever-r1", -100, "r1-n5"));
+    jobs.add(oneNode("forever-r2", -100, "r2-n5"));
+    int ending = 2;
+    for (int i = 1; i <= 2; i++) {
+      for (String rack : List.of("r1", "r2")) {
+        String name = "old-" + rack + "-" + i;
+        jobs.add(oneNode(name, -100, rack + "-n" + i));
+        endsAt.put("default/" + name, ending++);
+      }
+    }
+    jobs.add(
+        job("big")
+            .created(T0)
+            .minWorkers(4)
+            .leader("cpu", "1")
+            .workers("actor", 4, "cpu", "1", GPU, "8")
+            .topology(null, RACK)
+            .build());
+    ClusterSimulator cluster =
+        new ClusterSimulator(Fixtures.scheduler(), configuration, twoRacksOfFive(), jobs, List.of())
+            .followingControllerStages();
+    for (int cycle = 1; cycle <= 20; cycle++) {
+      for (Map.Entry<String, Integer> end : Map.copyOf(endsAt).entrySet()) {
+        if (end.getValue() == cycle) {
+          cluster.complete(end.getKey());
+          endsAt.remove(end.getKey());
+        }
+      }
+      Map<String, String> big =
+          cluster.cycle(T0.plusSeconds(cycle)).decision("default/big").allocations();
+      if (big.size() == 5) {
+        Set<String> racks = new TreeSet<>();
+        for (String nodeName : big.values()) {
+          racks.add(nodeName.substring(0, 2));
+        }
+        return racks;
+      }
+    }
+    return Set.of();
+  }
 }
