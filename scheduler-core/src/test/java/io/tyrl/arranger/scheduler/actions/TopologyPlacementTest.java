@@ -277,9 +277,11 @@ class TopologyPlacementTest {
             .runCycle(
                 Fixtures.snapshot(nodes, List.of(gang("big", 4, null, RACK))),
                 withLevels(),
-                T0.plusSeconds(31));
+                T0.plusSeconds(30));
     Collection<String> used = late.decision("default/big").allocations().values();
-    assertThat(late.decision("default/big").allocations()).hasSize(5);
+    assertThat(late.decision("default/big").allocations())
+        .as("after waiting exactly preferredWait")
+        .hasSize(5);
     assertThat(labelsOf(nodes, used, RACK))
         .as("the emptiest racks first")
         .containsExactly("r1", "r2");
