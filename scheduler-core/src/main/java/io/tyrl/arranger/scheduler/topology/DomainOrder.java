@@ -104,20 +104,9 @@ public final class DomainOrder {
    * nvidia.com/gpu): the emptiest, r7, has 24 free}.
    */
   public String whyNoneHolds(String level, List<Domain> domains) {
-    Domain emptiest = null;
-    long most = -1;
-    for (Domain domain : domains) {
-      long free = free(domain)[demand.scarcest()];
-      if (free > most) {
-        emptiest = domain;
-        most = free;
-      }
-    }
+    Emptiest emptiest = emptiest(domains);
     return TopologyWording.noDomainHolds(
-        level,
-        demand.describe(session),
-        emptiest == null ? null : emptiest.name(),
-        emptiest == null ? null : demand.formatted(session, most));
+        level, demand.describe(session), emptiest.name(), emptiest.free());
   }
 
   /**
@@ -125,6 +114,18 @@ public final class DomainOrder {
    * up to {@code wait} before the gang spreads.
    */
   public String whyWaitingForPreferred(String level, List<Domain> domains, String wait) {
+    Emptiest emptiest = emptiest(domains);
+    return TopologyWording.waitingForPreferred(
+        level, demand.describe(session), emptiest.name(), emptiest.free(), wait);
+  }
+
+  /**
+   * The domain with the most of the scarcest resource free, and that amount formatted; nulls when
+   * there is none.
+   */
+  private record Emptiest(String name, String free) {}
+
+  private Emptiest emptiest(List<Domain> domains) {
     Domain emptiest = null;
     long most = -1;
     for (Domain domain : domains) {
@@ -134,12 +135,9 @@ public final class DomainOrder {
         most = free;
       }
     }
-    return TopologyWording.waitingForPreferred(
-        level,
-        demand.describe(session),
-        emptiest == null ? null : emptiest.name(),
-        emptiest == null ? null : demand.formatted(session, most),
-        wait);
+    return emptiest == null
+        ? new Emptiest(null, null)
+        : new Emptiest(emptiest.name(), demand.formatted(session, most));
   }
 
   /** Idle or being released on the domain's ready, schedulable nodes not held for another job. */

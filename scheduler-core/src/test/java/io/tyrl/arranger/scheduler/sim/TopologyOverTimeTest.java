@@ -61,13 +61,12 @@ class TopologyOverTimeTest {
     return node == null ? job.build() : job.stage(Stage.RUNNING).running(node, 1).build();
   }
 
-  @Test
-  void aGangWaitingForAWholeRackIsPlacedWhileSmallJobsKeepArriving() {
-    List<NodeInfo> nodes = twoRacksOfFive();
-    List<JobInfo> jobs = new ArrayList<>();
-    Map<String, Integer> endsAt = new HashMap<>();
-    // n5 of each rack runs a job that never ends: no rack ever has more than 32 GPUs free. Nodes 1
-    // and 2 of each rack run small jobs that end at cycles 2 to 5.
+  /**
+   * The jobs running when the runs begin: n5 of each rack runs a job that never ends, so no rack
+   * ever has more than 32 GPUs free; nodes 1 and 2 of each rack run small jobs that end at cycles 2
+   * to 5 ({@code endsAt}).
+   */
+  private static void runningJobs(List<JobInfo> jobs, Map<String, Integer> endsAt) {
     jobs.add(oneNode("forever-r1", -100, "r1-n5"));
     jobs.add(oneNode("forever-r2", -100, "r2-n5"));
     int ending = 2;
@@ -78,6 +77,14 @@ class TopologyOverTimeTest {
         endsAt.put("default/" + name, ending++);
       }
     }
+  }
+
+  @Test
+  void aGangWaitingForAWholeRackIsPlacedWhileSmallJobsKeepArriving() {
+    List<NodeInfo> nodes = twoRacksOfFive();
+    List<JobInfo> jobs = new ArrayList<>();
+    Map<String, Integer> endsAt = new HashMap<>();
+    runningJobs(jobs, endsAt);
     jobs.add(
         job("big")
             .created(T0.minusSeconds(10))
@@ -153,16 +160,7 @@ class TopologyOverTimeTest {
   private static Set<String> preferredGangRun(SchedulerConfiguration configuration) {
     List<JobInfo> jobs = new ArrayList<>();
     Map<String, Integer> endsAt = new HashMap<>();
-    jobs.add(oneNode("forever-r1", -100, "r1-n5"));
-    jobs.add(oneNode("forever-r2", -100, "r2-n5"));
-    int ending = 2;
-    for (int i = 1; i <= 2; i++) {
-      for (String rack : List.of("r1", "r2")) {
-        String name = "old-" + rack + "-" + i;
-        jobs.add(oneNode(name, -100, rack + "-n" + i));
-        endsAt.put("default/" + name, ending++);
-      }
-    }
+    runningJobs(jobs, endsAt);
     jobs.add(
         job("big")
             .created(T0)

@@ -35,6 +35,19 @@ class TopologySimulationTest {
   /** Two racks of 16 nodes. */
   private static final ClusterShape TWO_RACKS = ClusterShape.gpuNodes(32).withTopology();
 
+  /** The jobs on two racks, through the default configuration with the cluster's levels. */
+  private static RunRecord runWithLevels(List<TraceJob> jobs) {
+    Variant aware =
+        new Variant(
+            "default",
+            DefaultSchedulerConfiguration.YAML,
+            PARSER
+                .parse(DefaultSchedulerConfiguration.YAML)
+                .withTopologyLevels(new TopologyLevels(ClusterShape.LEVELS)),
+            UnaryOperator.identity());
+    return Simulation.run(new Trace(jobs), TWO_RACKS, aware, SimulationSettings.DEFAULTS);
+  }
+
   private static TraceJob job(String name, double submit, int workers, long seconds) {
     return job(name, submit, workers, workers, seconds);
   }
@@ -90,16 +103,7 @@ class TopologySimulationTest {
       jobs.add(job("filler" + i, 0, 1, 50));
     }
     jobs.add(job("gang", 1, 12, 100).withTopology(new TopologyRequest(ClusterShape.RACK, null)));
-    Variant aware =
-        new Variant(
-            "default",
-            DefaultSchedulerConfiguration.YAML,
-            PARSER
-                .parse(DefaultSchedulerConfiguration.YAML)
-                .withTopologyLevels(new TopologyLevels(ClusterShape.LEVELS)),
-            UnaryOperator.identity());
-
-    RunRecord run = Simulation.run(new Trace(jobs), TWO_RACKS, aware, SimulationSettings.DEFAULTS);
+    RunRecord run = runWithLevels(jobs);
 
     TopologySummary summary = TopologySummary.of(run);
     assertThat(summary.required()).isEqualTo(1);
@@ -119,16 +123,7 @@ class TopologySimulationTest {
     List<TraceJob> jobs =
         List.of(
             job("gang", 0, 20, 12, 100).withTopology(new TopologyRequest(null, ClusterShape.RACK)));
-    Variant aware =
-        new Variant(
-            "default",
-            DefaultSchedulerConfiguration.YAML,
-            PARSER
-                .parse(DefaultSchedulerConfiguration.YAML)
-                .withTopologyLevels(new TopologyLevels(ClusterShape.LEVELS)),
-            UnaryOperator.identity());
-
-    RunRecord run = Simulation.run(new Trace(jobs), TWO_RACKS, aware, SimulationSettings.DEFAULTS);
+    RunRecord run = runWithLevels(jobs);
 
     TopologySummary summary = TopologySummary.of(run);
     assertThat(summary.preferred()).isEqualTo(1);
