@@ -1,6 +1,5 @@
 package io.tyrl.arranger.scheduler.actions;
 
-import io.tyrl.arranger.crd.contract.GoDurations;
 import io.tyrl.arranger.crd.reasons.TopologyWording;
 import io.tyrl.arranger.scheduler.api.TopologyLevels;
 import io.tyrl.arranger.scheduler.api.TopologyRequest;
@@ -203,7 +202,7 @@ final class TopologyPlacement {
         preferredToHold = new PreferredHold(order, parts, preferred);
         return new JobPlacer.NoDomain(
             order.whyWaitingForPreferred(
-                preferred, parts, GoDurations.format(session.topologyLevels().preferredWait())));
+                preferred, parts, session.topologyLevels().preferredWaitText()));
       }
     }
     return session.nodeSearch().within(loose, () -> placer.placeMinimumHere(job, statement));

@@ -1,5 +1,6 @@
 package io.tyrl.arranger.scheduler.api;
 
+import io.tyrl.arranger.crd.contract.GoDurations;
 import io.tyrl.arranger.crd.reasons.TopologyWording;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +51,11 @@ public record TopologyLevels(List<String> keys, Duration preferredWait) {
         throw new IllegalArgumentException("topology level " + key + " is listed twice");
       }
     }
+  }
+
+  /** {@link #preferredWait} as the configuration writes it ({@code 30s}), for reasons. */
+  public String preferredWaitText() {
+    return GoDurations.format(preferredWait);
   }
 
   /** The level's place, 0 for the widest; -1 when it is not a level. */
