@@ -202,16 +202,18 @@ public final class PlanExecutor {
    * message stays the same while the cause does, so repeats count on one Event.
    */
   private final class WaitingPods {
-    private final Map<String, GpuShareReservations.Device.Waiting> byReservation =
-        new LinkedHashMap<>();
-    private final Map<String, List<String>> podsByReservation = new LinkedHashMap<>();
-    private final Map<String, String> nodeByReservation = new HashMap<>();
+    /** The pods waiting on one reservation, and the node they were to run on. */
+    private record OnReservation(
+        GpuShareReservations.Device.Waiting waiting, String node, List<String> pods) {}
+
+    private final Map<String, OnReservation> byReservation = new LinkedHashMap<>();
 
     void add(PlannedAction.CreatePod create, GpuShareReservations.Device.Waiting waiting) {
-      byReservation.putIfAbsent(waiting.reservation(), waiting);
-      nodeByReservation.putIfAbsent(waiting.reservation(), create.nodeName());
-      podsByReservation
-          .computeIfAbsent(waiting.reservation(), reservation -> new ArrayList<>())
+      byReservation
+          .computeIfAbsent(
+              waiting.reservation(),
+              reservation -> new OnReservation(waiting, create.nodeName(), new ArrayList<>()))
+          .pods()
           .add(create.podName());
     }
 
@@ -220,16 +222,13 @@ public final class PlanExecutor {
     }
 
     void tell(JobSnapshot job) {
-      for (GpuShareReservations.Device.Waiting waiting : byReservation.values()) {
-        if (waiting.overdue(reservations.startPatience())) {
+      for (OnReservation group : byReservation.values()) {
+        if (group.waiting().overdue(reservations.startPatience())) {
           events.record(
               job,
               EventType.WARNING,
               LifecycleReasons.GPU_RESERVATION_WAITING,
-              GpuShareReservations.waitingMessage(
-                  podsByReservation.get(waiting.reservation()),
-                  nodeByReservation.get(waiting.reservation()),
-                  waiting));
+              GpuShareReservations.waitingMessage(group.pods(), group.node(), group.waiting()));
         }
       }
     }

@@ -137,9 +137,9 @@ class TopologyOverTimeTest {
 
   /**
    * A gang that only prefers a rack: no rack has its 32 GPUs free at first (16 in each), though
-   * each could once its small jobs end. With the default wait it holds the likelier rack for up to
-   * 30 s and is placed in one rack as the old jobs end; without it, it spreads over both racks at
-   * once.
+   * each could once its small jobs end; a small job arrives every cycle meanwhile. With the default
+   * wait it holds the likelier rack for up to 30 s and is placed in one rack as the old jobs end;
+   * without it, it spreads over both racks at once.
    */
   @Test
   void aGangPreferringARackWaitsForOneWithinTheWaitInsteadOfSpreading() {
@@ -173,6 +173,10 @@ class TopologyOverTimeTest {
         new ClusterSimulator(Fixtures.scheduler(), configuration, twoRacksOfFive(), jobs, List.of())
             .followingControllerStages();
     for (int cycle = 1; cycle <= 20; cycle++) {
+      // A one-node job arrives every cycle and runs until the run ends: room freed in a rack goes
+      // to
+      // them unless the gang holds it.
+      cluster.submit(oneNode("s" + cycle, cycle, null));
       for (Map.Entry<String, Integer> end : Map.copyOf(endsAt).entrySet()) {
         if (end.getValue() == cycle) {
           cluster.complete(end.getKey());
