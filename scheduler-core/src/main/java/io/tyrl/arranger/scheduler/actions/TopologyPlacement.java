@@ -199,7 +199,10 @@ final class TopologyPlacement {
         statement.rollbackTo(savepoint);
       }
       if (mayWait && waitsForPreferred(job) && !order.couldEverHold(parts).isEmpty()) {
-        preferredToHold = new PreferredHold(order, parts, preferred);
+        // The first required domain tried gives the reason, so it names the domain held too.
+        if (preferredToHold == null) {
+          preferredToHold = new PreferredHold(order, parts, preferred);
+        }
         return new JobPlacer.NoDomain(
             order.whyWaitingForPreferred(
                 preferred, parts, session.topologyLevels().preferredWaitText()));
