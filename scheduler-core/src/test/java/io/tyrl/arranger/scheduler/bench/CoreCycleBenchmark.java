@@ -161,6 +161,22 @@ public final class CoreCycleBenchmark {
       return;
     }
     List<JobInfo> jobs = jobs(JOBS);
+    if (suite.equals("flat")) {
+      Measurement flat =
+          measureRow(
+              scheduler,
+              configuration,
+              new Snapshot(nodes(5000), jobs, queues),
+              JOBS * (WORKERS_PER_JOB + 1),
+              warmups,
+              runs);
+      System.out.println(
+          "core-cycle nodes=5000 pods="
+              + JOBS * (WORKERS_PER_JOB + 1)
+              + " ms="
+              + flat.medianMillis());
+      return;
+    }
     Measurement last = null;
     int[] sizes = suite.equals("gang") ? new int[0] : new int[] {500, 1000, 5000};
     for (int nodeCount : sizes) {
