@@ -36,7 +36,8 @@ import java.util.function.Function;
  *       topology.preferredWait} (holding the domain likeliest to drain, as below), and is then
  *       placed domain by domain, the emptiest first, so that its pods span as few as room allows;
  *   <li>a job holding pods already (a NonStrict reservation, a lost pod) stays in the domain of its
- *       leader, or of another pod when the leader is gone;
+ *       leader, or of another pod when the leader is gone; a job placed again from nothing (its
+ *       leader lost, every pod deleted) tries the domains its leader was last in first;
  *   <li>elastic pods stay in the leader's required domain, and look in the leader's preferred
  *       domain first, then in each wider domain around it ({@link Domains#nearest});
  *   <li>a job whose minimum no domain takes holds the domain it is likeliest to fit for the rest of
@@ -80,14 +81,17 @@ final class TopologyPlacement {
       hold(job, order, all, required);
       return new JobPlacer.NoDomain(order.whyNoneHolds(required, all));
     }
+    List<Domain> tried = homeFirst(job, fitting, required);
     JobPlacer.Outcome first = null;
-    for (Domain domain : fitting.subList(0, Math.min(MAX_DOMAINS_TRIED, fitting.size()))) {
+    JobPlacer.Outcome inFullest = null;
+    for (Domain domain : tried.subList(0, Math.min(MAX_DOMAINS_TRIED, tried.size()))) {
       Statement.Savepoint savepoint = statement.savepoint();
       JobPlacer.Outcome outcome = placeIn(job, statement, domain, true);
       if (placer.isReady(job) || outcome instanceof JobPlacer.NeverFits) {
         return outcome;
       }
       first = first == null ? outcome : first;
+      inFullest = domain == fitting.get(0) ? outcome : inFullest;
       statement.rollbackTo(savepoint);
     }
     if (first instanceof JobPlacer.NoDomain waitingForPreferred) {
@@ -96,7 +100,7 @@ final class TopologyPlacement {
     }
     if (session.tiers().mayKeepPartialPlacements(job)) {
       // A NonStrict reservation builds up in the domain likeliest to hold it.
-      return placeIn(job, statement, fitting.get(0), false);
+      return placeIn(job, statement, tried.get(0), false);
     }
     hold(job, order, all, required);
     return new JobPlacer.NoDomain(
@@ -105,7 +109,7 @@ final class TopologyPlacement {
             order.demand().describe(session),
             fitting.size(),
             fitting.get(0).name(),
-            first.explanation().replaceFirst("^; ", "")));
+            inFullest.explanation().replaceFirst("^; ", "")));
   }
 
   /**
@@ -132,7 +136,7 @@ final class TopologyPlacement {
     } else {
       DomainOrder order =
           new DomainOrder(session, job, GangDemand.of(session, job.minimumRequest()));
-      tried = order.couldEverHold(domains.all(required));
+      tried = homeFirst(job, order.couldEverHold(domains.all(required)), required);
     }
     for (Domain domain : tried.subList(0, Math.min(MAX_DOMAINS_TRIED, tried.size()))) {
       NodeFence fence = NodeFence.of(domain.nodes());
@@ -183,7 +187,7 @@ final class TopologyPlacement {
       List<Domain> parts =
           domain == null ? domains.all(preferred) : domains.partition(domain, preferred);
       DomainOrder order = new DomainOrder(session, job, GangDemand.of(session, tightDemand(job)));
-      List<Domain> fitting = order.fitting(parts);
+      List<Domain> fitting = homeFirst(job, order.fitting(parts), preferred);
       for (Domain part : fitting.subList(0, Math.min(MAX_DOMAINS_TRIED, fitting.size()))) {
         NodeFence inPart = NodeFence.of(part.nodes());
         Statement.Savepoint savepoint = statement.savepoint();
@@ -316,6 +320,28 @@ final class TopologyPlacement {
           .nodeSearch()
           .hold(held.get().nodes(), job, TopologyWording.heldForGang(level, job.key()));
     }
+  }
+
+  /**
+   * {@code domains} with the job's recorded domain of {@code level} first, when it is among them: a
+   * job placed again from nothing (its leader lost) goes back where its leader was when that domain
+   * has the room, before the domain order's choice.
+   */
+  private static List<Domain> homeFirst(JobState job, List<Domain> domains, String level) {
+    String home = job.info().topologyDomains().get(level);
+    if (home == null) {
+      return domains;
+    }
+    for (int i = 0; i < domains.size(); i++) {
+      if (domains.get(i).name().equals(home)) {
+        List<Domain> reordered = new ArrayList<>(domains.size());
+        reordered.add(domains.get(i));
+        reordered.addAll(domains.subList(0, i));
+        reordered.addAll(domains.subList(i + 1, domains.size()));
+        return reordered;
+      }
+    }
+    return domains;
   }
 
   /** The node of the job's leader, else of its first placed pod; null when nothing is placed. */

@@ -17,6 +17,10 @@ import java.util.Optional;
  * @param gpuDevices for each placed pod holding part of one GPU, the index of the device of its
  *     node it is seated on (written to {@code status.gpuDevices}, read back in the next snapshot);
  *     pods asking whole GPUs, or none, have no entry
+ * @param topologyDomains for a job asking topology levels, the domain (label value) by level of the
+ *     node its leader is placed on — or, while its leader is not placed, the ones recorded before
+ *     ({@link JobInfo#topologyDomains()}): written to {@code status.topologyDomains}, read back in
+ *     the next snapshot; empty for a job asking none
  */
 public record JobDecision(
     ScheduleState state,
@@ -24,16 +28,29 @@ public record JobDecision(
     ReasonCode reason,
     String message,
     Instant waitingSince,
-    Map<String, Integer> gpuDevices) {
+    Map<String, Integer> gpuDevices,
+    Map<String, String> topologyDomains) {
 
   public JobDecision {
     Objects.requireNonNull(state, "state");
     allocations = Map.copyOf(allocations);
     message = message == null ? "" : message;
     gpuDevices = Map.copyOf(gpuDevices);
+    topologyDomains = Map.copyOf(topologyDomains);
   }
 
-  /** A decision whose placed pods hold no part of a GPU. */
+  /** A decision for a job asking no topology level. */
+  public JobDecision(
+      ScheduleState state,
+      Map<String, String> allocations,
+      ReasonCode reason,
+      String message,
+      Instant waitingSince,
+      Map<String, Integer> gpuDevices) {
+    this(state, allocations, reason, message, waitingSince, gpuDevices, Map.of());
+  }
+
+  /** A decision whose placed pods hold no part of a GPU, for a job asking no topology level. */
   public JobDecision(
       ScheduleState state,
       Map<String, String> allocations,

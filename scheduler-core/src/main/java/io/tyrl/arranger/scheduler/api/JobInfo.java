@@ -42,6 +42,10 @@ import java.util.Set;
  *     was seated on, as written back from the previous cycles' {@link JobDecision#gpuDevices()}:
  *     the device the node was told to give it, so the pod is seated there again; empty when none
  *     was recorded
+ * @param topologyDomains the domain (label value), by level, of the node the job's leader was last
+ *     placed on, for the levels the job asks, as written back from the previous cycles' {@link
+ *     JobDecision#topologyDomains()}: a job placed again from nothing (its leader lost) is tried in
+ *     those domains first; empty when none was recorded
  */
 public record JobInfo(
     String namespace,
@@ -63,10 +67,12 @@ public record JobInfo(
     Instant runningSince,
     TopologyRequest topology,
     Map<String, TopologyRequest> workerSetTopology,
-    Map<String, Integer> gpuDevices) {
+    Map<String, Integer> gpuDevices,
+    Map<String, String> topologyDomains) {
 
   public JobInfo {
     gpuDevices = gpuDevices == null ? Map.of() : Map.copyOf(gpuDevices);
+    topologyDomains = topologyDomains == null ? Map.of() : Map.copyOf(topologyDomains);
     requireText(namespace, "namespace", null);
     requireText(name, "name", namespace);
     String key = namespace + "/" + name;
@@ -131,7 +137,8 @@ public record JobInfo(
         .runningSince(runningSince)
         .topology(topology)
         .workerSetTopology(workerSetTopology)
-        .gpuDevices(gpuDevices);
+        .gpuDevices(gpuDevices)
+        .topologyDomains(topologyDomains);
   }
 
   /** Collects a job's components; {@link #build()} validates them as the record does. */
@@ -156,6 +163,7 @@ public record JobInfo(
     private TopologyRequest topology;
     private Map<String, TopologyRequest> workerSetTopology;
     private Map<String, Integer> gpuDevices;
+    private Map<String, String> topologyDomains;
 
     private Builder(String namespace, String name) {
       this.namespace = namespace;
@@ -252,6 +260,11 @@ public record JobInfo(
       return this;
     }
 
+    public Builder topologyDomains(Map<String, String> topologyDomains) {
+      this.topologyDomains = topologyDomains;
+      return this;
+    }
+
     public JobInfo build() {
       return new JobInfo(
           namespace,
@@ -273,7 +286,8 @@ public record JobInfo(
           runningSince,
           topology,
           workerSetTopology,
-          gpuDevices);
+          gpuDevices,
+          topologyDomains);
     }
   }
 

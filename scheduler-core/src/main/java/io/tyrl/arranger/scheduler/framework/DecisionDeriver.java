@@ -5,6 +5,7 @@ import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.QueueSummary;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.TaskStatus;
+import io.tyrl.arranger.scheduler.api.TopologyRequest;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -74,6 +75,32 @@ final class DecisionDeriver {
     return seats == null ? Map.of() : seats;
   }
 
+  /**
+   * The domains, by level, of the node the job's leader is placed on, for the levels the job asks;
+   * while its leader is not placed, the ones recorded before, so that a job placed again from
+   * nothing still knows where it was.
+   */
+  private static Map<String, String> topologyDomains(JobState job) {
+    TopologyRequest topology = job.info().topology();
+    if (topology.isEmpty()) {
+      return Map.of();
+    }
+    TaskState leader = job.leader();
+    Map<String, String> domains = new HashMap<>();
+    for (String level : new String[] {topology.required(), topology.preferred()}) {
+      String domain =
+          level == null
+              ? null
+              : leader.status() == TaskStatus.ALLOCATED
+                  ? leader.node().info().labels().get(level)
+                  : job.info().topologyDomains().get(level);
+      if (domain != null) {
+        domains.put(level, domain);
+      }
+    }
+    return domains;
+  }
+
   static JobDecision decide(Session session, JobState job) {
     if (job.isFailed()) {
       return new JobDecision(
@@ -85,6 +112,7 @@ final class DecisionDeriver {
     }
     Map<String, String> allocations = allocations(job);
     Map<String, Integer> gpuDevices = gpuDevices(job);
+    Map<String, String> topologyDomains = topologyDomains(job);
     if (job.isWaitingForVictims()) {
       JobNote note =
           job.note() != null
@@ -98,12 +126,19 @@ final class DecisionDeriver {
           note.reason(),
           note.message(),
           waitingSince(session, job),
-          gpuDevices);
+          gpuDevices,
+          topologyDomains);
     }
     boolean ready = job.placedTasks() > 0 && session.isJobReady(job);
     if (ready && job.isFullyPlaced()) {
       return new JobDecision(
-          ScheduleState.SCHEDULED_SUCCEED, allocations, null, "", null, gpuDevices);
+          ScheduleState.SCHEDULED_SUCCEED,
+          allocations,
+          null,
+          "",
+          null,
+          gpuDevices,
+          topologyDomains);
     }
     JobNote note =
         job.note() != null
@@ -118,7 +153,8 @@ final class DecisionDeriver {
           note.reason(),
           note.message(),
           null,
-          gpuDevices);
+          gpuDevices,
+          topologyDomains);
     }
     return new JobDecision(
         ScheduleState.UNSCHEDULED,
@@ -126,7 +162,8 @@ final class DecisionDeriver {
         note.reason(),
         note.message(),
         waitingSince(session, job),
-        gpuDevices);
+        gpuDevices,
+        topologyDomains);
   }
 
   /** For a job whose minimum is not placed: when its wait began (null once the minimum has run). */

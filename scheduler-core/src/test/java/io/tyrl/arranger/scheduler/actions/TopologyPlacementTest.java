@@ -456,6 +456,90 @@ class TopologyPlacementTest {
     assertThat(result.decision("default/rl").allocations()).containsEntry("rl-learner", "a2");
   }
 
+  static Stream<Arguments> placedAgainFromNothing() {
+    return Stream.of(
+        // No record: the rack left fullest (r1 fits 16 GPUs exactly).
+        Arguments.of(2, Map.of(), "r1"),
+        // Its leader was in r2: back to r2 though r1 would be left fuller.
+        Arguments.of(2, Map.of(RACK, "r2"), "r2"),
+        Arguments.of(2, Map.of(RACK, "r3"), "r3"),
+        // r1 cannot hold 24 GPUs: the domain order's choice (r3 left full) instead.
+        Arguments.of(3, Map.of(RACK, "r1"), "r3"),
+        // A rack no node carries any more (its nodes gone): the domain order's choice.
+        Arguments.of(2, Map.of(RACK, "r9"), "r1"));
+  }
+
+  /**
+   * A job placed again from nothing (its leader lost, every pod deleted) goes back to the rack its
+   * leader was last in when that rack can hold its minimum, else where the domain order says.
+   */
+  @ParameterizedTest(name = "{0} x 8 GPUs recorded in {1} go to {2}")
+  @MethodSource("placedAgainFromNothing")
+  void aJobPlacedAgainFromNothingGoesBackToItsRecordedRackWhenItHasTheRoom(
+      int workers, Map<String, String> recorded, String rack) {
+    List<NodeInfo> nodes = threeRacks();
+    JobInfo job =
+        gang("rl", workers, RACK, null).toBuilder()
+            .stage(Stage.RESCHEDULING)
+            .topologyDomains(recorded)
+            .build();
+
+    JobDecision decision = cycle(withLevels(), nodes, job).decision("default/rl");
+
+    assertThat(decision.allocations()).hasSize(workers + 1);
+    assertThat(labelsOf(nodes, decision.allocations().values(), RACK)).containsExactly(rack);
+    assertThat(decision.topologyDomains())
+        .as("recorded anew")
+        .containsExactly(Map.entry(RACK, rack));
+  }
+
+  /** Inside the required zone, the preferred rack recorded for the leader is tried first too. */
+  @Test
+  void aJobPlacedAgainFromNothingGoesBackToItsRecordedPreferredRack() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    // z1: r1 with 16 free, r2 with 24 free.
+    nodes.add(gpuNode("a1", "z1", "r1", 0));
+    nodes.add(gpuNode("a2", "z1", "r1", 0));
+    nodes.add(gpuNode("b1", "z1", "r2", 0));
+    nodes.add(gpuNode("b2", "z1", "r2", 0));
+    nodes.add(gpuNode("b3", "z1", "r2", 0));
+    JobInfo job =
+        gang("rl", 2, ZONE, RACK).toBuilder()
+            .stage(Stage.RESCHEDULING)
+            .topologyDomains(Map.of(ZONE, "z1", RACK, "r2"))
+            .build();
+
+    JobDecision decision = cycle(withLevels(), nodes, job).decision("default/rl");
+
+    assertThat(labelsOf(nodes, decision.allocations().values(), RACK)).containsExactly("r2");
+    assertThat(decision.topologyDomains())
+        .containsOnly(Map.entry(ZONE, "z1"), Map.entry(RACK, "r2"));
+  }
+
+  /**
+   * What a decision records: the domains of the node the leader is on, for the levels the job asks
+   * (not the host level it does not ask); while the leader is not placed, what was recorded before;
+   * nothing for a job asking no level.
+   */
+  @Test
+  void aDecisionRecordsTheLeadersDomainsOfTheLevelsTheJobAsks() {
+    List<NodeInfo> nodes = threeRacks();
+    JobInfo placed = gang("placed", 2, RACK, null);
+    JobInfo waiting =
+        gang("waiting", 12, RACK, null).toBuilder().topologyDomains(Map.of(RACK, "r2")).build();
+    JobInfo plain = gang("plain", 1, null, null);
+
+    CycleResult result = cycle(withLevels(), nodes, placed, waiting, plain);
+
+    assertThat(result.decision("default/placed").topologyDomains())
+        .containsExactly(Map.entry(RACK, "r1"));
+    assertThat(result.decision("default/waiting").allocations()).isEmpty();
+    assertThat(result.decision("default/waiting").topologyDomains())
+        .containsExactly(Map.entry(RACK, "r2"));
+    assertThat(result.decision("default/plain").allocations()).hasSize(2);
+    assertThat(result.decision("default/plain").topologyDomains()).isEmpty();
+  }
+
   @Test
   void anUnknownLevelIsAnInvalidJobNamingTheFieldAndTheLevelsAndPlacementsStand() {
     List<NodeInfo> nodes = threeRacks();

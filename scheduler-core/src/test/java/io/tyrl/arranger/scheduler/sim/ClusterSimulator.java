@@ -227,6 +227,7 @@ public final class ClusterSimulator {
         .toBuilder()
         .runningSince(controllerStages ? runningSince : job.runningSince())
         .gpuDevices(decision.gpuDevices())
+        .topologyDomains(decision.topologyDomains())
         .build();
   }
 

@@ -195,4 +195,113 @@ class TopologyOverTimeTest {
     }
     return Set.of();
   }
+
+  /**
+   * A learner lost with its node comes back in its actors' rack, over many cycles of the default
+   * configuration with a one-node job arriving every cycle and old ones ending one at a time. The
+   * gang (24 GPUs, a required rack) first fills r2; small jobs then fill r1 down to 24 free. r2's
+   * leader node fails: the job is rescheduled with every pod deleted, leaving r2 32 GPUs free and
+   * r1 24 — the domain order alone would now pick r1, the rack left fullest. With the domain
+   * recorded in its decisions it goes back to r2; with the record dropped, the same run sends it to
+   * r1.
+   */
+  @Test
+  void aJobWhoseLeaderWasLostComesBackInItsRackWhileSmallJobsKeepArriving() {
+    assertThat(rescheduledRun(true))
+        .as("racks after the reschedule, recorded")
+        .containsExactly("r2");
+    assertThat(rescheduledRun(false))
+        .as("racks after the reschedule, the record dropped")
+        .containsExactly("r1");
+  }
+
+  /** The racks the rescheduled gang is placed in; empty when it was not placed again. */
+  private static Set<String> rescheduledRun(boolean keepRecord) {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 1; i <= 7; i++) {
+      for (String rack : List.of("r1", "r2")) {
+        if (rack.equals("r2") || i <= 6) {
+          nodes.add(
+              node(rack + "-n" + i).cpu("64").memory("256Gi").gpu(8).label(RACK, rack).build());
+        }
+      }
+    }
+    List<JobInfo> jobs = new ArrayList<>();
+    jobs.add(oneNode("forever-a", -100, "r2-n6"));
+    jobs.add(oneNode("forever-b", -100, "r2-n7"));
+    jobs.add(
+        job("rl")
+            .created(T0)
+            .minWorkers(2)
+            .leader("cpu", "1", GPU, "8")
+            .workers("actor", 2, "cpu", "1", GPU, "8")
+            .topology(RACK, null)
+            .build());
+    ClusterSimulator cluster =
+        new ClusterSimulator(Fixtures.scheduler(), configuration(), nodes, jobs, List.of())
+            .followingControllerStages();
+
+    // r1 48 free, r2 40: the gang fills r2 to 16 free, the rack it leaves fullest.
+    Map<String, String> first =
+        cluster.cycle(T0.plusSeconds(1)).decision("default/rl").allocations();
+    assertThat(first).hasSize(3);
+    assertThat(racksOf(first)).containsExactly("r2");
+    String leaderNode = first.get("rl-learner");
+
+    Map<String, Integer> endsAt = new HashMap<>();
+    int lostAt = 6;
+    Set<String> after = Set.of();
+    for (int cycle = 2; cycle <= 20 && after.isEmpty(); cycle++) {
+      // Three small jobs take r1's room before the loss; later ones arrive as others end.
+      if (cycle <= 4 || cycle > lostAt) {
+        cluster.submit(oneNode("s" + cycle, cycle, null));
+      }
+      for (Map.Entry<String, Integer> end : Map.copyOf(endsAt).entrySet()) {
+        if (end.getValue() == cycle) {
+          cluster.complete(end.getKey());
+          endsAt.remove(end.getKey());
+        }
+      }
+      if (cycle == lostAt) {
+        List<NodeInfo> left = new ArrayList<>();
+        for (NodeInfo node : nodes) {
+          if (!node.name().equals(leaderNode)) {
+            left.add(node);
+          }
+        }
+        cluster.replaceNodes(left);
+        cluster.reschedule("default/rl");
+        if (!keepRecord) {
+          JobInfo forgotten =
+              cluster.job("default/rl").toBuilder().topologyDomains(Map.of()).build();
+          cluster.complete("default/rl");
+          cluster.submit(forgotten);
+        }
+      }
+      CycleResult result = cluster.cycle(T0.plusSeconds(cycle));
+      for (JobInfo job : cluster.jobs()) {
+        boolean smallPlacedNow =
+            job.name().startsWith("s")
+                && !endsAt.containsKey(job.key())
+                && !result.decision(job.key()).allocations().isEmpty();
+        if (smallPlacedNow && cycle > lostAt) {
+          // Those arriving after the loss end three cycles later, freeing a node at a time.
+          endsAt.put(job.key(), cycle + 3);
+        }
+      }
+      Map<String, String> rl = result.decision("default/rl").allocations();
+      if (cycle > lostAt && rl.size() == 3) {
+        after = racksOf(rl);
+      }
+    }
+    return after;
+  }
+
+  private static Set<String> racksOf(Map<String, String> allocations) {
+    Set<String> racks = new TreeSet<>();
+    for (String nodeName : allocations.values()) {
+      racks.add(nodeName.substring(0, 2));
+    }
+    return racks;
+  }
 }
