@@ -87,6 +87,51 @@ class TYJobStatusPatchIT {
     assertThat(refused.getCode()).isEqualTo(422);
   }
 
+  /**
+   * A status stored before {@code status.topologyDomains} existed keeps its meaning: it records no
+   * domain. Domains then come and go level by level beside the allocations, and the schema refuses
+   * a domain longer than a label value may be.
+   */
+  @Test
+  void aStatusStoredBeforeTopologyDomainsRecordsNoneAndGainsThemLevelByLevel(ApiClient client)
+      throws Exception {
+    String name = createJob(client);
+    patchStatus(client, name, STATUS_PATCH.formatted(name));
+
+    V1alpha1TYJobStatus stored = read(client, name).getStatus();
+    assertThat(stored.getTopologyDomains()).isNull();
+
+    patchStatus(
+        client,
+        name,
+        "{\"status\": {\"topologyDomains\": {\"example.com/rack\": \"r7\","
+            + " \"topology.kubernetes.io/zone\": \"z1\"}}}");
+    V1alpha1TYJobStatus placed = read(client, name).getStatus();
+    assertThat(placed.getTopologyDomains())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("example.com/rack", "r7", "topology.kubernetes.io/zone", "z1"));
+    assertThat(placed.getAllocations()).isEqualTo(stored.getAllocations());
+
+    patchStatus(
+        client,
+        name,
+        "{\"status\": {\"topologyDomains\": {\"topology.kubernetes.io/zone\": null}}}");
+    assertThat(read(client, name).getStatus().getTopologyDomains())
+        .containsExactlyEntriesOf(Map.of("example.com/rack", "r7"));
+
+    ApiException refused =
+        catchThrowableOfType(
+            ApiException.class,
+            () ->
+                patchStatus(
+                    client,
+                    name,
+                    "{\"status\": {\"topologyDomains\": {\"example.com/rack\": \"%s\"}}}"
+                        .formatted("r".repeat(64))));
+    assertThat(refused).isNotNull();
+    assertThat(refused.getCode()).isEqualTo(422);
+  }
+
   @Test
   void generatedPatchCallSendsPlainJsonAndIsRefused(ApiClient client) throws Exception {
     String name = createJob(client);

@@ -42,31 +42,30 @@ final class JobReader {
   private JobReader() {}
 
   /**
+   * A map the scheduler recorded in the job's status (GPU device seats, topology domains) without
+   * its entries lacking a key or value, or empty when none was recorded: a pod without a seat is
+   * seated by the device rule, a level without a domain placed by the domain order.
+   */
+  static <V> Map<String, V> recorded(Map<String, V> stored) {
+    if (stored == null || stored.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, V> kept = new HashMap<>();
+    stored.forEach(
+        (key, value) -> {
+          if (key != null && value != null) {
+            kept.put(key, value);
+          }
+        });
+    return kept;
+  }
+
+  /**
    * @param livePods the pods bound now: a placed task whose pod exists counts on the node the pod
    *     is bound to, and is releasing when its pod is on the way out (an evicted victim, say)
    * @param now the cycle's time: entries of {@code status.avoidNodes} that end by then are no
    *     longer avoided
    */
-  /**
-   * The devices recorded for the job's GPU shares; an entry without a value is left out (the pod is
-   * then seated by the device rule).
-   */
-  private static Map<String, Integer> gpuDevices(V1alpha1TYJobStatus status) {
-    if (status == null || status.getGpuDevices() == null || status.getGpuDevices().isEmpty()) {
-      return Map.of();
-    }
-    Map<String, Integer> seats = new HashMap<>();
-    status
-        .getGpuDevices()
-        .forEach(
-            (pod, device) -> {
-              if (pod != null && device != null) {
-                seats.put(pod, device);
-              }
-            });
-    return seats;
-  }
-
   static JobInfo job(V1alpha1TYJob tyJob, LivePods livePods, Instant now) {
     return job(tyJob, livePods, now, new IdentityMemo<>());
   }
@@ -195,7 +194,9 @@ final class JobReader {
                 : new TopologyRequest(
                     spec.getTopology().getRequired(), spec.getTopology().getPreferred()))
         .workerSetTopology(workerSetTopology)
-        .gpuDevices(gpuDevices(tyJob.getStatus()))
+        .gpuDevices(recorded(tyJob.getStatus() == null ? null : tyJob.getStatus().getGpuDevices()))
+        .topologyDomains(
+            recorded(tyJob.getStatus() == null ? null : tyJob.getStatus().getTopologyDomains()))
         .preemptionPolicy(
             PreemptionPolicy.parse(
                 spec.getPreemptionPolicy() == null

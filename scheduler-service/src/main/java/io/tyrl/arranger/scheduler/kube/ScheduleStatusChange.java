@@ -27,8 +27,8 @@ import java.util.Optional;
  * What a cycle's decision changes in a TYJob's scheduler-owned status, as a JSON merge patch.
  *
  * <p>Only changed jobs are written, so a cycle over thousands of pending jobs whose situation did
- * not change writes nothing. Allocations and GPU device seats are patched key by key (a removed
- * placement is written as null), which leaves the controller's own removals alone.
+ * not change writes nothing. Allocations, GPU device seats and topology domains are patched key by
+ * key (a removed placement is written as null), which leaves the controller's own removals alone.
  *
  * @param patch the merge patch body
  * @param reasonChanged the pending reason differs from the one recorded
@@ -96,6 +96,11 @@ public record ScheduleStatusChange(
     Map<String, Integer> currentDevices =
         status == null || status.getGpuDevices() == null ? Map.of() : status.getGpuDevices();
     Map<String, Integer> deviceChanges = keyChanges(decision.gpuDevices(), currentDevices);
+    Map<String, String> currentDomains =
+        status == null || status.getTopologyDomains() == null
+            ? Map.of()
+            : status.getTopologyDomains();
+    Map<String, String> domainChanges = keyChanges(decision.topologyDomains(), currentDomains);
 
     boolean victimsChanged = !recorded(status).equals(victims);
     boolean stateChanged = !state.equals(currentState);
@@ -107,6 +112,7 @@ public record ScheduleStatusChange(
             || victimsChanged
             || !allocationChanges.isEmpty()
             || !deviceChanges.isEmpty()
+            || !domainChanges.isEmpty()
             || messageChanged
             || !sameSecond(waiting, currentWaiting);
     if (!changed) {
@@ -123,6 +129,9 @@ public record ScheduleStatusChange(
     }
     if (!deviceChanges.isEmpty()) {
       statusPatch.put(StatusFields.GPU_DEVICES, GpuDeviceSeats.patch(deviceChanges));
+    }
+    if (!domainChanges.isEmpty()) {
+      statusPatch.put(StatusFields.TOPOLOGY_DOMAINS, new LinkedHashMap<>(domainChanges));
     }
     statusPatch.put(
         StatusFields.SCHEDULING,

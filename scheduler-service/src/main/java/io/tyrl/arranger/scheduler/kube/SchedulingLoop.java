@@ -8,6 +8,7 @@ import io.tyrl.arranger.kube.ReadinessCheck;
 import io.tyrl.arranger.kube.leader.LeadershipFence;
 import io.tyrl.arranger.kube.leader.LeadershipListener;
 import io.tyrl.arranger.model.V1alpha1TYJob;
+import io.tyrl.arranger.model.V1alpha1TYJobStatus;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
@@ -251,15 +252,19 @@ public final class SchedulingLoop implements LeadershipListener, AutoCloseable {
     Map<String, V1alpha1TYJob> jobs = assembly.jobsByKey();
     for (SnapshotAssembler.UnreadableJob bad : assembly.unreadable()) {
       V1alpha1TYJob job = jobs.get(bad.key());
-      // Its placements stand: a job the scheduler cannot read is reported, not unscheduled.
-      Map<String, String> kept =
-          job.getStatus() == null || job.getStatus().getAllocations() == null
-              ? Map.of()
-              : job.getStatus().getAllocations();
+      // Its placements stand: a job the scheduler cannot read is reported, not unscheduled, and
+      // keeps the device seats and topology domains recorded with them.
+      V1alpha1TYJobStatus status = job.getStatus();
       decisions.put(
           bad.key(),
           new JobDecision(
-              ScheduleState.UNSCHEDULED, kept, ReasonCode.INVALID_JOB, bad.problem(), null));
+              ScheduleState.UNSCHEDULED,
+              JobReader.recorded(status == null ? null : status.getAllocations()),
+              ReasonCode.INVALID_JOB,
+              bad.problem(),
+              null,
+              JobReader.recorded(status == null ? null : status.getGpuDevices()),
+              JobReader.recorded(status == null ? null : status.getTopologyDomains())));
     }
     metrics.unreadableJobs(assembly.unreadable().size());
     metrics.pendingAges(decisions, jobs, now);

@@ -134,6 +134,68 @@ class ScheduleStatusChangeTest {
     assertThat(written.getAsJsonObject("gpuDevices").get("j-actor-0").getAsInt()).isEqualTo(3);
   }
 
+  /**
+   * Topology domains are written once the leader is placed, kept as they are while the decision
+   * repeats them (a job placed again from nothing), replaced key by key, and a level the job no
+   * longer asks is written as null; a status written before the field existed gets it with nothing
+   * else changed.
+   */
+  @Test
+  void topologyDomainsArePatchedKeyByKeyAndARepeatedDomainWritesNothing() {
+    String rack = "example.com/rack";
+    String zone = "topology.kubernetes.io/zone";
+    Map<String, String> allocations = Map.of("j-learner", "n1", "j-actor-0", "n1");
+    V1alpha1TYJobStatus before =
+        status(
+            """
+        {"scheduleState": "ScheduledSucceed", "allocations": {"j-learner": "n1", "j-actor-0": "n1"}}""");
+    JobDecision inR1 =
+        new JobDecision(
+            ScheduleState.SCHEDULED_SUCCEED,
+            allocations,
+            null,
+            "",
+            null,
+            Map.of(),
+            Map.of(zone, "z1", rack, "r1"));
+
+    JsonObject first = writtenStatus(before, inR1);
+    assertThat(first.has("allocations")).isFalse();
+    assertThat(first.getAsJsonObject("topologyDomains").get(rack).getAsString()).isEqualTo("r1");
+    assertThat(first.getAsJsonObject("topologyDomains").get(zone).getAsString()).isEqualTo("z1");
+
+    V1alpha1TYJobStatus recorded =
+        status(
+            """
+        {"scheduleState": "ScheduledSucceed", "allocations": {"j-learner": "n1", "j-actor-0": "n1"},
+         "topologyDomains": {"topology.kubernetes.io/zone": "z1", "example.com/rack": "r1"}}""");
+    assertThat(ScheduleStatusChange.between(recorded, inR1, List.of(), "7", NOW)).isEmpty();
+
+    JobDecision inR2WithoutZone =
+        new JobDecision(
+            ScheduleState.SCHEDULED_SUCCEED,
+            allocations,
+            null,
+            "",
+            null,
+            Map.of(),
+            Map.of(rack, "r2"));
+    JsonObject domains =
+        writtenStatus(recorded, inR2WithoutZone).getAsJsonObject("topologyDomains");
+    assertThat(domains.keySet()).containsExactlyInAnyOrder(rack, zone);
+    assertThat(domains.get(rack).getAsString()).isEqualTo("r2");
+    assertThat(domains.get(zone).isJsonNull()).isTrue();
+  }
+
+  private static JsonObject writtenStatus(V1alpha1TYJobStatus status, JobDecision decision) {
+    return JsonParser.parseString(
+            ScheduleStatusChange.between(status, decision, List.of(), "8", NOW)
+                .orElseThrow()
+                .patch())
+        .getAsJsonObject()
+        .getAsJsonObject("status");
+  }
+
   @Test
   void aNewPendingReasonIsWorthAnEventAndAFirstPlacementToo() {
     JobDecision pending =

@@ -26,6 +26,13 @@ public final class StatusFields {
   public static final String GPU_DEVICES = "gpuDevices";
 
   /**
+   * Topology level → the domain of the node the job's leader was last placed on; written by the
+   * scheduler key by key (a level the job no longer asks is written as null), read back by it to
+   * place a job that lost its leader in the same domains again.
+   */
+  public static final String TOPOLOGY_DOMAINS = "topologyDomains";
+
+  /**
    * Why the job is not placed; written by the scheduler, and by the controller for a job it
    * refuses.
    */
