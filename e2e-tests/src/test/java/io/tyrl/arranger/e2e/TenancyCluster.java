@@ -97,10 +97,24 @@ final class TenancyCluster implements AutoCloseable {
       Duration leaderRunTime,
       Map<String, String> controllerProperties)
       throws Exception {
+    return start(test, nodes, leaderRunTime, controllerProperties, Map.of());
+  }
+
+  /**
+   * @param schedulerProperties Spring properties the scheduler runs with beyond its defaults, e.g.
+   *     {@code arranger.scheduler.configuration}
+   */
+  static TenancyCluster start(
+      String test,
+      List<NodeSpec> nodes,
+      Duration leaderRunTime,
+      Map<String, String> controllerProperties,
+      Map<String, String> schedulerProperties)
+      throws Exception {
     TenancyCluster cluster =
         new TenancyCluster(ControlPlane.start(KubeApiServerExtension.SERVICE_IDENTITIES));
     try {
-      cluster.startServices(test, nodes, leaderRunTime, controllerProperties);
+      cluster.startServices(test, nodes, leaderRunTime, controllerProperties, schedulerProperties);
       return cluster;
     } catch (Exception | Error e) {
       cluster.close();
@@ -112,7 +126,8 @@ final class TenancyCluster implements AutoCloseable {
       String test,
       List<NodeSpec> nodes,
       Duration leaderRunTime,
-      Map<String, String> controllerProperties)
+      Map<String, String> controllerProperties,
+      Map<String, String> schedulerProperties)
       throws Exception {
     CustomResourceDefinitions.install(admin);
     SimulatedNodes simulated = new SimulatedNodes(admin);
@@ -130,10 +145,12 @@ final class TenancyCluster implements AutoCloseable {
     opened.add(kubelet);
     systemNamespace = services.systemNamespace();
     // The period a user runs with (the service's application.yaml), not the helper's shorter one.
-    Map<String, String> defaultPeriod =
-        Map.of("arranger.scheduler.period", SCHEDULER_PERIOD.toMillis() + "ms");
+    Map<String, String> schedulerRunsWith = new TreeMap<>(schedulerProperties);
+    schedulerRunsWith.put("arranger.scheduler.period", SCHEDULER_PERIOD.toMillis() + "ms");
     scheduler =
-        services.replicas("scheduler", LEASE_DURATION, RETRY_PERIOD, null, defaultPeriod).start(1);
+        services
+            .replicas("scheduler", LEASE_DURATION, RETRY_PERIOD, null, schedulerRunsWith)
+            .start(1);
     opened.add(scheduler);
     controller =
         services
@@ -197,6 +214,11 @@ final class TenancyCluster implements AutoCloseable {
   }
 
   /** Scheduling cycles the scheduler has run so far, from its own cycle timer's count. */
+  /** The scheduler's replicas (one), to fail it over. */
+  ReplicaSet scheduler() {
+    return scheduler;
+  }
+
   /** The simulated kubelet, which plays every node's kubelet and GPU device plugin. */
   SimulatedNodeAgent kubelet() {
     return kubelet;

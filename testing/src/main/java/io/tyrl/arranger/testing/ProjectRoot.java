@@ -6,11 +6,11 @@ import java.nio.file.Path;
 /**
  * The repository's root folder: from the {@code arranger.projectRoot} property, else found upwards.
  */
-final class ProjectRoot {
+public final class ProjectRoot {
 
   private ProjectRoot() {}
 
-  static Path find() {
+  public static Path find() {
     String configured = System.getProperty("arranger.projectRoot");
     if (configured != null && !configured.isBlank()) {
       return Path.of(configured).toAbsolutePath();
