@@ -182,6 +182,34 @@ class TopologyPlacementTest {
   }
 
   /**
+   * A job placed again from nothing tries its recorded rack first, yet when no rack holds it the
+   * reason still names the fullest rack with room, and what failed there: r2 (16 GPUs free in one
+   * node of 8 and two of 4) rather than r1, its leader's (20 free in one node of 8 and three of 4).
+   */
+  @Test
+  void theReasonOfAJobPlacedAgainNamesTheFullestRackNotItsRecordedOne() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      nodes.add(gpuNode("r1-n" + i, "z1", "r1", i == 1 ? 0 : 4));
+    }
+    for (int i = 1; i <= 3; i++) {
+      nodes.add(gpuNode("r2-n" + i, "z1", "r2", i == 1 ? 0 : 4));
+    }
+    JobInfo job =
+        gang("big", 2, RACK, null).toBuilder()
+            .stage(Stage.RESCHEDULING)
+            .topologyDomains(Map.of(RACK, "r1"))
+            .build();
+
+    JobDecision decision = cycle(withLevels(), nodes, job).decision("default/big");
+
+    assertThat(decision.allocations()).isEmpty();
+    assertThat(decision.message())
+        .contains("2 racks have the room in total; in r2, the fullest of them, ")
+        .endsWith("0/3 nodes fit actor: 3 Insufficient nvidia.com/gpu");
+  }
+
+  /**
    * The same racks: the gang that found room only in fragments holds r1, the fullest, for the rest
    * of the cycle, so a smaller job after it goes to r2 instead of taking r1's room.
    */
