@@ -154,6 +154,7 @@ public final class NodeSearch {
   private Function<TaskState, NodeFence> fences;
   private final JobState[] heldFor;
   private final String[] heldReason;
+  private final KeptSample kept;
 
   NodeSearch(Session session, long[] smallestRequest) {
     this.session = session;
@@ -163,6 +164,7 @@ public final class NodeSearch {
     this.exhaustedGeneration = session.releaseGeneration();
     this.heldFor = new JobState[nodes.length];
     this.heldReason = new String[nodes.length];
+    this.kept = new KeptSample(nodes.length);
   }
 
   /**
@@ -279,7 +281,25 @@ public final class NodeSearch {
       return new Result(null, failure.diagnosis());
     }
     Tiers tiers = session.tiers();
-    BestScoring best = new BestScoring(task, tiers);
+    boolean exact = isExact(nodes.length, percentage);
+    long[] context =
+        exact || fence != null || podsJudgedByNeighbours || task.isLeader()
+            ? null
+            : tiers.scoreContext(task);
+    if (context != null
+        && kept.matches(task, context, session.releaseGeneration(), percentage, minimum)) {
+      NodeState again = bestOfKept(task, candidates, tiers);
+      if (again != null) {
+        return new Result(again, null);
+      }
+    }
+    int wanted = wantedFeasibleNodes(nodes.length, candidates.passing.length, percentage, minimum);
+    if (context == null) {
+      kept.invalidate();
+    } else {
+      kept.start(task, context, session.releaseGeneration(), percentage, minimum, wanted);
+    }
+    BestScoring best = new BestScoring(task, tiers, context == null ? null : kept);
     for (int hinted : task.job().nodeIndicesInUse()) {
       NodeState node = nodes[hinted];
       if (candidates.rejectionByNode[hinted] == null
@@ -291,8 +311,6 @@ public final class NodeSearch {
     refreshLive(candidates);
     int[] live = candidates.live;
     int size = candidates.liveSize;
-    boolean exact = isExact(nodes.length, percentage);
-    int wanted = wantedFeasibleNodes(nodes.length, candidates.passing.length, percentage, minimum);
     int found = 0;
     int examined = 0;
     // An exact search needs no rotation; starting at the first node makes its tie-break the
@@ -327,6 +345,44 @@ public final class NodeSearch {
   }
 
   /**
+   * The best of the kept sample for another pod of its shape: the job's nodes outside it first, as
+   * a fresh search offers them, then the sample's nodes still feasible, each scored again only if
+   * it changed since. Null when the sample thinned too far (it then ends) or holds no node.
+   */
+  private NodeState bestOfKept(TaskState task, StaticCandidates candidates, Tiers tiers) {
+    BestScoring best = new BestScoring(task, tiers, null);
+    for (int hinted : task.job().nodeIndicesInUse()) {
+      if (!kept.contains(hinted)
+          && candidates.rejectionByNode[hinted] == null
+          && !heldFromTask(task, hinted)
+          && tiers.check(task, nodes[hinted]).fits()) {
+        best.offer(nodes[hinted]);
+      }
+    }
+    int alive = 0;
+    for (int i = 0; i < kept.size(); i++) {
+      int index = kept.node(i);
+      if (exhausted[index] || heldFromTask(task, index)) {
+        continue;
+      }
+      NodeState node = nodes[index];
+      double score = kept.score(i);
+      if (node.changes() != kept.changes(i)) {
+        if (!tiers.check(task, node).fits()) {
+          if (node.idleBelow(smallestRequest)) {
+            markExhausted(index);
+          }
+          continue;
+        }
+        score = tiers.score(task, node);
+      }
+      kept.set(alive++, index, score, node.changes());
+      best.offer(node, score);
+    }
+    return kept.truncate(alive) ? best.node() : null;
+  }
+
+  /**
    * The fenced search: the groups in order, every node of a group checked and scored; nothing
    * remembered.
    */
@@ -334,7 +390,7 @@ public final class NodeSearch {
     StaticCandidates candidates = candidatesFor(task.info().constraints());
     Tiers tiers = session.tiers();
     for (int[] group : fence.groups()) {
-      BestScoring best = new BestScoring(task, tiers);
+      BestScoring best = new BestScoring(task, tiers, null);
       for (int index : group) {
         if (candidates.rejectionByNode[index] == null
             && !exhausted[index]
@@ -358,7 +414,7 @@ public final class NodeSearch {
   public NodeState findBestReleasing(TaskState task) {
     StaticCandidates candidates = candidatesFor(task.info().constraints());
     NodeFence fence = fenceFor(task);
-    BestScoring best = new BestScoring(task, session.tiers());
+    BestScoring best = new BestScoring(task, session.tiers(), null);
     for (int index : releasingNodes()) {
       if (fence == null || fence.contains(index) || fence.thenAnywhere()) {
         offerIfFitsOnceReleased(best, candidates, nodes[index]);
@@ -374,7 +430,7 @@ public final class NodeSearch {
   public NodeState findBestReleasing(TaskState task, Collection<NodeState> among) {
     StaticCandidates candidates = candidatesFor(task.info().constraints());
     NodeFence fence = fenceFor(task);
-    BestScoring best = new BestScoring(task, session.tiers());
+    BestScoring best = new BestScoring(task, session.tiers(), null);
     for (NodeState node : among) {
       if (fence == null || fence.contains(node.index()) || fence.thenAnywhere()) {
         offerIfFitsOnceReleased(best, candidates, node);
@@ -392,20 +448,32 @@ public final class NodeSearch {
     }
   }
 
-  /** The highest-scoring node offered to one search; on a tie the first offered stays. */
+  /**
+   * The highest-scoring node offered to one search; on a tie the first offered stays. Each node
+   * offered goes into {@code sample} too, when one is being taken.
+   */
   private static final class BestScoring {
     private final TaskState task;
     private final Tiers tiers;
+    private final KeptSample sample;
     private NodeState node;
     private double score = Double.NEGATIVE_INFINITY;
 
-    BestScoring(TaskState task, Tiers tiers) {
+    BestScoring(TaskState task, Tiers tiers, KeptSample sample) {
       this.task = task;
       this.tiers = tiers;
+      this.sample = sample;
     }
 
     void offer(NodeState candidate) {
       double candidateScore = tiers.score(task, candidate);
+      if (sample != null) {
+        sample.add(candidate, candidateScore);
+      }
+      offer(candidate, candidateScore);
+    }
+
+    void offer(NodeState candidate, double candidateScore) {
       if (node == null || candidateScore > score) {
         node = candidate;
         score = candidateScore;

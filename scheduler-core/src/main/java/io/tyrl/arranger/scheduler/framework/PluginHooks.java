@@ -10,6 +10,7 @@ import io.tyrl.arranger.scheduler.framework.SessionFunctions.NodeScoreFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.OverusedFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.PredicateFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.QueueOrderFn;
+import io.tyrl.arranger.scheduler.framework.SessionFunctions.ScoreContextFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.VictimsFn;
 import java.util.Objects;
 
@@ -56,14 +57,29 @@ public final class PluginHooks {
     add(tiers.neighbourPredicates, fn);
   }
 
-  /** Adds a node score; {@code weight} multiplies it before scores add up. */
+  /**
+   * Adds a node score; {@code weight} multiplies it before scores add up. Its values are never kept
+   * between searches: see {@link #nodeScore(NodeScoreFn, double, ScoreContextFn)}.
+   */
   public void nodeScore(NodeScoreFn fn, double weight) {
+    nodeScore(fn, weight, null);
+  }
+
+  /**
+   * Adds a node score that says what it reads beyond the node ({@code context}), so that its value
+   * for a node may be kept between searches for pods of one shape while the node and the context
+   * stay as they were.
+   */
+  public void nodeScore(NodeScoreFn fn, double weight, ScoreContextFn context) {
     if (!(weight >= 0)) {
       throw new IllegalArgumentException(
           "plugin " + pluginName + ": node score weight must be >= 0, was " + weight);
     }
     tiers.nodeScores.register(
         new PluginEntry<>(pluginName, tier, Objects.requireNonNull(fn, "fn"), weight));
+    if (context != null) {
+      tiers.scoreContexts.put(fn, context);
+    }
   }
 
   public void preemptableVictims(VictimsFn fn) {

@@ -57,6 +57,26 @@ public final class SessionFunctions {
     double score(TaskState task, NodeState node);
   }
 
+  /**
+   * What a node score reads beyond the node itself (everything its change count moves with), the
+   * pod's shape and its job's pods on that node: a value that stays the same, for this pod, for as
+   * long as what else the score reads does, or {@link #NOT_KEPT} when the score reads something it
+   * cannot name so. A score registered with one may be kept for a node while the node's change
+   * count and this value stand: the next pod of the same shape of a gang is weighed against the
+   * nodes the last one was, and only the nodes that changed are scored again ({@link
+   * NodeSearch#findBest}).
+   */
+  @FunctionalInterface
+  public interface ScoreContextFn {
+    /** Not to be kept: the score reads more than the node, and cannot say what. */
+    long NOT_KEPT = Long.MIN_VALUE;
+
+    /** For a score that reads only the node, the pod's shape and its job's pods on the node. */
+    ScoreContextFn NODE_ONLY = task -> 0;
+
+    long context(TaskState task);
+  }
+
   /** From candidate victims, the ones this plugin allows to evict for the preemptor. */
   @FunctionalInterface
   public interface VictimsFn {

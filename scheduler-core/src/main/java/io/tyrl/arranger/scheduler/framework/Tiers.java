@@ -11,10 +11,13 @@ import io.tyrl.arranger.scheduler.framework.SessionFunctions.NodeScoreFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.OverusedFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.PredicateFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.QueueOrderFn;
+import io.tyrl.arranger.scheduler.framework.SessionFunctions.ScoreContextFn;
 import io.tyrl.arranger.scheduler.framework.SessionFunctions.VictimsFn;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.IntFunction;
@@ -97,6 +100,10 @@ public final class Tiers {
   final Registrations<PredicateFn> predicates = new Registrations<>(Kind.PREDICATE);
   final Registrations<PredicateFn> neighbourPredicates = new Registrations<>(Kind.PREDICATE);
   final Registrations<NodeScoreFn> nodeScores = new Registrations<>(Kind.NODE_SCORE);
+
+  /** What each node score registered with one says it reads beyond the node. */
+  final Map<NodeScoreFn, ScoreContextFn> scoreContexts = new IdentityHashMap<>();
+
   final Registrations<VictimsFn> preemptableVictims = new Registrations<>(Kind.PREEMPTABLE);
   final Registrations<VictimsFn> reclaimableVictims = new Registrations<>(Kind.RECLAIMABLE);
   final Registrations<JobReadyFn> jobReady = new Registrations<>(Kind.JOB_READY);
@@ -111,6 +118,7 @@ public final class Tiers {
   private PredicateFn[] neighbourPredicateFns = new PredicateFn[0];
   private NodeScoreFn[] scoreFns = new NodeScoreFn[0];
   private double[] scoreWeights = new double[0];
+  private ScoreContextFn[] scoreContextFns = new ScoreContextFn[0];
   private JobReadyFn[] jobReadyFns = new JobReadyFn[0];
   private JobPipelinedFn[] jobPipelinedFns = new JobPipelinedFn[0];
   private JobValidFn[] jobValidFns = new JobValidFn[0];
@@ -148,8 +156,10 @@ public final class Tiers {
     overusedFns = overused.functions(OverusedFn[]::new);
     jobEnqueueableFns = jobEnqueueable.functions(JobEnqueueableFn[]::new);
     scoreWeights = new double[scoreFns.length];
+    scoreContextFns = new ScoreContextFn[scoreFns.length];
     for (int i = 0; i < scoreFns.length; i++) {
       scoreWeights[i] = nodeScores.entries.get(i).weight();
+      scoreContextFns[i] = scoreContexts.get(scoreFns[i]);
     }
   }
 
@@ -218,6 +228,23 @@ public final class Tiers {
       }
     }
     return PredicateResult.FITS;
+  }
+
+  /**
+   * What the node scores read beyond each node for this pod, one value per score; null when some
+   * score did not say, or says its value must not be kept: then no score for the pod is kept.
+   */
+  public long[] scoreContext(TaskState task) {
+    long[] context = new long[scoreContextFns.length];
+    for (int i = 0; i < scoreContextFns.length; i++) {
+      ScoreContextFn fn = scoreContextFns[i];
+      long value = fn == null ? ScoreContextFn.NOT_KEPT : fn.context(task);
+      if (value == ScoreContextFn.NOT_KEPT) {
+        return null;
+      }
+      context[i] = value;
+    }
+    return context;
   }
 
   public double score(TaskState task, NodeState node) {

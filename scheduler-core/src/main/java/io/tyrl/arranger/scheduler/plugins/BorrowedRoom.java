@@ -64,12 +64,24 @@ final class BorrowedRoom implements PlacementListener {
     if (borrowedPods == 0) {
       return 0;
     }
+    return score(task, node, borrows(task));
+  }
+
+  /**
+   * What the score reads beyond the node (whose borrowed pods move with its change count): whether
+   * any pod is borrowed, and whether this one would borrow.
+   */
+  long context(TaskState task) {
+    return borrowedPods == 0 ? 0 : borrows(task) ? 1 : 2;
+  }
+
+  private boolean borrows(TaskState task) {
     if (task != lastTask || placements != lastPlacements) {
       lastTask = task;
       lastPlacements = placements;
       lastBorrows = above(task, true);
     }
-    return score(task, node, lastBorrows);
+    return lastBorrows;
   }
 
   /**

@@ -18,6 +18,7 @@ import io.tyrl.arranger.scheduler.framework.PluginHooks;
 import io.tyrl.arranger.scheduler.framework.PredicateResult;
 import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
+import io.tyrl.arranger.scheduler.framework.SessionFunctions.ScoreContextFn;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -126,11 +127,15 @@ public final class PredicatesPlugin implements Plugin {
     }
     if (anyPendingTask(session, constraints -> !constraints.preferredAffinity().isEmpty())) {
       hooks.nodeScore(
-          PredicatesPlugin::preferredNodeAffinityScore, arguments.get(NODE_AFFINITY_WEIGHT));
+          PredicatesPlugin::preferredNodeAffinityScore,
+          arguments.get(NODE_AFFINITY_WEIGHT),
+          ScoreContextFn.NODE_ONLY);
     }
     if (anyNodeTainted(session, TaintEffect.PREFER_NO_SCHEDULE)) {
       hooks.nodeScore(
-          PredicatesPlugin::preferNoScheduleScore, arguments.get(TAINT_TOLERATION_WEIGHT));
+          PredicatesPlugin::preferNoScheduleScore,
+          arguments.get(TAINT_TOLERATION_WEIGHT),
+          ScoreContextFn.NODE_ONLY);
     }
   }
 

@@ -81,7 +81,7 @@ public final class ProportionPlugin implements Plugin {
     hooks.reclaimableVictims(this::reclaimable);
     BorrowedRoom borrowedRoom = new BorrowedRoom(session, deserved::get);
     session.followPlacements(borrowedRoom);
-    hooks.nodeScore(borrowedRoom::score, 1);
+    hooks.nodeScore(borrowedRoom::score, 1, borrowedRoom::context);
   }
 
   private void computeDeserved() {

@@ -11,6 +11,7 @@ import io.tyrl.arranger.scheduler.framework.Plugin;
 import io.tyrl.arranger.scheduler.framework.PluginDescriptor;
 import io.tyrl.arranger.scheduler.framework.PluginHooks;
 import io.tyrl.arranger.scheduler.framework.Session;
+import io.tyrl.arranger.scheduler.framework.SessionFunctions.ScoreContextFn;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.List;
 import java.util.Map;
@@ -168,7 +169,10 @@ public final class NodeOrderPlugin implements Plugin {
     this.gpuFragmentation = null;
     this.gpuFragmentationMeasured = false;
     hooks.jobValid(this::unknownPolicy);
-    hooks.nodeScore(this::score, arguments.get(WEIGHT));
+    // A worker's score reads its node, its job's pods there and the session's fixed pod-shape mix;
+    // a leader's may read how many GPU nodes are idle (LeaderFirst), so it is never kept.
+    hooks.nodeScore(
+        this::score, arguments.get(WEIGHT), task -> task.isLeader() ? ScoreContextFn.NOT_KEPT : 0);
   }
 
   /**

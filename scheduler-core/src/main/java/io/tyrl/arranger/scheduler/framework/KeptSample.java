@@ -1,0 +1,144 @@
+package io.tyrl.arranger.scheduler.framework;
+
+import io.tyrl.arranger.scheduler.api.PlacementConstraints;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The feasible nodes a sampled search weighed, each with its score and the node's change count when
+ * scored, kept for the next search for a pod of the same shape of the same job: the actors of a
+ * gang come one after another, and after one is placed only its node has changed. That search
+ * weighs the same nodes again, scoring only those that changed; it is not a fresh sample, so the
+ * pods of one shape of a gang are placed among the nodes the first of them was weighed against.
+ *
+ * <p>Sound because a predicate's verdict depends on the node's ledger alone unless it judges pods
+ * by their neighbours (then nothing is kept), and because every node score kept says what else it
+ * reads ({@link SessionFunctions.ScoreContextFn}). A release, or anything a score reads beyond the
+ * node, ends the sample; so does its thinning below half the feasible nodes a search wants.
+ */
+final class KeptSample {
+
+  private JobState job;
+  private PlacementConstraints constraints;
+  private long[] request;
+  private String role;
+  private long[] context;
+  private long releaseGeneration;
+  private int percentage;
+  private int minimum;
+  private int wanted;
+  private boolean valid;
+
+  private int size;
+  private int[] nodes = new int[0];
+  private double[] scores = new double[0];
+  private long[] changes = new long[0];
+
+  /** Which nodes are in the sample: {@code marks[i] == stamp}. */
+  private final int[] marks;
+
+  private int stamp;
+
+  KeptSample(int clusterNodes) {
+    this.marks = new int[clusterNodes];
+  }
+
+  /**
+   * True when the sample was taken for a pod of this shape, under this context, since no release.
+   */
+  boolean matches(
+      TaskState task, long[] context, long releaseGeneration, int percentage, int minimum) {
+    return valid
+        && job == task.job()
+        && constraints == task.info().constraints()
+        && Objects.equals(role, task.info().roleName())
+        && this.releaseGeneration == releaseGeneration
+        && this.percentage == percentage
+        && this.minimum == minimum
+        && Arrays.equals(request, task.request())
+        && Arrays.equals(this.context, context);
+  }
+
+  /** Starts a new sample for a search for {@code task}; the nodes come with {@link #add}. */
+  void start(
+      TaskState task,
+      long[] context,
+      long releaseGeneration,
+      int percentage,
+      int minimum,
+      int wanted) {
+    this.job = task.job();
+    this.constraints = task.info().constraints();
+    this.request = task.request().clone();
+    this.role = task.info().roleName();
+    this.context = context;
+    this.releaseGeneration = releaseGeneration;
+    this.percentage = percentage;
+    this.minimum = minimum;
+    this.wanted = wanted;
+    this.valid = true;
+    this.size = 0;
+    stamp++;
+  }
+
+  void add(NodeState node, double score) {
+    if (size == nodes.length) {
+      int grown = Math.max(16, 2 * size);
+      nodes = Arrays.copyOf(nodes, grown);
+      scores = Arrays.copyOf(scores, grown);
+      changes = Arrays.copyOf(changes, grown);
+    }
+    nodes[size] = node.index();
+    scores[size] = score;
+    changes[size] = node.changes();
+    marks[node.index()] = stamp;
+    size++;
+  }
+
+  void invalidate() {
+    valid = false;
+    job = null;
+  }
+
+  boolean contains(int nodeIndex) {
+    return valid && marks[nodeIndex] == stamp;
+  }
+
+  int size() {
+    return size;
+  }
+
+  int node(int i) {
+    return nodes[i];
+  }
+
+  double score(int i) {
+    return scores[i];
+  }
+
+  long changes(int i) {
+    return changes[i];
+  }
+
+  /** Stores entry {@code i} (at or before the one read) as the node now stands. */
+  void set(int i, int nodeIndex, double score, long nodeChanges) {
+    nodes[i] = nodeIndex;
+    scores[i] = score;
+    changes[i] = nodeChanges;
+  }
+
+  /**
+   * Keeps the first {@code kept} entries; a sample thinned below half the feasible nodes a search
+   * wants ends, so that the next search takes a fresh one.
+   *
+   * @return false when the sample ended
+   */
+  boolean truncate(int kept) {
+    size = kept;
+    if (2 * kept < wanted) {
+      invalidate();
+      return false;
+    }
+    return true;
+  }
+}
