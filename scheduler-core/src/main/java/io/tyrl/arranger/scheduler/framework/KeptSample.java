@@ -13,8 +13,9 @@ import java.util.Objects;
  *
  * <p>Sound because a predicate's verdict depends on the node's ledger alone unless it judges pods
  * by their neighbours (then nothing is kept), and because every node score kept says what else it
- * reads ({@link SessionFunctions.ScoreContextFn}). A release, or anything a score reads beyond the
- * node, ends the sample; so does its thinning below half the feasible nodes a search wants.
+ * reads ({@link SessionFunctions.ScoreContextFn}). A release, or a change of anything a score reads
+ * beyond the node, makes the next search take a fresh sample; so does the sample's thinning below
+ * half the feasible nodes a search wants.
  */
 final class KeptSample {
 
@@ -95,13 +96,8 @@ final class KeptSample {
     size++;
   }
 
-  void invalidate() {
-    valid = false;
-    job = null;
-  }
-
   boolean contains(int nodeIndex) {
-    return valid && marks[nodeIndex] == stamp;
+    return marks[nodeIndex] == stamp;
   }
 
   int size() {
@@ -128,17 +124,13 @@ final class KeptSample {
   }
 
   /**
-   * Keeps the first {@code kept} entries; a sample thinned below half the feasible nodes a search
-   * wants ends, so that the next search takes a fresh one.
+   * Keeps the first {@code kept} entries.
    *
-   * @return false when the sample ended
+   * @return false when fewer than half the feasible nodes a search wants are left: the search then
+   *     takes a fresh sample, which replaces this one
    */
   boolean truncate(int kept) {
     size = kept;
-    if (2 * kept < wanted) {
-      invalidate();
-      return false;
-    }
-    return true;
+    return 2 * kept >= wanted;
   }
 }

@@ -294,9 +294,7 @@ public final class NodeSearch {
       }
     }
     int wanted = wantedFeasibleNodes(nodes.length, candidates.passing.length, percentage, minimum);
-    if (context == null) {
-      kept.invalidate();
-    } else {
+    if (context != null) {
       kept.start(task, context, session.releaseGeneration(), percentage, minimum, wanted);
     }
     BestScoring best = new BestScoring(task, tiers, context == null ? null : kept);

@@ -5,11 +5,16 @@ import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
+import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,16 +26,26 @@ import org.junit.jupiter.api.Test;
  */
 class KeptSampleSearchTest {
 
-  /** A job of a leader and {@code actors} actors of one shape asking {@code actorCpu} each. */
-  private static Session session(int actors, String actorCpu) {
+  private static List<NodeInfo> twentyNodes(int usedOnNode03, int usedOnNode05) {
     List<NodeInfo> nodes = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
-      nodes.add(node(String.format("node-%02d", i)).cpu("4").memory("8Gi").build());
+      int used = i == 3 ? usedOnNode03 : i == 5 ? usedOnNode05 : 0;
+      nodes.add(
+          node(String.format("node-%02d", i))
+              .cpu("4")
+              .memory("8Gi")
+              .used("cpu", Integer.toString(used))
+              .build());
     }
+    return nodes;
+  }
+
+  /** A job of a leader and {@code actors} actors of one shape asking {@code actorCpu} each. */
+  private static Session session(int actors, String actorCpu) {
     return Fixtures.scheduler()
         .openSession(
             new Snapshot(
-                nodes,
+                twentyNodes(0, 0),
                 List.of(
                     job("j")
                         .minWorkers(0)
@@ -40,6 +55,162 @@ class KeptSampleSearchTest {
                 List.of()),
             Fixtures.defaultConfiguration(),
             T0);
+  }
+
+  /** Counts the scores it gives: node-15 scores 100, every other node 0. */
+  private static final class CountingScore {
+    final AtomicLong scored = new AtomicLong();
+    final AtomicLong context = new AtomicLong();
+
+    double score(TaskState task, NodeState node) {
+      scored.incrementAndGet();
+      return node.name().equals("node-15") ? 100 : 0;
+    }
+  }
+
+  /**
+   * Predicates and one counting score, which says it reads {@code context} beyond the node when
+   * {@code saysWhatItReads}; a job of a leader and three actors of 1 cpu.
+   */
+  private static Session withCountingScore(CountingScore counting, boolean saysWhatItReads) {
+    var registry = BuiltInPlugins.registry();
+    registry.register(
+        new PluginDescriptor(
+            "counting",
+            ArgumentSchema.NONE,
+            arguments ->
+                (session, hooks) -> {
+                  if (saysWhatItReads) {
+                    hooks.nodeScore(counting::score, 1, task -> counting.context.get());
+                  } else {
+                    hooks.nodeScore(counting::score, 1);
+                  }
+                }));
+    Scheduler scheduler = new Scheduler(registry, BuiltInActions.registry(), CycleListener.NONE);
+    return scheduler.openSession(
+        new Snapshot(
+            twentyNodes(0, 0),
+            List.of(
+                job("j").minWorkers(0).leader("cpu", "1").workers("actor", 3, "cpu", "1").build()),
+            List.of()),
+        new SchedulerConfigurationParser(scheduler.vocabulary())
+            .parse(
+                """
+                actions: allocate
+                tiers:
+                  - plugins: [{name: predicates}, {name: counting}]
+                """),
+        T0);
+  }
+
+  @Test
+  void anUnchangedNodeIsNotScoredAgainAndAChangedOneIs() {
+    CountingScore counting = new CountingScore();
+    Session session = withCountingScore(counting, true);
+
+    assertThat(best(session, task(session, 1))).isEqualTo("node-00");
+    assertThat(counting.scored.get()).as("scores of the first search").isEqualTo(10);
+    assertThat(best(session, task(session, 2))).isEqualTo("node-00");
+    assertThat(counting.scored.get()).as("nothing changed: no score again").isEqualTo(10);
+
+    session.newStatement().allocate(task(session, 2), session.node("node-04").orElseThrow());
+    assertThat(best(session, task(session, 3))).isEqualTo("node-00");
+    assertThat(counting.scored.get()).as("node-04 changed: scored again").isEqualTo(11);
+  }
+
+  @Test
+  void aScoreThatDoesNotSayWhatItReadsIsNeverKept() {
+    CountingScore counting = new CountingScore();
+    Session session = withCountingScore(counting, false);
+
+    assertThat(best(session, task(session, 1))).isEqualTo("node-00");
+    // A fresh sample, node-10 to node-19, in which node-15 scores best.
+    assertThat(best(session, task(session, 2))).isEqualTo("node-15");
+    assertThat(counting.scored.get()).as("both searches scored ten nodes").isEqualTo(20);
+  }
+
+  /**
+   * What a score reads beyond the node changed between two actors: the second is weighed against a
+   * fresh sample, where node-15 scores best.
+   */
+  @Test
+  void aChangeOfWhatAScoreReadsBeyondTheNodeTakesAFreshSample() {
+    CountingScore counting = new CountingScore();
+    Session session = withCountingScore(counting, true);
+
+    assertThat(best(session, task(session, 1))).isEqualTo("node-00");
+    counting.context.set(7);
+    assertThat(best(session, task(session, 2))).isEqualTo("node-15");
+  }
+
+  /**
+   * A pod of the job placed outside the sample (by another path) puts its node among those weighed
+   * again: node-15, the best-scoring node, which the sample of node-00 to node-09 did not hold.
+   */
+  @Test
+  void theJobsNodeOutsideTheSampleIsWeighedToo() {
+    CountingScore counting = new CountingScore();
+    Session session = withCountingScore(counting, true);
+
+    assertThat(best(session, task(session, 1))).isEqualTo("node-00");
+    session.newStatement().allocate(task(session, 0), session.node("node-15").orElseThrow());
+
+    assertThat(best(session, task(session, 2))).isEqualTo("node-15");
+  }
+
+  /**
+   * The kept scores decide among the nodes that did not change: node-03 (2 of 4 cpu used) is the
+   * fullest after an actor of 2 cpu, node-05 (1 used) the next. The first actor fills node-03; the
+   * second, weighed against the same nodes, goes to node-05 on its kept score.
+   */
+  @Test
+  void theKeptScoresOfUnchangedNodesDecide() {
+    Session session =
+        Fixtures.scheduler()
+            .openSession(
+                new Snapshot(
+                    twentyNodes(2, 1),
+                    List.of(
+                        job("j")
+                            .minWorkers(0)
+                            .leader("cpu", "1")
+                            .workers("actor", 2, "cpu", "2")
+                            .build()),
+                    List.of()),
+                Fixtures.defaultConfiguration(),
+                T0);
+    Statement statement = session.newStatement();
+
+    NodeSearch.Result first = session.nodeSearch().findBest(task(session, 1), 50, 5);
+    statement.allocate(task(session, 1), first.node());
+
+    assertThat(first.node().name()).isEqualTo("node-03");
+    assertThat(best(session, task(session, 2))).isEqualTo("node-05");
+  }
+
+  /**
+   * Two worker sets of the same request: the second set's pod is weighed against a fresh sample.
+   */
+  @Test
+  void aPodOfAnotherWorkerSetTakesAFreshSample() {
+    Session session =
+        Fixtures.scheduler()
+            .openSession(
+                new Snapshot(
+                    twentyNodes(0, 0),
+                    List.of(
+                        job("j")
+                            .minWorkers(0)
+                            .leader("cpu", "1")
+                            .workers("actor", 1, "cpu", "1")
+                            .workers("critic", 1, "cpu", "1")
+                            .build()),
+                    List.of()),
+                Fixtures.defaultConfiguration(),
+                T0);
+
+    assertThat(best(session, task(session, 1))).isEqualTo("node-00");
+    assertThat(best(session, task(session, 2))).isEqualTo("node-10");
   }
 
   private static TaskState task(Session session, int index) {
