@@ -70,7 +70,7 @@ class KeptSampleSearchTest {
 
   /**
    * Predicates and one counting score, which says it reads {@code context} beyond the node when
-   * {@code saysWhatItReads}; a job of a leader and three actors of 1 cpu.
+   * {@code saysWhatItReads}; a job of a leader and three actors of 1 cpu, and another job's leader.
    */
   private static Session withCountingScore(CountingScore counting, boolean saysWhatItReads) {
     var registry = BuiltInPlugins.registry();
@@ -91,7 +91,8 @@ class KeptSampleSearchTest {
         new Snapshot(
             twentyNodes(0, 0),
             List.of(
-                job("j").minWorkers(0).leader("cpu", "1").workers("actor", 3, "cpu", "1").build()),
+                job("j").minWorkers(0).leader("cpu", "1").workers("actor", 3, "cpu", "1").build(),
+                job("other").minWorkers(0).leader("cpu", "1").build()),
             List.of()),
         new SchedulerConfigurationParser(scheduler.vocabulary())
             .parse(
@@ -107,6 +108,12 @@ class KeptSampleSearchTest {
   void anUnchangedNodeIsNotScoredAgainAndAChangedOneIs() {
     CountingScore counting = new CountingScore();
     Session session = withCountingScore(counting, true);
+    // node-01 changed before the sample is taken, and not after: its kept score stands.
+    session
+        .newStatement()
+        .allocate(
+            session.job("default/other").orElseThrow().leader(),
+            session.node("node-01").orElseThrow());
 
     assertThat(best(session, task(session, 1))).isEqualTo("node-00");
     assertThat(counting.scored.get()).as("scores of the first search").isEqualTo(10);
@@ -114,7 +121,7 @@ class KeptSampleSearchTest {
     assertThat(counting.scored.get()).as("nothing changed: no score again").isEqualTo(10);
 
     session.newStatement().allocate(task(session, 2), session.node("node-04").orElseThrow());
-    assertThat(best(session, task(session, 3))).isEqualTo("node-00");
+    assertThat(best(session, task(session, 1))).isEqualTo("node-00");
     assertThat(counting.scored.get()).as("node-04 changed: scored again").isEqualTo(11);
   }
 
