@@ -5,17 +5,19 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * The feasible nodes a sampled search weighed, each with its score and the node's change count when
- * scored, kept for the next search for a pod of the same shape of the same job: the actors of a
- * gang come one after another, and after one is placed only its node has changed. That search
- * weighs the same nodes again, scoring only those that changed; it is not a fresh sample, so the
- * pods of one shape of a gang are placed among the nodes the first of them was weighed against.
+ * The feasible nodes a sampled search for a job's pod weighed, each with its score and the node's
+ * change count when scored, kept for the job's next search for a pod of the same shape: the actors
+ * of a gang come one after another (the minimum's) or a round of other jobs apart (the elastic
+ * ones'), and only the nodes pods went to meanwhile have changed. That search weighs the same nodes
+ * again, scoring only those that changed; it is not a fresh sample, so the pods of one shape of a
+ * gang are placed among the nodes the first of them was weighed against.
  *
  * <p>Sound because a predicate's verdict depends on the node's ledger alone unless it judges pods
  * by their neighbours (then nothing is kept), and because every node score kept says what else it
- * reads ({@link SessionFunctions.ScoreContextFn}). A release, or a change of anything a score reads
- * beyond the node, makes the next search take a fresh sample; so does the sample's thinning below
- * half the feasible nodes a search wants.
+ * reads ({@link SessionFunctions.ScoreContextFn}). A release or a placement undone (either can make
+ * a dropped node feasible again), or a change of anything a score reads beyond the node, makes the
+ * next search take a fresh sample; so does the sample's thinning below half the feasible nodes a
+ * search wants.
  */
 final class KeptSample {
 
@@ -24,7 +26,7 @@ final class KeptSample {
   private long[] request;
   private String role;
   private long[] context;
-  private long releaseGeneration;
+  private long[] generation;
   private int percentage;
   private int minimum;
   private int wanted;
@@ -35,25 +37,16 @@ final class KeptSample {
   private double[] scores = new double[0];
   private long[] changes = new long[0];
 
-  /** Which nodes are in the sample: {@code marks[i] == stamp}. */
-  private final int[] marks;
-
-  private int stamp;
-
-  KeptSample(int clusterNodes) {
-    this.marks = new int[clusterNodes];
-  }
-
   /**
-   * True when the sample was taken for a pod of this shape, under this context, since no release.
+   * True when the sample was taken for a pod of this shape, under this context, with no release or
+   * placement undone since ({@code generation}).
    */
-  boolean matches(
-      TaskState task, long[] context, long releaseGeneration, int percentage, int minimum) {
+  boolean matches(TaskState task, long[] context, long[] generation, int percentage, int minimum) {
     return valid
         && job == task.job()
         && constraints == task.info().constraints()
         && Objects.equals(role, task.info().roleName())
-        && this.releaseGeneration == releaseGeneration
+        && Arrays.equals(this.generation, generation)
         && this.percentage == percentage
         && this.minimum == minimum
         && Arrays.equals(request, task.request())
@@ -62,24 +55,18 @@ final class KeptSample {
 
   /** Starts a new sample for a search for {@code task}; the nodes come with {@link #add}. */
   void start(
-      TaskState task,
-      long[] context,
-      long releaseGeneration,
-      int percentage,
-      int minimum,
-      int wanted) {
+      TaskState task, long[] context, long[] generation, int percentage, int minimum, int wanted) {
     this.job = task.job();
     this.constraints = task.info().constraints();
     this.request = task.request().clone();
     this.role = task.info().roleName();
     this.context = context;
-    this.releaseGeneration = releaseGeneration;
+    this.generation = generation;
     this.percentage = percentage;
     this.minimum = minimum;
     this.wanted = wanted;
     this.valid = true;
     this.size = 0;
-    stamp++;
   }
 
   void add(NodeState node, double score) {
@@ -92,12 +79,7 @@ final class KeptSample {
     nodes[size] = node.index();
     scores[size] = score;
     changes[size] = node.changes();
-    marks[node.index()] = stamp;
     size++;
-  }
-
-  boolean contains(int nodeIndex) {
-    return marks[nodeIndex] == stamp;
   }
 
   int size() {

@@ -154,7 +154,17 @@ public final class NodeSearch {
   private Function<TaskState, NodeFence> fences;
   private final JobState[] heldFor;
   private final String[] heldReason;
-  private final KeptSample kept;
+
+  /** Each job's kept sample, by {@link JobState#index()}; null until its first sampled search. */
+  private KeptSample[] keptByJob = new KeptSample[0];
+
+  /** Scratch marks of one kept sample's nodes: {@code sampleMarks[i] == sampleStamp}. */
+  private final int[] sampleMarks;
+
+  private int sampleStamp;
+
+  /** Placements undone so far; a kept sample is good only under the count it was taken at. */
+  private long placementsUndone;
 
   NodeSearch(Session session, long[] smallestRequest) {
     this.session = session;
@@ -164,7 +174,7 @@ public final class NodeSearch {
     this.exhaustedGeneration = session.releaseGeneration();
     this.heldFor = new JobState[nodes.length];
     this.heldReason = new String[nodes.length];
-    this.kept = new KeptSample(nodes.length);
+    this.sampleMarks = new int[nodes.length];
   }
 
   /**
@@ -286,18 +296,18 @@ public final class NodeSearch {
         exact || fence != null || podsJudgedByNeighbours || task.isLeader()
             ? null
             : tiers.scoreContext(task);
-    if (context != null
-        && kept.matches(task, context, session.releaseGeneration(), percentage, minimum)) {
-      NodeState again = bestOfKept(task, candidates, tiers);
+    KeptSample kept = context == null ? null : keptFor(task.job());
+    if (kept != null && kept.matches(task, context, generation(), percentage, minimum)) {
+      NodeState again = bestOfKept(task, candidates, tiers, kept);
       if (again != null) {
         return new Result(again, null);
       }
     }
     int wanted = wantedFeasibleNodes(nodes.length, candidates.passing.length, percentage, minimum);
-    if (context != null) {
-      kept.start(task, context, session.releaseGeneration(), percentage, minimum, wanted);
+    if (kept != null) {
+      kept.start(task, context, generation(), percentage, minimum, wanted);
     }
-    BestScoring best = new BestScoring(task, tiers, context == null ? null : kept);
+    BestScoring best = new BestScoring(task, tiers, kept);
     for (int hinted : task.job().nodeIndicesInUse()) {
       NodeState node = nodes[hinted];
       if (candidates.rejectionByNode[hinted] == null
@@ -347,10 +357,15 @@ public final class NodeSearch {
    * a fresh search offers them, then the sample's nodes still feasible, each scored again only if
    * it changed since. Null when the sample thinned too far (it then ends) or holds no node.
    */
-  private NodeState bestOfKept(TaskState task, StaticCandidates candidates, Tiers tiers) {
+  private NodeState bestOfKept(
+      TaskState task, StaticCandidates candidates, Tiers tiers, KeptSample kept) {
+    sampleStamp++;
+    for (int i = 0; i < kept.size(); i++) {
+      sampleMarks[kept.node(i)] = sampleStamp;
+    }
     BestScoring best = new BestScoring(task, tiers, null);
     for (int hinted : task.job().nodeIndicesInUse()) {
-      if (!kept.contains(hinted)
+      if (sampleMarks[hinted] != sampleStamp
           && candidates.rejectionByNode[hinted] == null
           && !heldFromTask(task, hinted)
           && tiers.check(task, nodes[hinted]).fits()) {
@@ -378,6 +393,25 @@ public final class NodeSearch {
       best.offer(node, score);
     }
     return kept.truncate(alive) ? best.node() : null;
+  }
+
+  /**
+   * What a kept sample was taken under: the release generation and the placements undone, which
+   * between them change with every event that can make a node feasible again.
+   */
+  private long[] generation() {
+    return new long[] {session.releaseGeneration(), placementsUndone};
+  }
+
+  private KeptSample keptFor(JobState job) {
+    int index = job.index();
+    if (index >= keptByJob.length) {
+      keptByJob = Arrays.copyOf(keptByJob, Math.max(index + 1, 2 * keptByJob.length));
+    }
+    if (keptByJob[index] == null) {
+      keptByJob[index] = new KeptSample();
+    }
+    return keptByJob[index];
   }
 
   /**
@@ -718,6 +752,14 @@ public final class NodeSearch {
   }
 
   /** Forgets what was learnt since the checkpoint; the ledgers are back where they were then. */
+  /**
+   * A placement was undone: its node may hold pods again that a kept sample dropped it for, so no
+   * sample taken before stands.
+   */
+  void placementUndone() {
+    placementsUndone++;
+  }
+
   void rollback(Checkpoint checkpoint) {
     for (int i = failureLog.size() - 1; i >= checkpoint.failures(); i--) {
       failures.remove(failureLog.remove(i));

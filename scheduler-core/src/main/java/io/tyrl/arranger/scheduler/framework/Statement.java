@@ -126,7 +126,10 @@ public final class Statement {
     for (int i = operations.size() - 1; i >= size; i--) {
       Operation operation = operations.get(i);
       switch (operation.kind()) {
-        case ALLOCATE, PIPELINE -> session.unplace(operation.task(), false);
+        case ALLOCATE, PIPELINE -> {
+          session.unplace(operation.task(), false);
+          session.nodeSearch().placementUndone();
+        }
         case EVICT -> session.unmarkReleasing(operation.task());
         case UNALLOCATE -> session.place(operation.task(), operation.node(), TaskStatus.ALLOCATED);
         default -> throw new IllegalStateException("unhandled operation " + operation.kind());

@@ -239,6 +239,41 @@ class KeptSampleSearchTest {
     assertThat(best(session, task(session, 3))).isEqualTo("node-00");
   }
 
+  /**
+   * Each job keeps its own sample: the elastic actors of many jobs are placed a round apart, one
+   * pod of each job in turn. Job b's search between two of a's takes a fresh sample (node-10 on),
+   * and a's next actor is weighed against a's.
+   */
+  @Test
+  void eachJobKeepsItsOwnSampleAcrossAnotherJobsSearch() {
+    Session session =
+        Fixtures.scheduler()
+            .openSession(
+                new Snapshot(
+                    twentyNodes(0, 0),
+                    List.of(
+                        job("a")
+                            .minWorkers(0)
+                            .leader("cpu", "1")
+                            .workers("actor", 2, "cpu", "1")
+                            .build(),
+                        job("b")
+                            .minWorkers(0)
+                            .leader("cpu", "1")
+                            .workers("actor", 1, "cpu", "1")
+                            .build()),
+                    List.of()),
+                Fixtures.defaultConfiguration(),
+                T0);
+    TaskState a0 = session.job("default/a").orElseThrow().tasks().get(1);
+    TaskState a1 = session.job("default/a").orElseThrow().tasks().get(2);
+    TaskState b0 = session.job("default/b").orElseThrow().tasks().get(1);
+
+    assertThat(best(session, a0)).isEqualTo("node-00");
+    assertThat(best(session, b0)).isEqualTo("node-10");
+    assertThat(best(session, a1)).isEqualTo("node-00");
+  }
+
   @Test
   void theLeaderIsNeverWeighedAgainstAKeptSample() {
     Session session = session(1, "1");
@@ -273,6 +308,27 @@ class KeptSampleSearchTest {
 
     assertThat(first).isEqualTo("node-00");
     assertThat(second).isEqualTo("node-01");
+  }
+
+  /**
+   * A rollback frees nodes the sample dropped as full: node-00, filled by the first actor and
+   * dropped when the second was weighed, is free again once the placement is rolled back, so the
+   * next search takes a fresh sample rather than the one without node-00.
+   */
+  @Test
+  void aRollbackEndsTheKeptSamples() {
+    Session session = session(2, "4");
+    Statement statement = session.newStatement();
+    Statement.Savepoint before = statement.savepoint();
+    statement.allocate(
+        task(session, 1), session.nodeSearch().findBest(task(session, 1), 50, 5).node());
+    assertThat(best(session, task(session, 2)))
+        .as("node-00 full, the kept sample")
+        .isEqualTo("node-01");
+
+    statement.rollbackTo(before);
+
+    assertThat(best(session, task(session, 2))).as("a fresh sample").isEqualTo("node-10");
   }
 
   /**
