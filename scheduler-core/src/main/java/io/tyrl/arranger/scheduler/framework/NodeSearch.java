@@ -355,7 +355,8 @@ public final class NodeSearch {
   /**
    * The best of the kept sample for another pod of its shape: the job's nodes outside it first, as
    * a fresh search offers them, then the sample's nodes still feasible, each scored again only if
-   * it changed since. Null when the sample thinned too far (it then ends) or holds no node.
+   * it changed since. Null when the sample thinned too far (a fresh search then replaces it) or
+   * holds no node.
    */
   private NodeState bestOfKept(
       TaskState task, StaticCandidates candidates, Tiers tiers, KeptSample kept) {
