@@ -74,6 +74,16 @@ class TopologyPlacementTest {
     return nodes;
   }
 
+  /** Zone z1 of two racks of empty 8-GPU nodes: r1 of two (a1, a2), r2 of three (b1 to b3). */
+  static List<NodeInfo> zoneOfTwoRacks() {
+    return List.of(
+        gpuNode("a1", "z1", "r1", 0),
+        gpuNode("a2", "z1", "r1", 0),
+        gpuNode("b1", "z1", "r2", 0),
+        gpuNode("b2", "z1", "r2", 0),
+        gpuNode("b3", "z1", "r2", 0));
+  }
+
   static JobInfo gang(String name, int workers, String required, String preferred) {
     return job(name)
         .created(T0)
@@ -248,13 +258,8 @@ class TopologyPlacementTest {
    */
   @Test
   void thePreferredLevelIsPackedInsideTheRequiredDomain() {
-    List<NodeInfo> nodes = new ArrayList<>();
     // z1: r1 with 16 free, r2 with 24 free; z2: r3 with 8 free.
-    nodes.add(gpuNode("a1", "z1", "r1", 0));
-    nodes.add(gpuNode("a2", "z1", "r1", 0));
-    nodes.add(gpuNode("b1", "z1", "r2", 0));
-    nodes.add(gpuNode("b2", "z1", "r2", 0));
-    nodes.add(gpuNode("b3", "z1", "r2", 0));
+    List<NodeInfo> nodes = new ArrayList<>(zoneOfTwoRacks());
     nodes.add(gpuNode("c1", "z2", "r3", 0));
 
     CycleResult fits = cycle(withLevels(), nodes, gang("two", 2, ZONE, RACK));
@@ -524,13 +529,7 @@ class TopologyPlacementTest {
   /** Inside the required zone, the preferred rack recorded for the leader is tried first too. */
   @Test
   void aJobPlacedAgainFromNothingGoesBackToItsRecordedPreferredRack() {
-    List<NodeInfo> nodes = new ArrayList<>();
-    // z1: r1 with 16 free, r2 with 24 free.
-    nodes.add(gpuNode("a1", "z1", "r1", 0));
-    nodes.add(gpuNode("a2", "z1", "r1", 0));
-    nodes.add(gpuNode("b1", "z1", "r2", 0));
-    nodes.add(gpuNode("b2", "z1", "r2", 0));
-    nodes.add(gpuNode("b3", "z1", "r2", 0));
+    List<NodeInfo> nodes = zoneOfTwoRacks();
     JobInfo job =
         gang("rl", 2, ZONE, RACK).toBuilder()
             .stage(Stage.RESCHEDULING)

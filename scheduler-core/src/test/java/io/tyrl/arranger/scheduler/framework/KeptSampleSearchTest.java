@@ -6,6 +6,7 @@ import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
+import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
@@ -40,21 +41,22 @@ class KeptSampleSearchTest {
     return nodes;
   }
 
-  /** A job of a leader and {@code actors} actors of one shape asking {@code actorCpu} each. */
-  private static Session session(int actors, String actorCpu) {
+  /** A session of the default configuration over these nodes and jobs. */
+  private static Session session(List<NodeInfo> nodes, JobInfo... jobs) {
     return Fixtures.scheduler()
         .openSession(
-            new Snapshot(
-                twentyNodes(0, 0),
-                List.of(
-                    job("j")
-                        .minWorkers(0)
-                        .leader("cpu", "1")
-                        .workers("actor", actors, "cpu", actorCpu)
-                        .build()),
-                List.of()),
-            Fixtures.defaultConfiguration(),
-            T0);
+            new Snapshot(nodes, List.of(jobs), List.of()), Fixtures.defaultConfiguration(), T0);
+  }
+
+  /** A job of a leader and {@code actors} actors of one shape asking {@code actorCpu} each. */
+  private static Session session(int actors, String actorCpu) {
+    return session(
+        twentyNodes(0, 0),
+        job("j")
+            .minWorkers(0)
+            .leader("cpu", "1")
+            .workers("actor", actors, "cpu", actorCpu)
+            .build());
   }
 
   /** Counts the scores it gives: node-15 scores 100, every other node 0. */
@@ -173,19 +175,9 @@ class KeptSampleSearchTest {
   @Test
   void theKeptScoresOfUnchangedNodesDecide() {
     Session session =
-        Fixtures.scheduler()
-            .openSession(
-                new Snapshot(
-                    twentyNodes(2, 1),
-                    List.of(
-                        job("j")
-                            .minWorkers(0)
-                            .leader("cpu", "1")
-                            .workers("actor", 2, "cpu", "2")
-                            .build()),
-                    List.of()),
-                Fixtures.defaultConfiguration(),
-                T0);
+        session(
+            twentyNodes(2, 1),
+            job("j").minWorkers(0).leader("cpu", "1").workers("actor", 2, "cpu", "2").build());
     Statement statement = session.newStatement();
 
     NodeSearch.Result first = session.nodeSearch().findBest(task(session, 1), 50, 5);
@@ -201,20 +193,14 @@ class KeptSampleSearchTest {
   @Test
   void aPodOfAnotherWorkerSetTakesAFreshSample() {
     Session session =
-        Fixtures.scheduler()
-            .openSession(
-                new Snapshot(
-                    twentyNodes(0, 0),
-                    List.of(
-                        job("j")
-                            .minWorkers(0)
-                            .leader("cpu", "1")
-                            .workers("actor", 1, "cpu", "1")
-                            .workers("critic", 1, "cpu", "1")
-                            .build()),
-                    List.of()),
-                Fixtures.defaultConfiguration(),
-                T0);
+        session(
+            twentyNodes(0, 0),
+            job("j")
+                .minWorkers(0)
+                .leader("cpu", "1")
+                .workers("actor", 1, "cpu", "1")
+                .workers("critic", 1, "cpu", "1")
+                .build());
 
     assertThat(best(session, task(session, 1))).isEqualTo("node-00");
     assertThat(best(session, task(session, 2))).isEqualTo("node-10");
@@ -247,24 +233,10 @@ class KeptSampleSearchTest {
   @Test
   void eachJobKeepsItsOwnSampleAcrossAnotherJobsSearch() {
     Session session =
-        Fixtures.scheduler()
-            .openSession(
-                new Snapshot(
-                    twentyNodes(0, 0),
-                    List.of(
-                        job("a")
-                            .minWorkers(0)
-                            .leader("cpu", "1")
-                            .workers("actor", 2, "cpu", "1")
-                            .build(),
-                        job("b")
-                            .minWorkers(0)
-                            .leader("cpu", "1")
-                            .workers("actor", 1, "cpu", "1")
-                            .build()),
-                    List.of()),
-                Fixtures.defaultConfiguration(),
-                T0);
+        session(
+            twentyNodes(0, 0),
+            job("a").minWorkers(0).leader("cpu", "1").workers("actor", 2, "cpu", "1").build(),
+            job("b").minWorkers(0).leader("cpu", "1").workers("actor", 1, "cpu", "1").build());
     TaskState a0 = session.job("default/a").orElseThrow().tasks().get(1);
     TaskState a1 = session.job("default/a").orElseThrow().tasks().get(2);
     TaskState b0 = session.job("default/b").orElseThrow().tasks().get(1);
