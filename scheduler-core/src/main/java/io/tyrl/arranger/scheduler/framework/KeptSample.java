@@ -67,11 +67,21 @@ final class KeptSample {
     this.wanted = wanted;
     this.valid = true;
     this.size = 0;
+    // A search offers the feasible nodes it wants and the job's own nodes: sized for that, the
+    // sample rarely grows, and a job's arrays stay near what it keeps.
+    if (nodes.length < wanted + HEADROOM) {
+      nodes = new int[wanted + HEADROOM];
+      scores = new double[wanted + HEADROOM];
+      changes = new long[wanted + HEADROOM];
+    }
   }
+
+  /** Room beyond the wanted nodes for the job's own nodes, which a search offers first. */
+  private static final int HEADROOM = 16;
 
   void add(NodeState node, double score) {
     if (size == nodes.length) {
-      int grown = Math.max(16, 2 * size);
+      int grown = Math.max(HEADROOM, size + size / 2);
       nodes = Arrays.copyOf(nodes, grown);
       scores = Arrays.copyOf(scores, grown);
       changes = Arrays.copyOf(changes, grown);
