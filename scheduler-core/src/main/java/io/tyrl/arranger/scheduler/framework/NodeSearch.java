@@ -153,6 +153,7 @@ public final class NodeSearch {
   private boolean podsJudgedByNeighbours;
   private Function<TaskState, NodeFence> fences;
   private final JobState[] heldFor;
+  private int[] heldNodes = new int[0];
   private final String[] heldReason;
 
   /** Each job's kept sample, by {@link JobState#index()}; null until its first sampled search. */
@@ -207,6 +208,8 @@ public final class NodeSearch {
       if (heldFor[index] == null) {
         heldFor[index] = job;
         heldReason[index] = reason;
+        heldNodes = Arrays.copyOf(heldNodes, heldNodes.length + 1);
+        heldNodes[heldNodes.length - 1] = index;
       }
     }
   }
@@ -223,6 +226,21 @@ public final class NodeSearch {
   /** The job the node is held for, if any. */
   public Optional<JobState> heldFor(NodeState node) {
     return Optional.ofNullable(heldFor[node.index()]);
+  }
+
+  /**
+   * Indices of the nodes held for some job ({@link #hold}), in the order they were held; few, so
+   * reading them is cheaper than asking every node. The array returned is never changed (a hold
+   * replaces it), so callers must not change it either.
+   */
+  public int[] heldNodes() {
+    return heldNodes;
+  }
+
+  /** True when the node is held for a job other than {@code job}. */
+  public boolean heldForOther(int nodeIndex, JobState job) {
+    JobState holder = heldFor[nodeIndex];
+    return holder != null && holder != job;
   }
 
   private boolean heldFromTask(TaskState task, int index) {

@@ -23,6 +23,7 @@ public final class NodeState {
   private long ledgerChanges;
   private final int gpuDimension;
   private final GpuDevices gpuDevices;
+  private NodeLedgerWatcher[] watchers = new NodeLedgerWatcher[0];
 
   /**
    * @param vectorOf a resource's vector in the session's dimensions; nodes alike share their
@@ -218,10 +219,20 @@ public final class NodeState {
     add(3 * size, amount, -1);
   }
 
+  void watch(NodeLedgerWatcher[] watchers) {
+    this.watchers = watchers;
+  }
+
   private void add(int offset, long[] amount, int sign) {
+    for (NodeLedgerWatcher watcher : watchers) {
+      watcher.beforeChange(this);
+    }
     ledgerChanges++;
     for (int i = 0; i < size; i++) {
       ledger[offset + i] += sign * amount[i];
+    }
+    for (NodeLedgerWatcher watcher : watchers) {
+      watcher.afterChange(this);
     }
   }
 

@@ -18,6 +18,7 @@ import io.tyrl.arranger.scheduler.conf.FairnessConfiguration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -68,6 +69,7 @@ public final class Session {
   private final Map<String, QueueUsage> usage;
   private NamespaceUsageOrder namespaceOrder;
   private final Map<Class<?>, Object> extensions = new HashMap<>();
+  private NodeLedgerWatcher[] ledgerWatchers = new NodeLedgerWatcher[0];
 
   /** A session whose queues that name no job order use Priority. */
   public Session(Snapshot snapshot, Instant now) {
@@ -383,6 +385,15 @@ public final class Session {
       extensions.put(type, existing);
     }
     return type.cast(existing);
+  }
+
+  /** From now on, {@code watcher} is told of every change to every node's ledger. */
+  public void watchNodeLedgers(NodeLedgerWatcher watcher) {
+    ledgerWatchers = Arrays.copyOf(ledgerWatchers, ledgerWatchers.length + 1);
+    ledgerWatchers[ledgerWatchers.length - 1] = watcher;
+    for (NodeState node : nodes) {
+      node.watch(ledgerWatchers);
+    }
   }
 
   public ResourceDimensions dimensions() {

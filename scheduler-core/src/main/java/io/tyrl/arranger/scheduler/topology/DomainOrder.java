@@ -1,12 +1,14 @@
 package io.tyrl.arranger.scheduler.topology;
 
 import io.tyrl.arranger.crd.reasons.TopologyWording;
+import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -28,16 +30,22 @@ public final class DomainOrder {
   /** One pod of each distinct set of constraints the job's pods carry. */
   private final List<TaskState> shapes = new ArrayList<>();
 
+  /** The constraints of {@link #shapes}, in the same order. */
+  private final List<PlacementConstraints> shapeConstraints = new ArrayList<>();
+
+  private final DomainRoom room;
+
   public DomainOrder(Session session, JobState job, GangDemand demand) {
     this.session = session;
     this.job = job;
     this.demand = demand;
     for (TaskState task : job.tasks()) {
-      if (shapes.stream()
-          .noneMatch(shape -> shape.info().constraints().equals(task.info().constraints()))) {
+      if (!shapeConstraints.contains(task.info().constraints())) {
         shapes.add(task);
+        shapeConstraints.add(task.info().constraints());
       }
     }
+    this.room = DomainRoom.of(session);
   }
 
   public GangDemand demand() {
@@ -140,25 +148,56 @@ public final class DomainOrder {
         : new Emptiest(emptiest.name(), demand.formatted(session, most));
   }
 
-  /** Idle or being released on the domain's ready, schedulable nodes not held for another job. */
+  /**
+   * Idle or being released on the domain's ready, schedulable nodes that admit some pod of the job
+   * and are not held for another job: the domain's kept sum less those nodes, for a domain {@link
+   * Domains} lists; node by node for one partitioned from a wider domain.
+   */
   public long[] free(Domain domain) {
-    long[] free = new long[session.dimensions().size()];
+    long[] free = room.free(domain);
+    if (free == null) {
+      return freeNodeByNode(domain);
+    }
+    DomainRoom.Excluded excluded = room.excluded(shapeConstraints, domain, this::admits);
+    if (excluded.nodes().length == domain.nodes().length) {
+      return new long[free.length];
+    }
     List<NodeState> nodes = session.nodes();
-    for (int index : domain.nodes()) {
-      NodeState node = nodes.get(index);
-      if (!usable(node)) {
-        continue;
-      }
-      for (int d = 0; d < free.length; d++) {
-        free[d] += Math.max(0, node.futureIdle(d));
+    for (int index : excluded.nodes()) {
+      subtractFreeOn(free, nodes.get(index));
+    }
+    for (int index : session.nodeSearch().heldNodes()) {
+      if (session.nodeSearch().heldForOther(index, job)
+          && contains(domain, index)
+          && admits(nodes.get(index))) {
+        subtractFreeOn(free, nodes.get(index));
       }
     }
     return free;
   }
 
-  private boolean usable(NodeState node) {
-    return admits(node)
-        && session.nodeSearch().heldFor(node).map(holder -> holder == job).orElse(true);
+  private static void subtractFreeOn(long[] free, NodeState node) {
+    for (int d = 0; d < free.length; d++) {
+      free[d] -= DomainRoom.freeOn(node, d);
+    }
+  }
+
+  private long[] freeNodeByNode(Domain domain) {
+    long[] free = new long[session.dimensions().size()];
+    List<NodeState> nodes = session.nodes();
+    for (int index : domain.nodes()) {
+      NodeState node = nodes.get(index);
+      if (admits(node) && !session.nodeSearch().heldForOther(index, job)) {
+        for (int d = 0; d < free.length; d++) {
+          free[d] += DomainRoom.freeOn(node, d);
+        }
+      }
+    }
+    return free;
+  }
+
+  private static boolean contains(Domain domain, int nodeIndex) {
+    return Arrays.binarySearch(domain.nodes(), nodeIndex) >= 0;
   }
 
   private boolean admits(NodeState node) {
@@ -184,6 +223,9 @@ public final class DomainOrder {
   }
 
   private boolean couldEverHold(Domain domain) {
+    if (room.sums(domain)) {
+      return holds(room.excluded(shapeConstraints, domain, this::admits).admittedAllocatable());
+    }
     long[] total = new long[session.dimensions().size()];
     List<NodeState> nodes = session.nodes();
     for (int index : domain.nodes()) {
@@ -198,10 +240,8 @@ public final class DomainOrder {
   }
 
   private boolean heldForOther(Domain domain) {
-    List<NodeState> nodes = session.nodes();
-    for (int index : domain.nodes()) {
-      Optional<JobState> holder = session.nodeSearch().heldFor(nodes.get(index));
-      if (holder.isPresent() && holder.get() != job) {
+    for (int index : session.nodeSearch().heldNodes()) {
+      if (session.nodeSearch().heldForOther(index, job) && contains(domain, index)) {
         return true;
       }
     }
