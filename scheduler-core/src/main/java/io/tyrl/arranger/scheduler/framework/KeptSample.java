@@ -31,6 +31,7 @@ final class KeptSample {
   private int minimum;
   private int wanted;
   private boolean valid;
+  private int syncedAt;
 
   private int size;
   private int[] nodes = new int[0];
@@ -55,7 +56,13 @@ final class KeptSample {
 
   /** Starts a new sample for a search for {@code task}; the nodes come with {@link #add}. */
   void start(
-      TaskState task, long[] context, long[] generation, int percentage, int minimum, int wanted) {
+      TaskState task,
+      long[] context,
+      long[] generation,
+      int percentage,
+      int minimum,
+      int wanted,
+      int changeLogSize) {
     this.job = task.job();
     this.constraints = task.info().constraints();
     this.request = task.request().clone();
@@ -66,6 +73,7 @@ final class KeptSample {
     this.minimum = minimum;
     this.wanted = wanted;
     this.valid = true;
+    this.syncedAt = changeLogSize;
     this.size = 0;
     // A search offers the feasible nodes it wants and the job's own nodes: sized for that, the
     // sample rarely grows, and a job's arrays stay near what it keeps.
@@ -107,6 +115,26 @@ final class KeptSample {
   long changes(int i) {
     return changes[i];
   }
+
+  /** Where in the search's change log the sample was last brought up to date. */
+  int syncedAt() {
+    return syncedAt;
+  }
+
+  void syncedAt(int changeLogSize) {
+    syncedAt = changeLogSize;
+  }
+
+  /** Drops entry {@code i}: its node is no longer feasible for the shape. */
+  void drop(int i) {
+    nodes[i] = DROPPED;
+  }
+
+  boolean isDropped(int i) {
+    return nodes[i] == DROPPED;
+  }
+
+  private static final int DROPPED = -1;
 
   /** Stores entry {@code i} (at or before the one read) as the node now stands. */
   void set(int i, int nodeIndex, double score, long nodeChanges) {

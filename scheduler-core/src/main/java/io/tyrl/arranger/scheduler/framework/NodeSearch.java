@@ -159,8 +159,24 @@ public final class NodeSearch {
   /** Each job's kept sample, by {@link JobState#index()}; null until its first sampled search. */
   private KeptSample[] keptByJob = new KeptSample[0];
 
-  /** Scratch marks of one kept sample's nodes: {@code sampleMarks[i] == sampleStamp}. */
+  /**
+   * Scratch marks of one kept sample's nodes ({@code sampleMarks[i] == sampleStamp}), and where in
+   * the sample each is.
+   */
   private final int[] sampleMarks;
+
+  private final int[] sampleSlots;
+
+  /**
+   * The nodes whose verdict or score a kept sample may hold stale, in order: every ledger change (a
+   * device change comes with one), every node exhausted and every node held. A kept sample reads
+   * only what was logged since it was last brought up to date.
+   */
+  private int[] changeLog = new int[1024];
+
+  private int changeLogSize;
+
+  private long samplesTaken;
 
   private int sampleStamp;
 
@@ -176,6 +192,42 @@ public final class NodeSearch {
     this.heldFor = new JobState[nodes.length];
     this.heldReason = new String[nodes.length];
     this.sampleMarks = new int[nodes.length];
+    this.sampleSlots = new int[nodes.length];
+    session.watchNodeLedgers(
+        new NodeLedgerWatcher() {
+          @Override
+          public void beforeChange(NodeState node) {}
+
+          @Override
+          public void afterChange(NodeState node) {
+            logChange(node.index());
+          }
+        });
+  }
+
+  private void logChange(int index) {
+    if (changeLogSize == changeLog.length) {
+      changeLog = Arrays.copyOf(changeLog, changeLogSize * 2);
+    }
+    changeLog[changeLogSize++] = index;
+  }
+
+  /** How many fresh samples searches have kept so far in the session. */
+  long samplesTaken() {
+    return samplesTaken;
+  }
+
+  /** The nodes of the job's kept sample, in the order it weighs them; empty before its first. */
+  int[] keptNodes(JobState job) {
+    if (job.index() >= keptByJob.length || keptByJob[job.index()] == null) {
+      return new int[0];
+    }
+    KeptSample kept = keptByJob[job.index()];
+    int[] indices = new int[kept.size()];
+    for (int i = 0; i < indices.length; i++) {
+      indices[i] = kept.node(i);
+    }
+    return indices;
   }
 
   /**
@@ -210,6 +262,7 @@ public final class NodeSearch {
         heldReason[index] = reason;
         heldNodes = Arrays.copyOf(heldNodes, heldNodes.length + 1);
         heldNodes[heldNodes.length - 1] = index;
+        logChange(index);
       }
     }
   }
@@ -323,7 +376,8 @@ public final class NodeSearch {
     }
     int wanted = wantedFeasibleNodes(nodes.length, candidates.passing.length, percentage, minimum);
     if (kept != null) {
-      kept.start(task, context, generation(), percentage, minimum, wanted);
+      kept.start(task, context, generation(), percentage, minimum, wanted, changeLogSize);
+      samplesTaken++;
     }
     BestScoring best = new BestScoring(task, tiers, kept);
     for (int hinted : task.job().nodeIndicesInUse()) {
@@ -372,46 +426,82 @@ public final class NodeSearch {
 
   /**
    * The best of the kept sample for another pod of its shape: the job's nodes outside it first, as
-   * a fresh search offers them, then the sample's nodes still feasible, each scored again only if
-   * it changed since. Null when the sample thinned too far (a fresh search then replaces it) or
-   * holds no node.
+   * a fresh search offers them, then the sample's nodes still feasible. Only the nodes the change
+   * log names since the sample was last brought up to date are looked at again — dropped when
+   * exhausted, held for another job or no longer feasible, scored again when their ledger changed —
+   * so a reuse costs a pass over the sample's arrays, not a visit to each of its nodes. Null when
+   * the sample thinned too far (a fresh search then replaces it) or holds no node.
    */
   private NodeState bestOfKept(
       TaskState task, StaticCandidates candidates, Tiers tiers, KeptSample kept) {
     sampleStamp++;
     for (int i = 0; i < kept.size(); i++) {
-      sampleMarks[kept.node(i)] = sampleStamp;
+      int index = kept.node(i);
+      if (sampleMarks[index] == sampleStamp) {
+        // Offered twice by the fresh search (one of the job's nodes, and met again in the
+        // rotation): the first entry stands for it, with the same score.
+        kept.drop(i);
+        continue;
+      }
+      sampleMarks[index] = sampleStamp;
+      sampleSlots[index] = i;
     }
-    BestScoring best = new BestScoring(task, tiers, null);
+    int logged = changeLogSize;
+    for (int entry = kept.syncedAt(); entry < logged; entry++) {
+      int index = changeLog[entry];
+      if (sampleMarks[index] == sampleStamp && !kept.isDropped(sampleSlots[index])) {
+        lookAgain(task, tiers, kept, sampleSlots[index]);
+      }
+    }
+    kept.syncedAt(logged);
+    NodeState bestNode = null;
+    double bestScore = Double.NEGATIVE_INFINITY;
     for (int hinted : task.job().nodeIndicesInUse()) {
       if (sampleMarks[hinted] != sampleStamp
           && candidates.rejectionByNode[hinted] == null
           && !heldFromTask(task, hinted)
           && tiers.check(task, nodes[hinted]).fits()) {
-        best.offer(nodes[hinted]);
+        double score = tiers.score(task, nodes[hinted]);
+        if (bestNode == null || score > bestScore) {
+          bestNode = nodes[hinted];
+          bestScore = score;
+        }
       }
     }
     int alive = 0;
     for (int i = 0; i < kept.size(); i++) {
-      int index = kept.node(i);
-      if (exhausted[index] || heldFromTask(task, index)) {
+      if (kept.isDropped(i)) {
         continue;
       }
-      NodeState node = nodes[index];
       double score = kept.score(i);
-      if (node.changes() != kept.changes(i)) {
-        if (!tiers.check(task, node).fits()) {
-          if (node.idleBelow(smallestRequest)) {
-            markExhausted(index);
-          }
-          continue;
-        }
-        score = tiers.score(task, node);
+      if (bestNode == null || score > bestScore) {
+        bestNode = nodes[kept.node(i)];
+        bestScore = score;
       }
-      kept.set(alive++, index, score, node.changes());
-      best.offer(node, score);
+      kept.set(alive++, kept.node(i), score, kept.changes(i));
     }
-    return kept.truncate(alive) ? best.node() : null;
+    return kept.truncate(alive) ? bestNode : null;
+  }
+
+  /** Entry {@code slot} of the sample, whose node the change log names: dropped or scored again. */
+  private void lookAgain(TaskState task, Tiers tiers, KeptSample kept, int slot) {
+    int index = kept.node(slot);
+    if (exhausted[index] || heldFromTask(task, index)) {
+      kept.drop(slot);
+      return;
+    }
+    NodeState node = nodes[index];
+    if (node.changes() == kept.changes(slot)) {
+      return;
+    }
+    if (!tiers.check(task, node).fits()) {
+      if (node.idleBelow(smallestRequest)) {
+        markExhausted(index);
+      }
+      kept.drop(slot);
+      return;
+    }
+    kept.set(slot, index, tiers.score(task, node), node.changes());
   }
 
   /**
@@ -770,7 +860,6 @@ public final class NodeSearch {
         failureLog.size(), exhaustedLogSize, shortageLog.size(), session.releaseGeneration());
   }
 
-  /** Forgets what was learnt since the checkpoint; the ledgers are back where they were then. */
   /**
    * A placement was undone: its node may hold pods again that a kept sample dropped it for, so no
    * sample taken before stands.
@@ -779,6 +868,7 @@ public final class NodeSearch {
     placementsUndone++;
   }
 
+  /** Forgets what was learnt since the checkpoint; the ledgers are back where they were then. */
   void rollback(Checkpoint checkpoint) {
     for (int i = failureLog.size() - 1; i >= checkpoint.failures(); i--) {
       failures.remove(failureLog.remove(i));
@@ -810,6 +900,7 @@ public final class NodeSearch {
 
   private void markExhausted(int index) {
     exhausted[index] = true;
+    logChange(index);
     exhaustedCount++;
     if (exhaustedLogSize == exhaustedLog.length) {
       exhaustedLog = Arrays.copyOf(exhaustedLog, exhaustedLogSize * 2);

@@ -14,9 +14,14 @@ import io.tyrl.arranger.scheduler.conf.SchedulerConfigurationParser;
 import io.tyrl.arranger.scheduler.plugins.BuiltInPlugins;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A sampled search keeps the nodes it weighed for the next pod of the same shape of the same job
@@ -323,5 +328,97 @@ class KeptSampleSearchTest {
     assertThat(chosen)
         .containsExactly(
             "node-00", "node-01", "node-02", "node-03", "node-04", "node-05", "node-10");
+  }
+
+  /**
+   * Over random placements of another job's pods (on the sample's nodes too) and random holds, each
+   * answer a reused sample gives is the one weighing every node it kept again would give: the best
+   * score now among the job's own nodes and the kept nodes still feasible and not held for another
+   * job, the first of equals winning.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+  void aReusedSampleAnswersAsIfEachOfItsNodesWereWeighedAgain(long seed) {
+    Random random = new Random(seed);
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      nodes.add(
+          node(String.format("node-%02d", i))
+              .cpu("8")
+              .memory("32Gi")
+              .used("cpu", Integer.toString(random.nextInt(7)))
+              .build());
+    }
+    Session session =
+        session(
+            nodes,
+            job("j").minWorkers(0).leader("cpu", "1").workers("actor", 40, "cpu", "1").build(),
+            job("other").minWorkers(0).leader("cpu", "1").workers("actor", 80, "cpu", "1").build());
+    JobState j = session.job("default/j").orElseThrow();
+    JobState other = session.job("default/other").orElseThrow();
+    NodeSearch search = session.nodeSearch();
+    Statement statement = session.newStatement();
+    int otherPlaced = 0;
+    int reusesChecked = 0;
+    for (int actor = 1; actor <= 40; actor++) {
+      TaskState task = j.tasks().get(actor);
+      int[] kept = search.keptNodes(j);
+      long samplesBefore = search.samplesTaken();
+      NodeSearch.Result result = search.findBest(task, 50, 5);
+      if (!result.found()) {
+        break;
+      }
+      if (search.samplesTaken() == samplesBefore && kept.length > 0) {
+        assertThat(result.node().name())
+            .as("seed %d, actor %d", seed, actor)
+            .isEqualTo(weighedAgain(session, task, kept, j));
+        reusesChecked++;
+      }
+      statement.allocate(task, result.node());
+      for (int n = random.nextInt(4); n > 0 && otherPlaced < 80; n--) {
+        NodeState target = session.nodes().get(random.nextInt(40));
+        TaskState pod = other.tasks().get(1 + otherPlaced);
+        if (target.firstInsufficientDimension(pod) < 0) {
+          statement.allocate(pod, target);
+          otherPlaced++;
+        }
+      }
+      if (random.nextInt(6) == 0) {
+        search.hold(new int[] {random.nextInt(40)}, other, "held for other");
+      }
+    }
+    assertThat(reusesChecked).as("searches answered from the kept sample").isGreaterThan(10);
+  }
+
+  /** The oracle: every kept node and every node of the job weighed now, nothing remembered. */
+  private static String weighedAgain(Session session, TaskState task, int[] kept, JobState job) {
+    Set<Integer> keptSet = new HashSet<>();
+    for (int index : kept) {
+      keptSet.add(index);
+    }
+    List<Integer> order = new ArrayList<>();
+    for (int index : job.nodeIndicesInUse()) {
+      if (!keptSet.contains(index)) {
+        order.add(index);
+      }
+    }
+    for (int index : kept) {
+      order.add(index);
+    }
+    NodeState best = null;
+    double bestScore = Double.NEGATIVE_INFINITY;
+    for (int index : order) {
+      NodeState node = session.nodes().get(index);
+      if (session.nodeSearch().heldForOther(index, job)
+          || !session.tiers().check(task, node).fits()) {
+        continue;
+      }
+      double score = session.tiers().score(task, node);
+      if (best == null || score > bestScore) {
+        best = node;
+        bestScore = score;
+      }
+    }
+    return best == null ? "none" : best.name();
   }
 }
