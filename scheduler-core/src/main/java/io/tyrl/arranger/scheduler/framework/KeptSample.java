@@ -10,7 +10,9 @@ import java.util.Objects;
  * of a gang come one after another (the minimum's) or a round of other jobs apart (the elastic
  * ones'), and only the nodes pods went to meanwhile have changed. That search weighs the same nodes
  * again, scoring only those that changed; it is not a fresh sample, so the pods of one shape of a
- * gang are placed among the nodes the first of them was weighed against.
+ * gang are placed among the nodes the first of them was weighed against. Which nodes changed comes
+ * from the search's change log, read from where the sample was last brought up to date ({@link
+ * #syncedAt}): the nodes that did not change are not visited at all.
  *
  * <p>Sound because a predicate's verdict depends on the node's ledger alone unless it judges pods
  * by their neighbours (then nothing is kept), and because every node score kept says what else it
@@ -32,6 +34,8 @@ final class KeptSample {
   private int wanted;
   private boolean valid;
   private int syncedAt;
+  private int stampedAs = -1;
+  private int dropped;
 
   private int size;
   private int[] nodes = new int[0];
@@ -74,6 +78,8 @@ final class KeptSample {
     this.wanted = wanted;
     this.valid = true;
     this.syncedAt = changeLogSize;
+    this.stampedAs = -1;
+    this.dropped = 0;
     this.size = 0;
     // A search offers the feasible nodes it wants and the job's own nodes: sized for that, the
     // sample rarely grows, and a job's arrays stay near what it keeps.
@@ -125,9 +131,55 @@ final class KeptSample {
     syncedAt = changeLogSize;
   }
 
-  /** Drops entry {@code i}: its node is no longer feasible for the shape. */
+  /**
+   * The search's stamp under which the sample's nodes were last marked, or -1 when they must be
+   * marked again (a fresh sample, or entries moved by {@link #compactIfThin}).
+   */
+  int stampedAs() {
+    return stampedAs;
+  }
+
+  void stampedAs(int stamp) {
+    stampedAs = stamp;
+  }
+
+  /**
+   * Drops entry {@code i}: its node is no longer feasible for the shape. The entry stays in place
+   * (the search's marks point at entries by position) until {@link #compactIfThin}.
+   */
   void drop(int i) {
     nodes[i] = DROPPED;
+    dropped++;
+  }
+
+  /**
+   * Removes the dropped entries, keeping the order, once a quarter of the entries are dropped: the
+   * entries move, so the sample must be marked again.
+   */
+  void compactIfThin() {
+    if (4 * dropped <= size) {
+      return;
+    }
+    int alive = 0;
+    for (int i = 0; i < size; i++) {
+      if (nodes[i] != DROPPED) {
+        nodes[alive] = nodes[i];
+        scores[alive] = scores[i];
+        changes[alive] = changes[i];
+        alive++;
+      }
+    }
+    size = alive;
+    dropped = 0;
+    stampedAs = -1;
+  }
+
+  /**
+   * False when fewer than half the feasible nodes a search wants are left: the search then takes a
+   * fresh sample, which replaces this one.
+   */
+  boolean thickEnough() {
+    return 2 * (size - dropped) >= wanted;
   }
 
   boolean isDropped(int i) {
@@ -136,21 +188,9 @@ final class KeptSample {
 
   private static final int DROPPED = -1;
 
-  /** Stores entry {@code i} (at or before the one read) as the node now stands. */
-  void set(int i, int nodeIndex, double score, long nodeChanges) {
-    nodes[i] = nodeIndex;
+  /** Entry {@code i}'s node changed and was scored again: its score and change count now. */
+  void rescored(int i, double score, long nodeChanges) {
     scores[i] = score;
     changes[i] = nodeChanges;
-  }
-
-  /**
-   * Keeps the first {@code kept} entries.
-   *
-   * @return false when fewer than half the feasible nodes a search wants are left: the search then
-   *     takes a fresh sample, which replaces this one
-   */
-  boolean truncate(int kept) {
-    size = kept;
-    return 2 * kept >= wanted;
   }
 }

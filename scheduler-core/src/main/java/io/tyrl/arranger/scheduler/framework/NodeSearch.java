@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * Finds the best node for a task, fast enough for thousands of nodes:
@@ -223,11 +224,10 @@ public final class NodeSearch {
       return new int[0];
     }
     KeptSample kept = keptByJob[job.index()];
-    int[] indices = new int[kept.size()];
-    for (int i = 0; i < indices.length; i++) {
-      indices[i] = kept.node(i);
-    }
-    return indices;
+    return IntStream.range(0, kept.size())
+        .filter(i -> !kept.isDropped(i))
+        .map(kept::node)
+        .toArray();
   }
 
   /**
@@ -434,23 +434,40 @@ public final class NodeSearch {
    */
   private NodeState bestOfKept(
       TaskState task, StaticCandidates candidates, Tiers tiers, KeptSample kept) {
-    sampleStamp++;
-    for (int i = 0; i < kept.size(); i++) {
-      int index = kept.node(i);
-      if (sampleMarks[index] == sampleStamp) {
-        // Offered twice by the fresh search (one of the job's nodes, and met again in the
-        // rotation): the first entry stands for it, with the same score.
-        kept.drop(i);
-        continue;
+    if (kept.stampedAs() != sampleStamp) {
+      // Another sample marked its nodes since, or this one's entries moved.
+      sampleStamp++;
+      for (int i = 0; i < kept.size(); i++) {
+        int index = kept.node(i);
+        if (kept.isDropped(i)) {
+          continue;
+        }
+        if (sampleMarks[index] == sampleStamp) {
+          // Offered twice by the fresh search (one of the job's nodes, and met again in the
+          // rotation): the first entry stands for it, with the same score.
+          kept.drop(i);
+          continue;
+        }
+        sampleMarks[index] = sampleStamp;
+        sampleSlots[index] = i;
       }
-      sampleMarks[index] = sampleStamp;
-      sampleSlots[index] = i;
+      kept.stampedAs(sampleStamp);
     }
     int logged = changeLogSize;
-    for (int entry = kept.syncedAt(); entry < logged; entry++) {
-      int index = changeLog[entry];
-      if (sampleMarks[index] == sampleStamp && !kept.isDropped(sampleSlots[index])) {
-        lookAgain(task, tiers, kept, sampleSlots[index]);
+    if (logged - kept.syncedAt() > 8L * kept.size()) {
+      // More was logged since (a round of every other job's pods) than the sample holds: visiting
+      // each kept node is the cheaper way to find the changed ones.
+      for (int i = 0; i < kept.size(); i++) {
+        if (!kept.isDropped(i)) {
+          lookAgain(task, tiers, kept, i);
+        }
+      }
+    } else {
+      for (int entry = kept.syncedAt(); entry < logged; entry++) {
+        int index = changeLog[entry];
+        if (sampleMarks[index] == sampleStamp && !kept.isDropped(sampleSlots[index])) {
+          lookAgain(task, tiers, kept, sampleSlots[index]);
+        }
       }
     }
     kept.syncedAt(logged);
@@ -468,19 +485,20 @@ public final class NodeSearch {
         }
       }
     }
-    int alive = 0;
+    int bestKept = -1;
+    boolean found = bestNode != null;
     for (int i = 0; i < kept.size(); i++) {
-      if (kept.isDropped(i)) {
-        continue;
+      if (!kept.isDropped(i) && (!found || kept.score(i) > bestScore)) {
+        found = true;
+        bestKept = i;
+        bestScore = kept.score(i);
       }
-      double score = kept.score(i);
-      if (bestNode == null || score > bestScore) {
-        bestNode = nodes[kept.node(i)];
-        bestScore = score;
-      }
-      kept.set(alive++, kept.node(i), score, kept.changes(i));
     }
-    return kept.truncate(alive) ? bestNode : null;
+    if (bestKept >= 0) {
+      bestNode = nodes[kept.node(bestKept)];
+    }
+    kept.compactIfThin();
+    return kept.thickEnough() ? bestNode : null;
   }
 
   /** Entry {@code slot} of the sample, whose node the change log names: dropped or scored again. */
@@ -501,7 +519,7 @@ public final class NodeSearch {
       kept.drop(slot);
       return;
     }
-    kept.set(slot, index, tiers.score(task, node), node.changes());
+    kept.rescored(slot, tiers.score(task, node), node.changes());
   }
 
   /**

@@ -19,9 +19,11 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A sampled search keeps the nodes it weighed for the next pod of the same shape of the same job
@@ -336,9 +338,21 @@ class KeptSampleSearchTest {
    * score now among the job's own nodes and the kept nodes still feasible and not held for another
    * job, the first of equals winning.
    */
+  static Stream<Arguments> seedsAndRounds() {
+    List<Arguments> cases = new ArrayList<>();
+    for (long seed = 1; seed <= 6; seed++) {
+      // A few of the other job's pods between two searches, as between a gang's minimum actors;
+      // and up to 300, so that the change log outgrows the sample, as a round of every other
+      // job's elastic actors does.
+      cases.add(Arguments.of(seed, 3));
+      cases.add(Arguments.of(seed, 300));
+    }
+    return cases.stream();
+  }
+
   @ParameterizedTest
-  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
-  void aReusedSampleAnswersAsIfEachOfItsNodesWereWeighedAgain(long seed) {
+  @MethodSource("seedsAndRounds")
+  void aReusedSampleAnswersAsIfEachOfItsNodesWereWeighedAgain(long seed, int otherPodsPerRound) {
     Random random = new Random(seed);
     List<NodeInfo> nodes = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
@@ -353,7 +367,11 @@ class KeptSampleSearchTest {
         session(
             nodes,
             job("j").minWorkers(0).leader("cpu", "1").workers("actor", 40, "cpu", "1").build(),
-            job("other").minWorkers(0).leader("cpu", "1").workers("actor", 80, "cpu", "1").build());
+            job("other")
+                .minWorkers(0)
+                .leader("cpu", "1")
+                .workers("actor", 4000, "cpu", "10m")
+                .build());
     JobState j = session.job("default/j").orElseThrow();
     JobState other = session.job("default/other").orElseThrow();
     NodeSearch search = session.nodeSearch();
@@ -375,7 +393,7 @@ class KeptSampleSearchTest {
         reusesChecked++;
       }
       statement.allocate(task, result.node());
-      for (int n = random.nextInt(4); n > 0 && otherPlaced < 80; n--) {
+      for (int n = random.nextInt(otherPodsPerRound + 1); n > 0 && otherPlaced < 4000; n--) {
         NodeState target = session.nodes().get(random.nextInt(40));
         TaskState pod = other.tasks().get(1 + otherPlaced);
         if (target.firstInsufficientDimension(pod) < 0) {
