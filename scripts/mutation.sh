@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation testing of a pure core with PIT: the scheduler's (api, framework, actions, plugins, conf) by
+# Mutation testing of a pure core with PIT: the scheduler's (api, framework, actions, plugins, conf, topology, replay) by
 # default, or the controller's lifecycle (module controller-service).
 # Runs the core's unit tests once, then PIT (profile "mutation" of the module), and prints
 #   mutation score=<percent> killed=<n> survived=<n>

@@ -27,27 +27,16 @@ public final class DomainRoom implements NodeLedgerWatcher {
   private final int dimensions;
   private final Level[] levels;
   private final Map<Domain, Slot> slots = new IdentityHashMap<>();
-  private final Map<Key, Excluded> excluded = new HashMap<>();
+
+  /** By domain (identity), then by the constraints of the job's pods. */
+  private final Map<Domain, Map<List<PlacementConstraints>, Excluded>> excluded =
+      new IdentityHashMap<>();
 
   /** The domains of one level: the domain ordinal of each node (-1 outside all). */
   private record Level(int[] ordinalOfNode, long[] free) {}
 
   /** Where a domain's sums are: its level, and its ordinal there. */
   private record Slot(Level level, int ordinal) {}
-
-  private record Key(List<PlacementConstraints> constraints, Domain domain) {
-    @Override
-    public boolean equals(Object other) {
-      return other instanceof Key key
-          && key.domain == domain
-          && key.constraints.equals(constraints);
-    }
-
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(domain) * 31 + constraints.hashCode();
-    }
-  }
 
   /**
    * The nodes of a domain that admit no pod of a set of constraints (unready and cordoned nodes
@@ -113,8 +102,9 @@ public final class DomainRoom implements NodeLedgerWatcher {
    */
   public Excluded excluded(
       List<PlacementConstraints> constraints, Domain domain, Predicate<NodeState> admits) {
-    return excluded.computeIfAbsent(
-        new Key(constraints, domain), key -> findExcluded(domain, admits));
+    return excluded
+        .computeIfAbsent(domain, d -> new HashMap<>())
+        .computeIfAbsent(constraints, c -> findExcluded(domain, admits));
   }
 
   private Excluded findExcluded(Domain domain, Predicate<NodeState> admits) {

@@ -7,6 +7,7 @@ import io.tyrl.arranger.scheduler.framework.Session;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,24 +76,33 @@ public final class Domains {
     return ofNode == null ? Optional.empty() : Optional.ofNullable(ofNode[node.index()]);
   }
 
-  /** The nodes of {@code outer} grouped by the narrower level's label, by name. */
+  /**
+   * The nodes of {@code outer} grouped by the narrower level's label, by name. A part that is a
+   * whole domain of that level (levels nest, as racks in a block) is that domain itself, so what is
+   * kept per domain ({@link DomainRoom}) serves it.
+   */
   public List<Domain> partition(Domain outer, String level) {
     Domain[] ofNode = byNode.get(level);
     if (ofNode == null) {
       return List.of();
     }
-    Map<String, List<Integer>> members = new TreeMap<>();
+    Map<Domain, List<Integer>> members = new TreeMap<>(Comparator.comparing(Domain::name));
     for (int index : outer.nodes()) {
       Domain inner = ofNode[index];
       if (inner != null) {
-        members.computeIfAbsent(inner.name(), v -> new ArrayList<>()).add(index);
+        members.computeIfAbsent(inner, v -> new ArrayList<>()).add(index);
       }
     }
     List<Domain> parts = new ArrayList<>(members.size());
     members.forEach(
-        (value, indices) ->
+        (inner, indices) ->
             parts.add(
-                new Domain(level, value, indices.stream().mapToInt(Integer::intValue).toArray())));
+                indices.size() == inner.nodes().length
+                    ? inner
+                    : new Domain(
+                        level,
+                        inner.name(),
+                        indices.stream().mapToInt(Integer::intValue).toArray())));
     return parts;
   }
 

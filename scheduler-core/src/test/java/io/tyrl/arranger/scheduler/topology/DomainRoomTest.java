@@ -65,6 +65,15 @@ class DomainRoomTest {
       }
     }
     nodes.add(node("loose").cpu("8").memory("32Gi").label(POOL, "a").build());
+    // Labelled against the nesting: rack z1-r1 also has a node in zone z2.
+    nodes.add(
+        node("stray")
+            .cpu("8")
+            .memory("32Gi")
+            .label(ZONE, "z2")
+            .label(RACK, "z1-r1")
+            .label(POOL, "a")
+            .build());
     return nodes;
   }
 
@@ -110,13 +119,12 @@ class DomainRoomTest {
             .isEqualTo(freeCpuNodeByNode(session, job, domain));
       }
     }
-    // A rack partitioned from its zone is a different object, counted node by node: the two ways
-    // must agree.
+    // A rack split by the stray node's zone is not a listed domain and is counted node by node.
     for (Domain zone : domains.all(ZONE)) {
       for (Domain part : domains.partition(zone, RACK)) {
-        Domain listed =
-            domains.all(RACK).stream().filter(d -> d.name().equals(part.name())).findFirst().get();
-        assertThat(order.free(part)).containsExactly(order.free(listed));
+        assertThat(order.free(part)[0])
+            .as("%s of %s", part, zone)
+            .isEqualTo(freeCpuNodeByNode(session, job, part));
       }
     }
   }
@@ -143,9 +151,9 @@ class DomainRoomTest {
     JobState job = gang(session);
     DomainOrder order = new DomainOrder(session, job, GangDemand.of(session, job.minimumRequest()));
     Domain z1r1 = Domains.of(session).all(RACK).get(0);
-    // n1 is not ready, n2 is in pool b: only n3's 8 cpu.
+    // n1 is not ready, n2 is in pool b: n3's 8 cpu and the stray node's 8.
     assertThat(z1r1.name()).isEqualTo("z1-r1");
-    assertThat(order.free(z1r1)[0]).isEqualTo(8_000);
+    assertThat(order.free(z1r1)[0]).isEqualTo(16_000);
     assertEveryDomainAgrees(session);
   }
 
@@ -154,12 +162,14 @@ class DomainRoomTest {
     Session session = session(gangInPoolA(), runningElsewhere());
     JobState job = gang(session);
     Domains domains = Domains.of(session);
-    Domain z1r1 = domains.all(RACK).get(0);
+    // z1-r2: n1 in pool a, n2 in pool b, n3 cordoned; n1 held for another job.
+    Domain z1r2 = domains.all(RACK).get(1);
     session
         .nodeSearch()
-        .hold(new int[] {z1r1.nodes()[2]}, session.job("default/running").get(), "held");
+        .hold(new int[] {z1r2.nodes()[0]}, session.job("default/running").get(), "held");
     DomainOrder order = new DomainOrder(session, job, GangDemand.of(session, job.minimumRequest()));
-    assertThat(order.free(z1r1)[0]).isZero();
+    assertThat(z1r2.name()).isEqualTo("z1-r2");
+    assertThat(order.free(z1r2)[0]).isZero();
     assertEveryDomainAgrees(session);
   }
 
@@ -213,5 +223,98 @@ class DomainRoomTest {
       }
       assertEveryDomainAgrees(session);
     }
+  }
+
+  @Test
+  void aRackWithinItsZoneIsTheListedRackAndOneSplitByTheLabelsIsNot() {
+    Session session = session(gangInPoolA(), runningElsewhere());
+    Domains domains = Domains.of(session);
+    Domain z1 = domains.all(ZONE).get(0);
+    Domain z2 = domains.all(ZONE).get(1);
+
+    List<Domain> ofZ1 = domains.partition(z1, RACK);
+    List<Domain> ofZ2 = domains.partition(z2, RACK);
+
+    assertThat(ofZ1).extracting(Domain::name).containsExactly("z1-r1", "z1-r2");
+    assertThat(ofZ1.get(0))
+        .as("z1-r1 without the stray node")
+        .isNotSameAs(domains.all(RACK).get(0));
+    assertThat(ofZ1.get(0).nodes()).hasSize(3);
+    assertThat(ofZ1.get(1)).isSameAs(domains.all(RACK).get(1));
+    assertThat(ofZ2).extracting(Domain::name).containsExactly("z1-r1", "z2-r1", "z2-r2");
+    assertThat(ofZ2.get(0).nodes()).hasSize(1);
+    assertThat(ofZ2.get(1)).isSameAs(domains.all(RACK).get(2));
+  }
+
+  /**
+   * A gang of 9 cpu: a rack could ever hold it when its ready, schedulable nodes in pool "a" have
+   * that much allocatable, whatever is in use — listed racks and racks split by the labels alike.
+   * Pool "a" per rack: z1-r1 n3 and the stray node (n1 not ready), z1-r2 n1 (n3 cordoned), z2-r1 n1
+   * (over-committed, still 8 cpu allocatable) and n3, z2-r2 n1 and n3.
+   */
+  @Test
+  void theDomainsThatCouldEverHoldAGangCountOnlyTheNodesThatAdmitIt() {
+    Session session =
+        session(
+            job("gang")
+                .nodeSelector(POOL, "a")
+                .minWorkers(4)
+                .leader("cpu", "1")
+                .workers("actor", 12, "cpu", "2")
+                .build(),
+            runningElsewhere());
+    JobState job = gang(session);
+    DomainOrder order = new DomainOrder(session, job, GangDemand.of(session, job.minimumRequest()));
+    Domains domains = Domains.of(session);
+    List<Domain> parts = new ArrayList<>();
+    for (Domain zone : domains.all(ZONE)) {
+      parts.addAll(domains.partition(zone, RACK));
+    }
+
+    // The most free first: z2-r2's n3 is using 6 of its 8 cpu (4 of them being released).
+    assertThat(order.couldEverHold(domains.all(RACK)))
+        .extracting(Domain::name)
+        .containsExactly("z1-r1", "z2-r2", "z2-r1");
+    assertThat(order.couldEverHold(parts))
+        .as("z1-r1 split in two halves of 8 cpu each")
+        .extracting(Domain::name)
+        .containsExactly("z2-r2", "z2-r1");
+  }
+
+  @Test
+  void aGangNoNodeAdmitsHasNoRoomAnywhereAndNothingToHold() {
+    Session session =
+        session(
+            job("gang")
+                .nodeSelector(POOL, "c")
+                .leader("cpu", "1")
+                .workers("actor", 2, "cpu", "1")
+                .build(),
+            runningElsewhere());
+    JobState job = gang(session);
+    DomainOrder order = new DomainOrder(session, job, GangDemand.of(session, job.minimumRequest()));
+    List<Domain> racks = Domains.of(session).all(RACK);
+
+    assertThat(racks).allSatisfy(rack -> assertThat(order.free(rack)[0]).isZero());
+    assertThat(order.fitting(racks)).isEmpty();
+    assertThat(order.toHold(racks)).isEmpty();
+  }
+
+  /** A gang keeps the emptiest rack no node of which is held for another job. */
+  @Test
+  void aRackWithANodeHeldForAnotherJobIsNotHeldAgain() {
+    Session session = session(gangInPoolA(), runningElsewhere());
+    JobState job = gang(session);
+    List<Domain> racks = Domains.of(session).all(RACK);
+    DomainOrder order = new DomainOrder(session, job, GangDemand.of(session, job.minimumRequest()));
+    Domain emptiest = order.toHold(racks).orElseThrow();
+
+    session
+        .nodeSearch()
+        .hold(new int[] {emptiest.nodes()[1]}, session.job("default/running").get(), "held");
+
+    assertThat(order.toHold(racks)).isPresent().get().isNotSameAs(emptiest);
+    session.nodeSearch().hold(new int[] {emptiest.nodes()[0]}, job, "held for the gang");
+    assertThat(order.toHold(racks).get()).isNotSameAs(emptiest);
   }
 }
