@@ -68,7 +68,7 @@ class DomainRoomTest {
     // Labelled against the nesting: rack z1-r1 also has a node in zone z2.
     nodes.add(
         node("stray")
-            .cpu("8")
+            .cpu("16")
             .memory("32Gi")
             .label(ZONE, "z2")
             .label(RACK, "z1-r1")
@@ -151,9 +151,9 @@ class DomainRoomTest {
     JobState job = gang(session);
     DomainOrder order = new DomainOrder(session, job, GangDemand.of(session, job.minimumRequest()));
     Domain z1r1 = Domains.of(session).all(RACK).get(0);
-    // n1 is not ready, n2 is in pool b: n3's 8 cpu and the stray node's 8.
+    // n1 is not ready, n2 is in pool b: n3's 8 cpu and the stray node's 16.
     assertThat(z1r1.name()).isEqualTo("z1-r1");
-    assertThat(order.free(z1r1)[0]).isEqualTo(16_000);
+    assertThat(order.free(z1r1)[0]).isEqualTo(24_000);
     assertEveryDomainAgrees(session);
   }
 
@@ -249,8 +249,8 @@ class DomainRoomTest {
   /**
    * A gang of 9 cpu: a rack could ever hold it when its ready, schedulable nodes in pool "a" have
    * that much allocatable, whatever is in use — listed racks and racks split by the labels alike.
-   * Pool "a" per rack: z1-r1 n3 and the stray node (n1 not ready), z1-r2 n1 (n3 cordoned), z2-r1 n1
-   * (over-committed, still 8 cpu allocatable) and n3, z2-r2 n1 and n3.
+   * Pool "a" per rack: z1-r1 n3 and the 16-cpu stray node (n1 not ready), z1-r2 n1 (n3 cordoned),
+   * z2-r1 n1 (over-committed, still 8 cpu allocatable) and n3, z2-r2 n1 and n3.
    */
   @Test
   void theDomainsThatCouldEverHoldAGangCountOnlyTheNodesThatAdmitIt() {
@@ -276,9 +276,9 @@ class DomainRoomTest {
         .extracting(Domain::name)
         .containsExactly("z1-r1", "z2-r2", "z2-r1");
     assertThat(order.couldEverHold(parts))
-        .as("z1-r1 split in two halves of 8 cpu each")
-        .extracting(Domain::name)
-        .containsExactly("z2-r2", "z2-r1");
+        .as("z1-r1 split: n3's 8 cpu in z1, the stray node's 16 in z2")
+        .extracting(Domain::toString)
+        .containsExactly("z1-r1 (1 nodes)", "z2-r2 (3 nodes)", "z2-r1 (3 nodes)");
   }
 
   @Test
