@@ -130,8 +130,14 @@ class DomainRoomTest {
   }
 
   private static JobInfo gangInPoolA() {
+    return gangIn("a", 1);
+  }
+
+  /** A gang of a 1-cpu leader and twelve 2-cpu actors, {@code minWorkers} of them needed. */
+  private static JobInfo gangIn(String pool, int minWorkers) {
     return job("gang")
-        .nodeSelector(POOL, "a")
+        .nodeSelector(POOL, pool)
+        .minWorkers(minWorkers)
         .leader("cpu", "1")
         .workers("actor", 12, "cpu", "2")
         .build();
@@ -254,15 +260,7 @@ class DomainRoomTest {
    */
   @Test
   void theDomainsThatCouldEverHoldAGangCountOnlyTheNodesThatAdmitIt() {
-    Session session =
-        session(
-            job("gang")
-                .nodeSelector(POOL, "a")
-                .minWorkers(4)
-                .leader("cpu", "1")
-                .workers("actor", 12, "cpu", "2")
-                .build(),
-            runningElsewhere());
+    Session session = session(gangIn("a", 4), runningElsewhere());
     JobState job = gang(session);
     DomainOrder order = new DomainOrder(session, job, GangDemand.of(session, job.minimumRequest()));
     Domains domains = Domains.of(session);
@@ -283,14 +281,7 @@ class DomainRoomTest {
 
   @Test
   void aGangNoNodeAdmitsHasNoRoomAnywhereAndNothingToHold() {
-    Session session =
-        session(
-            job("gang")
-                .nodeSelector(POOL, "c")
-                .leader("cpu", "1")
-                .workers("actor", 2, "cpu", "1")
-                .build(),
-            runningElsewhere());
+    Session session = session(gangIn("c", 2), runningElsewhere());
     JobState job = gang(session);
     DomainOrder order = new DomainOrder(session, job, GangDemand.of(session, job.minimumRequest()));
     List<Domain> racks = Domains.of(session).all(RACK);
