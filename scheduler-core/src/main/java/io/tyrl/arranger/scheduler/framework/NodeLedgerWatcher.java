@@ -7,8 +7,11 @@ package io.tyrl.arranger.scheduler.framework;
  */
 public interface NodeLedgerWatcher {
 
-  /** The node's ledger is about to change: what was derived from it is taken off. */
-  void beforeChange(NodeState node);
+  /**
+   * The node's ledger is about to change: what was derived from it is taken off (nothing, for a
+   * watcher that only notes which nodes changed).
+   */
+  default void beforeChange(NodeState node) {}
 
   /** The node's ledger has changed: what is derived from it is added back. */
   void afterChange(NodeState node);

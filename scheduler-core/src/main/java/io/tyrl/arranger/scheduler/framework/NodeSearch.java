@@ -194,16 +194,7 @@ public final class NodeSearch {
     this.heldReason = new String[nodes.length];
     this.sampleMarks = new int[nodes.length];
     this.sampleSlots = new int[nodes.length];
-    session.watchNodeLedgers(
-        new NodeLedgerWatcher() {
-          @Override
-          public void beforeChange(NodeState node) {}
-
-          @Override
-          public void afterChange(NodeState node) {
-            logChange(node.index());
-          }
-        });
+    session.watchNodeLedgers(node -> logChange(node.index()));
   }
 
   private void logChange(int index) {
@@ -297,8 +288,7 @@ public final class NodeSearch {
   }
 
   private boolean heldFromTask(TaskState task, int index) {
-    JobState holder = heldFor[index];
-    return holder != null && holder != task.job();
+    return heldForOther(index, task.job());
   }
 
   /**
@@ -471,34 +461,22 @@ public final class NodeSearch {
       }
     }
     kept.syncedAt(logged);
-    NodeState bestNode = null;
-    double bestScore = Double.NEGATIVE_INFINITY;
+    BestScoring best = new BestScoring(task, tiers, null);
     for (int hinted : task.job().nodeIndicesInUse()) {
       if (sampleMarks[hinted] != sampleStamp
           && candidates.rejectionByNode[hinted] == null
           && !heldFromTask(task, hinted)
           && tiers.check(task, nodes[hinted]).fits()) {
-        double score = tiers.score(task, nodes[hinted]);
-        if (bestNode == null || score > bestScore) {
-          bestNode = nodes[hinted];
-          bestScore = score;
-        }
+        best.offer(nodes[hinted]);
       }
     }
-    int bestKept = -1;
-    boolean found = bestNode != null;
     for (int i = 0; i < kept.size(); i++) {
-      if (!kept.isDropped(i) && (!found || kept.score(i) > bestScore)) {
-        found = true;
-        bestKept = i;
-        bestScore = kept.score(i);
+      if (!kept.isDropped(i)) {
+        best.offer(nodes[kept.node(i)], kept.score(i));
       }
-    }
-    if (bestKept >= 0) {
-      bestNode = nodes[kept.node(bestKept)];
     }
     kept.compactIfThin();
-    return kept.thickEnough() ? bestNode : null;
+    return kept.thickEnough() ? best.node() : null;
   }
 
   /** Entry {@code slot} of the sample, whose node the change log names: dropped or scored again. */

@@ -150,14 +150,10 @@ public final class DomainOrder {
 
   /**
    * Idle or being released on the domain's ready, schedulable nodes that admit some pod of the job
-   * and are not held for another job: the domain's kept sum less those nodes, for a domain {@link
-   * Domains} lists; node by node for one partitioned from a wider domain.
+   * and are not held for another job: the domain's free room less those nodes.
    */
   public long[] free(Domain domain) {
     long[] free = room.free(domain);
-    if (free == null) {
-      return freeNodeByNode(domain);
-    }
     DomainRoom.Excluded excluded = room.excluded(shapeConstraints, domain, this::admits);
     if (excluded.nodes().length == domain.nodes().length) {
       return new long[free.length];
@@ -180,20 +176,6 @@ public final class DomainOrder {
     for (int d = 0; d < free.length; d++) {
       free[d] -= DomainRoom.freeOn(node, d);
     }
-  }
-
-  private long[] freeNodeByNode(Domain domain) {
-    long[] free = new long[session.dimensions().size()];
-    List<NodeState> nodes = session.nodes();
-    for (int index : domain.nodes()) {
-      NodeState node = nodes.get(index);
-      if (admits(node) && !session.nodeSearch().heldForOther(index, job)) {
-        for (int d = 0; d < free.length; d++) {
-          free[d] += DomainRoom.freeOn(node, d);
-        }
-      }
-    }
-    return free;
   }
 
   private static boolean contains(Domain domain, int nodeIndex) {
@@ -223,20 +205,7 @@ public final class DomainOrder {
   }
 
   private boolean couldEverHold(Domain domain) {
-    if (room.sums(domain)) {
-      return holds(room.excluded(shapeConstraints, domain, this::admits).admittedAllocatable());
-    }
-    long[] total = new long[session.dimensions().size()];
-    List<NodeState> nodes = session.nodes();
-    for (int index : domain.nodes()) {
-      NodeState node = nodes.get(index);
-      if (admits(node)) {
-        for (int d = 0; d < total.length; d++) {
-          total[d] += node.allocatable(d);
-        }
-      }
-    }
-    return holds(total);
+    return holds(room.excluded(shapeConstraints, domain, this::admits).admittedAllocatable());
   }
 
   private boolean heldForOther(Domain domain) {

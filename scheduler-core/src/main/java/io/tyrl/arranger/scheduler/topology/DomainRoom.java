@@ -78,30 +78,35 @@ public final class DomainRoom implements NodeLedgerWatcher {
   }
 
   /**
-   * The free room of every node of the domain summed, per session dimension; null for a domain
-   * {@link Domains#all} does not list (one partitioned from a wider domain).
+   * The free room of every node of the domain summed, per session dimension: the kept sum for a
+   * domain {@link Domains#all} lists, counted node by node for any other (one partitioned from a
+   * wider domain across the nesting of the levels).
    */
   public long[] free(Domain domain) {
     Slot slot = slots.get(domain);
     if (slot == null) {
-      return null;
+      long[] free = new long[dimensions];
+      for (int index : domain.nodes()) {
+        for (int d = 0; d < dimensions; d++) {
+          free[d] += freeOn(nodes.get(index), d);
+        }
+      }
+      return free;
     }
     int from = slot.ordinal() * dimensions;
     return Arrays.copyOfRange(slot.level().free(), from, from + dimensions);
   }
 
-  /** True for a domain {@link Domains#all} lists: one whose free room is kept summed. */
-  public boolean sums(Domain domain) {
-    return slots.containsKey(domain);
-  }
-
   /**
-   * The nodes of the domain that {@code admits} rejects, for jobs with these constraints: found the
-   * first time and kept, so {@code admits} must depend only on the constraints and on what does not
-   * change in a session (labels, taints, conditions).
+   * The nodes of the domain that {@code admits} rejects, for jobs with these constraints: for a
+   * domain {@link Domains#all} lists, found the first time and kept, so {@code admits} must depend
+   * only on the constraints and on what does not change in a session (labels, taints, conditions).
    */
   public Excluded excluded(
       List<PlacementConstraints> constraints, Domain domain, Predicate<NodeState> admits) {
+    if (!slots.containsKey(domain)) {
+      return findExcluded(domain, admits);
+    }
     return excluded
         .computeIfAbsent(domain, d -> new HashMap<>())
         .computeIfAbsent(constraints, c -> findExcluded(domain, admits));

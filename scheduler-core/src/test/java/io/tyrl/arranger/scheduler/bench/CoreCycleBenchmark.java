@@ -58,7 +58,9 @@ import java.util.Map;
  * Medians of several runs after warm-up; peak heap from the heap pools' peak usage, reset per size.
  *
  * <p>Run with {@code scripts/bench-core.sh}, or {@code java -cp <classes:test-classes:snakeyaml>
- * io.tyrl.arranger.scheduler.bench.CoreCycleBenchmark standard|large [warmups] [runs]}.
+ * io.tyrl.arranger.scheduler.bench.CoreCycleBenchmark standard|large [warmups] [runs]}; for
+ * profiling and A/B runs, {@code flat}, {@code topology} and {@code gpushare} run one 5,000-node
+ * row of the standard suite alone.
  */
 public final class CoreCycleBenchmark {
 
