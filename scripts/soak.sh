@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Endurance run on the local cluster: a real etcd + kube-apiserver with 100 simulated nodes, 2 scheduler
 # and 2 controller replicas from their jars, a steady stream of TYJobs at half the throughput the
-# end-to-end benchmark measured at 100 nodes (141 pods/s) for H hours; a worker pod failed every 30 s,
+# end-to-end benchmark measured at 100 nodes (88 pods/s) for H hours; a worker pod failed every 30 s,
 # the leader of one service or the other killed every 10 min (started again under a new name), finished
 # jobs deleted as a TTL would. Every minute each replica is made to collect its garbage (jcmd GC.run)
 # and its heap, live threads, informer cache sizes and cycle histogram are read. Not part of .ci/run.

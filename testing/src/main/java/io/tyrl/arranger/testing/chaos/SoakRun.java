@@ -57,7 +57,7 @@ public final class SoakRun {
    * Command-line options of a soak run.
    *
    * @param podsPerSecond the stream's rate in pods; the default is half of what Arranger placed at
-   *     100 nodes in the end-to-end benchmark (282 pods/s, docs/performance.md)
+   *     100 nodes in the latest end-to-end benchmark (176 pods/s, docs/performance.md)
    */
   record Options(
       double hours,
@@ -83,7 +83,7 @@ public final class SoakRun {
       double hours = 2;
       long seed = System.currentTimeMillis();
       int nodes = 100;
-      double podsPerSecond = 141;
+      double podsPerSecond = 88;
       Duration restartEvery = Duration.ofMinutes(10);
       Duration podFailureEvery = Duration.ofSeconds(30);
       Duration sampleEvery = Duration.ofMinutes(1);
