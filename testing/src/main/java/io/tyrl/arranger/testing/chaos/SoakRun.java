@@ -56,8 +56,11 @@ public final class SoakRun {
   /**
    * Command-line options of a soak run.
    *
-   * @param podsPerSecond the stream's rate in pods; the default is half of what Arranger placed at
-   *     100 nodes in the latest end-to-end benchmark (176 pods/s, docs/performance.md)
+   * @param podsPerSecond the stream's rate in pods; the default is what this two-core machine keeps
+   *     up with for a whole job's life (created, placed, run, a worker failed and replaced, ended,
+   *     deleted), about 70 % CPU: half of what the end-to-end benchmark placed (88 of 176 pods/s),
+   *     which counts placement alone, left thousands of jobs stuck within ten minutes
+   *     (docs/performance.md)
    */
   record Options(
       double hours,
@@ -83,7 +86,7 @@ public final class SoakRun {
       double hours = 2;
       long seed = System.currentTimeMillis();
       int nodes = 100;
-      double podsPerSecond = 88;
+      double podsPerSecond = 15;
       Duration restartEvery = Duration.ofMinutes(10);
       Duration podFailureEvery = Duration.ofSeconds(30);
       Duration sampleEvery = Duration.ofMinutes(1);
