@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Endurance run on the local cluster: a real etcd + kube-apiserver with 100 simulated nodes, 2 scheduler
-# and 2 controller replicas from their jars, a steady stream of small TYJobs at 15 pods/s (what this
-# two-core machine keeps up with over whole job lives, about 70 % CPU; see docs/performance.md) for
-# H hours; a worker pod failed every 30 s, the leader of one service or the other killed every
-# 10 min (started again under a new name), finished jobs deleted as a TTL would. Every minute each replica is made to collect its garbage (jcmd GC.run)
-# and its heap, live threads, informer cache sizes and cycle histogram are read. Not part of .ci/run.
+# Endurance run on the local cluster: a real etcd + kube-apiserver with 100 simulated nodes, 2
+# scheduler and 2 controller replicas from their jars, a steady stream of small TYJobs at 15 pods/s
+# (what this two-core machine keeps up with over whole job lives, about 70 % CPU; see
+# docs/performance.md) for H hours; a worker pod failed every 30 s, the leader of one service or the
+# other killed every 10 min (started again under a new name), finished jobs deleted as a TTL would.
+# Every minute each replica is made to collect its garbage (jcmd GC.run) and its heap, live threads,
+# informer cache sizes and cycle histogram are read. Not part of .ci/run.
 # Its last line:
 #   soak hours=<h> jobs=<n> lost=<n> stuck=<n> heap-slope-mib-per-h=<x> threads-slope-per-h=<x>
 #        cycle-p99-ms-first-hour=<ms> cycle-p99-ms-last-hour=<ms>
