@@ -6,10 +6,13 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1Preconditions;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -76,12 +79,31 @@ public final class SimulatedKubelet {
   }
 
   public V1Pod succeed(String namespace, String name) {
-    return terminate(namespace, name, "Succeeded", 0, "Completed");
+    return terminate(namespace, name, "Succeeded", 0, "Completed", null);
+  }
+
+  /**
+   * Succeeds the pod of that uid, as a kubelet reports only on the pod it runs: false when it is
+   * gone or another pod has its name now (the uid is a precondition of the patch, so a pod made
+   * again under the name in between is never touched).
+   */
+  public boolean succeed(String namespace, String name, String uid) {
+    try {
+      terminate(namespace, name, "Succeeded", 0, "Completed", Objects.requireNonNull(uid, "uid"));
+      return true;
+    } catch (PodReplacedException e) {
+      return false;
+    } catch (IllegalStateException e) {
+      if (isNotThatPod(e.getCause())) {
+        return false;
+      }
+      throw e;
+    }
   }
 
   /** The pod's containers exited with an error; the pod does not restart (restartPolicy Never). */
   public V1Pod fail(String namespace, String name) {
-    return terminate(namespace, name, "Failed", 1, "Error");
+    return terminate(namespace, name, "Failed", 1, "Error", null);
   }
 
   /**
@@ -103,11 +125,24 @@ public final class SimulatedKubelet {
    * @return false if the pod was already gone
    */
   public boolean confirmDeletion(String namespace, String name) {
+    return confirmDeletion(namespace, name, null);
+  }
+
+  /**
+   * Removes the pod of that uid once its deletion was requested; false when it is gone already or
+   * another pod has its name now. A kubelet removes only the pod it ran: removing by name alone
+   * would remove a worker its controller made again under the same name meanwhile.
+   */
+  public boolean confirmDeletion(String namespace, String name, String uid) {
     try {
-      core.deleteNamespacedPod(name, namespace).gracePeriodSeconds(0).execute();
+      V1DeleteOptions options = new V1DeleteOptions().gracePeriodSeconds(0L);
+      if (uid != null) {
+        options.setPreconditions(new V1Preconditions().uid(uid));
+      }
+      core.deleteNamespacedPod(name, namespace).body(options).execute();
       return true;
     } catch (ApiException e) {
-      if (e.getCode() == 404) {
+      if (isNotThatPod(e)) {
         return false;
       }
       throw new IllegalStateException(
@@ -115,9 +150,27 @@ public final class SimulatedKubelet {
     }
   }
 
+  /**
+   * Gone (404), or a uid precondition failed because another pod has the name now: the API server
+   * answers 409 Conflict to a delete and to a patch whose metadata.uid differs.
+   */
+  private static boolean isNotThatPod(Throwable e) {
+    return e instanceof ApiException api && (api.getCode() == 404 || api.getCode() == 409);
+  }
+
+  /** The pod read under the name is not the one of the uid asked for. */
+  private static final class PodReplacedException extends RuntimeException {
+    PodReplacedException(String namespace, String name, String uid) {
+      super("pod " + namespace + "/" + name + " is no longer the pod of uid " + uid);
+    }
+  }
+
   private V1Pod terminate(
-      String namespace, String name, String phase, int exitCode, String reason) {
+      String namespace, String name, String phase, int exitCode, String reason, String uid) {
     V1Pod pod = read(namespace, name);
+    if (uid != null && !uid.equals(pod.getMetadata().getUid())) {
+      throw new PodReplacedException(namespace, name, uid);
+    }
     String now = now();
     JsonObject terminated = new JsonObject();
     terminated.addProperty("exitCode", exitCode);
@@ -127,7 +180,7 @@ public final class SimulatedKubelet {
     status.addProperty("phase", phase);
     status.add("conditions", conditions(now, false));
     status.add("containerStatuses", containerStatuses(pod, "terminated", terminated, false));
-    return patchStatus(namespace, name, status);
+    return patchStatus(namespace, name, status, uid);
   }
 
   private static JsonArray conditions(String now, boolean ready) {
@@ -184,7 +237,17 @@ public final class SimulatedKubelet {
   }
 
   private V1Pod patchStatus(String namespace, String name, JsonObject status) {
+    return patchStatus(namespace, name, status, null);
+  }
+
+  /** With a uid, the patch carries it as a precondition: another pod of the name is refused. */
+  private V1Pod patchStatus(String namespace, String name, JsonObject status, String uid) {
     JsonObject patch = new JsonObject();
+    if (uid != null) {
+      JsonObject metadata = new JsonObject();
+      metadata.addProperty("uid", uid);
+      patch.add("metadata", metadata);
+    }
     patch.add("status", status);
     return MergePatch.apply(
         V1Pod.class,

@@ -30,8 +30,9 @@ import java.util.concurrent.TimeUnit;
  * bound to such a node runs after {@code startDelay}; an Arranger leader pod (label {@code
  * arranger.tyrl.io/role=leader}) then succeeds after {@code leaderRunTime}, as a training run that
  * finishes; other pods run until deleted. A pod being deleted is removed at once, as a kubelet
- * confirms a graceful deletion — without that, a bound pod would stay Terminating forever. GPU
- * devices are handed out as the device plugin would ({@link SimulatedGpuDevices}): a GPU
+ * confirms a graceful deletion — without that, a bound pod would stay Terminating forever. Like a
+ * kubelet, it ends and removes only the pod it ran (its uid), never a later pod of the same name.
+ * GPU devices are handed out as the device plugin would ({@link SimulatedGpuDevices}): a GPU
  * reservation pod writes its device's ID into its annotation once it runs, and a pod whose GPU
  * share its node cannot honour is refused. A pod whose image comes from {@link
  * #UNPULLABLE_REGISTRY} never starts.
@@ -136,7 +137,7 @@ public final class SimulatedNodeAgent implements AutoCloseable {
     String name = pod.getMetadata().getName();
     if (pod.getMetadata().getDeletionTimestamp() != null) {
       if (handled.add(uid + "/deleting")) {
-        executor.execute(() -> confirmDeletion(namespace, name));
+        executor.execute(() -> confirmDeletion(namespace, name, uid));
       }
       return;
     }
@@ -188,7 +189,7 @@ public final class SimulatedNodeAgent implements AutoCloseable {
       return;
     }
     Optional<String> reservedId = gpus.reservedId(pod);
-    run(namespace, name, isLeader(pod));
+    run(namespace, name, pod.getMetadata().getUid(), isLeader(pod));
     reservedId.ifPresent(
         id ->
             retrying(
@@ -206,7 +207,7 @@ public final class SimulatedNodeAgent implements AutoCloseable {
     return gpus == null ? 0 : gpus.getNumber().intValue();
   }
 
-  private void run(String namespace, String name, boolean leader) {
+  private void run(String namespace, String name, String uid, boolean leader) {
     retrying(
         "run " + namespace + "/" + name,
         () -> kubelet.run(namespace, name),
@@ -216,7 +217,7 @@ public final class SimulatedNodeAgent implements AutoCloseable {
                 () ->
                     retrying(
                         "succeed " + namespace + "/" + name,
-                        () -> kubelet.succeed(namespace, name),
+                        () -> kubelet.succeed(namespace, name, uid),
                         () -> {}),
                 timing.leaderRunTime().toMillis(),
                 TimeUnit.MILLISECONDS);
@@ -224,10 +225,10 @@ public final class SimulatedNodeAgent implements AutoCloseable {
         });
   }
 
-  private void confirmDeletion(String namespace, String name) {
+  private void confirmDeletion(String namespace, String name, String uid) {
     retrying(
         "remove " + namespace + "/" + name,
-        () -> kubelet.confirmDeletion(namespace, name),
+        () -> kubelet.confirmDeletion(namespace, name, uid),
         () -> {});
   }
 
