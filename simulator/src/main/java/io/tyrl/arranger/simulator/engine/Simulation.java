@@ -476,6 +476,9 @@ public final class Simulation {
     List<SimJob> withSurplus = result.victims().isEmpty() ? List.of() : takeableSurplus();
     for (Map.Entry<String, List<Victim>> entry : result.victims().entrySet()) {
       SimJob preemptor = byKey.get(entry.getKey());
+      boolean surplusCouldMakeRoom =
+          entry.getValue().stream().anyMatch(Victim::wholeJob)
+              && surplusCouldMakeRoom(preemptor, withSurplus);
       for (Victim victim : entry.getValue()) {
         SimJob job = byKey.get(victim.jobKey());
         if (job == null || job.phase == SimJob.Phase.ENDED) {
@@ -487,7 +490,8 @@ public final class Simulation {
         } else {
           reclaims++;
         }
-        evictions.add(eviction(victim, job, preemptor, sameQueue, withSurplus, now));
+        evictions.add(
+            eviction(victim, job, preemptor, sameQueue, withSurplus, surplusCouldMakeRoom, now));
         unaccount(job);
         for (String pod : victim.pods()) {
           int task = job.indexOf(pod);
@@ -540,12 +544,65 @@ public final class Simulation {
         .toList();
   }
 
+  /**
+   * Whether, as the cycle began, some node could have held the GPUs of the largest pod the job the
+   * room was made for still had to place, had takeable surplus workers on it (of any job but that
+   * one) gone: free GPUs plus such workers' GPUs, node by node. Generous to the alternative: it
+   * counts GPUs only, one pod only, and any of a job's workers on the node up to its surplus count,
+   * so it says yes whenever surplus alone might have done; a job that had no GPU pod to place (or
+   * none is known) falls back to whether takeable surplus existed at all.
+   */
+  private boolean surplusCouldMakeRoom(SimJob preemptor, List<SimJob> withSurplus) {
+    List<SimJob> others = withSurplus.stream().filter(job -> job != preemptor).toList();
+    if (others.isEmpty()) {
+      return false;
+    }
+    long needed = preemptor == null ? 0 : largestUnplacedGpu(preemptor);
+    if (needed == 0) {
+      return true;
+    }
+    SurplusRoom room = new SurplusRoom(nodes);
+    for (SimJob job : active) {
+      for (int task = 0; task < job.tasks(); task++) {
+        if (job.nodeOf[task] != null) {
+          room.held(job.nodeOf[task], Gpus.whole(job.request(task)));
+        }
+      }
+    }
+    for (SimJob job : others) {
+      if (job.tasks() < 2) {
+        continue;
+      }
+      int placedWorkers = 0;
+      Map<String, Integer> workersOn = new HashMap<>();
+      for (int task = 1; task < job.tasks(); task++) {
+        if (job.nodeOf[task] != null && !job.releasing[task]) {
+          placedWorkers++;
+          workersOn.merge(job.nodeOf[task], 1, Integer::sum);
+        }
+      }
+      room.surplus(workersOn, placedWorkers - job.spec.minWorkers(), Gpus.whole(job.request(1)));
+    }
+    return room.couldHold(needed);
+  }
+
+  private static long largestUnplacedGpu(SimJob job) {
+    long largest = 0;
+    for (int task = 0; task < job.tasks(); task++) {
+      if (job.nodeOf[task] == null || job.releasing[task]) {
+        largest = Math.max(largest, Gpus.whole(job.request(task)));
+      }
+    }
+    return largest;
+  }
+
   private Eviction eviction(
       Victim victim,
       SimJob job,
       SimJob preemptor,
       boolean sameQueue,
       List<SimJob> withSurplus,
+      boolean surplusCouldMakeRoom,
       double now) {
     long gpu = 0;
     for (String pod : victim.pods()) {
@@ -565,6 +622,7 @@ public final class Simulation {
         victim.pods().size(),
         gpu,
         surplusElsewhere,
+        surplusElsewhere && surplusCouldMakeRoom,
         sameQueue);
   }
 

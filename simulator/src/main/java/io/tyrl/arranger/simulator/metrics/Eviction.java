@@ -14,6 +14,9 @@ package io.tyrl.arranger.simulator.metrics;
  *     nor the job the room was made for) held elastic workers above its minimum in a queue holding
  *     more than min(guarantee, fair share): surplus that some rule could in principle have taken
  *     first (a queue within both keeps its surplus under every rule)
+ * @param surplusCouldMakeRoom true when, besides, some node could have held the largest pod the job
+ *     the room was made for still had to place had takeable surplus workers on it gone (GPUs only,
+ *     that one pod only: an upper bound on the core evictions surplus alone could have avoided)
  * @param sameQueue true when the room was made for a job of the victim's own queue (preemption),
  *     false for another queue's (reclaim)
  */
@@ -26,4 +29,5 @@ public record Eviction(
     int pods,
     long gpu,
     boolean surplusElsewhere,
+    boolean surplusCouldMakeRoom,
     boolean sameQueue) {}

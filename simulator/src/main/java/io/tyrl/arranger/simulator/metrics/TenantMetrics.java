@@ -131,12 +131,14 @@ public final class TenantMetrics {
     }
     int core = 0;
     int coreWhileSurplus = 0;
+    int coreSurplusCouldAvoid = 0;
     int surplus = 0;
     int surplusPods = 0;
     for (Eviction eviction : run.evictions()) {
       if (eviction.wholeJob()) {
         core++;
         coreWhileSurplus += eviction.surplusElsewhere() ? 1 : 0;
+        coreSurplusCouldAvoid += eviction.surplusCouldMakeRoom() ? 1 : 0;
       } else {
         surplus++;
         surplusPods += eviction.pods();
@@ -149,6 +151,7 @@ public final class TenantMetrics {
         shareDevMax,
         core,
         coreWhileSurplus,
+        coreSurplusCouldAvoid,
         surplus,
         surplusPods,
         levelSummaries,

@@ -12,6 +12,8 @@ import java.util.List;
  * @param coreEvictions whole-job victims (a job lost its core)
  * @param coreEvictionsWhileSurplus those chosen while another started job held elastic workers
  *     above its minimum
+ * @param coreEvictionsSurplusCouldAvoid of those, the ones where some node could have held the
+ *     largest pod the room was made for had only takeable surplus on it gone (an upper bound)
  * @param surplusEvictions victims that lost elastic workers only
  * @param surplusPods the pods of those victims
  */
@@ -22,6 +24,7 @@ public record TenantSummary(
     double shareDevMax,
     int coreEvictions,
     int coreEvictionsWhileSurplus,
+    int coreEvictionsSurplusCouldAvoid,
     int surplusEvictions,
     int surplusPods,
     List<LevelSummary> levels,

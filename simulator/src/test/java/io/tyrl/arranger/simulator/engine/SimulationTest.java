@@ -253,6 +253,7 @@ class SimulationTest {
     assertThat(eviction.gpu()).isEqualTo(4);
     // The other job of a has no workers: no surplus anywhere.
     assertThat(eviction.surplusElsewhere()).isFalse();
+    assertThat(eviction.surplusCouldMakeRoom()).isFalse();
     assertThat(eviction.seconds()).isBetween(50.0, 51.0);
   }
 

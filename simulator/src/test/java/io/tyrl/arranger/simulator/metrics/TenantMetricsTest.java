@@ -65,8 +65,9 @@ class TenantMetricsTest {
             new JobOutcome("j2", "b", 0, 0, 20, null, 1, false));
     List<Eviction> evictions =
         List.of(
-            new Eviction(9, "b", "j2", true, true, 1, 4, true, false),
-            new Eviction(9, "b", "j3", false, true, 2, 4, false, false));
+            new Eviction(9, "b", "j2", true, true, 1, 4, true, true, false),
+            new Eviction(9, "b", "j3", false, true, 2, 4, false, false, false),
+            new Eviction(9, "b", "j4", true, true, 1, 4, true, false, false));
     RunRecord run =
         new RunRecord(
             "tree",
@@ -111,7 +112,7 @@ class TenantMetricsTest {
     assertThat(a.belowGuaranteeShare()).isCloseTo(0.5, within(1e-9));
     assertThat(a.waitP95()).isEqualTo(10);
     assertThat(a1.jobs()).isEqualTo(1);
-    assertThat(b.coreEvictions()).isEqualTo(1);
+    assertThat(b.coreEvictions()).isEqualTo(2);
     assertThat(b.surplusEvictions()).isEqualTo(1);
     assertThat(a.coreEvictions()).isZero();
 
@@ -123,8 +124,9 @@ class TenantMetricsTest {
     assertThat(summary.levels().get(1).shareDevMean()).isCloseTo(0.125, within(1e-9));
     assertThat(summary.guaranteeViolations()).isEqualTo(2);
     assertThat(summary.shareDevMax()).isCloseTo(0.25, within(1e-9));
-    assertThat(summary.coreEvictions()).isEqualTo(1);
-    assertThat(summary.coreEvictionsWhileSurplus()).isEqualTo(1);
+    assertThat(summary.coreEvictions()).isEqualTo(2);
+    assertThat(summary.coreEvictionsWhileSurplus()).isEqualTo(2);
+    assertThat(summary.coreEvictionsSurplusCouldAvoid()).isEqualTo(1);
     assertThat(summary.surplusEvictions()).isEqualTo(1);
     assertThat(summary.surplusPods()).isEqualTo(2);
 
