@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeCondition;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodCondition;
-import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1Taint;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -81,16 +79,7 @@ class SimulatedClusterIT {
 
   private static String createBoundPod(CoreV1Api core, String nodeName) throws Exception {
     String name = TYJobFixtures.uniqueName("pod");
-    V1PodSpec podSpec =
-        new V1PodSpec()
-            .nodeName(nodeName)
-            .restartPolicy("Never")
-            .addContainersItem(new V1Container().name("main").image("registry.local/rl/actor:1"));
-    // client-java 24 starts maps empty, and the 1.20 API server refuses an empty overhead.
-    podSpec.setOverhead(null);
-    core.createNamespacedPod(
-            "default", new V1Pod().metadata(new V1ObjectMeta().name(name)).spec(podSpec))
-        .execute();
+    BoundPods.create(core, name, nodeName, Map.of());
     return name;
   }
 

@@ -6,10 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1Container;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1PodSpec;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -50,21 +47,7 @@ class SimulatedNodeAgentIT {
 
   private static String create(CoreV1Api core, String node, String role) throws ApiException {
     String name = TYJobFixtures.uniqueName(role);
-    V1PodSpec spec =
-        new V1PodSpec()
-            .nodeName(node)
-            .restartPolicy("Never")
-            .addContainersItem(new V1Container().name("main").image("registry.local/rl/agent:1"));
-    spec.setOverhead(null);
-    core.createNamespacedPod(
-            "default",
-            new V1Pod()
-                .metadata(
-                    new V1ObjectMeta()
-                        .name(name)
-                        .labels(Map.of(SimulatedNodeAgent.ROLE_LABEL, role)))
-                .spec(spec))
-        .execute();
+    BoundPods.create(core, name, node, Map.of(SimulatedNodeAgent.ROLE_LABEL, role));
     return name;
   }
 
