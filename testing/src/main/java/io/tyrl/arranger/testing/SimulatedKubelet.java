@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class SimulatedKubelet {
 
   private static final AtomicInteger POD_ADDRESSES = new AtomicInteger();
+  private static final int HOSTS_PER_BLOCK = 250;
+  private static final int ADDRESS_BLOCKS = 253 * 256;
 
   private final ApiClient client;
   private final CoreV1Api core;
@@ -37,8 +39,19 @@ public final class SimulatedKubelet {
    * started.
    */
   public V1Pod run(String namespace, String name) {
-    int n = POD_ADDRESSES.incrementAndGet();
-    return run(namespace, name, "127.3." + (n / 250) + "." + (n % 250 + 1));
+    return run(namespace, name, podAddress(POD_ADDRESSES.getAndIncrement()));
+  }
+
+  /**
+   * The n-th pod address: 127.3.0.1 onwards, a host part of 1..250 under each of the 253 × 256
+   * third-and-second octets from 127.3.0 up, then over again — a long run reuses the addresses of
+   * pods long gone, as a cluster's pod network does. (Counting the third octet up without bound
+   * made an invalid address after 64,000 pods, which the API server refused.)
+   */
+  static String podAddress(int n) {
+    int slot = Math.floorMod(n, ADDRESS_BLOCKS * HOSTS_PER_BLOCK);
+    int block = slot / HOSTS_PER_BLOCK;
+    return "127." + (3 + block / 256) + "." + (block % 256) + "." + (slot % HOSTS_PER_BLOCK + 1);
   }
 
   public V1Pod run(String namespace, String name, String podIp) {
