@@ -92,7 +92,7 @@ public final class SimulatedKubelet {
   }
 
   public V1Pod succeed(String namespace, String name) {
-    return terminate(namespace, name, "Succeeded", 0, "Completed", null);
+    return terminate(namespace, name, read(namespace, name), "Succeeded", 0, "Completed", null);
   }
 
   /**
@@ -101,11 +101,14 @@ public final class SimulatedKubelet {
    * again under the name in between is never touched).
    */
   public boolean succeed(String namespace, String name, String uid) {
+    Objects.requireNonNull(uid, "uid");
     try {
-      terminate(namespace, name, "Succeeded", 0, "Completed", Objects.requireNonNull(uid, "uid"));
+      V1Pod pod = read(namespace, name);
+      if (!uid.equals(pod.getMetadata().getUid())) {
+        return false;
+      }
+      terminate(namespace, name, pod, "Succeeded", 0, "Completed", uid);
       return true;
-    } catch (PodReplacedException e) {
-      return false;
     } catch (IllegalStateException e) {
       if (isNotThatPod(e.getCause())) {
         return false;
@@ -116,7 +119,7 @@ public final class SimulatedKubelet {
 
   /** The pod's containers exited with an error; the pod does not restart (restartPolicy Never). */
   public V1Pod fail(String namespace, String name) {
-    return terminate(namespace, name, "Failed", 1, "Error", null);
+    return terminate(namespace, name, read(namespace, name), "Failed", 1, "Error", null);
   }
 
   /**
@@ -171,19 +174,14 @@ public final class SimulatedKubelet {
     return e instanceof ApiException api && (api.getCode() == 404 || api.getCode() == 409);
   }
 
-  /** The pod read under the name is not the one of the uid asked for. */
-  private static final class PodReplacedException extends RuntimeException {
-    PodReplacedException(String namespace, String name, String uid) {
-      super("pod " + namespace + "/" + name + " is no longer the pod of uid " + uid);
-    }
-  }
-
   private V1Pod terminate(
-      String namespace, String name, String phase, int exitCode, String reason, String uid) {
-    V1Pod pod = read(namespace, name);
-    if (uid != null && !uid.equals(pod.getMetadata().getUid())) {
-      throw new PodReplacedException(namespace, name, uid);
-    }
+      String namespace,
+      String name,
+      V1Pod pod,
+      String phase,
+      int exitCode,
+      String reason,
+      String uid) {
     String now = now();
     JsonObject terminated = new JsonObject();
     terminated.addProperty("exitCode", exitCode);
