@@ -3,14 +3,15 @@
 # scheduler and 2 controller replicas from their jars, a steady stream of small TYJobs at 15 pods/s
 # (what this two-core machine keeps up with over whole job lives, about 70 % CPU; see
 # docs/performance.md) for H hours; a worker pod failed every 30 s, the leader of one service or the
-# other killed every 10 min (started again under a new name), finished jobs deleted as a TTL would.
+# other killed every 30 min (started again under a new name), finished jobs deleted as a TTL would.
 # Every minute each replica is made to collect its garbage (jcmd GC.run) and its heap, live threads,
 # informer cache sizes and cycle histogram are read. Not part of .ci/run.
 # Its last line:
 #   soak hours=<h> jobs=<n> lost=<n> stuck=<n> heap-slope-mib-per-h=<x> threads-slope-per-h=<x>
 #        cycle-p99-ms-first-hour=<ms> cycle-p99-ms-last-hour=<ms>
-# The slopes are the steepest among the replicas that lived at least the comparison window (an hour,
-# or half the run when it is shorter); the cycle p99s are over the first and the last window.
+# The slopes are the steepest over any replica's stretch in one role (leader or standby), its first
+# 5 minutes in the role left out, lasting at least 30 minutes (a quarter of a shorter run); the cycle
+# p99s are over the first and the last hour (halves of a shorter run).
 # Exit code 0 only when nothing was lost or stuck and every takeover happened.
 # Usage: scripts/soak.sh [--hours H] [--seed S] [--nodes N] [--pods-per-second P]
 #                        [--restart-every-minutes M] [--pod-failure-every-seconds S]

@@ -48,6 +48,18 @@ public final class SoakRun {
   private static final Duration PROGRESS_EVERY = Duration.ofMinutes(10);
   private static final String CYCLE_TIMER = "arranger_scheduler_e2e_scheduling_duration_seconds";
 
+  /**
+   * A replica's first minutes in a role (after its start, or after taking over from a killed
+   * leader) are left out of its slopes: the JVM warms up and a new leader starts its writers.
+   */
+  private static final Duration SETTLE = Duration.ofMinutes(5);
+
+  /**
+   * The shortest stretch of one role a slope is taken over (a quarter of a shorter run): with a
+   * leader killed every 30 minutes, alternating services, each role lasts an hour.
+   */
+  private static final Duration STEADY_SPAN = Duration.ofMinutes(30);
+
   /** A JobStream job: a leader and 1 to 3 workers, so 3 pods on average. */
   private static final double PODS_PER_STREAM_JOB = 3;
 
@@ -87,7 +99,7 @@ public final class SoakRun {
       long seed = System.currentTimeMillis();
       int nodes = 100;
       double podsPerSecond = 15;
-      Duration restartEvery = Duration.ofMinutes(10);
+      Duration restartEvery = Duration.ofMinutes(30);
       Duration podFailureEvery = Duration.ofSeconds(30);
       Duration sampleEvery = Duration.ofMinutes(1);
       Duration leaderRunTime = Duration.ofSeconds(8);
@@ -160,6 +172,7 @@ public final class SoakRun {
   /** What one replica said at one sample. */
   private record ReplicaSample(
       double seconds,
+      boolean leader,
       double heapMiB,
       double threads,
       Map<String, Double> informerObjects,
@@ -309,8 +322,9 @@ public final class SoakRun {
     invariants.violations().forEach(v -> log("invariant check (see above): %s", v));
 
     double window = Math.min(3600, hours * 3600 / 2);
-    double heapSlope = worstSlope(samples, ReplicaSample::heapMiB, window);
-    double threadsSlope = worstSlope(samples, ReplicaSample::threads, window);
+    double steadySpan = Math.min(STEADY_SPAN.toSeconds(), hours * 3600 / 4);
+    double heapSlope = worstSlope(samples, ReplicaSample::heapMiB, steadySpan);
+    double threadsSlope = worstSlope(samples, ReplicaSample::threads, steadySpan);
     double firstP99 = cycleP99(samples, 0, window);
     double lastP99 = cycleP99(samples, hours * 3600 - window, hours * 3600);
     samples.forEach(
@@ -353,6 +367,7 @@ public final class SoakRun {
   private static void sample(
       List<ReplicaSet> services, double seconds, Map<String, List<ReplicaSample>> samples) {
     for (ReplicaSet service : services) {
+      Optional<String> holder = service.holder();
       for (ServiceProcess replica : service.replicas()) {
         if (!replica.isAlive() || !replica.isReady()) {
           continue;
@@ -381,6 +396,7 @@ public final class SoakRun {
             .add(
                 new ReplicaSample(
                     seconds,
+                    holder.isPresent() && holder.get().equals(replica.name()),
                     text.sum("jvm_memory_used_bytes", labels -> "heap".equals(labels.get("area")))
                         / (1 << 20),
                     text.sum("jvm_threads_live_threads"),
@@ -408,26 +424,26 @@ public final class SoakRun {
   }
 
   /**
-   * The steepest slope among the replicas whose samples span at least the window (a replica killed
-   * early says little about a leak); NaN when none lived that long.
+   * The steepest slope over any replica's stretch of steady work ({@link
+   * SoakSeries#steadyStretches}: one role, settled for {@link #SETTLE}, spanning at least {@code
+   * minSpanSeconds}); NaN when no stretch lasted that long.
    */
   private static double worstSlope(
       Map<String, List<ReplicaSample>> samples,
       java.util.function.ToDoubleFunction<ReplicaSample> value,
-      double windowSeconds) {
+      double minSpanSeconds) {
     double worst = Double.NaN;
     for (List<ReplicaSample> series : samples.values()) {
-      if (series.size() < 2
-          || series.get(series.size() - 1).seconds() - series.get(0).seconds() < windowSeconds) {
-        continue;
-      }
-      double slope =
-          SoakSeries.slopePerHour(
-              series.stream()
-                  .map(s -> new SoakSeries.Point(s.seconds(), value.applyAsDouble(s)))
-                  .toList());
-      if (Double.isNaN(worst) || slope > worst) {
-        worst = slope;
+      List<SoakSeries.RolePoint> points =
+          series.stream()
+              .map(s -> new SoakSeries.RolePoint(s.seconds(), value.applyAsDouble(s), s.leader()))
+              .toList();
+      for (List<SoakSeries.Point> stretch :
+          SoakSeries.steadyStretches(points, SETTLE.toSeconds(), minSpanSeconds)) {
+        double slope = SoakSeries.slopePerHour(stretch);
+        if (Double.isNaN(worst) || slope > worst) {
+          worst = slope;
+        }
       }
     }
     return worst;

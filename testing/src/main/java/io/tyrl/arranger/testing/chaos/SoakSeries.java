@@ -38,6 +38,40 @@ public final class SoakSeries {
     return variance == 0 ? Double.NaN : covariance / variance * Duration.ofHours(1).toSeconds();
   }
 
+  /** One sample of a replica's series, with the role the replica held when it was taken. */
+  public record RolePoint(double seconds, double value, boolean leader) {}
+
+  /**
+   * A replica's samples cut where its role changed (a standby taking over from a killed leader
+   * starts the leader's work: writers, creators, caches of what it now decides), each stretch
+   * without its first {@code settleSeconds} (a JVM warming up, or the new leader's first work), and
+   * kept only when what is left spans at least {@code minSpanSeconds}: a slope is a leak's only
+   * over a stretch of steady work.
+   */
+  public static List<List<Point>> steadyStretches(
+      List<RolePoint> points, double settleSeconds, double minSpanSeconds) {
+    List<List<Point>> stretches = new ArrayList<>();
+    int from = 0;
+    for (int i = 1; i <= points.size(); i++) {
+      if (i == points.size() || points.get(i).leader() != points.get(from).leader()) {
+        double settled = points.get(from).seconds() + settleSeconds;
+        List<Point> stretch = new ArrayList<>();
+        for (RolePoint point : points.subList(from, i)) {
+          if (point.seconds() >= settled) {
+            stretch.add(new Point(point.seconds(), point.value()));
+          }
+        }
+        if (stretch.size() >= 2
+            && stretch.get(stretch.size() - 1).seconds() - stretch.get(0).seconds()
+                >= minSpanSeconds) {
+          stretches.add(stretch);
+        }
+        from = i;
+      }
+    }
+    return stretches;
+  }
+
   /**
    * Cumulative bucket counts ({@code le} in seconds → count) of one histogram scrape minus an
    * earlier one of the same process: what was observed between them.

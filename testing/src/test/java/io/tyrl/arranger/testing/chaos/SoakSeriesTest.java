@@ -36,6 +36,41 @@ class SoakSeriesTest {
         .isZero();
   }
 
+  /**
+   * A standby for 40 minutes, then the leader for 50: its thread count jumps when it takes over and
+   * is flat otherwise. Cut at the takeover and settled 5 minutes, both stretches are flat; the one
+   * series together would read as a climb of about 40 threads an hour.
+   */
+  @Test
+  void aSlopeIsTakenWithinOneRoleAfterItSettles() {
+    List<SoakSeries.RolePoint> points =
+        java.util.stream.IntStream.range(0, 90)
+            .mapToObj(
+                minute ->
+                    new SoakSeries.RolePoint(
+                        60.0 * minute,
+                        minute < 40 ? 60 : minute < 43 ? 70 + minute - 40 : 100,
+                        minute >= 40))
+            .toList();
+
+    List<List<SoakSeries.Point>> stretches = SoakSeries.steadyStretches(points, 300, 1800);
+
+    assertThat(stretches).hasSize(2);
+    assertThat(stretches.get(0).get(0).seconds()).isEqualTo(300);
+    assertThat(stretches.get(0).get(stretches.get(0).size() - 1).seconds()).isEqualTo(39 * 60);
+    assertThat(stretches.get(1).get(0).seconds()).isEqualTo(45 * 60);
+    assertThat(stretches).allSatisfy(s -> assertThat(SoakSeries.slopePerHour(s)).isZero());
+    assertThat(
+            SoakSeries.slopePerHour(
+                points.stream().map(p -> new SoakSeries.Point(p.seconds(), p.value())).toList()))
+        .isGreaterThan(30);
+    assertThat(SoakSeries.steadyStretches(points, 300, 2400))
+        .as("the standby's 34 settled minutes are too short")
+        .hasSize(1);
+    assertThat(SoakSeries.steadyStretches(points.subList(0, 10), 300, 60)).hasSize(1);
+    assertThat(SoakSeries.steadyStretches(points.subList(0, 5), 300, 60)).isEmpty();
+  }
+
   @Test
   void theQuantileComesFromTheBucketsObservedBetweenScrapesSummedOverReplicas() {
     Map<Double, Double> before = Map.of(0.1, 90.0, 0.5, 100.0, Double.POSITIVE_INFINITY, 100.0);
