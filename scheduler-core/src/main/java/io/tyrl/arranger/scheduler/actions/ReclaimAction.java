@@ -180,9 +180,10 @@ public final class ReclaimAction implements Action {
    * <ol>
    *   <li>the pod reclaims only the resources it requests in which its queue is below its deserved
    *       share (<em>the reclaimed resources</em>); a pod that lacks none of them reclaims nothing;
-   *   <li>a victim must free a reclaimed resource of which its own (reclaimable, other) queue holds
-   *       more than it deserves, and after all the victims it gives, the queue still holds at least
-   *       its deserved share of some reclaimed resource it gave;
+   *   <li>a victim (an elastic worker, or a job taken whole) must free a reclaimed resource of
+   *       which its own (reclaimable, other) queue holds more than it deserves, and after all the
+   *       victims it gives, the queue still holds at least its deserved share of some reclaimed
+   *       resource it gave;
    *   <li>the total shortfall below deserved shares, summed over queues and resources (each
    *       resource as a fraction of the cluster), must strictly fall: what the reclaimer's queue
    *       gains towards its shares is more than what the victims' queues lose below theirs;
@@ -283,12 +284,32 @@ public final class ReclaimAction implements Action {
       return reclaimed;
     }
 
+    /**
+     * Rule 2 is asked of each victim as it goes: an elastic worker alone, a job offered whole (all
+     * its placed pods among the candidates) as one. A job's pods that free nothing reclaimed (the
+     * cpu actors of a GPU learner) go with it when the job as a whole frees a reclaimed resource
+     * above its queue's share — otherwise no whole job that mixes such pods could ever make room.
+     */
     @Override
     public List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates) {
       boolean[] reclaimed = reclaimed(preemptor);
+      Map<JobState, Integer> offered = new HashMap<>();
+      Set<JobState> jobsFreeing = new HashSet<>();
+      for (TaskState victim : candidates) {
+        if (victim.status().isPlaced()) {
+          offered.merge(victim.job(), 1, Integer::sum);
+        }
+        if (freesReclaimedAboveShare(victim, reclaimed)) {
+          jobsFreeing.add(victim.job());
+        }
+      }
       List<TaskState> eligible = new ArrayList<>();
       for (TaskState victim : candidates) {
-        if (freesReclaimedAboveShare(victim, reclaimed)) {
+        JobState job = victim.job();
+        boolean offeredWhole = offered.getOrDefault(job, 0) == job.placedTasks();
+        if (offeredWhole
+            ? jobsFreeing.contains(job)
+            : freesReclaimedAboveShare(victim, reclaimed)) {
           eligible.add(victim);
         }
       }

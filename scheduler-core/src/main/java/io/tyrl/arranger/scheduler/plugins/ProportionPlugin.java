@@ -507,27 +507,41 @@ public final class ProportionPlugin implements Plugin {
   }
 
   /**
-   * Per leaf queue with jobs that hold nothing yet, the per-resource least of their minimums (a
-   * bound: a queue some job of which fits within its share passes it).
+   * Per leaf queue, the per-resource least of what its waiting work needs to start: the minimum of
+   * a job that holds nothing yet, or one pending pod of a running job that would grow (a bound: a
+   * queue some of whose work fits within its share passes it). Growth counts as much as a new job:
+   * a team below its share whose running jobs want more actors is owed that room, and a core that
+   * took it instead could not be reclaimed for them, since growth takes only surplus.
    */
   private void collectWaitingMinimums() {
     for (JobState job : session.jobs()) {
       QueueState queue = job.queue();
-      if (queue == null
-          || job.isFailed()
-          || job.isQueueBlocked()
-          || job.placedTasks() > 0
-          || !job.hasPendingTasks()) {
+      if (queue == null || job.isFailed() || job.isQueueBlocked() || !job.hasPendingTasks()) {
         continue;
       }
-      long[] minimum = job.minimumRequest();
-      long[] smallest = smallestWaitingMinimum.get(queue);
-      if (smallest == null) {
-        smallestWaitingMinimum.put(queue, minimum);
-      } else {
-        for (int d = 0; d < smallest.length; d++) {
-          smallest[d] = Math.min(smallest[d], minimum[d]);
+      if (job.placedTasks() == 0) {
+        lowerSmallestWaiting(queue, job.minimumRequest());
+      } else if (hasStarted(job)) {
+        for (TaskState task : job.pendingTasks()) {
+          lowerSmallestWaiting(queue, task.request());
         }
+      }
+    }
+  }
+
+  /** The leader and the gang minimum of workers are placed: what else it asks for is surplus. */
+  private static boolean hasStarted(JobState job) {
+    return job.isLeaderPlaced()
+        && job.placedWorkers() >= Math.min(job.minimumWorkers(), job.workerCount());
+  }
+
+  private void lowerSmallestWaiting(QueueState queue, long[] request) {
+    long[] smallest = smallestWaitingMinimum.get(queue);
+    if (smallest == null) {
+      smallestWaitingMinimum.put(queue, request.clone());
+    } else {
+      for (int d = 0; d < smallest.length; d++) {
+        smallest[d] = Math.min(smallest[d], request[d]);
       }
     }
   }

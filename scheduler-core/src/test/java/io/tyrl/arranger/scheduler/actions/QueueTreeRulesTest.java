@@ -297,6 +297,33 @@ class QueueTreeRulesTest {
   }
 
   /**
+   * Room a running job would grow into is owed like room for a new job. a and b share 8 GPUs, 4
+   * each; a's elastic job holds 2 and wants 6 more actors, b's holds its 4, and 2 GPUs are free.
+   * b's next job would take b above its share: the free room is a's to grow into, so b's job waits
+   * at enqueue and a's job takes the room. Without a's growth, b's job may borrow it.
+   */
+  @Test
+  void roomARunningJobWouldGrowIntoIsOwedToItsQueue() {
+    List<QueueInfo> queues = List.of(queue("a").build(), queue("b").build());
+    JobInfo growing = gpuJob("a-running", "a", 8, 1).running("g", 1).stage(Stage.RUNNING).build();
+    JobInfo full = gpuJob("a-running", "a", 2, 1).running("g", 1).stage(Stage.RUNNING).build();
+    JobInfo holding = gpuJob("b-running", "b", 4, 3).running("g", 3).stage(Stage.RUNNING).build();
+    JobInfo borrower = gpuJob("b-next", "b", 2, 1).build();
+
+    CycleResult owed = cycle(List.of(gpuNode("g", 8)), List.of(growing, holding, borrower), queues);
+    CycleResult lent = cycle(List.of(gpuNode("g", 8)), List.of(full, holding, borrower), queues);
+
+    assertThat(owed.decision("default/b-next").reason()).isEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(owed.decision("default/b-next").message())
+        .isEqualTo(
+            "the job's minimum (nvidia.com/gpu 2) would take queue b above its fair share (4 of 4"
+                + " held or enqueued), which it may only on free room no other queue is owed: 2"
+                + " free, 2 of it owed");
+    assertThat(owed.decision("default/a-running").allocations()).hasSize(4);
+    assertThat(lent.decision("default/b-next").allocations()).hasSize(2);
+  }
+
+  /**
    * 3 cpu split between two queues that each want more is 1500m each. a holds 2 cpu; b, below its
    * share, is served first and enqueues its job on the 1 cpu free; a's next job is refused, and the
    * refusal states every amount in one unit ("2000m of 1500m", not "2 of 1500m").
@@ -568,6 +595,46 @@ class QueueTreeRulesTest {
         .extracting(Victim::jobKey)
         .containsExactly("default/gpu-job");
     assertThat(withGuarantee.allVictims()).isEmpty();
+  }
+
+  /**
+   * Queue a runs two jobs of an 8-GPU learner (one node each) and a cpu actor on a cpu node: 16
+   * GPUs against a share of 8, and exactly its cpu share, since b asks for little cpu. b's learner
+   * needs a whole GPU node, so one of a's jobs must go whole. Its actor frees only cpu, which a
+   * does not hold above its share; the job as a whole frees GPUs a holds above its share, so it is
+   * a victim all the same, and the reclaim lowers the total shortfall. One is enough.
+   */
+  @Test
+  void aJobWhoseCpuActorsFreeNothingReclaimedIsStillReclaimedWhole() {
+    List<NodeInfo> nodes =
+        List.of(gpuNode("g0", 8), gpuNode("g1", 8), node("c0").cpu("64").memory("256Gi").build());
+    JobInfo a1 = gpuLearnerWithCpuActor("a1", "g0");
+    JobInfo a2 = gpuLearnerWithCpuActor("a2", "g1");
+    JobInfo wanting =
+        job("b1").queue("b").minWorkers(0).leader("cpu", "8", Resource.GPU, "8").build();
+
+    CycleResult result =
+        cycle(nodes, List.of(a1, a2, wanting), List.of(queue("a").build(), queue("b").build()));
+
+    assertThat(result.queues().get("a").deserved().get(Resource.GPU)).isEqualTo(8_000);
+    assertThat(result.queues().get("a").deserved().milliCpu())
+        .as("a asks for 48 cpu and is owed all of it: its actors are not above its cpu share")
+        .isEqualTo(48_000);
+    assertThat(result.allVictims()).extracting(Victim::wholeJob).containsExactly(true);
+    assertThat(result.allVictims().get(0).jobKey()).isIn("default/a1", "default/a2");
+    assertThat(result.allVictims().get(0).pods()).as("its learner and its cpu actor").hasSize(2);
+  }
+
+  private static JobInfo gpuLearnerWithCpuActor(String name, String gpuNode) {
+    return job(name)
+        .queue("a")
+        .minWorkers(1)
+        .leader("cpu", "8", Resource.GPU, "8")
+        .workers("actor", 1, "cpu", "16")
+        .placed(name + "-learner", gpuNode)
+        .placed(name + "-actor-0", "c0")
+        .stage(Stage.RUNNING)
+        .build();
   }
 
   private static List<NodeInfo> fragmentedNodes() {
