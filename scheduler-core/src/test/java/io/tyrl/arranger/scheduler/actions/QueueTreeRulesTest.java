@@ -324,6 +324,27 @@ class QueueTreeRulesTest {
   }
 
   /**
+   * A queue is owed room if any of its waiting jobs could start on it: b's first job needs 8 GPUs,
+   * more than b's share of 4, but its second needs 1: it is enqueued first (b is further below its
+   * share) and the 3 GPUs left are still b's, so a's next job may not borrow them.
+   */
+  @Test
+  void aQueueIsOwedRoomWhenAnyOfItsWaitingJobsCouldStartOnIt() {
+    List<QueueInfo> queues = List.of(queue("a").build(), queue("b").build());
+    JobInfo holding = gpuJob("a-running", "a", 4, 3).running("g", 3).stage(Stage.RUNNING).build();
+    JobInfo borrower = gpuJob("a-next", "a", 2, 1).build();
+    JobInfo big = gpuJob("b-big", "b", 8, 7).build();
+    JobInfo small = gpuJob("b-small", "b", 1, 0).build();
+
+    CycleResult result =
+        cycle(List.of(gpuNode("g", 8)), List.of(holding, borrower, big, small), queues);
+
+    assertThat(result.decision("default/a-next").reason()).isEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(result.decision("default/a-next").message()).endsWith("3 free, 3 of it owed");
+    assertThat(result.decision("default/b-small").allocations()).hasSize(1);
+  }
+
+  /**
    * 3 cpu split between two queues that each want more is 1500m each. a holds 2 cpu; b, below its
    * share, is served first and enqueues its job on the 1 cpu free; a's next job is refused, and the
    * refusal states every amount in one unit ("2000m of 1500m", not "2 of 1500m").

@@ -133,6 +133,60 @@ class ReclaimRulesTest {
         .isEmpty();
   }
 
+  /**
+   * One level up: departments x and y share the 8 cpu, 4 each; in x, x1 holds all of x's 4 against
+   * its share of 2 (x2 waits for 2). y1, with nothing, may not take x1's pods: x1 is above its
+   * share, but its department is not, and what x1 holds above its share is x2's to take back.
+   */
+  @Test
+  void aTeamAboveItsShareGivesNothingToAnotherDepartmentWhileItsOwnIsWithinItsShare() {
+    List<JobInfo> jobs =
+        List.of(
+            job("x1-job")
+                .queue("x1")
+                .minWorkers(0)
+                .leader("cpu", "1")
+                .workers("actor", 3, "cpu", "1")
+                .running("n", 3)
+                .build(),
+            job("x2-job")
+                .queue("x2")
+                .minWorkers(1)
+                .leader("cpu", "1")
+                .workers("actor", 1, "cpu", "1")
+                .build(),
+            job("y1-job")
+                .queue("y1")
+                .minWorkers(3)
+                .leader("cpu", "1")
+                .workers("actor", 3, "cpu", "1")
+                .build());
+    Session session =
+        Fixtures.scheduler()
+            .openSession(
+                new Snapshot(
+                    List.of(node("n").cpu("8").memory("64Gi").build()),
+                    jobs,
+                    List.of(
+                        queue("x").build(),
+                        queue("x1").parent("x").build(),
+                        queue("x2").parent("x").build(),
+                        queue("y").build(),
+                        queue("y1").parent("y").build())),
+                Fixtures.defaultConfiguration(),
+                T0);
+    Cluster cluster = new Cluster(session, new ReclaimAction.ReclaimRules(session));
+    assertThat(cluster.queue("x1").deserved().milliCpu()).isEqualTo(2 * CPU);
+    assertThat(cluster.queue("x").deserved().milliCpu()).isEqualTo(4 * CPU);
+    assertThat(cluster.queue("x").allocated(ResourceDimensions.CPU)).isEqualTo(4 * CPU);
+
+    assertThat(cluster.rules().mayEvictFrom(cluster.job("y1-job"), cluster.job("x1-job")))
+        .isFalse();
+    assertThat(cluster.rules().mayEvictFrom(cluster.job("x2-job"), cluster.job("x1-job")))
+        .as("within the department, x2 takes back from x1")
+        .isTrue();
+  }
+
   @Test
   void aQueueThatIsNotReclaimableGivesNothing() {
     Cluster cluster = cluster(6, queue("a").reclaimable(false).build(), queue("b").build());
