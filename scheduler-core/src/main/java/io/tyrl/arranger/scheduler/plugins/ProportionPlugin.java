@@ -508,11 +508,12 @@ public final class ProportionPlugin implements Plugin {
 
   /**
    * Per leaf queue, the per-resource least of what its waiting work needs to start: the minimum of
-   * a job that holds nothing yet, or one pending pod of a job that holds some — growing, or
-   * completing its gang (a bound: a queue some of whose work fits within its share passes it).
-   * Growth counts as much as a new job: a team below its share whose running jobs want more actors
-   * is owed that room, and a core that took it instead could not be reclaimed for them, since
-   * growth takes only surplus.
+   * a job that holds nothing yet, or one pending pod of a running job that would grow (a bound: a
+   * queue some of whose work fits within its share passes it). A job still completing its gang is
+   * left out: it is enqueued, so what its minimum still needs is among the enqueued minimums
+   * already. Growth counts as much as a new job: a team below its share whose running jobs want
+   * more actors is owed that room, and a core that took it instead could not be reclaimed for them,
+   * since growth takes only surplus.
    */
   private void collectWaitingMinimums() {
     for (JobState job : session.jobs()) {
@@ -522,12 +523,18 @@ public final class ProportionPlugin implements Plugin {
       }
       if (job.placedTasks() == 0) {
         lowerSmallestWaiting(queue, job.minimumRequest());
-      } else {
+      } else if (hasStarted(job)) {
         for (TaskState task : job.pendingTasks()) {
           lowerSmallestWaiting(queue, task.request());
         }
       }
     }
+  }
+
+  /** The leader and the gang minimum of workers are placed: what else it asks for is surplus. */
+  private static boolean hasStarted(JobState job) {
+    return job.isLeaderPlaced()
+        && job.placedWorkers() >= Math.min(job.minimumWorkers(), job.workerCount());
   }
 
   private void lowerSmallestWaiting(QueueState queue, long[] request) {
