@@ -186,6 +186,88 @@ class QueueTreeOverTimeTest {
     assertThat(cpuStartedAt).as("cpu starts once gpu's job ends").isBetween(40, 43);
   }
 
+  /**
+   * Room freed node by node while jobs arrive: four nodes of 4 GPUs, each full with a job of a
+   * queue that gives nothing back, ending at cycles 5, 10, 15 and 20. Team a's elastic job (16
+   * GPUs, minimum 2 actors) is submitted at cycle 1 and grows as room frees; team b submits a 2-GPU
+   * job every other cycle from cycle 3 on. a and b share the cluster 8 and 8 once the fillers are
+   * gone. While a is below its share and wants more, b's jobs never start on room that takes b
+   * above its share (that room is a's to grow into, and growth cannot take a core back); a reaches
+   * 8 within 3 cycles of the last node freeing, and nothing moves for the last 50 cycles.
+   */
+  @Test
+  void roomFreedNodeByNodeGoesToTheGrowingTeamBeforeAnotherTeamsCoresBorrowIt() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    List<JobInfo> fillers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      nodes.add(node("g" + i).cpu("64").memory("256Gi").gpu(4).build());
+      fillers.add(
+          job("filler-" + i)
+              .queue("filler")
+              .minWorkers(3)
+              .leader("cpu", "1", Resource.GPU, "1")
+              .workers("actor", 3, "cpu", "1", Resource.GPU, "1")
+              .running("g" + i, 3)
+              .stage(Stage.RUNNING)
+              .build());
+    }
+    ClusterSimulator simulator =
+        new ClusterSimulator(
+                Fixtures.scheduler(),
+                Fixtures.defaultConfiguration(),
+                nodes,
+                fillers,
+                List.of(
+                    queue("filler").reclaimable(false).build(),
+                    queue("a").build(),
+                    queue("b").build()))
+            .followingControllerStages();
+
+    List<Victim> victims = new ArrayList<>();
+    List<Victim> settledVictims = new ArrayList<>();
+    int aAtShareFrom = -1;
+    CycleResult result = null;
+    for (int cycle = 0; cycle < 80; cycle++) {
+      if (cycle == 1) {
+        simulator.submit(elastic("a-sweep", "a", 16, 2, cycle));
+      }
+      if (cycle >= 3 && cycle <= 29 && cycle % 2 == 1) {
+        simulator.submit(elastic("b-" + cycle, "b", 2, 1, cycle));
+      }
+      if (cycle > 0 && cycle <= 20 && cycle % 5 == 0) {
+        simulator.complete("default/filler-" + (cycle / 5 - 1));
+      }
+      result = simulator.cycle(T0.plusSeconds(10 + cycle));
+      assertThat(DecisionChecks.overCommitments(simulator.lastSnapshot(), result))
+          .as("cycle %d", cycle)
+          .isEmpty();
+      victims.addAll(result.allVictims());
+      if (cycle >= 30) {
+        settledVictims.addAll(result.allVictims());
+      }
+      long a = gpus(simulator, result, "a");
+      long b = gpus(simulator, result, "b");
+      long aShare = wholeGpus(result.queues().get("a").deserved().get(Resource.GPU));
+      long bShare = wholeGpus(result.queues().get("b").deserved().get(Resource.GPU));
+      if (a < aShare) {
+        assertThat(b)
+            .as(
+                "cycle %d: a holds %d of its %d, so b stays within its %d",
+                cycle, a, aShare, bShare)
+            .isLessThanOrEqualTo(bShare);
+      }
+      if (aAtShareFrom < 0 && cycle >= 20 && a >= 8) {
+        aAtShareFrom = cycle;
+      }
+    }
+
+    assertThat(aAtShareFrom).as("a at its share after the last node frees").isBetween(20, 23);
+    assertThat(victims).as("no core evicted").noneMatch(Victim::wholeJob);
+    assertThat(settledVictims).as("no ping-pong once settled").isEmpty();
+    assertThat(gpus(simulator, result, "a")).isEqualTo(8);
+    assertThat(gpus(simulator, result, "b")).isEqualTo(8);
+  }
+
   private static JobInfo filler(String name, String node) {
     return job(name)
         .queue("filler")
