@@ -169,6 +169,11 @@ public final class JobState {
     return leaderPlaced;
   }
 
+  /** The leader and the gang minimum of workers hold a place: what else the job asks is surplus. */
+  public boolean isMinimumPlaced() {
+    return leaderPlaced && placedWorkers >= Math.min(minimumWorkers(), workerCount());
+  }
+
   public int placedWorkers() {
     return placedWorkers;
   }

@@ -132,9 +132,7 @@ public final class GangPlugin implements Plugin {
    * Ready once the minimum is placed; always, once the minimum has run (gang no longer applies).
    */
   static boolean isReady(JobState job) {
-    return job.info().minimumHasRun()
-        || (job.isLeaderPlaced()
-            && job.placedWorkers() >= Math.min(job.minimumWorkers(), job.workerCount()));
+    return job.info().minimumHasRun() || job.isMinimumPlaced();
   }
 
   private static Optional<String> invalidReason(JobState job) {

@@ -523,18 +523,12 @@ public final class ProportionPlugin implements Plugin {
       }
       if (job.placedTasks() == 0) {
         lowerSmallestWaiting(queue, job.minimumRequest());
-      } else if (hasStarted(job)) {
+      } else if (job.isMinimumPlaced()) {
         for (TaskState task : job.pendingTasks()) {
           lowerSmallestWaiting(queue, task.request());
         }
       }
     }
-  }
-
-  /** The leader and the gang minimum of workers are placed: what else it asks for is surplus. */
-  private static boolean hasStarted(JobState job) {
-    return job.isLeaderPlaced()
-        && job.placedWorkers() >= Math.min(job.minimumWorkers(), job.workerCount());
   }
 
   private void lowerSmallestWaiting(QueueState queue, long[] request) {
