@@ -325,8 +325,19 @@ public final class SoakRun {
     double steadySpan = Math.min(STEADY_SPAN.toSeconds(), hours * 3600 / 4);
     double heapSlope = worstSlope(samples, ReplicaSample::heapMiB, steadySpan);
     double threadsSlope = worstSlope(samples, ReplicaSample::threads, steadySpan);
-    double firstP99 = cycleP99(samples, 0, window);
-    double lastP99 = cycleP99(samples, hours * 3600 - window, hours * 3600);
+    Map<Double, Double> firstHour = cycleBuckets(samples, 0, window);
+    Map<Double, Double> lastHour = cycleBuckets(samples, hours * 3600 - window, hours * 3600);
+    double firstP99 = SoakSeries.quantileMillis(firstHour, 0.99);
+    double lastP99 = SoakSeries.quantileMillis(lastHour, 0.99);
+    log(
+        "cycle p99 within its bucket: first hour %s ms, last hour %s ms (the buckets' upper bounds:"
+            + " %s and %s ms; %s and %s cycles)",
+        fmt(firstP99),
+        fmt(lastP99),
+        fmt(SoakSeries.quantileBoundMillis(firstHour, 0.99)),
+        fmt(SoakSeries.quantileBoundMillis(lastHour, 0.99)),
+        fmt(firstHour.getOrDefault(Double.POSITIVE_INFINITY, 0.0)),
+        fmt(lastHour.getOrDefault(Double.POSITIVE_INFINITY, 0.0)));
     samples.forEach(
         (replica, series) ->
             log(
@@ -449,8 +460,11 @@ public final class SoakRun {
     return worst;
   }
 
-  /** The cycle p99 over what every scheduler replica observed between samples in [from, to]. */
-  private static double cycleP99(
+  /**
+   * The cycle histogram's buckets over what every scheduler replica observed between samples in
+   * [from, to].
+   */
+  private static Map<Double, Double> cycleBuckets(
       Map<String, List<ReplicaSample>> samples, double fromSeconds, double toSeconds) {
     List<Map<Double, Double>> deltas = new ArrayList<>();
     for (List<ReplicaSample> series : samples.values()) {
@@ -462,7 +476,7 @@ public final class SoakRun {
         }
       }
     }
-    return SoakSeries.quantileMillis(SoakSeries.sum(deltas), 0.99);
+    return SoakSeries.sum(deltas);
   }
 
   private static String latestInformerObjects(Map<String, List<ReplicaSample>> samples) {

@@ -90,11 +90,25 @@ public final class SoakSeries {
   }
 
   /**
-   * The q-quantile, in milliseconds, of cumulative buckets: the upper bound of the first bucket
-   * whose count reaches q of the total (the {@code +Inf} bucket gives the largest finite bound);
+   * The q-quantile, in milliseconds, of cumulative buckets, estimated as Prometheus's {@code
+   * histogram_quantile} does: within the first bucket whose count reaches q of the total, linearly
+   * between its lower and upper bound (the first bucket's lower bound is 0), as a dashboard over
+   * the same series would show it. Beyond the last finite bound ({@code +Inf}) it is that bound.
    * NaN when nothing was observed.
    */
   public static double quantileMillis(Map<Double, Double> cumulative, double q) {
+    return quantile(cumulative, q, true);
+  }
+
+  /**
+   * The upper bound, in milliseconds, of the bucket the q-quantile falls in: what the buckets alone
+   * can vouch for, a factor of the bucket width above {@link #quantileMillis} at most.
+   */
+  public static double quantileBoundMillis(Map<Double, Double> cumulative, double q) {
+    return quantile(cumulative, q, false);
+  }
+
+  private static double quantile(Map<Double, Double> cumulative, double q, boolean interpolate) {
     List<Map.Entry<Double, Double>> buckets = new ArrayList<>(new TreeMap<>(cumulative).entrySet());
     if (buckets.isEmpty()) {
       return Double.NaN;
@@ -103,15 +117,25 @@ public final class SoakSeries {
     if (total <= 0) {
       return Double.NaN;
     }
-    double largestFinite = Double.NaN;
+    double rank = q * total;
+    double lowerBound = 0;
+    double countBelow = 0;
     for (Map.Entry<Double, Double> bucket : buckets) {
-      if (!bucket.getKey().isInfinite()) {
-        largestFinite = bucket.getKey();
+      double upperBound = bucket.getKey();
+      double count = bucket.getValue();
+      if (upperBound == Double.POSITIVE_INFINITY) {
+        return 1000 * lowerBound;
       }
-      if (bucket.getValue() >= q * total) {
-        return 1000 * (bucket.getKey().isInfinite() ? largestFinite : bucket.getKey());
+      if (count >= rank) {
+        double inBucket = count - countBelow;
+        if (!interpolate || inBucket <= 0) {
+          return 1000 * upperBound;
+        }
+        return 1000 * (lowerBound + (upperBound - lowerBound) * (rank - countBelow) / inBucket);
       }
+      lowerBound = upperBound;
+      countBelow = count;
     }
-    return 1000 * largestFinite;
+    return 1000 * lowerBound;
   }
 }

@@ -81,11 +81,31 @@ class SoakSeriesTest {
         SoakSeries.sum(List.of(SoakSeries.delta(before, after), SoakSeries.delta(other, other)));
 
     assertThat(window).containsEntry(0.1, 99.0).containsEntry(Double.POSITIVE_INFINITY, 100.0);
-    assertThat(SoakSeries.quantileMillis(window, 0.5)).isEqualTo(100);
+    assertThat(SoakSeries.quantileMillis(window, 0.5))
+        .as("50 of the 99 within (0, 100 ms]")
+        .isCloseTo(50.5, within(0.01));
+    assertThat(SoakSeries.quantileBoundMillis(window, 0.5)).isEqualTo(100);
     assertThat(SoakSeries.quantileMillis(window, 0.99)).isEqualTo(100);
     assertThat(SoakSeries.quantileMillis(window, 0.995))
         .as("beyond the last finite bucket: its bound")
         .isEqualTo(500);
+    assertThat(SoakSeries.quantileBoundMillis(window, 0.995)).isEqualTo(500);
     assertThat(SoakSeries.quantileMillis(SoakSeries.delta(other, other), 0.99)).isNaN();
+  }
+
+  @Test
+  void theQuantileIsPlacedWithinItsBucketSoThatDoublingBucketsStillTellNearbyLatenciesApart() {
+    // 1,000 cycles; 980 took at most 64 ms; of the 20 between 64 and 128 ms, the p99 is the 10th.
+    Map<Double, Double> faster =
+        Map.of(0.064, 980.0, 0.128, 1000.0, 0.256, 1000.0, Double.POSITIVE_INFINITY, 1000.0);
+    // The same, but the slowest 20 reach into the next bucket: the p99 is its 2nd of 12.
+    Map<Double, Double> slower =
+        Map.of(0.064, 980.0, 0.128, 988.0, 0.256, 1000.0, Double.POSITIVE_INFINITY, 1000.0);
+
+    assertThat(SoakSeries.quantileMillis(faster, 0.99)).isCloseTo(96, within(0.01));
+    assertThat(SoakSeries.quantileMillis(slower, 0.99))
+        .isCloseTo(128 + 128 * 2.0 / 12, within(0.01));
+    assertThat(SoakSeries.quantileBoundMillis(faster, 0.99)).isEqualTo(128);
+    assertThat(SoakSeries.quantileBoundMillis(slower, 0.99)).isEqualTo(256);
   }
 }
