@@ -39,6 +39,21 @@ public final class EvictionWording {
   }
 
   /**
+   * e.g. {@code reclaimed by queue b (below its deserved share) for b/job, which fits on no node
+   * while the cluster's free room is in pieces; this job fits elsewhere in free room now}: a job
+   * moved so that another's pod finds one node with room, whatever its own queue's share.
+   */
+  public static String movedFor(String preemptorQueue, String preemptorKey) {
+    return RECLAIMED_BY
+        + "queue "
+        + preemptorQueue
+        + " (below its deserved share) for "
+        + preemptorKey
+        + ", which fits on no node while the cluster's free room is in pieces; this job fits"
+        + " elsewhere in free room now";
+  }
+
+  /**
    * {@link SchedulingReasons#RECLAIMED} or {@link SchedulingReasons#PREEMPTED}, as an eviction's
    * text says: reclaim's text starts with "reclaimed", anything else counts as preemption.
    */

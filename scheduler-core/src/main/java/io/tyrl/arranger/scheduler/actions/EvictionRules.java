@@ -46,6 +46,15 @@ interface EvictionRules {
     return !now.isBefore(since.plus(minimum));
   }
 
+  /**
+   * True when the plan may go ahead with these victims, the preemptor's pods pipelined: the last
+   * word on a plan found pod by pod. Only consolidation has one (every moved pod must still fit
+   * elsewhere, all of them together).
+   */
+  default boolean acceptsVictims(JobState preemptor, List<TaskState> evicted) {
+    return true;
+  }
+
   /** The reason the victim jobs' decisions carry. */
   ReasonCode victimReason();
 

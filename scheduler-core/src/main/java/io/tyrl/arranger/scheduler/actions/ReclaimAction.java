@@ -3,6 +3,8 @@ package io.tyrl.arranger.scheduler.actions;
 import io.tyrl.arranger.crd.reasons.EvictionWording;
 import io.tyrl.arranger.scheduler.api.PlacementConstraints;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.conf.ArgumentSchema;
+import io.tyrl.arranger.scheduler.conf.ArgumentSpec;
 import io.tyrl.arranger.scheduler.conf.Arguments;
 import io.tyrl.arranger.scheduler.framework.Action;
 import io.tyrl.arranger.scheduler.framework.ActionDescriptor;
@@ -25,7 +27,9 @@ import java.util.Set;
  * gang minimum is not placed, in job order, until the queue is overused; then, while the queue is
  * still below its share, running jobs grow their surplus pod by pod from other queues' surplus only
  * (never another job's core). Victims are chosen through the tiers' reclaimable functions by the
- * {@link VictimSelector}.
+ * {@link VictimSelector}. A job that finds no victims this way, while the free room of all nodes
+ * together would hold it, may move other jobs' pods into free room elsewhere instead ({@link
+ * ConsolidationRules}).
  *
  * <p>The action itself keeps the queue-level rules whatever the tiers say (a tier without the
  * proportion plugin may decide alone; see {@link ReclaimRules}): a pod reclaims only resources its
@@ -38,14 +42,29 @@ public final class ReclaimAction implements Action {
 
   public static final String NAME = "reclaim";
 
+  /**
+   * Whether a job that finds no victims may move other jobs into free room elsewhere ({@link
+   * ConsolidationRules}); on by default.
+   */
+  static final ArgumentSpec<Boolean> CONSOLIDATE =
+      ArgumentSpec.oneOf("consolidate", true, List.of(true, false), String::valueOf);
+
+  private static final ArgumentSchema SCHEMA =
+      ArgumentSchema.of(
+          PlacementOptions.PERCENTAGE_OF_NODES_TO_SCORE,
+          PlacementOptions.MIN_FEASIBLE_NODES_TO_FIND,
+          CONSOLIDATE);
+
   private final PlacementOptions options;
+  private final boolean consolidate;
 
   ReclaimAction(Arguments arguments) {
     this.options = PlacementOptions.from(arguments);
+    this.consolidate = arguments.get(CONSOLIDATE);
   }
 
   public static ActionDescriptor descriptor() {
-    return new ActionDescriptor(NAME, PlacementOptions.SCHEMA, ReclaimAction::new);
+    return new ActionDescriptor(NAME, SCHEMA, ReclaimAction::new);
   }
 
   @Override
@@ -56,8 +75,9 @@ public final class ReclaimAction implements Action {
   @Override
   public void execute(Session session) {
     ReclaimRules rules = new ReclaimRules(session);
-    VictimSelector selector =
-        new VictimSelector(session, options, rules, VictimSelector.jobsWithRunningPods(session));
+    List<JobState> jobsWithRunningPods = VictimSelector.jobsWithRunningPods(session);
+    VictimSelector selector = new VictimSelector(session, options, rules, jobsWithRunningPods);
+    ConsolidationRules consolidation = new ConsolidationRules(session);
     Set<Shape> foundNoRoom = new HashSet<>();
     for (QueueState queue : session.queuesInOrder()) {
       if (!rules.mayReclaim(queue)) {
@@ -80,6 +100,14 @@ public final class ReclaimAction implements Action {
                     return false;
                   }
                   VictimSelector.Outcome outcome = selector.makeRoom(reclaimer);
+                  if (outcome == VictimSelector.Outcome.NO_ROOM
+                      && consolidate
+                      && ConsolidationRules.mayGatherFor(session, reclaimer)) {
+                    // A selector of its own: it sees the room the reclaims before it released.
+                    outcome =
+                        new VictimSelector(session, options, consolidation, jobsWithRunningPods)
+                            .makeRoom(reclaimer);
+                  }
                   if (outcome == VictimSelector.Outcome.NO_ROOM) {
                     // makeRoom gave back all it tried: the job is as it was before the search.
                     foundNoRoom.add(Shape.of(reclaimer));

@@ -304,6 +304,10 @@ final class VictimSelector {
       statement.discard();
       return Outcome.NO_ROOM;
     }
+    if (!rules.acceptsVictims(preemptor, evicted(attempt))) {
+      statement.discard();
+      return Outcome.NO_ROOM;
+    }
     statement.commit();
     record(preemptor, attempt);
     return Outcome.WAITING_FOR_VICTIMS;
@@ -393,6 +397,19 @@ final class VictimSelector {
       }
     }
     return false;
+  }
+
+  /** The pods the attempt evicts, in the order it chose them. */
+  private static List<TaskState> evicted(Attempt attempt) {
+    List<TaskState> evicted = new ArrayList<>();
+    for (Step step : attempt.steps) {
+      if (step instanceof EvictWorker worker) {
+        evicted.add(worker.worker());
+      } else if (step instanceof EvictWholeJob whole) {
+        evicted.addAll(whole.evicted());
+      }
+    }
+    return evicted;
   }
 
   /** Replays the attempt's steps into a fresh statement, skipping the unneeded evictions. */

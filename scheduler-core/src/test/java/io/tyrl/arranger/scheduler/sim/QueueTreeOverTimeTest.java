@@ -15,6 +15,7 @@ import io.tyrl.arranger.scheduler.api.QueueSummary;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Victim;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -266,6 +267,81 @@ class QueueTreeOverTimeTest {
     assertThat(settledVictims).as("no ping-pong once settled").isEmpty();
     assertThat(gpus(simulator, result, "a")).isEqualTo(8);
     assertThat(gpus(simulator, result, "b")).isEqualTo(8);
+  }
+
+  /**
+   * Free room in pieces, over time: four nodes of 8 GPUs, each with a 2-GPU job of queue b (its
+   * share). Queue a, guaranteed 16, submits an 8-GPU learner at cycles 1 and 6, while queue c
+   * submits a 1-GPU job every third cycle up to cycle 19. No node ever has 8 GPUs free unless jobs
+   * move: reclaim moves jobs that fit elsewhere in free room, both learners run within 5 cycles of
+   * their arrival, every moved job runs again, and nothing moves for the last 50 cycles.
+   */
+  @Test
+  void learnersGatherFreeRoomInPiecesAndEveryMovedJobRunsAgain() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    List<JobInfo> spread = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      nodes.add(node("g" + i).cpu("64").memory("256Gi").gpu(8).build());
+      spread.add(
+          job("b-" + i)
+              .queue("b")
+              .minWorkers(1)
+              .leader("cpu", "1", Resource.GPU, "1")
+              .workers("actor", 1, "cpu", "1", Resource.GPU, "1")
+              .running("g" + i, 1)
+              .stage(Stage.RUNNING)
+              .runningSince(T0)
+              .build());
+    }
+    ClusterSimulator simulator =
+        new ClusterSimulator(
+                Fixtures.scheduler(),
+                Fixtures.defaultConfiguration(),
+                nodes,
+                spread,
+                List.of(
+                    queue("a").guarantee(Resource.GPU, "16").build(),
+                    queue("b").build(),
+                    queue("c").build()))
+            .followingControllerStages();
+
+    Map<String, Integer> placedAt = new HashMap<>();
+    List<Victim> settledVictims = new ArrayList<>();
+    CycleResult result = null;
+    for (int cycle = 0; cycle < CYCLES; cycle++) {
+      if (cycle == 1 || cycle == 6) {
+        simulator.submit(
+            job("learner-" + cycle)
+                .queue("a")
+                .created(T0.plusSeconds(cycle))
+                .minWorkers(0)
+                .leader("cpu", "1", Resource.GPU, "8")
+                .build());
+      }
+      if (cycle >= 1 && cycle <= 19 && cycle % 3 == 1) {
+        simulator.submit(elastic("c-" + cycle, "c", 1, 0, cycle));
+      }
+      result = simulator.cycle(T0.plusSeconds(10 + cycle));
+      assertThat(DecisionChecks.overCommitments(simulator.lastSnapshot(), result))
+          .as("cycle %d", cycle)
+          .isEmpty();
+      for (String learner : List.of("default/learner-1", "default/learner-6")) {
+        if (simulator.jobs().stream().anyMatch(job -> job.key().equals(learner))
+            && !result.decision(learner).allocations().isEmpty()) {
+          placedAt.putIfAbsent(learner, cycle);
+        }
+      }
+      if (cycle >= SETTLED) {
+        settledVictims.addAll(result.allVictims());
+      }
+    }
+
+    assertThat(placedAt.get("default/learner-1")).as("learner-1 placed").isBetween(1, 6);
+    assertThat(placedAt.get("default/learner-6")).as("learner-6 placed").isBetween(6, 11);
+    assertThat(gpus(simulator, result, "a")).isEqualTo(16);
+    assertThat(gpus(simulator, result, "b")).as("every job of b runs again").isEqualTo(8);
+    assertThat(gpus(simulator, result, "c")).as("every job of c runs").isEqualTo(7);
+    assertThat(settledVictims).as("nothing moves once settled").isEmpty();
   }
 
   private static JobInfo filler(String name, String node) {

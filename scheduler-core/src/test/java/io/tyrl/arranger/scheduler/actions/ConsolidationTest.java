@@ -1,0 +1,209 @@
+package io.tyrl.arranger.scheduler.actions;
+
+import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
+import io.tyrl.arranger.scheduler.api.QueueInfo;
+import io.tyrl.arranger.scheduler.api.ReasonCode;
+import io.tyrl.arranger.scheduler.api.Resource;
+import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.api.Victim;
+import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
+import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
+import io.tyrl.arranger.scheduler.sim.Fixtures;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reclaim gathering free room in pieces onto one node, in one cycle of the default configuration:
+ * two nodes of 8 GPUs, each with one small job of queue b (at its share), and queue a, guaranteed
+ * 8, waiting for an 8-GPU learner. 14 GPUs are free, but 7 on each node.
+ */
+class ConsolidationTest {
+
+  private static final Instant STARTED = T0.plusSeconds(100);
+
+  private static List<NodeInfo> twoNodes() {
+    return List.of(gpuNode("g0"), gpuNode("g1"));
+  }
+
+  private static NodeInfo gpuNode(String name) {
+    return node(name).cpu("64").memory("256Gi").gpu(8).build();
+  }
+
+  private static JobInfo learner() {
+    return job("learner").queue("a").minWorkers(0).leader("cpu", "1", Resource.GPU, "8").build();
+  }
+
+  private static Fixtures.JobBuilder small(String name, String node) {
+    return job(name)
+        .queue("b")
+        .minWorkers(0)
+        .leader("cpu", "1", Resource.GPU, "1")
+        .running(node, 0)
+        .stage(Stage.RUNNING)
+        .runningSince(STARTED);
+  }
+
+  private static List<QueueInfo> queues(Duration reclaimMinRuntimeOfB) {
+    return List.of(
+        queue("a").guarantee(Resource.GPU, "8").build(),
+        queue("b").reclaimMinRuntime(reclaimMinRuntimeOfB).build());
+  }
+
+  private static CycleResult cycle(List<JobInfo> jobs, List<QueueInfo> queues, Instant now) {
+    return Fixtures.scheduler()
+        .runCycle(new Snapshot(twoNodes(), jobs, queues), Fixtures.defaultConfiguration(), now);
+  }
+
+  @Test
+  void aJobThatFitsElsewhereMovesSoThatTheLearnerFindsOneNodeWithRoom() {
+    CycleResult result =
+        cycle(
+            List.of(learner(), small("b1", "g0").build(), small("b2", "g1").build()),
+            queues(Duration.ZERO),
+            STARTED.plusSeconds(60));
+
+    List<Victim> victims = result.victimsFor("default/learner");
+    assertThat(victims).hasSize(1);
+    assertThat(victims.get(0).wholeJob()).isTrue();
+    assertThat(victims.get(0).jobKey()).isIn("default/b1", "default/b2");
+    assertThat(victims.get(0).cause()).isEqualTo(ReasonCode.RECLAIMED);
+    assertThat(victims.get(0).reason())
+        .startsWith("reclaimed by queue a (below its deserved share) for default/learner")
+        .contains("fits elsewhere in free room now");
+    assertThat(result.decision("default/learner").reason())
+        .isEqualTo(ReasonCode.WAITING_FOR_VICTIMS);
+  }
+
+  @Test
+  void reclaimMovesNobodyWhenConsolidationIsTurnedOff() {
+    SchedulerConfiguration withoutMoves =
+        Fixtures.configuration(
+            DefaultSchedulerConfiguration.YAML
+                + "configurations:\n"
+                + "  - name: reclaim\n"
+                + "    arguments: {consolidate: false}\n");
+
+    CycleResult result =
+        Fixtures.scheduler()
+            .runCycle(
+                new Snapshot(
+                    twoNodes(),
+                    List.of(learner(), small("b1", "g0").build(), small("b2", "g1").build()),
+                    queues(Duration.ZERO)),
+                withoutMoves,
+                STARTED.plusSeconds(60));
+
+    assertThat(result.allVictims()).isEmpty();
+  }
+
+  @Test
+  void aJobWithNoFreeRoomElsewhereStaysAndNothingIsEvicted() {
+    // b1 holds a GPU on each node: moved, its pods would need a third node.
+    JobInfo spanning =
+        job("b1")
+            .queue("b")
+            .minWorkers(1)
+            .leader("cpu", "1", Resource.GPU, "1")
+            .workers("actor", 1, "cpu", "1", Resource.GPU, "1")
+            .placed("b1-learner", "g0")
+            .placed("b1-actor-0", "g1")
+            .stage(Stage.RUNNING)
+            .runningSince(STARTED)
+            .build();
+
+    CycleResult result =
+        cycle(List.of(learner(), spanning), queues(Duration.ZERO), STARTED.plusSeconds(60));
+
+    assertThat(result.allVictims()).isEmpty();
+    assertThat(result.decision("default/learner").reason())
+        .isNotEqualTo(ReasonCode.WAITING_FOR_VICTIMS);
+  }
+
+  @Test
+  void aJobIsMovedOnlyOnceItsQueuesReclaimMinRuntimeHasPassed() {
+    List<JobInfo> jobs = List.of(learner(), small("b1", "g0").build(), small("b2", "g1").build());
+
+    CycleResult early =
+        cycle(jobs, queues(Duration.ofMinutes(10)), STARTED.plus(Duration.ofMinutes(9)));
+    CycleResult late =
+        cycle(jobs, queues(Duration.ofMinutes(10)), STARTED.plus(Duration.ofMinutes(10)));
+
+    assertThat(early.allVictims()).isEmpty();
+    assertThat(late.allVictims()).extracting(Victim::wholeJob).containsExactly(true);
+  }
+
+  @Test
+  void whatAQueueHoldsWithinItsGuaranteeIsNotMoved() {
+    List<JobInfo> jobs = List.of(learner(), small("b1", "g0").build(), small("b2", "g1").build());
+    List<QueueInfo> guaranteed =
+        List.of(
+            queue("a").guarantee(Resource.GPU, "8").build(),
+            queue("b").guarantee(Resource.GPU, "2").build());
+    List<QueueInfo> halfGuaranteed =
+        List.of(
+            queue("a").guarantee(Resource.GPU, "8").build(),
+            queue("b").guarantee(Resource.GPU, "1").build());
+
+    CycleResult within = cycle(jobs, guaranteed, STARTED.plusSeconds(60));
+    CycleResult above = cycle(jobs, halfGuaranteed, STARTED.plusSeconds(60));
+
+    assertThat(within.allVictims()).isEmpty();
+    assertThat(above.allVictims()).extracting(Victim::wholeJob).containsExactly(true);
+  }
+
+  @Test
+  void theTiersVetoStillHoldsForAMove() {
+    CycleResult result =
+        cycle(
+            List.of(
+                learner(),
+                small("b1", "g0").namespace("kube-system").build(),
+                small("b2", "g1").build()),
+            queues(Duration.ZERO),
+            STARTED.plusSeconds(60));
+
+    assertThat(result.allVictims()).extracting(Victim::jobKey).containsExactly("default/b2");
+  }
+
+  @Test
+  void aQueueAtItsShareMovesNobody() {
+    // a (weight 1) holds 4 GPUs, its share beside b's (weight 3) 12; b's new job fits as it is.
+    JobInfo running =
+        job("a-running")
+            .queue("a")
+            .minWorkers(0)
+            .leader("cpu", "1", Resource.GPU, "4")
+            .running("g0", 0)
+            .stage(Stage.RUNNING)
+            .runningSince(STARTED)
+            .build();
+    JobInfo growing =
+        job("b-more")
+            .queue("b")
+            .minWorkers(0)
+            .leader("cpu", "1", Resource.GPU, "1")
+            .workers("actor", 10, "cpu", "1", Resource.GPU, "1")
+            .build();
+    List<QueueInfo> queues = List.of(queue("a").build(), queue("b").weight(3).build());
+
+    CycleResult result =
+        cycle(
+            List.of(running, learner(), small("b2", "g1").build(), growing),
+            queues,
+            STARTED.plusSeconds(60));
+
+    assertThat(result.queues().get("a").deserved().get(Resource.GPU)).isEqualTo(4_000);
+    assertThat(result.allVictims()).isEmpty();
+  }
+}
