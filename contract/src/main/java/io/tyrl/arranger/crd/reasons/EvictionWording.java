@@ -9,6 +9,7 @@ public final class EvictionWording {
 
   private static final String PREEMPTED_BY = "preempted by ";
   private static final String RECLAIMED_BY = "reclaimed by ";
+  private static final String FITS_ELSEWHERE = "; this job fits elsewhere in free room now";
 
   private EvictionWording() {}
 
@@ -49,8 +50,13 @@ public final class EvictionWording {
         + preemptorQueue
         + " (below its deserved share) for "
         + preemptorKey
-        + ", which fits on no node while the cluster's free room is in pieces; this job fits"
-        + " elsewhere in free room now";
+        + ", which fits on no node while the cluster's free room is in pieces"
+        + FITS_ELSEWHERE;
+  }
+
+  /** True when the text is a {@link #movedFor} move's. */
+  public static boolean isMove(String text) {
+    return text != null && text.startsWith(RECLAIMED_BY) && text.endsWith(FITS_ELSEWHERE);
   }
 
   /**

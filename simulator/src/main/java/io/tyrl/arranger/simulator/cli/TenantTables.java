@@ -83,36 +83,39 @@ final class TenantTables {
     }
     out.printf(
         Locale.ROOT,
-        "%n%-14s %10s %13s %15s %11s %13s %9s %7s%n",
+        "%n%-14s %10s %13s %15s %11s %13s %9s %9s %7s%n",
         "configuration",
         "violations",
         "share-dev-max",
         "core-evictions",
         "of-which-",
         "surplus-could",
+        "of-which-",
         "surplus-",
         "surplus");
     out.printf(
         Locale.ROOT,
-        "%-14s %10s %13s %15s %11s %13s %9s %7s%n",
+        "%-14s %10s %13s %15s %11s %13s %9s %9s %7s%n",
         "",
         "",
         "",
         "",
         "w/-surplus",
         "make-room",
+        "moves",
         "evictions",
         "pods");
     for (TenantSummary s : summaries) {
       out.printf(
           Locale.ROOT,
-          "%-14s %10d %13s %15d %11d %13d %9d %7d%n",
+          "%-14s %10d %13s %15d %11d %13d %9d %9d %7d%n",
           s.variant(),
           s.guaranteeViolations(),
           Formats.percent(s.shareDevMax()),
           s.coreEvictions(),
           s.coreEvictionsWhileSurplus(),
           s.coreEvictionsSurplusCouldAvoid(),
+          s.coreEvictionsMoved(),
           s.surplusEvictions(),
           s.surplusPods());
     }

@@ -2,6 +2,7 @@ package io.tyrl.arranger.simulator.engine;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
 import io.tyrl.arranger.crd.contract.Stage;
+import io.tyrl.arranger.crd.reasons.EvictionWording;
 import io.tyrl.arranger.scheduler.actions.BuiltInActions;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.GangMode;
@@ -623,7 +624,8 @@ public final class Simulation {
         gpu,
         surplusElsewhere,
         surplusElsewhere && surplusCouldMakeRoom,
-        sameQueue);
+        sameQueue,
+        EvictionWording.isMove(victim.reason()));
   }
 
   private boolean apply(SimJob job, JobDecision decision, double now) {

@@ -19,6 +19,8 @@ package io.tyrl.arranger.simulator.metrics;
  *     that one pod only: an upper bound on the core evictions surplus alone could have avoided)
  * @param sameQueue true when the room was made for a job of the victim's own queue (preemption),
  *     false for another queue's (reclaim)
+ * @param moved true when reclaim moved the job to gather free room in pieces onto one node (its
+ *     pods fitted elsewhere in free room), rather than taking room from its queue
  */
 public record Eviction(
     double seconds,
@@ -30,4 +32,5 @@ public record Eviction(
     long gpu,
     boolean surplusElsewhere,
     boolean surplusCouldMakeRoom,
-    boolean sameQueue) {}
+    boolean sameQueue,
+    boolean moved) {}

@@ -132,6 +132,7 @@ public final class TenantMetrics {
     int core = 0;
     int coreWhileSurplus = 0;
     int coreSurplusCouldAvoid = 0;
+    int coreMoved = 0;
     int surplus = 0;
     int surplusPods = 0;
     for (Eviction eviction : run.evictions()) {
@@ -139,6 +140,7 @@ public final class TenantMetrics {
         core++;
         coreWhileSurplus += eviction.surplusElsewhere() ? 1 : 0;
         coreSurplusCouldAvoid += eviction.surplusCouldMakeRoom() ? 1 : 0;
+        coreMoved += eviction.moved() ? 1 : 0;
       } else {
         surplus++;
         surplusPods += eviction.pods();
@@ -152,6 +154,7 @@ public final class TenantMetrics {
         core,
         coreWhileSurplus,
         coreSurplusCouldAvoid,
+        coreMoved,
         surplus,
         surplusPods,
         levelSummaries,

@@ -14,6 +14,8 @@ import java.util.List;
  *     above its minimum
  * @param coreEvictionsSurplusCouldAvoid of those, the ones where some node could have held the
  *     largest pod the room was made for had only takeable surplus on it gone (an upper bound)
+ * @param coreEvictionsMoved of the core evictions, the jobs reclaim moved to gather free room in
+ *     pieces (they restarted, but their queue lost no room)
  * @param surplusEvictions victims that lost elastic workers only
  * @param surplusPods the pods of those victims
  */
@@ -25,6 +27,7 @@ public record TenantSummary(
     int coreEvictions,
     int coreEvictionsWhileSurplus,
     int coreEvictionsSurplusCouldAvoid,
+    int coreEvictionsMoved,
     int surplusEvictions,
     int surplusPods,
     List<LevelSummary> levels,

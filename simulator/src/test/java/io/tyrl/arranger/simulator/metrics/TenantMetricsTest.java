@@ -65,9 +65,9 @@ class TenantMetricsTest {
             new JobOutcome("j2", "b", 0, 0, 20, null, 1, false));
     List<Eviction> evictions =
         List.of(
-            new Eviction(9, "b", "j2", true, true, 1, 4, true, true, false),
-            new Eviction(9, "b", "j3", false, true, 2, 4, false, false, false),
-            new Eviction(9, "b", "j4", true, true, 1, 4, true, false, false));
+            new Eviction(9, "b", "j2", true, true, 1, 4, true, true, false, false),
+            new Eviction(9, "b", "j3", false, true, 2, 4, false, false, false, false),
+            new Eviction(9, "b", "j4", true, true, 1, 4, true, false, false, true));
     RunRecord run =
         new RunRecord(
             "tree",
@@ -127,6 +127,7 @@ class TenantMetricsTest {
     assertThat(summary.coreEvictions()).isEqualTo(2);
     assertThat(summary.coreEvictionsWhileSurplus()).isEqualTo(2);
     assertThat(summary.coreEvictionsSurplusCouldAvoid()).isEqualTo(1);
+    assertThat(summary.coreEvictionsMoved()).as("j4 was moved").isEqualTo(1);
     assertThat(summary.surplusEvictions()).isEqualTo(1);
     assertThat(summary.surplusPods()).isEqualTo(2);
 
