@@ -10,6 +10,7 @@ import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -104,7 +105,7 @@ final class ConsolidationRules implements EvictionRules {
       return false;
     }
     return movable.computeIfAbsent(
-        candidate, job -> fitElsewhere(NodeVictimPlanner.placedTasks(job), Set.of()));
+        candidate, job -> fitElsewhere(NodeVictimPlanner.placedTasks(job)));
   }
 
   @Override
@@ -150,35 +151,31 @@ final class ConsolidationRules implements EvictionRules {
   }
 
   /**
-   * Every evicted pod fits, all of them together, in free room now on nodes where the preemptor
-   * pipelines nothing.
+   * Every evicted pod fits, all of them together, in free room now: room the preemptor's pods are
+   * pipelined to is promised to them already ({@link #freeNow}).
    */
   @Override
   public boolean acceptsVictims(JobState preemptor, List<TaskState> evicted) {
-    Set<NodeState> gathering = new HashSet<>();
-    for (TaskState task : preemptor.tasks()) {
-      if (task.node() != null) {
-        gathering.add(task.node());
-      }
-    }
-    return fitElsewhere(evicted, gathering);
+    return fitElsewhere(evicted);
   }
 
   /**
    * Whether the pods fit, together, in what is free now (less what pipelined pods are promised) on
-   * nodes none of them runs on and none in {@code excluded}, each node admitting the pod by its
-   * labels and taints; largest first (extended resources such as GPUs, then pods, storage, memory,
-   * cpu), each onto the first node it fits.
+   * nodes none of them runs on, each node admitting the pod by its labels and taints; largest first
+   * (extended resources such as GPUs, then pods, storage, memory, cpu), each onto the first node it
+   * fits.
    */
-  private boolean fitElsewhere(List<TaskState> pods, Set<NodeState> excluded) {
-    Set<NodeState> theirs = new HashSet<>(excluded);
+  private boolean fitElsewhere(List<TaskState> pods) {
+    Set<NodeState> theirs = new HashSet<>();
     for (TaskState pod : pods) {
       theirs.add(pod.node());
     }
     int size = session.dimensions().size();
     Map<NodeState, long[]> taken = new HashMap<>();
     List<TaskState> largestFirst = new ArrayList<>(pods);
-    largestFirst.sort(Comparator.comparing(TaskState::request, ConsolidationRules::byLargest));
+    largestFirst.sort(
+        Comparator.comparing((TaskState pod) -> widestResourceFirst(pod.request()), Arrays::compare)
+            .reversed());
     for (TaskState pod : largestFirst) {
       NodeState home = null;
       for (NodeState node : session.nodes()) {
@@ -203,6 +200,15 @@ final class ConsolidationRules implements EvictionRules {
     return true;
   }
 
+  /** The request with its dimensions in reverse order: extended resources first, cpu last. */
+  private static long[] widestResourceFirst(long[] request) {
+    long[] reversed = new long[request.length];
+    for (int d = 0; d < request.length; d++) {
+      reversed[d] = request[request.length - 1 - d];
+    }
+    return reversed;
+  }
+
   private static boolean fits(TaskState pod, NodeState node, long[] already) {
     long[] request = pod.request();
     for (int d : pod.requestedDimensions()) {
@@ -219,16 +225,6 @@ final class ConsolidationRules implements EvictionRules {
   private static long freeNow(NodeState node, int dimension) {
     long promised = node.pipelined(dimension) - node.releasing(dimension);
     return node.idle(dimension) - Math.max(0, promised);
-  }
-
-  private static int byLargest(long[] a, long[] b) {
-    for (int d = a.length - 1; d >= 0; d--) {
-      int order = Long.compare(b[d], a[d]);
-      if (order != 0) {
-        return order;
-      }
-    }
-    return 0;
   }
 
   @Override

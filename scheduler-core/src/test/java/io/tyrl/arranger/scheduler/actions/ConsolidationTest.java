@@ -155,11 +155,23 @@ class ConsolidationTest {
             queue("a").guarantee(Resource.GPU, "8").build(),
             queue("b").guarantee(Resource.GPU, "1").build());
 
+    List<QueueInfo> memoryGuaranteed =
+        List.of(
+            queue("a").guarantee(Resource.GPU, "8").build(),
+            queue("b").guarantee("memory", "100Gi").build());
+
     CycleResult within = cycle(jobs, guaranteed, STARTED.plusSeconds(60));
     CycleResult above = cycle(jobs, halfGuaranteed, STARTED.plusSeconds(60));
+    CycleResult belowInWhatItKeeps = cycle(jobs, memoryGuaranteed, STARTED.plusSeconds(60));
 
     assertThat(within.allVictims()).isEmpty();
-    assertThat(above.allVictims()).extracting(Victim::wholeJob).containsExactly(true);
+    assertThat(above.allVictims())
+        .as("b keeps its guarantee of 1 exactly")
+        .extracting(Victim::wholeJob)
+        .containsExactly(true);
+    assertThat(belowInWhatItKeeps.allVictims())
+        .as("b is below its memory guarantee, but a move takes none of its memory")
+        .hasSize(1);
   }
 
   @Test
@@ -205,5 +217,170 @@ class ConsolidationTest {
 
     assertThat(result.queues().get("a").deserved().get(Resource.GPU)).isEqualTo(4_000);
     assertThat(result.allVictims()).isEmpty();
+  }
+
+  /**
+   * Three nodes of 8 GPUs and 64 cpu. Gathering on g0 would move b-wide (2 pods, 4 cpu each, one on
+   * g0 and one on g2), on g1 b-multi (3 pods of 20 cpu). b-wide is the cheaper plan, but its pods
+   * fit nowhere else (g1 has 4 cpu free, g2 is full); b-multi fits on g0 exactly (60 cpu).
+   */
+  @Test
+  void theNodeWhoseVictimsCanMoveIsChosenOverACheaperOneWhoseCannot() {
+    List<NodeInfo> nodes = List.of(gpuNode("g0"), gpuNode("g1"), gpuNode("g2"));
+    JobInfo wide =
+        job("b-wide")
+            .queue("b")
+            .minWorkers(1)
+            .leader("cpu", "4", Resource.GPU, "1")
+            .workers("actor", 1, "cpu", "4", Resource.GPU, "1")
+            .placed("b-wide-learner", "g0")
+            .placed("b-wide-actor-0", "g2")
+            .stage(Stage.RUNNING)
+            .runningSince(STARTED)
+            .build();
+    JobInfo multi =
+        job("b-multi")
+            .queue("b")
+            .minWorkers(2)
+            .leader("cpu", "20", Resource.GPU, "1")
+            .workers("actor", 2, "cpu", "20", Resource.GPU, "1")
+            .running("g1", 2)
+            .stage(Stage.RUNNING)
+            .runningSince(STARTED)
+            .build();
+    JobInfo full =
+        job("c-full")
+            .queue("c")
+            .minWorkers(0)
+            .leader("cpu", "1", Resource.GPU, "7")
+            .running("g2", 0)
+            .stage(Stage.RUNNING)
+            .runningSince(STARTED)
+            .build();
+    List<QueueInfo> queues =
+        List.of(
+            queue("a").guarantee(Resource.GPU, "8").build(),
+            queue("b").build(),
+            queue("c").build());
+
+    CycleResult result =
+        Fixtures.scheduler()
+            .runCycle(
+                new Snapshot(nodes, List.of(learner(), wide, multi, full), queues),
+                Fixtures.defaultConfiguration(),
+                STARTED.plusSeconds(60));
+
+    assertThat(result.allVictims()).extracting(Victim::jobKey).containsExactly("default/b-multi");
+  }
+
+  /**
+   * Gathering on g0 would move b1 and b2 (30 cpu each) to g1, where 40 cpu are free: each fits
+   * alone, not both. c-job on g1 (24 cpu) fits nowhere else. Nothing moves.
+   */
+  @Test
+  void jobsThatFitElsewhereOnlyOneAtATimeAreNotMovedTogether() {
+    JobInfo cJob =
+        job("c-job")
+            .queue("c")
+            .minWorkers(0)
+            .leader("cpu", "24", Resource.GPU, "2")
+            .running("g1", 0)
+            .stage(Stage.RUNNING)
+            .runningSince(STARTED)
+            .build();
+    List<QueueInfo> queues =
+        List.of(
+            queue("a").guarantee(Resource.GPU, "8").build(),
+            queue("b").build(),
+            queue("c").build());
+
+    CycleResult result =
+        cycle(
+            List.of(learner(), cpuHeavy("b1", "g0", 30), cpuHeavy("b2", "g0", 30), cJob),
+            queues,
+            STARTED.plusSeconds(60));
+
+    assertThat(result.allVictims()).isEmpty();
+  }
+
+  /**
+   * Gathering on g0 moves b-pair (a 1-GPU leader and a 4-GPU actor) into room in pieces: g1 has 4
+   * GPUs free, g2 1. Largest first, the actor takes g1 and the leader g2; in the job's own order
+   * the leader would take g1 first and leave the actor no room.
+   */
+  @Test
+  void theLargestPodOfAMovedJobFindsItsRoomFirst() {
+    List<NodeInfo> nodes = List.of(gpuNode("g0"), gpuNode("g1"), gpuNode("g2"));
+    JobInfo pair =
+        job("b-pair")
+            .queue("b")
+            .minWorkers(1)
+            .leader("cpu", "1", Resource.GPU, "1")
+            .workers("actor", 1, "cpu", "1", Resource.GPU, "4")
+            .running("g0", 1)
+            .stage(Stage.RUNNING)
+            .runningSince(STARTED)
+            .build();
+    JobInfo c1 = gpuHolder("c1", "g1", 4);
+    JobInfo c2 = gpuHolder("c2", "g2", 7);
+    List<QueueInfo> queues =
+        List.of(
+            queue("a").guarantee(Resource.GPU, "8").build(),
+            queue("b").build(),
+            queue("c").build());
+
+    CycleResult result =
+        Fixtures.scheduler()
+            .runCycle(
+                new Snapshot(nodes, List.of(learner(), pair, c1, c2), queues),
+                Fixtures.defaultConfiguration(),
+                STARTED.plusSeconds(60));
+
+    assertThat(result.allVictims()).extracting(Victim::jobKey).containsExactly("default/b-pair");
+  }
+
+  /**
+   * A learner whose elastic workers (minimum 0) need not be placed for it to start: 11 GPUs are
+   * free (7 and 4), enough for the learner alone, not with one worker.
+   */
+  @Test
+  void onlyWhatTheMinimumStillNeedsMustFitInTheFreeRoom() {
+    JobInfo elasticLearner =
+        job("learner")
+            .queue("a")
+            .minWorkers(0)
+            .leader("cpu", "1", Resource.GPU, "8")
+            .workers("actor", 2, "cpu", "1", Resource.GPU, "4")
+            .build();
+
+    CycleResult result =
+        cycle(
+            List.of(elasticLearner, small("b1", "g0").build(), gpuHolder("b2", "g1", 4)),
+            queues(Duration.ZERO),
+            STARTED.plusSeconds(60));
+
+    assertThat(result.victimsFor("default/learner")).hasSize(1);
+  }
+
+  private static JobInfo cpuHeavy(String name, String node, int cpu) {
+    return job(name)
+        .queue("b")
+        .minWorkers(0)
+        .leader("cpu", Integer.toString(cpu), Resource.GPU, "1")
+        .running(node, 0)
+        .stage(Stage.RUNNING)
+        .runningSince(STARTED)
+        .build();
+  }
+
+  private static JobInfo gpuHolder(String name, String node, int gpus) {
+    return job(name)
+        .queue(name.substring(0, 1))
+        .minWorkers(0)
+        .leader("cpu", "1", Resource.GPU, Integer.toString(gpus))
+        .running(node, 0)
+        .stage(Stage.RUNNING)
+        .runningSince(STARTED)
+        .build();
   }
 }
