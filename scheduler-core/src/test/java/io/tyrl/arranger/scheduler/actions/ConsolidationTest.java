@@ -304,9 +304,9 @@ class ConsolidationTest {
   }
 
   /**
-   * Gathering on g0 moves b-pair (a 1-GPU leader and a 4-GPU actor) into room in pieces: g1 has 4
-   * GPUs free, g2 1. Largest first, the actor takes g1 and the leader g2; in the job's own order
-   * the leader would take g1 first and leave the actor no room.
+   * Gathering on g0 moves b-pair (a 4-GPU leader and a 1-GPU actor) into room in pieces: g1 has 4
+   * GPUs free, g2 1. Largest first, the leader takes g1 and the actor g2; in victim order (workers
+   * before the leader) the actor would take g1 first and leave the leader no room.
    */
   @Test
   void theLargestPodOfAMovedJobFindsItsRoomFirst() {
@@ -315,8 +315,8 @@ class ConsolidationTest {
         job("b-pair")
             .queue("b")
             .minWorkers(1)
-            .leader("cpu", "1", Resource.GPU, "1")
-            .workers("actor", 1, "cpu", "1", Resource.GPU, "4")
+            .leader("cpu", "1", Resource.GPU, "4")
+            .workers("actor", 1, "cpu", "1", Resource.GPU, "1")
             .running("g0", 1)
             .stage(Stage.RUNNING)
             .runningSince(STARTED)
