@@ -44,14 +44,9 @@ class ConsolidationTest {
     return job("learner").queue("a").minWorkers(0).leader("cpu", "1", Resource.GPU, "8").build();
   }
 
+  /** A 1-GPU job of queue b (the name must start with b). */
   private static Fixtures.JobBuilder small(String name, String node) {
-    return job(name)
-        .queue("b")
-        .minWorkers(0)
-        .leader("cpu", "1", Resource.GPU, "1")
-        .running(node, 0)
-        .stage(Stage.RUNNING)
-        .runningSince(STARTED);
+    return running(name, 0).leader("cpu", "1", Resource.GPU, "1").running(node, 0);
   }
 
   private static List<QueueInfo> queues(Duration reclaimMinRuntimeOfB) {
@@ -63,6 +58,29 @@ class ConsolidationTest {
   private static CycleResult cycle(List<JobInfo> jobs, List<QueueInfo> queues, Instant now) {
     return Fixtures.scheduler()
         .runCycle(new Snapshot(twoNodes(), jobs, queues), Fixtures.defaultConfiguration(), now);
+  }
+
+  /** Three nodes of 8 GPUs; a guaranteed 8, b and c nothing; a minute after the jobs started. */
+  private static CycleResult cycleOnThreeNodes(List<JobInfo> jobs) {
+    return Fixtures.scheduler()
+        .runCycle(
+            new Snapshot(List.of(gpuNode("g0"), gpuNode("g1"), gpuNode("g2")), jobs, threeQueues()),
+            Fixtures.defaultConfiguration(),
+            STARTED.plusSeconds(60));
+  }
+
+  private static List<QueueInfo> threeQueues() {
+    return List.of(
+        queue("a").guarantee(Resource.GPU, "8").build(), queue("b").build(), queue("c").build());
+  }
+
+  /** A job of the queue its name starts with, running since {@link #STARTED}. */
+  private static Fixtures.JobBuilder running(String name, int minWorkers) {
+    return job(name)
+        .queue(name.substring(0, 1))
+        .minWorkers(minWorkers)
+        .stage(Stage.RUNNING)
+        .runningSince(STARTED);
   }
 
   @Test
@@ -226,49 +244,22 @@ class ConsolidationTest {
    */
   @Test
   void theNodeWhoseVictimsCanMoveIsChosenOverACheaperOneWhoseCannot() {
-    List<NodeInfo> nodes = List.of(gpuNode("g0"), gpuNode("g1"), gpuNode("g2"));
     JobInfo wide =
-        job("b-wide")
-            .queue("b")
-            .minWorkers(1)
+        running("b-wide", 1)
             .leader("cpu", "4", Resource.GPU, "1")
             .workers("actor", 1, "cpu", "4", Resource.GPU, "1")
             .placed("b-wide-learner", "g0")
             .placed("b-wide-actor-0", "g2")
-            .stage(Stage.RUNNING)
-            .runningSince(STARTED)
             .build();
     JobInfo multi =
-        job("b-multi")
-            .queue("b")
-            .minWorkers(2)
+        running("b-multi", 2)
             .leader("cpu", "20", Resource.GPU, "1")
             .workers("actor", 2, "cpu", "20", Resource.GPU, "1")
             .running("g1", 2)
-            .stage(Stage.RUNNING)
-            .runningSince(STARTED)
             .build();
-    JobInfo full =
-        job("c-full")
-            .queue("c")
-            .minWorkers(0)
-            .leader("cpu", "1", Resource.GPU, "7")
-            .running("g2", 0)
-            .stage(Stage.RUNNING)
-            .runningSince(STARTED)
-            .build();
-    List<QueueInfo> queues =
-        List.of(
-            queue("a").guarantee(Resource.GPU, "8").build(),
-            queue("b").build(),
-            queue("c").build());
 
     CycleResult result =
-        Fixtures.scheduler()
-            .runCycle(
-                new Snapshot(nodes, List.of(learner(), wide, multi, full), queues),
-                Fixtures.defaultConfiguration(),
-                STARTED.plusSeconds(60));
+        cycleOnThreeNodes(List.of(learner(), wide, multi, gpuHolder("c-full", "g2", 7)));
 
     assertThat(result.allVictims()).extracting(Victim::jobKey).containsExactly("default/b-multi");
   }
@@ -280,24 +271,12 @@ class ConsolidationTest {
   @Test
   void jobsThatFitElsewhereOnlyOneAtATimeAreNotMovedTogether() {
     JobInfo cJob =
-        job("c-job")
-            .queue("c")
-            .minWorkers(0)
-            .leader("cpu", "24", Resource.GPU, "2")
-            .running("g1", 0)
-            .stage(Stage.RUNNING)
-            .runningSince(STARTED)
-            .build();
-    List<QueueInfo> queues =
-        List.of(
-            queue("a").guarantee(Resource.GPU, "8").build(),
-            queue("b").build(),
-            queue("c").build());
+        running("c-job", 0).leader("cpu", "24", Resource.GPU, "2").running("g1", 0).build();
 
     CycleResult result =
         cycle(
             List.of(learner(), cpuHeavy("b1", "g0", 30), cpuHeavy("b2", "g0", 30), cJob),
-            queues,
+            threeQueues(),
             STARTED.plusSeconds(60));
 
     assertThat(result.allVictims()).isEmpty();
@@ -310,31 +289,16 @@ class ConsolidationTest {
    */
   @Test
   void theLargestPodOfAMovedJobFindsItsRoomFirst() {
-    List<NodeInfo> nodes = List.of(gpuNode("g0"), gpuNode("g1"), gpuNode("g2"));
     JobInfo pair =
-        job("b-pair")
-            .queue("b")
-            .minWorkers(1)
+        running("b-pair", 1)
             .leader("cpu", "1", Resource.GPU, "4")
             .workers("actor", 1, "cpu", "1", Resource.GPU, "1")
             .running("g0", 1)
-            .stage(Stage.RUNNING)
-            .runningSince(STARTED)
             .build();
-    JobInfo c1 = gpuHolder("c1", "g1", 4);
-    JobInfo c2 = gpuHolder("c2", "g2", 7);
-    List<QueueInfo> queues =
-        List.of(
-            queue("a").guarantee(Resource.GPU, "8").build(),
-            queue("b").build(),
-            queue("c").build());
 
     CycleResult result =
-        Fixtures.scheduler()
-            .runCycle(
-                new Snapshot(nodes, List.of(learner(), pair, c1, c2), queues),
-                Fixtures.defaultConfiguration(),
-                STARTED.plusSeconds(60));
+        cycleOnThreeNodes(
+            List.of(learner(), pair, gpuHolder("c1", "g1", 4), gpuHolder("c2", "g2", 7)));
 
     assertThat(result.allVictims()).extracting(Victim::jobKey).containsExactly("default/b-pair");
   }
@@ -363,24 +327,16 @@ class ConsolidationTest {
   }
 
   private static JobInfo cpuHeavy(String name, String node, int cpu) {
-    return job(name)
-        .queue("b")
-        .minWorkers(0)
+    return running(name, 0)
         .leader("cpu", Integer.toString(cpu), Resource.GPU, "1")
         .running(node, 0)
-        .stage(Stage.RUNNING)
-        .runningSince(STARTED)
         .build();
   }
 
   private static JobInfo gpuHolder(String name, String node, int gpus) {
-    return job(name)
-        .queue(name.substring(0, 1))
-        .minWorkers(0)
+    return running(name, 0)
         .leader("cpu", "1", Resource.GPU, Integer.toString(gpus))
         .running(node, 0)
-        .stage(Stage.RUNNING)
-        .runningSince(STARTED)
         .build();
   }
 }
