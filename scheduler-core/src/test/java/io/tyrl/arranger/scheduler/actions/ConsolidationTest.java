@@ -317,11 +317,17 @@ class ConsolidationTest {
             .workers("actor", 2, "cpu", "1", Resource.GPU, "4")
             .build();
 
+    // b (weight 3) holds all it asks for, 5 GPUs, its share: nothing to reclaim from it.
+    List<QueueInfo> queues =
+        List.of(queue("a").guarantee(Resource.GPU, "8").build(), queue("b").weight(3).build());
+
     CycleResult result =
         cycle(
             List.of(elasticLearner, small("b1", "g0").build(), gpuHolder("b2", "g1", 4)),
-            queues(Duration.ZERO),
+            queues,
             STARTED.plusSeconds(60));
+
+    assertThat(result.queues().get("b").deserved().get(Resource.GPU)).isEqualTo(5_000);
 
     assertThat(result.victimsFor("default/learner")).hasSize(1);
   }
