@@ -202,15 +202,7 @@ class QueueTreeOverTimeTest {
     List<JobInfo> fillers = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       nodes.add(node("g" + i).cpu("64").memory("256Gi").gpu(4).build());
-      fillers.add(
-          job("filler-" + i)
-              .queue("filler")
-              .minWorkers(3)
-              .leader("cpu", "1", Resource.GPU, "1")
-              .workers("actor", 3, "cpu", "1", Resource.GPU, "1")
-              .running("g" + i, 3)
-              .stage(Stage.RUNNING)
-              .build());
+      fillers.add(runningOneGpuPods("filler-" + i, "filler", 3, "g" + i).build());
     }
     ClusterSimulator simulator =
         new ClusterSimulator(
@@ -282,16 +274,7 @@ class QueueTreeOverTimeTest {
     List<JobInfo> spread = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       nodes.add(node("g" + i).cpu("64").memory("256Gi").gpu(8).build());
-      spread.add(
-          job("b-" + i)
-              .queue("b")
-              .minWorkers(1)
-              .leader("cpu", "1", Resource.GPU, "1")
-              .workers("actor", 1, "cpu", "1", Resource.GPU, "1")
-              .running("g" + i, 1)
-              .stage(Stage.RUNNING)
-              .runningSince(T0)
-              .build());
+      spread.add(runningOneGpuPods("b-" + i, "b", 1, "g" + i).runningSince(T0).build());
     }
     ClusterSimulator simulator =
         new ClusterSimulator(
@@ -342,6 +325,18 @@ class QueueTreeOverTimeTest {
     assertThat(gpus(simulator, result, "b")).as("every job of b runs again").isEqualTo(8);
     assertThat(gpus(simulator, result, "c")).as("every job of c runs").isEqualTo(7);
     assertThat(settledVictims).as("nothing moves once settled").isEmpty();
+  }
+
+  /** A running job of 1-GPU pods on one node, its workers all its minimum. */
+  private static Fixtures.JobBuilder runningOneGpuPods(
+      String name, String queue, int workers, String node) {
+    return job(name)
+        .queue(queue)
+        .minWorkers(workers)
+        .leader("cpu", "1", Resource.GPU, "1")
+        .workers("actor", workers, "cpu", "1", Resource.GPU, "1")
+        .running(node, workers)
+        .stage(Stage.RUNNING);
   }
 
   private static JobInfo filler(String name, String node) {
