@@ -40,6 +40,13 @@ final class ConsolidationRules implements EvictionRules {
   /** Whether each job seen so far could move (judged once per cycle, on the room as first seen). */
   private final Map<JobState, Boolean> movable = new IdentityHashMap<>();
 
+  /**
+   * The most any one node had free of each resource when first asked: within a cycle free room only
+   * shrinks (evictions release, pipelines claim), so a pod asking for more fits nowhere, and most
+   * candidates are turned down without a look at every node.
+   */
+  private long[] mostFreeOnOneNode;
+
   ConsolidationRules(Session session) {
     this.session = session;
     this.search = session.nodeSearch();
@@ -176,7 +183,20 @@ final class ConsolidationRules implements EvictionRules {
     largestFirst.sort(
         Comparator.comparing((TaskState pod) -> widestResourceFirst(pod.request()), Arrays::compare)
             .reversed());
+    if (mostFreeOnOneNode == null) {
+      mostFreeOnOneNode = new long[size];
+      for (NodeState node : session.nodes()) {
+        for (int d = 0; d < size; d++) {
+          mostFreeOnOneNode[d] = Math.max(mostFreeOnOneNode[d], freeNow(node, d));
+        }
+      }
+    }
     for (TaskState pod : largestFirst) {
+      for (int d : pod.requestedDimensions()) {
+        if (pod.request()[d] > mostFreeOnOneNode[d]) {
+          return false;
+        }
+      }
       NodeState home = null;
       for (NodeState node : session.nodes()) {
         if (theirs.contains(node) || !search.admits(pod, node).fits()) {
