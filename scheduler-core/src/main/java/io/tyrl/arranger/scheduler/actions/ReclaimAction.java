@@ -24,12 +24,12 @@ import java.util.Set;
 /**
  * Across queues, lets a queue below its deserved share take room back from reclaimable queues above
  * theirs (kube-batch's reclaim). Queues in queue order; in a queue that is not overused, jobs whose
- * gang minimum is not placed, in job order, until the queue is overused; then, while the queue is
- * still below its share, running jobs grow their surplus pod by pod from other queues' surplus only
- * (never another job's core). Victims are chosen through the tiers' reclaimable functions by the
- * {@link VictimSelector}. A job that finds no victims this way, while the free room of all nodes
- * together would hold it, may move other jobs' pods into free room elsewhere instead ({@link
- * ConsolidationRules}).
+ * gang minimum is not placed and that enqueue let in, in job order, until the queue is overused;
+ * then, while the queue is still below its share, running jobs grow their surplus pod by pod from
+ * other queues' surplus only (never another job's core). Victims are chosen through the tiers'
+ * reclaimable functions by the {@link VictimSelector}. A job that finds no victims this way, while
+ * the free room of all nodes together would hold it, may move other jobs' pods into free room
+ * elsewhere instead ({@link ConsolidationRules}).
  *
  * <p>The action itself keeps the queue-level rules whatever the tiers say (a tier without the
  * proportion plugin may decide alone; see {@link ReclaimRules}): a pod reclaims only resources its
@@ -83,8 +83,7 @@ public final class ReclaimAction implements Action {
       if (!rules.mayReclaim(queue)) {
         continue;
       }
-      for (JobState reclaimer :
-          session.jobsInOrder(queue, job -> VictimSelector.isStarving(session, job))) {
+      for (JobState reclaimer : session.jobsInOrder(queue, job -> mayReclaimFor(session, job))) {
         if (!rules.mayReclaim(queue)) {
           break;
         }
@@ -96,7 +95,7 @@ public final class ReclaimAction implements Action {
                 reclaimer,
                 "reclaiming for",
                 () -> {
-                  if (!VictimSelector.isStarving(session, reclaimer)) {
+                  if (!mayReclaimFor(session, reclaimer)) {
                     return false;
                   }
                   VictimSelector.Outcome outcome = selector.makeRoom(reclaimer);
@@ -134,6 +133,19 @@ public final class ReclaimAction implements Action {
             grower, "reclaiming for", () -> grow(grower, queue, rules, selector, cannotGrow));
       }
     }
+  }
+
+  /**
+   * A starving job that enqueue let in. A job enqueue refused waits outside its queue for a reason
+   * reclaim is not there to overrule: its queue's own limits, or a minimum that would take its
+   * queue above its fair share on room another queue is owed. Were it to reclaim, it would start on
+   * that room after all — on room being released by victims chosen for another queue's job, which
+   * needs no victim of its own — and be reclaimed again in turn. (Preempt, within a queue, does
+   * serve such jobs: evicting a lower-priority job of the same queue is what makes its queue able
+   * to hold it.)
+   */
+  private static boolean mayReclaimFor(Session session, JobState job) {
+    return !job.isEnqueueRefused() && VictimSelector.isStarving(session, job);
   }
 
   /**

@@ -728,4 +728,39 @@ class QueueTreeRulesTest {
     assertThat(beta.reason()).as(beta.toString()).isNotEqualTo(ReasonCode.NOT_ENQUEUED);
     assertThat(result.decision("default/alpha-job").reason()).isNotEqualTo(ReasonCode.NOT_ENQUEUED);
   }
+
+  /**
+   * a holds its share of 8 GPUs (one 4-GPU job on each node) and b 2 of its 8; b waits for a 6-GPU
+   * learner that fits on neither node, and pods outside the snapshot are being deleted on both (2
+   * GPUs on g0, 4 on g1, nothing idle). a's next job would take a above its GPU share on room b is
+   * counting on, so enqueue refuses it; a is still below its share of cpu (its next job asks for
+   * more), so reclaim would serve the job — and room being released needs no victim: the job would
+   * have been pipelined onto g1 after all, to be reclaimed in turn once b's learner can start.
+   */
+  @Test
+  void aJobEnqueueRefusedDoesNotStartThroughReclaimOnRoomBeingReleased() {
+    List<QueueInfo> queues = List.of(queue("a").build(), queue("b").build());
+    List<NodeInfo> nodes =
+        List.of(
+            node("g0").cpu("64").memory("256Gi").gpu(8).releasing(Resource.GPU, "2").build(),
+            node("g1").cpu("64").memory("256Gi").gpu(8).releasing(Resource.GPU, "4").build());
+    List<JobInfo> jobs =
+        List.of(
+            gpuJob("a0", "a", 4, 3).running("g0", 3).stage(Stage.RUNNING).build(),
+            gpuJob("a1", "a", 4, 3).running("g1", 3).stage(Stage.RUNNING).build(),
+            gpuJob("b0", "b", 2, 1).running("g0", 1).stage(Stage.RUNNING).build(),
+            job("b-learner").queue("b").minWorkers(0).leader("cpu", "1", Resource.GPU, "6").build(),
+            gpuJob("a-next", "a", 2, 1).build());
+
+    CycleResult result = cycle(nodes, jobs, queues);
+
+    JobDecision next = result.decision("default/a-next");
+    assertThat(result.queues().get("a").deserved().get(Resource.GPU)).isEqualTo(8_000);
+    assertThat(result.queues().get("a").deserved().milliCpu())
+        .as("a asks for 10 cpu, holds 8")
+        .isEqualTo(10_000);
+    assertThat(next.reason()).as(next.toString()).isEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(next.allocations()).isEmpty();
+    assertThat(result.allVictims()).isEmpty();
+  }
 }
