@@ -107,10 +107,20 @@ class SimulationTest {
     assertThat(run.cycles()).isLessThanOrEqualTo(9);
   }
 
+  /**
+   * Exact when the clock matters only through gang deadlines: fairness over time is off here. With
+   * it on (the default), past usage moves the queues' shares between events too, and a job its
+   * queue's share keeps out at enqueue may be let in by a periodic cycle a skipping run leaves out
+   * (docs/simulator.md, "Skipping cycles").
+   */
   @Test
   void skippingCyclesThatCannotChangeAnythingGivesTheSameRunAsCyclingEveryPeriod() {
     Trace trace = TraceGenerator.generate(GeneratorSettings.of(60, 21, 0.9, 4));
-    Variant variant = Variant.of("default", DefaultSchedulerConfiguration.YAML, PARSER);
+    Variant variant =
+        Variant.of(
+            "default without fairness over time",
+            DefaultSchedulerConfiguration.YAML + "\nfairness:\n  strength: 0\n",
+            PARSER);
 
     RunRecord skipping =
         Simulation.run(
