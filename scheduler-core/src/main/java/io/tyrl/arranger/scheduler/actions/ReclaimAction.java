@@ -24,12 +24,12 @@ import java.util.Set;
 /**
  * Across queues, lets a queue below its deserved share take room back from reclaimable queues above
  * theirs (kube-batch's reclaim). Queues in queue order; in a queue that is not overused, jobs whose
- * gang minimum is not placed and that enqueue let in, in job order, until the queue is overused;
- * then, while the queue is still below its share, running jobs grow their surplus pod by pod from
- * other queues' surplus only (never another job's core). Victims are chosen through the tiers'
- * reclaimable functions by the {@link VictimSelector}. A job that finds no victims this way, while
- * the free room of all nodes together would hold it, may move other jobs' pods into free room
- * elsewhere instead ({@link ConsolidationRules}).
+ * gang minimum is not placed (but none enqueue kept out above its queue's share), in job order,
+ * until the queue is overused; then, while the queue is still below its share, running jobs grow
+ * their surplus pod by pod from other queues' surplus only (never another job's core). Victims are
+ * chosen through the tiers' reclaimable functions by the {@link VictimSelector}. A job that finds
+ * no victims this way, while the free room of all nodes together would hold it, may move other
+ * jobs' pods into free room elsewhere instead ({@link ConsolidationRules}).
  *
  * <p>The action itself keeps the queue-level rules whatever the tiers say (a tier without the
  * proportion plugin may decide alone; see {@link ReclaimRules}): a pod reclaims only resources its
@@ -136,16 +136,32 @@ public final class ReclaimAction implements Action {
   }
 
   /**
-   * A starving job that enqueue let in. A job enqueue refused waits outside its queue for a reason
-   * reclaim is not there to overrule: its queue's own limits, or a minimum that would take its
-   * queue above its fair share on room another queue is owed. Were it to reclaim, it would start on
-   * that room after all — on room being released by victims chosen for another queue's job, which
-   * needs no victim of its own — and be reclaimed again in turn. (Preempt, within a queue, does
-   * serve such jobs: evicting a lower-priority job of the same queue is what makes its queue able
-   * to hold it.)
+   * A starving job, unless enqueue refused it while its minimum would take its queue above its fair
+   * share. Such a job waits because that room is owed to other queues (enqueue lets a core borrow
+   * only room nobody is owed), and reclaim is not there to overrule that: the queue lacks nothing
+   * the job would take. Were it to reclaim, it would start on that room after all — on room being
+   * released by victims chosen for another queue's job, which needs no victim of its own — and be
+   * reclaimed again in turn. A job refused only because its queue and its siblings hold the
+   * cluster, or a shared ancestor's limit, still reclaims: evicting a sibling's pods is what makes
+   * the room.
    */
   private static boolean mayReclaimFor(Session session, JobState job) {
-    return !job.isEnqueueRefused() && VictimSelector.isStarving(session, job);
+    return VictimSelector.isStarving(session, job)
+        && !(job.isEnqueueRefused() && wouldTakeQueueAboveShare(session, job));
+  }
+
+  private static boolean wouldTakeQueueAboveShare(Session session, JobState job) {
+    QueueState queue = job.queue();
+    long[] share = session.dimensions().vector(queue.deserved());
+    long[] minimum = job.minimumRequest();
+    for (int d = 0; d < minimum.length; d++) {
+      if (d != ResourceDimensions.PODS
+          && minimum[d] > 0
+          && queue.allocated(d) + queue.inqueue(d) + minimum[d] > share[d]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

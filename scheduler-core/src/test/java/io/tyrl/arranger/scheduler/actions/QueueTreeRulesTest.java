@@ -763,4 +763,33 @@ class QueueTreeRulesTest {
     assertThat(next.allocations()).isEmpty();
     assertThat(result.allVictims()).isEmpty();
   }
+
+  /**
+   * team-a and team-b share research, which holds the whole cluster through team-a's two elastic
+   * jobs. team-b's job is refused at enqueue (research cannot hold its minimum within the cluster's
+   * total), yet the job is within team-b's share: evicting its sibling's surplus is what makes the
+   * room, so reclaim still serves it.
+   */
+  @Test
+  void aJobRefusedBecauseItsSiblingsHoldTheClusterStillReclaims() {
+    List<QueueInfo> queues =
+        List.of(
+            queue("research").guarantee(Resource.GPU, "16").build(),
+            queue("team-a").parent("research").guarantee(Resource.GPU, "8").build(),
+            queue("team-b").parent("research").guarantee(Resource.GPU, "8").build());
+    List<JobInfo> jobs =
+        List.of(
+            gpuJob("a1", "team-a", 8, 2).running("g0", 7).stage(Stage.RUNNING).build(),
+            gpuJob("a2", "team-a", 8, 2).running("g1", 7).stage(Stage.RUNNING).build(),
+            gpuJob("b1", "team-b", 4, 3).build());
+
+    CycleResult result = cycle(List.of(gpuNode("g0", 8), gpuNode("g1", 8)), jobs, queues);
+
+    assertThat(result.decision("default/b1").reason())
+        .as(result.decision("default/b1").toString())
+        .isEqualTo(ReasonCode.WAITING_FOR_VICTIMS);
+    assertThat(result.allVictims())
+        .isNotEmpty()
+        .allSatisfy(victim -> assertThat(victim.wholeJob()).isFalse());
+  }
 }
