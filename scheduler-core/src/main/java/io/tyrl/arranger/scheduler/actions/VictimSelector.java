@@ -134,9 +134,10 @@ final class VictimSelector {
    * Jobs that may make room for themselves: not failed, in a queue, not in a gang group (members
    * must meet their minimums together), not already waiting or evicted, and with their minimum
    * unplaced. A job refused at enqueue qualifies for preempt (evicting within its queue is what
-   * makes the queue able to hold it; reclaim leaves it out, see {@link ReclaimAction}), unless its
-   * queue is closed and it holds nothing yet: a closed queue admits no new job, by eviction
-   * neither. A job whose {@code preemptionPolicy} is Never waits instead.
+   * makes the queue able to hold it; reclaim leaves out one refused above its queue's share, see
+   * {@link ReclaimAction}), unless its queue is closed and it holds nothing yet: a closed queue
+   * admits no new job, by eviction neither. A job whose {@code preemptionPolicy} is Never waits
+   * instead.
    */
   static boolean isStarving(Session session, JobState job) {
     return !job.isFailed()
