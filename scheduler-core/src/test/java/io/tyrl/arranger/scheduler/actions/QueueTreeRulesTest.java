@@ -792,4 +792,34 @@ class QueueTreeRulesTest {
         .isNotEmpty()
         .allSatisfy(victim -> assertThat(victim.wholeJob()).isFalse());
   }
+
+  /**
+   * What a queue has enqueued counts as held: a holds 2 of its 8 GPUs and has enqueued a 6-GPU
+   * learner that fits nowhere yet, so its next 2-GPU job would take it to 10 and is refused; room
+   * being released on both nodes (2 and 4 GPUs) is not the next job's through reclaim either.
+   */
+  @Test
+  void aQueuesEnqueuedMinimumCountsWhenReclaimLeavesOutARefusedJob() {
+    List<QueueInfo> queues = List.of(queue("a").build(), queue("b").build());
+    List<NodeInfo> nodes =
+        List.of(
+            node("g0").cpu("64").memory("256Gi").gpu(8).releasing(Resource.GPU, "2").build(),
+            node("g1").cpu("64").memory("256Gi").gpu(8).releasing(Resource.GPU, "4").build());
+    List<JobInfo> jobs =
+        List.of(
+            gpuJob("a0", "a", 2, 1).running("g0", 1).stage(Stage.RUNNING).build(),
+            gpuJob("b0", "b", 2, 1).running("g0", 1).stage(Stage.RUNNING).build(),
+            gpuJob("b1", "b", 2, 1).running("g0", 1).stage(Stage.RUNNING).build(),
+            gpuJob("b2", "b", 4, 3).running("g1", 3).stage(Stage.RUNNING).build(),
+            job("a-learner").queue("a").minWorkers(0).leader("cpu", "1", Resource.GPU, "6").build(),
+            gpuJob("a-next", "a", 2, 1).created(T0.plusSeconds(60)).build());
+
+    CycleResult result = cycle(nodes, jobs, queues);
+
+    assertThat(result.queues().get("a").deserved().get(Resource.GPU)).isEqualTo(8_000);
+    assertThat(result.decision("default/a-learner").reason()).isNotEqualTo(ReasonCode.NOT_ENQUEUED);
+    JobDecision next = result.decision("default/a-next");
+    assertThat(next.reason()).as(next.toString()).isEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(next.allocations()).isEmpty();
+  }
 }
