@@ -327,6 +327,112 @@ class QueueTreeOverTimeTest {
     assertThat(settledVictims).as("nothing moves once settled").isEmpty();
   }
 
+  /**
+   * A queue above its share of GPUs, but below its share of cpu, takes no room back through reclaim
+   * for jobs enqueue keeps out. Four nodes of 8 GPUs are filled by queue x's four 8-GPU jobs, each
+   * with four pods on one node and four on the next, while x waits with eight more 2-GPU jobs. At
+   * cycle 1 queue y submits a whole-node learner and an elastic sweep of four 2-GPU pods: its share
+   * is half the cluster. Reclaim evicts the two jobs on one node, which releases four GPUs on each
+   * neighbour: the sweep takes them, and none of x's waiting jobs may start while x holds more than
+   * its share. Both of y's jobs run, x ends at its share, and nothing moves once settled.
+   */
+  @Test
+  void aQueueAboveItsShareStartsNoJobOnRoomReleasedForAnotherQueue() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    List<JobInfo> spanning = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      nodes.add(node("g" + i).cpu("64").memory("256Gi").gpu(8).build());
+    }
+    for (int k = 0; k < 4; k++) {
+      spanning.add(runningAcross("x-" + k, "g" + k, "g" + ((k + 1) % 4)));
+    }
+    ClusterSimulator simulator =
+        new ClusterSimulator(
+                Fixtures.scheduler(),
+                Fixtures.defaultConfiguration(),
+                nodes,
+                spanning,
+                List.of(queue("x").build(), queue("y").build()))
+            .followingControllerStages();
+    for (int j = 0; j < 8; j++) {
+      simulator.submit(elastic("x-more-" + j, "x", 2, 1, j));
+    }
+
+    Integer learnerPlacedAt = null;
+    List<Victim> settledVictims = new ArrayList<>();
+    Map<String, Boolean> hadRoom = new HashMap<>();
+    CycleResult result = null;
+    for (int cycle = 0; cycle < 40; cycle++) {
+      if (cycle == 1) {
+        simulator.submit(
+            job("learner")
+                .queue("y")
+                .created(T0.plusSeconds(cycle))
+                .minWorkers(0)
+                .leader("cpu", "1", Resource.GPU, "8")
+                .build());
+        simulator.submit(
+            job("sweep")
+                .queue("y")
+                .created(T0.plusSeconds(cycle))
+                .minWorkers(1)
+                .leader("cpu", "1")
+                .workers("actor", 4, "cpu", "1", Resource.GPU, "2")
+                .build());
+      }
+      result = simulator.cycle(T0.plusSeconds(10 + cycle));
+      assertThat(DecisionChecks.overCommitments(simulator.lastSnapshot(), result))
+          .as("cycle %d", cycle)
+          .isEmpty();
+      long x = gpus(simulator, result, "x");
+      long xShare = wholeGpus(result.queues().get("x").deserved().get(Resource.GPU));
+      for (JobInfo job : simulator.lastSnapshot().jobs()) {
+        boolean hasRoom = !result.decision(job.key()).allocations().isEmpty();
+        if (job.name().startsWith("x-more-")
+            && hasRoom
+            && !hadRoom.getOrDefault(job.key(), false)) {
+          assertThat(x)
+              .as(
+                  "cycle %d: %s placed while x holds %d of its share %d",
+                  cycle, job.key(), x, xShare)
+              .isLessThanOrEqualTo(xShare);
+        }
+        hadRoom.put(job.key(), hasRoom);
+        if (job.name().equals("learner") && hasRoom && learnerPlacedAt == null) {
+          learnerPlacedAt = cycle;
+        }
+      }
+      if (cycle >= 20) {
+        settledVictims.addAll(result.allVictims());
+      }
+    }
+
+    assertThat(learnerPlacedAt).as("the learner placed").isBetween(1, 4);
+    assertThat(gpus(simulator, result, "y")).as("the learner and the whole sweep").isEqualTo(16);
+    assertThat(gpus(simulator, result, "x")).isEqualTo(16);
+    assertThat(settledVictims).as("nothing moves once settled").isEmpty();
+  }
+
+  /**
+   * A running job of queue x: a 1-GPU learner and seven 1-GPU actors, all of them its minimum, four
+   * pods on {@code here} and four on {@code next}.
+   */
+  private static JobInfo runningAcross(String name, String here, String next) {
+    Fixtures.JobBuilder job =
+        job(name)
+            .queue("x")
+            .minWorkers(7)
+            .leader("cpu", "1", Resource.GPU, "1")
+            .workers("actor", 7, "cpu", "1", Resource.GPU, "1")
+            .stage(Stage.RUNNING)
+            .runningSince(T0)
+            .placed(name + "-learner", here);
+    for (int i = 0; i < 7; i++) {
+      job.placed(name + "-actor-" + i, i < 3 ? here : next);
+    }
+    return job.build();
+  }
+
   /** A running job of 1-GPU pods on one node, its workers all its minimum. */
   private static Fixtures.JobBuilder runningOneGpuPods(
       String name, String queue, int workers, String node) {
