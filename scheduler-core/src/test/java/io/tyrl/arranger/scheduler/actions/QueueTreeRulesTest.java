@@ -822,4 +822,46 @@ class QueueTreeRulesTest {
     assertThat(next.reason()).as(next.toString()).isEqualTo(ReasonCode.NOT_ENQUEUED);
     assertThat(next.allocations()).isEmpty();
   }
+
+  /**
+   * Only the resources the job asks for count: team-b holds 300Gi of memory against a share of
+   * 256Gi (team-a waits for 400Gi more), but its refused job asks for GPUs and cpu alone, in which
+   * team-b is below its share: reclaim still serves it.
+   */
+  @Test
+  void aQueueAboveItsShareOfAResourceTheRefusedJobDoesNotAskForStillReclaims() {
+    List<QueueInfo> queues =
+        List.of(
+            queue("research").guarantee(Resource.GPU, "16").build(),
+            queue("team-a").parent("research").guarantee(Resource.GPU, "8").build(),
+            queue("team-b").parent("research").guarantee(Resource.GPU, "8").build());
+    List<JobInfo> jobs =
+        List.of(
+            gpuJob("a1", "team-a", 8, 2).running("g0", 7).stage(Stage.RUNNING).build(),
+            gpuJob("a2", "team-a", 8, 2).running("g1", 7).stage(Stage.RUNNING).build(),
+            job("a-memory")
+                .queue("team-a")
+                .minWorkers(1)
+                .leader("cpu", "1", "memory", "200Gi")
+                .workers("reader", 1, "cpu", "1", "memory", "200Gi")
+                .build(),
+            job("b-memory")
+                .queue("team-b")
+                .minWorkers(1)
+                .leader("cpu", "1", "memory", "150Gi")
+                .workers("reader", 1, "cpu", "1", "memory", "150Gi")
+                .placed("b-memory-learner", "g0")
+                .placed("b-memory-reader-0", "g1")
+                .stage(Stage.RUNNING)
+                .build(),
+            gpuJob("b1", "team-b", 4, 3).build());
+
+    CycleResult result = cycle(List.of(gpuNode("g0", 8), gpuNode("g1", 8)), jobs, queues);
+
+    assertThat(result.queues().get("team-b").deserved().get(Resource.MEMORY))
+        .isLessThan(result.queues().get("team-b").allocated().get(Resource.MEMORY));
+    assertThat(result.decision("default/b1").reason())
+        .as(result.decision("default/b1").toString())
+        .isEqualTo(ReasonCode.WAITING_FOR_VICTIMS);
+  }
 }
