@@ -20,6 +20,7 @@ import io.tyrl.arranger.scheduler.api.Victim;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -739,11 +740,6 @@ class QueueTreeRulesTest {
    */
   @Test
   void aJobEnqueueRefusedDoesNotStartThroughReclaimOnRoomBeingReleased() {
-    List<QueueInfo> queues = List.of(queue("a").build(), queue("b").build());
-    List<NodeInfo> nodes =
-        List.of(
-            node("g0").cpu("64").memory("256Gi").gpu(8).releasing(Resource.GPU, "2").build(),
-            node("g1").cpu("64").memory("256Gi").gpu(8).releasing(Resource.GPU, "4").build());
     List<JobInfo> jobs =
         List.of(
             gpuJob("a0", "a", 4, 3).running("g0", 3).stage(Stage.RUNNING).build(),
@@ -752,7 +748,7 @@ class QueueTreeRulesTest {
             job("b-learner").queue("b").minWorkers(0).leader("cpu", "1", Resource.GPU, "6").build(),
             gpuJob("a-next", "a", 2, 1).build());
 
-    CycleResult result = cycle(nodes, jobs, queues);
+    CycleResult result = cycle(nodesReleasingTwoAndFour(), jobs, twoQueues());
 
     JobDecision next = result.decision("default/a-next");
     assertThat(result.queues().get("a").deserved().get(Resource.GPU)).isEqualTo(8_000);
@@ -772,18 +768,10 @@ class QueueTreeRulesTest {
    */
   @Test
   void aJobRefusedBecauseItsSiblingsHoldTheClusterStillReclaims() {
-    List<QueueInfo> queues =
-        List.of(
-            queue("research").guarantee(Resource.GPU, "16").build(),
-            queue("team-a").parent("research").guarantee(Resource.GPU, "8").build(),
-            queue("team-b").parent("research").guarantee(Resource.GPU, "8").build());
-    List<JobInfo> jobs =
-        List.of(
-            gpuJob("a1", "team-a", 8, 2).running("g0", 7).stage(Stage.RUNNING).build(),
-            gpuJob("a2", "team-a", 8, 2).running("g1", 7).stage(Stage.RUNNING).build(),
-            gpuJob("b1", "team-b", 4, 3).build());
+    List<JobInfo> jobs = new ArrayList<>(teamAFillingTwoNodes());
+    jobs.add(gpuJob("b1", "team-b", 4, 3).build());
 
-    CycleResult result = cycle(List.of(gpuNode("g0", 8), gpuNode("g1", 8)), jobs, queues);
+    CycleResult result = cycle(List.of(gpuNode("g0", 8), gpuNode("g1", 8)), jobs, siblingTeams());
 
     assertThat(result.decision("default/b1").reason())
         .as(result.decision("default/b1").toString())
@@ -800,11 +788,6 @@ class QueueTreeRulesTest {
    */
   @Test
   void aQueuesEnqueuedMinimumCountsWhenReclaimLeavesOutARefusedJob() {
-    List<QueueInfo> queues = List.of(queue("a").build(), queue("b").build());
-    List<NodeInfo> nodes =
-        List.of(
-            node("g0").cpu("64").memory("256Gi").gpu(8).releasing(Resource.GPU, "2").build(),
-            node("g1").cpu("64").memory("256Gi").gpu(8).releasing(Resource.GPU, "4").build());
     List<JobInfo> jobs =
         List.of(
             gpuJob("a0", "a", 2, 1).running("g0", 1).stage(Stage.RUNNING).build(),
@@ -814,7 +797,7 @@ class QueueTreeRulesTest {
             job("a-learner").queue("a").minWorkers(0).leader("cpu", "1", Resource.GPU, "6").build(),
             gpuJob("a-next", "a", 2, 1).created(T0.plusSeconds(60)).build());
 
-    CycleResult result = cycle(nodes, jobs, queues);
+    CycleResult result = cycle(nodesReleasingTwoAndFour(), jobs, twoQueues());
 
     assertThat(result.queues().get("a").deserved().get(Resource.GPU)).isEqualTo(8_000);
     assertThat(result.decision("default/a-learner").reason()).isNotEqualTo(ReasonCode.NOT_ENQUEUED);
@@ -830,15 +813,9 @@ class QueueTreeRulesTest {
    */
   @Test
   void aQueueAboveItsShareOfAResourceTheRefusedJobDoesNotAskForStillReclaims() {
-    List<QueueInfo> queues =
+    List<JobInfo> jobs = new ArrayList<>(teamAFillingTwoNodes());
+    jobs.addAll(
         List.of(
-            queue("research").guarantee(Resource.GPU, "16").build(),
-            queue("team-a").parent("research").guarantee(Resource.GPU, "8").build(),
-            queue("team-b").parent("research").guarantee(Resource.GPU, "8").build());
-    List<JobInfo> jobs =
-        List.of(
-            gpuJob("a1", "team-a", 8, 2).running("g0", 7).stage(Stage.RUNNING).build(),
-            gpuJob("a2", "team-a", 8, 2).running("g1", 7).stage(Stage.RUNNING).build(),
             job("a-memory")
                 .queue("team-a")
                 .minWorkers(1)
@@ -854,14 +831,40 @@ class QueueTreeRulesTest {
                 .placed("b-memory-reader-0", "g1")
                 .stage(Stage.RUNNING)
                 .build(),
-            gpuJob("b1", "team-b", 4, 3).build());
+            gpuJob("b1", "team-b", 4, 3).build()));
 
-    CycleResult result = cycle(List.of(gpuNode("g0", 8), gpuNode("g1", 8)), jobs, queues);
+    CycleResult result = cycle(List.of(gpuNode("g0", 8), gpuNode("g1", 8)), jobs, siblingTeams());
 
     assertThat(result.queues().get("team-b").deserved().get(Resource.MEMORY))
         .isLessThan(result.queues().get("team-b").allocated().get(Resource.MEMORY));
     assertThat(result.decision("default/b1").reason())
         .as(result.decision("default/b1").toString())
         .isEqualTo(ReasonCode.WAITING_FOR_VICTIMS);
+  }
+
+  /** research, guaranteed 16 GPUs, and its two teams, guaranteed 8 each. */
+  private static List<QueueInfo> siblingTeams() {
+    return List.of(
+        queue("research").guarantee(Resource.GPU, "16").build(),
+        queue("team-a").parent("research").guarantee(Resource.GPU, "8").build(),
+        queue("team-b").parent("research").guarantee(Resource.GPU, "8").build());
+  }
+
+  /** team-a's two elastic 8-GPU jobs, one on each of g0 and g1, 2 of their 7 actors a minimum. */
+  private static List<JobInfo> teamAFillingTwoNodes() {
+    return List.of(
+        gpuJob("a1", "team-a", 8, 2).running("g0", 7).stage(Stage.RUNNING).build(),
+        gpuJob("a2", "team-a", 8, 2).running("g1", 7).stage(Stage.RUNNING).build());
+  }
+
+  private static List<QueueInfo> twoQueues() {
+    return List.of(queue("a").build(), queue("b").build());
+  }
+
+  /** Two nodes of 8 GPUs, with pods outside the snapshot being deleted: 2 GPUs on g0, 4 on g1. */
+  private static List<NodeInfo> nodesReleasingTwoAndFour() {
+    return List.of(
+        node("g0").cpu("64").memory("256Gi").gpu(8).releasing(Resource.GPU, "2").build(),
+        node("g1").cpu("64").memory("256Gi").gpu(8).releasing(Resource.GPU, "4").build());
   }
 }
