@@ -334,7 +334,9 @@ class QueueTreeOverTimeTest {
    * cycle 1 queue y submits a whole-node learner and an elastic sweep of four 2-GPU pods: its share
    * is half the cluster. Reclaim evicts the two jobs on one node, which releases four GPUs on each
    * neighbour: the sweep takes them, and none of x's waiting jobs may start while x holds more than
-   * its share. Both of y's jobs run, x ends at its share, and nothing moves once settled.
+   * its share. Then x's two remaining 8-GPU jobs end, at cycles 20 and 26, each freeing four GPUs
+   * on two nodes: x's waiting jobs take that room, still never above x's share. Both of y's jobs
+   * run, every one of x's waiting jobs runs, x ends at its share, and nothing moves once settled.
    */
   @Test
   void aQueueAboveItsShareStartsNoJobOnRoomReleasedForAnotherQueue() {
@@ -362,7 +364,17 @@ class QueueTreeOverTimeTest {
     List<Victim> settledVictims = new ArrayList<>();
     Map<String, Boolean> hadRoom = new HashMap<>();
     CycleResult result = null;
-    for (int cycle = 0; cycle < 40; cycle++) {
+    for (int cycle = 0; cycle < 60; cycle++) {
+      if (cycle == 20 || cycle == 26) {
+        CycleResult last = result;
+        simulator.complete(
+            simulator.jobs().stream()
+                .map(JobInfo::key)
+                .filter(key -> key.matches("default/x-\\d"))
+                .filter(key -> !last.decision(key).allocations().isEmpty())
+                .findFirst()
+                .orElseThrow());
+      }
       if (cycle == 1) {
         simulator.submit(
             job("learner")
@@ -402,7 +414,7 @@ class QueueTreeOverTimeTest {
           learnerPlacedAt = cycle;
         }
       }
-      if (cycle >= 20) {
+      if (cycle >= 40) {
         settledVictims.addAll(result.allVictims());
       }
     }
@@ -410,6 +422,12 @@ class QueueTreeOverTimeTest {
     assertThat(learnerPlacedAt).as("the learner placed").isBetween(1, 4);
     assertThat(gpus(simulator, result, "y")).as("the learner and the whole sweep").isEqualTo(16);
     assertThat(gpus(simulator, result, "x")).isEqualTo(16);
+    CycleResult last = result;
+    assertThat(simulator.jobs())
+        .as("the two jobs x lost to reclaim run again on the room x's ended jobs freed")
+        .filteredOn(job -> job.name().matches("x-\\d"))
+        .hasSize(2)
+        .allSatisfy(job -> assertThat(last.decision(job.key()).allocations()).hasSize(8));
     assertThat(settledVictims).as("nothing moves once settled").isEmpty();
   }
 
