@@ -40,6 +40,22 @@ public final class EvictionWording {
   }
 
   /**
+   * e.g. {@code reclaimed by queue b (below its guarantee) for b/job; queue a holds more than its
+   * guarantee}: taken for a guarantee, though queue a may be within its deserved share.
+   */
+  public static String reclaimedForGuarantee(
+      String preemptorQueue, String preemptorKey, String victimQueue) {
+    return RECLAIMED_BY
+        + "queue "
+        + preemptorQueue
+        + " (below its guarantee) for "
+        + preemptorKey
+        + "; queue "
+        + victimQueue
+        + " holds more than its guarantee";
+  }
+
+  /**
    * e.g. {@code reclaimed by queue b (below its deserved share) for b/job, which fits on no node
    * while the cluster's free room is in pieces; this job fits elsewhere in free room now}: a job
    * moved so that another's pod finds one node with room, whatever its own queue's share.

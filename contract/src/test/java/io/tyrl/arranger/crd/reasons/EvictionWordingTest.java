@@ -19,4 +19,16 @@ class EvictionWordingTest {
     assertThat(EvictionWording.causeOf(moved)).isEqualTo(SchedulingReasons.RECLAIMED);
     assertThat(moved).contains("team-a").contains("ns/learner");
   }
+
+  @Test
+  void aReclaimForAGuaranteeReadsAsReclaimNotAsAMove() {
+    String forGuarantee = EvictionWording.reclaimedForGuarantee("team-a", "ns/learner", "team-b");
+
+    assertThat(EvictionWording.causeOf(forGuarantee)).isEqualTo(SchedulingReasons.RECLAIMED);
+    assertThat(EvictionWording.isMove(forGuarantee)).isFalse();
+    assertThat(forGuarantee)
+        .isEqualTo(
+            "reclaimed by queue team-a (below its guarantee) for ns/learner;"
+                + " queue team-b holds more than its guarantee");
+  }
 }

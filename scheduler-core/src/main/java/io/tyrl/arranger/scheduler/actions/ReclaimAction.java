@@ -29,7 +29,9 @@ import java.util.Set;
  * their surplus pod by pod from other queues' surplus only (never another job's core). Victims are
  * chosen through the tiers' reclaimable functions by the {@link VictimSelector}. A job that finds
  * no victims this way, while the free room of all nodes together would hold it, may move other
- * jobs' pods into free room elsewhere instead ({@link ConsolidationRules}).
+ * jobs' pods into free room elsewhere instead ({@link ConsolidationRules}); one that still finds
+ * none, while its queue is below its guarantee, may take from queues above their guarantees even
+ * where they are within their shares ({@link GuaranteeRules}).
  *
  * <p>The action itself keeps the queue-level rules whatever the tiers say (a tier without the
  * proportion plugin may decide alone; see {@link ReclaimRules}): a pod reclaims only resources its
@@ -78,6 +80,7 @@ public final class ReclaimAction implements Action {
     List<JobState> jobsWithRunningPods = VictimSelector.jobsWithRunningPods(session);
     VictimSelector selector = new VictimSelector(session, options, rules, jobsWithRunningPods);
     ConsolidationRules consolidation = new ConsolidationRules(session);
+    GuaranteeRules guarantees = new GuaranteeRules(session);
     Set<Shape> foundNoRoom = new HashSet<>();
     for (QueueState queue : session.queuesInOrder()) {
       if (!rules.mayReclaim(queue)) {
@@ -105,6 +108,12 @@ public final class ReclaimAction implements Action {
                     // A selector of its own: it sees the room the reclaims before it released.
                     outcome =
                         new VictimSelector(session, options, consolidation, jobsWithRunningPods)
+                            .makeRoom(reclaimer);
+                  }
+                  if (outcome == VictimSelector.Outcome.NO_ROOM
+                      && GuaranteeRules.mayReclaimFor(session, reclaimer)) {
+                    outcome =
+                        new VictimSelector(session, options, guarantees, jobsWithRunningPods)
                             .makeRoom(reclaimer);
                   }
                   if (outcome == VictimSelector.Outcome.NO_ROOM) {
@@ -413,7 +422,9 @@ public final class ReclaimAction implements Action {
         }
       }
       if (!branchesKeepTheirShares(preemptor.job().queue(), freedByQueue, reclaimed)
-          || anyGuarantee && !keepGuarantees(preemptor.job().queue(), freedByQueue)) {
+          || anyGuarantee
+              && !keepGuarantees(
+                  session.dimensions().size(), preemptor.job().queue(), freedByQueue)) {
         return false;
       }
       QueueState own = preemptor.job().queue();
@@ -473,9 +484,8 @@ public final class ReclaimAction implements Action {
      * Rule 4: each queue that gives, and every queue above it up to where its branch meets the
      * reclaimer's, still holds at least its guarantee of every resource it gives.
      */
-    private boolean keepGuarantees(
-        QueueState reclaimerQueue, Map<QueueState, long[]> freedByQueue) {
-      int size = session.dimensions().size();
+    static boolean keepGuarantees(
+        int size, QueueState reclaimerQueue, Map<QueueState, long[]> freedByQueue) {
       Map<QueueState, long[]> freedUnder = new HashMap<>();
       for (Map.Entry<QueueState, long[]> entry : freedByQueue.entrySet()) {
         QueueState top = Branches.of(reclaimerQueue, entry.getKey()).theirs();

@@ -26,7 +26,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Reclaim gathering free room in pieces onto one node, in one cycle of the default configuration:
  * two nodes of 8 GPUs, each with one small job of queue b (at its share), and queue a, guaranteed
- * 8, waiting for an 8-GPU learner. 14 GPUs are free, but 7 on each node.
+ * 8, waiting for an 8-GPU learner. 14 GPUs are free, but 7 on each node. Where a test shows what
+ * moves do not do, a has no guarantee: reclaim for a guarantee takes what no move can
+ * (GuaranteeReclaimTest).
  */
 class ConsolidationTest {
 
@@ -67,6 +69,11 @@ class ConsolidationTest {
             new Snapshot(List.of(gpuNode("g0"), gpuNode("g1"), gpuNode("g2")), jobs, threeQueues()),
             Fixtures.defaultConfiguration(),
             STARTED.plusSeconds(60));
+  }
+
+  /** As {@link #threeQueues}, a guaranteed nothing. */
+  private static List<QueueInfo> unguaranteedQueues() {
+    return List.of(queue("a").build(), queue("b").build(), queue("c").build());
   }
 
   private static List<QueueInfo> threeQueues() {
@@ -118,7 +125,7 @@ class ConsolidationTest {
                 new Snapshot(
                     twoNodes(),
                     List.of(learner(), small("b1", "g0").build(), small("b2", "g1").build()),
-                    queues(Duration.ZERO)),
+                    unguaranteedQueues()),
                 withoutMoves,
                 STARTED.plusSeconds(60));
 
@@ -141,7 +148,7 @@ class ConsolidationTest {
             .build();
 
     CycleResult result =
-        cycle(List.of(learner(), spanning), queues(Duration.ZERO), STARTED.plusSeconds(60));
+        cycle(List.of(learner(), spanning), unguaranteedQueues(), STARTED.plusSeconds(60));
 
     assertThat(result.allVictims()).isEmpty();
     assertThat(result.decision("default/learner").reason())
@@ -276,7 +283,7 @@ class ConsolidationTest {
     CycleResult result =
         cycle(
             List.of(learner(), cpuHeavy("b1", "g0", 30), cpuHeavy("b2", "g0", 30), cJob),
-            threeQueues(),
+            unguaranteedQueues(),
             STARTED.plusSeconds(60));
 
     assertThat(result.allVictims()).isEmpty();

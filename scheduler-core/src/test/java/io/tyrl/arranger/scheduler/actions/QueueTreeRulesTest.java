@@ -575,11 +575,11 @@ class QueueTreeRulesTest {
    * Two nodes of 4 GPUs. Queue a asks for one learner of 4; b and c ask for much more and share the
    * other 4 (2 each). b holds 3, c 2, spread so that no node frees 4 GPUs by taking b down to its
    * share alone: the free room is there, but in pieces. a is below its share, but reclaim takes
-   * nothing from a queue within its own, so nothing is evicted, whatever a's guarantee.
+   * nothing from a queue within its own, so without a guarantee nothing is evicted.
    */
   @Test
   void aQueueBelowItsShareTakesNothingFromQueuesWithinTheirShares() {
-    CycleResult result = cycle(fragmentedNodes(), fragmentedJobs(), fragmentedQueues("4"));
+    CycleResult result = cycle(fragmentedNodes(), fragmentedJobs(), fragmentedQueues(null));
 
     assertThat(result.victimsFor("default/learner")).isEmpty();
     assertThat(result.allVictims()).isEmpty();
@@ -659,18 +659,21 @@ class QueueTreeRulesTest {
         .build();
   }
 
-  private static List<NodeInfo> fragmentedNodes() {
+  static List<NodeInfo> fragmentedNodes() {
     return List.of(gpuNode("g0", 4), gpuNode("g1", 4));
   }
 
-  private static List<QueueInfo> fragmentedQueues(String guaranteeOfA) {
+  /** Queues a, b and c; a guaranteed {@code guaranteeOfA} GPUs, or nothing when null. */
+  static List<QueueInfo> fragmentedQueues(String guaranteeOfA) {
     return List.of(
-        queue("a").guarantee(Resource.GPU, guaranteeOfA).build(),
+        guaranteeOfA == null
+            ? queue("a").build()
+            : queue("a").guarantee(Resource.GPU, guaranteeOfA).build(),
         queue("b").build(),
         queue("c").build());
   }
 
-  private static List<JobInfo> fragmentedJobs() {
+  static List<JobInfo> fragmentedJobs() {
     return List.of(
         job("learner").queue("a").minWorkers(0).leader("cpu", "1", Resource.GPU, "4").build(),
         gpuJob("b1", "b", 2, 1).running("g0", 1).stage(Stage.RUNNING).build(),

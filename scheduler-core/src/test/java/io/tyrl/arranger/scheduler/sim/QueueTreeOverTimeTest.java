@@ -432,6 +432,90 @@ class QueueTreeOverTimeTest {
   }
 
   /**
+   * A guarantee on a cluster full of small jobs, over time: four nodes of 8 GPUs, each with a 2-GPU
+   * job of queue b (guaranteed 4, its share 8); queue c submits two 1-GPU jobs a cycle from cycle 1
+   * to 12 and fills the rest. At cycle 14 queue a, guaranteed 8, submits a whole-node learner. c is
+   * above its share, but its pods alone free at most 6 GPUs on a node, and no room is free to move
+   * anything into: reclaim for the guarantee takes a node's b job and c jobs, b keeping its
+   * guarantee. b's evicted job takes its room back from c's. Then c's jobs end two at a time from
+   * cycle 30, freeing room node by node, and c's waiting jobs take it. a gets its guarantee within
+   * four cycles, b never holds less than its guarantee, every queue ends at its share, and nothing
+   * moves once settled.
+   */
+  @Test
+  void aGuaranteeTakesAWholeNodeFromQueuesWithinTheirSharesAndAboveTheirGuarantees() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    List<JobInfo> bJobs = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      nodes.add(node("g" + i).cpu("64").memory("256Gi").gpu(8).build());
+      bJobs.add(runningOneGpuPods("b-" + i, "b", 1, "g" + i).runningSince(T0).build());
+    }
+    ClusterSimulator simulator =
+        new ClusterSimulator(
+                Fixtures.scheduler(),
+                Fixtures.defaultConfiguration(),
+                nodes,
+                bJobs,
+                List.of(
+                    queue("a").guarantee(Resource.GPU, "8").build(),
+                    queue("b").guarantee(Resource.GPU, "4").build(),
+                    queue("c").build()))
+            .followingControllerStages();
+
+    Integer learnerPlacedAt = null;
+    List<Victim> settledVictims = new ArrayList<>();
+    CycleResult result = null;
+    for (int cycle = 0; cycle < 70; cycle++) {
+      if (cycle >= 1 && cycle <= 12) {
+        simulator.submit(elastic("c-" + cycle + "-0", "c", 1, 0, cycle));
+        simulator.submit(elastic("c-" + cycle + "-1", "c", 1, 0, cycle));
+      }
+      if (cycle == 14) {
+        simulator.submit(
+            job("learner")
+                .queue("a")
+                .created(T0.plusSeconds(cycle))
+                .minWorkers(0)
+                .leader("cpu", "1", Resource.GPU, "8")
+                .build());
+      }
+      if (cycle >= 30 && cycle <= 36 && cycle % 2 == 0) {
+        CycleResult last = result;
+        simulator.jobs().stream()
+            .map(JobInfo::key)
+            .filter(key -> key.startsWith("default/c-"))
+            .filter(key -> !last.decision(key).allocations().isEmpty())
+            .limit(2)
+            .toList()
+            .forEach(simulator::complete);
+      }
+      result = simulator.cycle(T0.plusSeconds(10 + cycle));
+      assertThat(DecisionChecks.overCommitments(simulator.lastSnapshot(), result))
+          .as("cycle %d", cycle)
+          .isEmpty();
+      if (cycle >= 1) {
+        assertThat(gpus(simulator, result, "b"))
+            .as("cycle %d: b keeps its guarantee", cycle)
+            .isGreaterThanOrEqualTo(4);
+      }
+      if (cycle >= 14
+          && learnerPlacedAt == null
+          && !result.decision("default/learner").allocations().isEmpty()) {
+        learnerPlacedAt = cycle;
+      }
+      if (cycle >= 50) {
+        settledVictims.addAll(result.allVictims());
+      }
+    }
+
+    assertThat(learnerPlacedAt).as("the learner placed").isBetween(14, 18);
+    assertThat(gpus(simulator, result, "a")).isEqualTo(8);
+    assertThat(gpus(simulator, result, "b")).as("b's evicted job runs again").isEqualTo(8);
+    assertThat(gpus(simulator, result, "c")).as("c at its share").isEqualTo(16);
+    assertThat(settledVictims).as("nothing moves once settled").isEmpty();
+  }
+
+  /**
    * A running job of queue x: a 1-GPU learner and seven 1-GPU actors, all of them its minimum, four
    * pods on {@code here} and four on {@code next}.
    */
