@@ -4,16 +4,22 @@ import static io.tyrl.arranger.scheduler.actions.QueueTreeRulesTest.fragmentedJo
 import static io.tyrl.arranger.scheduler.actions.QueueTreeRulesTest.fragmentedNodes;
 import static io.tyrl.arranger.scheduler.actions.QueueTreeRulesTest.fragmentedQueues;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
+import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.JobInfo;
+import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
 import io.tyrl.arranger.scheduler.api.Victim;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -27,11 +33,27 @@ import org.junit.jupiter.api.Test;
 class GuaranteeReclaimTest {
 
   private static CycleResult cycle(List<QueueInfo> queues) {
+    return cycle(fragmentedNodes(), fragmentedJobs(), queues);
+  }
+
+  private static CycleResult cycle(
+      List<NodeInfo> nodes, List<JobInfo> jobs, List<QueueInfo> queues) {
     return Fixtures.scheduler()
         .runCycle(
-            new Snapshot(fragmentedNodes(), fragmentedJobs(), queues),
+            new Snapshot(nodes, jobs, queues),
             Fixtures.defaultConfiguration(),
             T0.plusSeconds(3600));
+  }
+
+  /** A running job of one pod of {@code gpus} GPUs on the node. */
+  private static JobInfo holding(String name, String queue, int gpus, String node) {
+    return job(name)
+        .queue(queue)
+        .minWorkers(0)
+        .leader("cpu", "1", Resource.GPU, String.valueOf(gpus))
+        .running(node, 0)
+        .stage(Stage.RUNNING)
+        .build();
   }
 
   /**
@@ -74,5 +96,102 @@ class GuaranteeReclaimTest {
     assertThat(result.allVictims()).isEmpty();
     assertThat(result.decision("default/learner").reason())
         .isNotEqualTo(ReasonCode.WAITING_FOR_VICTIMS);
+  }
+
+  /**
+   * The tiers' veto holds: with b2 a {@code kube-system} job, which conformance spares, a takes g0
+   * instead (b1 and c1, one more pod than on g1).
+   */
+  @Test
+  void theTiersVetoHoldsForAGuarantee() {
+    List<JobInfo> jobs = new ArrayList<>();
+    for (JobInfo job : fragmentedJobs()) {
+      jobs.add(
+          job.name().equals("b2")
+              ? job("b2")
+                  .namespace("kube-system")
+                  .queue("b")
+                  .minWorkers(0)
+                  .leader("cpu", "1", Resource.GPU, "1")
+                  .running("g1", 0)
+                  .stage(Stage.RUNNING)
+                  .build()
+              : job);
+    }
+
+    CycleResult result = cycle(fragmentedNodes(), jobs, fragmentedQueues("4"));
+
+    assertThat(result.victimsFor("default/learner"))
+        .extracting(Victim::jobKey)
+        .containsExactlyInAnyOrder("default/b1", "default/c1");
+  }
+
+  /**
+   * a, guaranteed 4 and weighing 1 against b's and c's 8, deserves 4 and holds 1 on g0, which it
+   * fills. Its 4-GPU learner would take it to 5, above its share: a holds less than its guarantee,
+   * but the learner does not take for it, and nothing is evicted (b is 1 above its share, which
+   * frees 4 on no node). Taken for the guarantee, that room would be the next room reclaim proper
+   * takes back from a.
+   */
+  @Test
+  void aJobThatWouldTakeItsQueueAboveItsShareTakesNothingForTheGuarantee() {
+    List<JobInfo> jobs = new ArrayList<>(fragmentedJobs());
+    jobs.add(holding("a-run", "a", 1, "g0"));
+    List<QueueInfo> queues =
+        List.of(
+            queue("a").guarantee(Resource.GPU, "4").build(),
+            queue("b").weight(8).build(),
+            queue("c").weight(8).build());
+
+    CycleResult result = cycle(fragmentedNodes(), jobs, queues);
+
+    assertThat(
+            io.tyrl.arranger.scheduler.sim.DecisionChecks.wholeGpus(
+                result.queues().get("a").deserved().get(Resource.GPU)))
+        .isEqualTo(4);
+    assertThat(result.allVictims()).isEmpty();
+  }
+
+  /**
+   * A tree on two nodes of 4 GPUs: department r, guaranteed 4, holds it through team x (guaranteed
+   * nothing, 2 GPUs on each node), while its team a, guaranteed 4, waits for a 4-GPU learner;
+   * department p, weighing 10 and at its share, holds 2 GPUs on each node. a may take x's pods, its
+   * sibling's, but not p's: r holds its guarantee, so a takes from its own department only, and x's
+   * pods free 2 GPUs on a node. Nothing is evicted.
+   */
+  @Test
+  void aTeamTakesFromAnotherDepartmentOnlyWhenItsOwnIsBelowItsGuarantee() {
+    List<NodeInfo> nodes =
+        List.of(
+            node("g0").cpu("64").memory("256Gi").gpu(4).build(),
+            node("g1").cpu("64").memory("256Gi").gpu(4).build());
+    List<JobInfo> jobs =
+        List.of(
+            job("learner").queue("a").minWorkers(0).leader("cpu", "1", Resource.GPU, "4").build(),
+            holding("x0", "x", 2, "g0"),
+            holding("x1", "x", 2, "g1"),
+            holding("p0", "p", 2, "g0"),
+            holding("p1", "p", 2, "g1"),
+            job("p-more").queue("p").minWorkers(0).leader("cpu", "1", Resource.GPU, "4").build());
+    List<QueueInfo> tree =
+        List.of(
+            queue("r").guarantee(Resource.GPU, "4").build(),
+            queue("p").weight(10).build(),
+            queue("a").parent("r").guarantee(Resource.GPU, "4").build(),
+            queue("x").parent("r").build());
+    List<QueueInfo> rShort =
+        List.of(
+            queue("r").guarantee(Resource.GPU, "6").build(),
+            queue("p").weight(10).build(),
+            queue("a").parent("r").guarantee(Resource.GPU, "4").build(),
+            queue("x").parent("r").guarantee(Resource.GPU, "2").build());
+
+    CycleResult result = cycle(nodes, jobs, tree);
+    CycleResult whenRIsShort = cycle(nodes, jobs, rShort);
+
+    assertThat(result.allVictims()).isEmpty();
+    assertThat(whenRIsShort.victimsFor("default/learner"))
+        .extracting(Victim::jobKey)
+        .containsExactlyInAnyOrder("default/x0", "default/p0");
   }
 }
