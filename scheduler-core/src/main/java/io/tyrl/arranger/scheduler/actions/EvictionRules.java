@@ -4,8 +4,13 @@ import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.TaskState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /** What differs between preempt and reclaim when the victim selector makes room for a job. */
 interface EvictionRules {
@@ -44,6 +49,35 @@ interface EvictionRules {
     java.time.Instant since =
         job.info().runningSince() != null ? job.info().runningSince() : job.info().creationTime();
     return !now.isBefore(since.plus(minimum));
+  }
+
+  /**
+   * The candidates that free what is taken, judging a job offered whole (all its placed pods among
+   * the candidates) as one: it goes, all its pods, when one of them frees what is taken — its cpu
+   * actors with its GPU learner, or no job mixing such pods could ever make room — while a pod
+   * offered alone (an elastic worker) must free it itself.
+   */
+  static List<TaskState> freeingWhatIsTaken(
+      List<TaskState> candidates, Predicate<TaskState> freesWhatIsTaken) {
+    Map<JobState, Integer> offered = new HashMap<>();
+    Set<JobState> jobsFreeing = new HashSet<>();
+    for (TaskState victim : candidates) {
+      if (victim.status().isPlaced()) {
+        offered.merge(victim.job(), 1, Integer::sum);
+      }
+      if (freesWhatIsTaken.test(victim)) {
+        jobsFreeing.add(victim.job());
+      }
+    }
+    List<TaskState> eligible = new ArrayList<>();
+    for (TaskState victim : candidates) {
+      JobState job = victim.job();
+      boolean offeredWhole = offered.getOrDefault(job, 0) == job.placedTasks();
+      if (offeredWhole ? jobsFreeing.contains(job) : freesWhatIsTaken.test(victim)) {
+        eligible.add(victim);
+      }
+    }
+    return eligible;
   }
 
   /**

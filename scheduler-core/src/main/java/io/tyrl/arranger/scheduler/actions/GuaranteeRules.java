@@ -7,12 +7,8 @@ import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Reclaim for a guarantee, tried when reclaim's own rules find no victims: a job of a queue below
@@ -82,17 +78,8 @@ final class GuaranteeRules implements EvictionRules {
         return false;
       }
     }
-    return aboveGuaranteeSomewhere(branches.theirs())
-        && belowGuaranteeSomewhere(branches.ours(), preemptor);
-  }
-
-  private boolean aboveGuaranteeSomewhere(QueueState queue) {
-    for (int d = 0; d < session.dimensions().size(); d++) {
-      if (d != ResourceDimensions.PODS && queue.allocated(d) > queue.guarantee(d)) {
-        return true;
-      }
-    }
-    return false;
+    // Whether their branch has anything above its guarantee to give is withinLimits' to judge.
+    return belowGuaranteeSomewhere(branches.ours(), preemptor);
   }
 
   private static boolean belowGuaranteeSomewhere(QueueState queue, JobState reclaimer) {
@@ -120,32 +107,14 @@ final class GuaranteeRules implements EvictionRules {
 
   /**
    * A victim must free a resource the pod takes for its guarantee, of which its queue holds more
-   * than its guarantee; a job offered whole goes when any of its pods does (its cpu actors go with
-   * its GPU learner).
+   * than its guarantee; a job offered whole is judged as one.
    */
   @Override
   public List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates) {
     boolean[] reclaimed = reclaimed(preemptor);
-    Map<JobState, Integer> offered = new HashMap<>();
-    Set<JobState> jobsFreeing = new HashSet<>();
-    for (TaskState victim : candidates) {
-      if (victim.status().isPlaced()) {
-        offered.merge(victim.job(), 1, Integer::sum);
-      }
-      if (freesReclaimedAboveGuarantee(victim, reclaimed)) {
-        jobsFreeing.add(victim.job());
-      }
-    }
-    List<TaskState> eligible = new ArrayList<>();
-    for (TaskState victim : candidates) {
-      JobState job = victim.job();
-      boolean offeredWhole = offered.getOrDefault(job, 0) == job.placedTasks();
-      if (offeredWhole
-          ? jobsFreeing.contains(job)
-          : freesReclaimedAboveGuarantee(victim, reclaimed)) {
-        eligible.add(victim);
-      }
-    }
+    List<TaskState> eligible =
+        EvictionRules.freeingWhatIsTaken(
+            candidates, victim -> freesReclaimedAboveGuarantee(victim, reclaimed));
     return eligible.isEmpty() ? eligible : session.tiers().reclaimableVictims(preemptor, eligible);
   }
 

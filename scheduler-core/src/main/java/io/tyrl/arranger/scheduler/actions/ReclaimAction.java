@@ -358,26 +358,9 @@ public final class ReclaimAction implements Action {
     @Override
     public List<TaskState> allowedByPolicies(TaskState preemptor, List<TaskState> candidates) {
       boolean[] reclaimed = reclaimed(preemptor);
-      Map<JobState, Integer> offered = new HashMap<>();
-      Set<JobState> jobsFreeing = new HashSet<>();
-      for (TaskState victim : candidates) {
-        if (victim.status().isPlaced()) {
-          offered.merge(victim.job(), 1, Integer::sum);
-        }
-        if (freesReclaimedAboveShare(victim, reclaimed)) {
-          jobsFreeing.add(victim.job());
-        }
-      }
-      List<TaskState> eligible = new ArrayList<>();
-      for (TaskState victim : candidates) {
-        JobState job = victim.job();
-        boolean offeredWhole = offered.getOrDefault(job, 0) == job.placedTasks();
-        if (offeredWhole
-            ? jobsFreeing.contains(job)
-            : freesReclaimedAboveShare(victim, reclaimed)) {
-          eligible.add(victim);
-        }
-      }
+      List<TaskState> eligible =
+          EvictionRules.freeingWhatIsTaken(
+              candidates, victim -> freesReclaimedAboveShare(victim, reclaimed));
       return eligible.isEmpty()
           ? eligible
           : session.tiers().reclaimableVictims(preemptor, eligible);

@@ -3,6 +3,7 @@ package io.tyrl.arranger.scheduler.actions;
 import static io.tyrl.arranger.scheduler.actions.QueueTreeRulesTest.fragmentedJobs;
 import static io.tyrl.arranger.scheduler.actions.QueueTreeRulesTest.fragmentedNodes;
 import static io.tyrl.arranger.scheduler.actions.QueueTreeRulesTest.fragmentedQueues;
+import static io.tyrl.arranger.scheduler.sim.DecisionChecks.wholeGpus;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.T0;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.job;
 import static io.tyrl.arranger.scheduler.sim.Fixtures.node;
@@ -11,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.scheduler.api.CycleResult;
+import io.tyrl.arranger.scheduler.api.GangMode;
 import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.NodeInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
@@ -46,7 +48,7 @@ class GuaranteeReclaimTest {
   }
 
   /** A running job of one pod of {@code gpus} GPUs on the node. */
-  private static JobInfo holding(String name, String queue, int gpus, String node) {
+  static JobInfo holding(String name, String queue, int gpus, String node) {
     return job(name)
         .queue(queue)
         .minWorkers(0)
@@ -127,16 +129,30 @@ class GuaranteeReclaimTest {
   }
 
   /**
-   * a, guaranteed 4 and weighing 1 against b's and c's 8, deserves 4 and holds 1 on g0, which it
-   * fills. Its 4-GPU learner would take it to 5, above its share: a holds less than its guarantee,
-   * but the learner does not take for it, and nothing is evicted (b is 1 above its share, which
-   * frees 4 on no node). Taken for the guarantee, that room would be the next room reclaim proper
-   * takes back from a.
+   * a, guaranteed 4 and weighing 1 against b's and c's 8, deserves 4. Its NonStrict job holds its
+   * 1-GPU worker on g0 (which it fills) and waits for its 4-GPU learner, which would take a to 5,
+   * above its share: a holds less than its guarantee, but the learner does not take for it, and
+   * nothing is evicted (b is 1 above its share, which frees 4 on no node). Taken for the guarantee,
+   * that room would be the next room reclaim proper takes back from a.
    */
   @Test
-  void aJobThatWouldTakeItsQueueAboveItsShareTakesNothingForTheGuarantee() {
-    List<JobInfo> jobs = new ArrayList<>(fragmentedJobs());
-    jobs.add(holding("a-run", "a", 1, "g0"));
+  void aPodThatWouldTakeItsQueueAboveItsShareTakesNothingForTheGuarantee() {
+    List<JobInfo> jobs = new ArrayList<>();
+    for (JobInfo job : fragmentedJobs()) {
+      if (!job.name().equals("learner")) {
+        jobs.add(job);
+      }
+    }
+    jobs.add(
+        job("learner")
+            .queue("a")
+            .gang(GangMode.NON_STRICT)
+            .minWorkers(1)
+            .leader("cpu", "1", Resource.GPU, "4")
+            .workers("actor", 1, "cpu", "1", Resource.GPU, "1")
+            .placed("learner-actor-0", "g0")
+            .stage(Stage.STARTING)
+            .build());
     List<QueueInfo> queues =
         List.of(
             queue("a").guarantee(Resource.GPU, "4").build(),
@@ -145,10 +161,8 @@ class GuaranteeReclaimTest {
 
     CycleResult result = cycle(fragmentedNodes(), jobs, queues);
 
-    assertThat(
-            io.tyrl.arranger.scheduler.sim.DecisionChecks.wholeGpus(
-                result.queues().get("a").deserved().get(Resource.GPU)))
-        .isEqualTo(4);
+    assertThat(wholeGpus(result.queues().get("a").deserved().get(Resource.GPU))).isEqualTo(4);
+    assertThat(wholeGpus(result.queues().get("a").allocated().get(Resource.GPU))).isEqualTo(1);
     assertThat(result.allVictims()).isEmpty();
   }
 
