@@ -200,12 +200,79 @@ class GuaranteeReclaimTest {
             queue("a").parent("r").guarantee(Resource.GPU, "4").build(),
             queue("x").parent("r").guarantee(Resource.GPU, "2").build());
 
+    List<QueueInfo> rShortXAtItsGuaranteeOnGiving =
+        List.of(
+            queue("r").guarantee(Resource.GPU, "7").build(),
+            queue("p").weight(10).build(),
+            queue("a").parent("r").guarantee(Resource.GPU, "4").build(),
+            queue("x").parent("r").guarantee(Resource.GPU, "3").build());
+
     CycleResult result = cycle(nodes, jobs, tree);
     CycleResult whenRIsShort = cycle(nodes, jobs, rShort);
+    CycleResult whenXWouldFallBelowItsGuarantee = cycle(nodes, jobs, rShortXAtItsGuaranteeOnGiving);
 
     assertThat(result.allVictims()).isEmpty();
+    assertThat(whenXWouldFallBelowItsGuarantee.allVictims()).isEmpty();
     assertThat(whenRIsShort.victimsFor("default/learner"))
         .extracting(Victim::jobKey)
         .containsExactlyInAnyOrder("default/x0", "default/p0");
+  }
+
+  /**
+   * Two nodes of 4 GPUs and 4 cpu. a, guaranteed 4 and weighing 4 (so that its cpu share holds the
+   * learner's), waits for a learner of 4 GPUs and 3 cpu. g0 holds b1 (2 GPUs) and c1, a {@code
+   * kube-system} job conformance spares; g1 holds b2 and c2 (1 GPU and 1 cpu each) and d1, a job of
+   * queue d asking 2 cpu and no GPU. Only g1 could hold the learner, and only without d1 too; but
+   * d1 frees no GPU, which is all a takes for its guarantee: nothing is evicted.
+   */
+  @Test
+  void aGuaranteeOfGpusTakesNoJobThatFreesNone() {
+    List<NodeInfo> nodes =
+        List.of(
+            node("g0").cpu("4").memory("64Gi").gpu(4).build(),
+            node("g1").cpu("4").memory("64Gi").gpu(4).build());
+    List<JobInfo> jobs =
+        List.of(
+            job("learner").queue("a").minWorkers(0).leader("cpu", "3", Resource.GPU, "4").build(),
+            job("b1")
+                .queue("b")
+                .minWorkers(1)
+                .leader("cpu", "1", Resource.GPU, "1")
+                .workers("actor", 1, "cpu", "1", Resource.GPU, "1")
+                .running("g0", 1)
+                .stage(Stage.RUNNING)
+                .build(),
+            job("c1")
+                .namespace("kube-system")
+                .queue("c")
+                .minWorkers(0)
+                .leader("cpu", "1", Resource.GPU, "1")
+                .running("g0", 0)
+                .stage(Stage.RUNNING)
+                .build(),
+            holding("b2", "b", 1, "g1"),
+            holding("c2", "c", 1, "g1"),
+            job("d1")
+                .queue("d")
+                .minWorkers(0)
+                .leader("cpu", "2")
+                .running("g1", 0)
+                .stage(Stage.RUNNING)
+                .build(),
+            job("b-more").queue("b").minWorkers(0).leader("cpu", "1", Resource.GPU, "4").build(),
+            job("c-more").queue("c").minWorkers(0).leader("cpu", "1", Resource.GPU, "4").build());
+    List<QueueInfo> queues =
+        List.of(
+            queue("a").guarantee(Resource.GPU, "4").weight(4).build(),
+            queue("b").build(),
+            queue("c").build(),
+            queue("d").build());
+
+    CycleResult result = cycle(nodes, jobs, queues);
+
+    assertThat(result.decision("default/learner").reason())
+        .as("enqueued, it reaches reclaim")
+        .isNotEqualTo(ReasonCode.NOT_ENQUEUED);
+    assertThat(result.allVictims()).isEmpty();
   }
 }
