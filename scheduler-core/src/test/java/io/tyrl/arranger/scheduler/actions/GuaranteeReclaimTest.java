@@ -82,6 +82,19 @@ class GuaranteeReclaimTest {
         .isEqualTo(ReasonCode.WAITING_FOR_VICTIMS);
   }
 
+  /** With b and c not {@code reclaimable}, nothing is taken from them for a's guarantee either. */
+  @Test
+  void aQueueThatIsNotReclaimableGivesNothingForAGuarantee() {
+    CycleResult result =
+        cycle(
+            List.of(
+                queue("a").guarantee(Resource.GPU, "4").build(),
+                queue("b").reclaimable(false).build(),
+                queue("c").reclaimable(false).build()));
+
+    assertThat(result.allVictims()).isEmpty();
+  }
+
   /**
    * b guaranteed 3 (all it holds) and c 1: c may give one GPU, b none, and no node frees 4 that
    * way. Nothing is evicted: a guarantee is never taken for another's.
