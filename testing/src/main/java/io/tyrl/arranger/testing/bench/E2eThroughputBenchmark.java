@@ -144,7 +144,9 @@ public final class E2eThroughputBenchmark {
           runs.put(ArrangerPhase.NAME, repeat(arranger));
         }
         if (options.phases().contains(BigJobPhase.NAME)) {
-          runs.put(BigJobPhase.NAME, repeat(new BigJobPhase(cluster, options, services, arranger)));
+          BigJobPhase bigJob = new BigJobPhase(cluster, options, services, arranger);
+          bigJob.warmUp();
+          runs.put(BigJobPhase.NAME, repeat(bigJob));
         }
         progress(
             "[arranger] stopping the services (peak RSS: scheduler %.0f MiB, controller %.0f MiB)",
