@@ -4,7 +4,11 @@ import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.tyrl.arranger.crd.contract.PodLabels;
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -15,10 +19,24 @@ import java.util.function.Function;
  */
 public final class JobEventRouter {
 
-  private volatile Consumer<String> target;
+  /**
+   * How long a worker's start (its phase or readiness, the pod neither ending nor deleted) may wait
+   * before its job is reconciled: the work queue keeps one such wait per job, so a job's workers
+   * starting together are looked at once a second, not once each. Every reconcile reads all of a
+   * job's pods; a job of 5,000 actors whose workers started one by one was reconciled back to back
+   * while they did, for status reports held back anyway.
+   */
+  static final Duration WORKER_START_DELAY = Duration.ofSeconds(1);
 
-  public void routeTo(Consumer<String> queue) {
-    this.target = queue;
+  private static final Set<String> NOT_ENDED = Set.of("Pending", "Running");
+
+  /** Where events go: at once, or after a delay (waits for one key collapse into the first). */
+  private record Target(Consumer<String> now, BiConsumer<String, Duration> later) {}
+
+  private volatile Target target;
+
+  public void routeTo(Consumer<String> now, BiConsumer<String, Duration> later) {
+    this.target = new Target(now, later);
   }
 
   public void stop() {
@@ -54,7 +72,11 @@ public final class JobEventRouter {
 
       @Override
       public void onUpdate(V1Pod before, V1Pod after) {
-        InformerCache.jobKeyOf(after).ifPresent(JobEventRouter.this::route);
+        if (isWorkerStarting(before, after)) {
+          InformerCache.jobKeyOf(after).ifPresent(JobEventRouter.this::routeSoon);
+        } else {
+          InformerCache.jobKeyOf(after).ifPresent(JobEventRouter.this::route);
+        }
       }
 
       @Override
@@ -121,10 +143,36 @@ public final class JobEventRouter {
     };
   }
 
+  /**
+   * A worker's update that only reports it starting: not the leader (whose address its workers wait
+   * for), not being deleted, and neither before nor after ended.
+   */
+  static boolean isWorkerStarting(V1Pod before, V1Pod after) {
+    return after.getMetadata() != null
+        && after.getMetadata().getLabels() != null
+        && PodLabels.WORKER.equals(after.getMetadata().getLabels().get(PodLabels.ROLE))
+        && after.getMetadata().getDeletionTimestamp() == null
+        && NOT_ENDED.contains(phaseOf(before))
+        && NOT_ENDED.contains(phaseOf(after));
+  }
+
+  private static String phaseOf(V1Pod pod) {
+    return pod.getStatus() == null || pod.getStatus().getPhase() == null
+        ? "Pending"
+        : pod.getStatus().getPhase();
+  }
+
   private void route(String key) {
-    Consumer<String> queue = target;
+    Target queue = target;
     if (queue != null) {
-      queue.accept(key);
+      queue.now().accept(key);
+    }
+  }
+
+  private void routeSoon(String key) {
+    Target queue = target;
+    if (queue != null) {
+      queue.later().accept(key, WORKER_START_DELAY);
     }
   }
 }

@@ -89,7 +89,7 @@ public final class LeaderOnlyController implements LeadershipListener {
       }
       // Route events first, then enqueue what is cached: a job changing in between is enqueued
       // twice, never missed.
-      router.routeTo(term::enqueue);
+      router.routeTo(term::enqueue, term::enqueueAfter);
       cache.jobKeys().forEach(term::enqueue);
       term.start();
       log.info("controller started: reconciling {} cached TYJobs", cache.jobKeys().size());

@@ -8,10 +8,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +51,11 @@ public final class ReconcileWorkers {
 
   private final RateLimitingQueue<String> queue;
   private final ScheduledExecutorService queueClock;
+
+  /** Keys waiting out an {@link #enqueueAfter} delay, and the clock they wait on. */
+  private final Set<String> delayed = ConcurrentHashMap.newKeySet();
+
+  private final ScheduledExecutorService delays;
   private final List<Thread> workers = new ArrayList<>();
 
   /**
@@ -67,6 +74,9 @@ public final class ReconcileWorkers {
     this.queueClock =
         Executors.newSingleThreadScheduledExecutor(
             DaemonThreads.named("arranger-controller-queue"));
+    this.delays =
+        Executors.newSingleThreadScheduledExecutor(
+            DaemonThreads.named("arranger-controller-delays"));
     this.queue =
         metrics
             .workQueue()
@@ -87,11 +97,29 @@ public final class ReconcileWorkers {
     queue.add(key);
   }
 
+  /**
+   * Enqueues the key after the delay; while it waits, further delayed enqueues of it are dropped.
+   * (The queue's own {@code addAfter} may keep one timer per call: fifty calls within the delay
+   * once reconciled the job fourteen times.)
+   */
+  public void enqueueAfter(String key, Duration delay) {
+    if (delayed.add(key)) {
+      delays.schedule(
+          () -> {
+            delayed.remove(key);
+            queue.add(key);
+          },
+          delay.toNanos(),
+          TimeUnit.NANOSECONDS);
+    }
+  }
+
   /** Stops taking work at once; reconciles in flight are interrupted. */
   public void shutDown() {
     queue.shutDown();
     workers.forEach(Thread::interrupt);
     queueClock.shutdownNow();
+    delays.shutdownNow();
   }
 
   /**

@@ -57,6 +57,36 @@ class ReconcileWorkersTest {
   }
 
   @Test
+  void delayedEnqueuesOfOneJobWhileItWaitsAreReconciledOnce() {
+    List<String> reconciled = new CopyOnWriteArrayList<>();
+    workers =
+        new ReconcileWorkers(
+            key -> {
+              reconciled.add(key);
+              return ReconcileResult.SUCCESS;
+            },
+            2,
+            Duration.ofMillis(10),
+            Duration.ofMillis(20),
+            BATCHED_RECHECK,
+            metrics);
+    workers.start();
+
+    long start = System.nanoTime();
+    for (int i = 0; i < 50; i++) {
+      workers.enqueueAfter("rl/huge", Duration.ofMillis(200));
+    }
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> reconciled.contains("rl/huge"));
+    long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    // A job enqueued at once after the delayed ones is reconciled after any of them would be.
+    workers.enqueue("rl/marker");
+    await().atMost(Duration.ofSeconds(5)).until(() -> reconciled.contains("rl/marker"));
+    assertThat(reconciled).filteredOn("rl/huge"::equals).hasSize(1);
+    assertThat(waited).as("not before the delay").isGreaterThanOrEqualTo(190);
+  }
+
+  @Test
   void aJobWhoseReportsWereHeldBackIsLookedAtAgainAfterTheBatchPeriodWithoutAnEvent() {
     List<Long> attempts = new CopyOnWriteArrayList<>();
     workers =
