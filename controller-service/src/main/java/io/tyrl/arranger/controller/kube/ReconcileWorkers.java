@@ -99,8 +99,8 @@ public final class ReconcileWorkers {
 
   /**
    * Enqueues the key after the delay; while it waits, further delayed enqueues of it are dropped.
-   * (The queue's own {@code addAfter} may keep one timer per call: fifty calls within the delay
-   * once reconciled the job fourteen times.)
+   * (The queue's own {@code addAfter} keeps one timer per call: fifty calls within the delay once
+   * reconciled the job fourteen times.)
    */
   public void enqueueAfter(String key, Duration delay) {
     if (delayed.add(key)) {
