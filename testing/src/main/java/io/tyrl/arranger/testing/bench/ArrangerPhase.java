@@ -43,9 +43,11 @@ final class ArrangerPhase implements Phase {
 
   /**
    * Warms both services' JVMs with as many jobs as one run (at most {@value #MOST_WARMUP_JOBS}),
-   * once, before any run of pods-only or Arranger: a service in production is not cold. A quarter
-   * of a run left the JITs cold at 100 nodes (62 jobs; three runs after it placed 145, 177 and 283
-   * pods/s, each faster than the one before).
+   * once, before any run of pods-only or Arranger: a service in production is not cold. After a
+   * quarter of a run (62 jobs at 100 nodes) three runs placed 145, 177 and 283 pods/s, each faster
+   * than the one before; after a whole run's, 177, 160 and 194 — at that size the runs spread with
+   * the machine more than with the warm-up, but none is measured on a JVM that has placed fewer
+   * jobs than it is timed on.
    */
   void warmUp() {
     RawApi api = cluster.api();
