@@ -33,6 +33,7 @@ public final class ControlPlane implements AutoCloseable {
 
   public static final String ADMIN = "arranger-admin";
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+  static final int START_ATTEMPTS = 3;
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
 
   private final Path workDir;
@@ -57,26 +58,42 @@ public final class ControlPlane implements AutoCloseable {
     this.apiServerPort = FreePorts.onLoopback();
   }
 
-  /** Starts a control plane with the admin identity and the given extra identities (no rights). */
+  /**
+   * Starts a control plane with the admin identity and the given extra identities (no rights). A
+   * free port is found by binding and closing it, so another process may take it before etcd or
+   * kube-apiserver binds it (an outgoing connection's local port, on a busy machine): a start that
+   * fails so is tried again on new ports, at most {@value #START_ATTEMPTS} times.
+   */
   public static ControlPlane start(List<String> extraUsers) {
     ControlPlaneBinaries binaries = ControlPlaneBinaries.locate();
     Map<String, String> tokens = new LinkedHashMap<>();
     tokens.put(ADMIN, UUID.randomUUID().toString());
     extraUsers.forEach(user -> tokens.put(user, UUID.randomUUID().toString()));
-    ControlPlane controlPlane;
-    try {
-      controlPlane =
-          new ControlPlane(binaries, Files.createTempDirectory("arranger-control-plane-"), tokens);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a temporary folder for the control plane", e);
+    for (int attempt = 1; ; attempt++) {
+      ControlPlane controlPlane;
+      try {
+        controlPlane =
+            new ControlPlane(
+                binaries, Files.createTempDirectory("arranger-control-plane-"), tokens);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot create a temporary folder for the control plane", e);
+      }
+      try {
+        controlPlane.launch();
+        return controlPlane;
+      } catch (RuntimeException e) {
+        controlPlane.close();
+        if (attempt >= START_ATTEMPTS || !portWasTaken(e)) {
+          throw e;
+        }
+        sleep(Duration.ofMillis(200L * attempt));
+      }
     }
-    try {
-      controlPlane.launch();
-      return controlPlane;
-    } catch (RuntimeException e) {
-      controlPlane.close();
-      throw e;
-    }
+  }
+
+  /** True when a component could not start because its port was taken. */
+  static boolean portWasTaken(RuntimeException failure) {
+    return failure.getMessage() != null && failure.getMessage().contains("address already in use");
   }
 
   public static ControlPlane start() {
