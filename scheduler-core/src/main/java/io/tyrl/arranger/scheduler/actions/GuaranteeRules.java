@@ -7,6 +7,7 @@ import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.ResourceDimensions;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.TaskState;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,6 +31,12 @@ import java.util.Map;
 final class GuaranteeRules implements EvictionRules {
 
   private final Session session;
+
+  /**
+   * Each queue's deserved share as a vector, read once per cycle: the victim search asks for the
+   * pod's reclaimed resources on every node it plans.
+   */
+  private final Map<QueueState, long[]> shares = new HashMap<>();
 
   GuaranteeRules(Session session) {
     this.session = session;
@@ -97,7 +104,7 @@ final class GuaranteeRules implements EvictionRules {
   /** The resources the pod takes for its guarantee. */
   private boolean[] reclaimed(TaskState reclaimer) {
     QueueState queue = reclaimer.job().queue();
-    long[] share = session.dimensions().vector(queue.deserved());
+    long[] share = shares.computeIfAbsent(queue, q -> session.dimensions().vector(q.deserved()));
     boolean[] reclaimed = new boolean[share.length];
     for (int d : reclaimer.requestedDimensions()) {
       reclaimed[d] = takesForGuarantee(queue, d, reclaimer.request(d), share[d]);
