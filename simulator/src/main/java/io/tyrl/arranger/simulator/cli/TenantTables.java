@@ -15,7 +15,7 @@ final class TenantTables {
   static void print(List<TenantSummary> summaries, PrintStream out) {
     out.printf(
         Locale.ROOT,
-        "%-14s %-18s %3s %4s %3s %5s %5s %8s %8s %8s %8s %6s %8s %5s %5s %9s %9s %5s%n",
+        "%-14s %-18s %3s %4s %3s %5s %5s %8s %8s %8s %8s %6s %8s %9s %5s %5s %9s %9s %5s%n",
         "configuration",
         "queue",
         "lvl",
@@ -29,6 +29,7 @@ final class TenantTables {
         "below-g",
         "viol",
         "longest",
+        "viol-owed",
         "core",
         "surp",
         "wait-p50",
@@ -38,7 +39,7 @@ final class TenantTables {
       for (TenantQueueSummary q : s.queues()) {
         out.printf(
             Locale.ROOT,
-            "%-14s %-18s %3d %4d %3d %5d %5s %8s %8s %8s %8s %6d %8.0f %5d %5d %9.1f %9.1f %5d%n",
+            "%-14s %-18s %3d %4d %3d %5d %5s %8s %8s %8s %8s %6d %8.0f %9d %5d %5d %9.1f %9.1f %5d%n",
             s.variant(),
             (q.level() > 1 ? "  ".repeat(q.level() - 1) : "") + q.queue(),
             q.level(),
@@ -52,6 +53,7 @@ final class TenantTables {
             Formats.percent(q.belowGuaranteeShare()),
             q.guaranteeViolations(),
             q.longestBelowSeconds(),
+            q.owedViolations(),
             q.coreEvictions(),
             q.surplusEvictions(),
             q.waitP50(),
@@ -83,9 +85,10 @@ final class TenantTables {
     }
     out.printf(
         Locale.ROOT,
-        "%n%-14s %10s %13s %15s %11s %13s %9s %9s %7s%n",
+        "%n%-14s %10s %10s %13s %15s %11s %13s %9s %9s %7s%n",
         "configuration",
         "violations",
+        "viol-owed",
         "share-dev-max",
         "core-evictions",
         "of-which-",
@@ -95,7 +98,8 @@ final class TenantTables {
         "surplus");
     out.printf(
         Locale.ROOT,
-        "%-14s %10s %13s %15s %11s %13s %9s %9s %7s%n",
+        "%-14s %10s %10s %13s %15s %11s %13s %9s %9s %7s%n",
+        "",
         "",
         "",
         "",
@@ -108,9 +112,10 @@ final class TenantTables {
     for (TenantSummary s : summaries) {
       out.printf(
           Locale.ROOT,
-          "%-14s %10d %13s %15d %11d %13d %9d %9d %7d%n",
+          "%-14s %10d %10d %13s %15d %11d %13d %9d %9d %7d%n",
           s.variant(),
           s.guaranteeViolations(),
+          s.owedViolations(),
           Formats.percent(s.shareDevMax()),
           s.coreEvictions(),
           s.coreEvictionsWhileSurplus(),
@@ -121,9 +126,11 @@ final class TenantTables {
     }
     out.printf(
         Locale.ROOT,
-        "(shares: mean %% of the cluster's GPUs over the window; below-g: %% of the run below"
-            + " min(guarantee, demand); viol: such stretches longer than %.0f s; longest: the longest"
-            + " stretch in s; core/surp: whole-job and elastic-only victims of the queue's jobs)%n%n",
+        "(shares: mean %% of the cluster's GPUs over the window; below-g: %% of the run asking"
+            + " for at least its guarantee and holding less; viol: such stretches longer than %.0f s;"
+            + " longest: the longest stretch in s; viol-owed: stretches below min(guarantee, demand)"
+            + " longer than the grace; core/surp: whole-job and elastic-only victims of the queue's"
+            + " jobs)%n%n",
         summaries.get(0).graceSeconds());
   }
 }

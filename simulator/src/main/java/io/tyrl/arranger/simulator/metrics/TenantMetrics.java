@@ -12,9 +12,10 @@ import java.util.Set;
  * Measures how a run served its queue tree, per queue and per level: share deviation from {@link
  * TreeFairShare}'s fair share, guarantee violations, core and surplus evictions, waits.
  *
- * <p>A queue is <b>below its guarantee</b> while it holds fewer GPUs than min(guarantee, demand): a
- * queue that asks for at least its guarantee is owed the guarantee, one that asks for less is owed
- * all it asks. A stretch below that lasts longer than the grace is one <b>violation</b>. The grace
+ * <p>A queue is <b>below its guarantee</b> while it asks for at least its guarantee and holds fewer
+ * GPUs than that; a stretch below that lasts longer than the grace is one <b>violation</b>. A
+ * stricter count, <b>owed violations</b>, also holds a queue that asks for less than its guarantee
+ * to all it asks: the stretches in which it holds fewer GPUs than min(guarantee, demand). The grace
  * is what even a scheduler that honours guarantees at once needs: the cycle that sees the demand
  * chooses victims, the victims take the pod termination time to go, and a later cycle places the
  * job — so {@code graceCycles} loop periods plus the pod termination time (see docs/simulator.md).
@@ -47,6 +48,7 @@ public final class TenantMetrics {
     int m = points.size();
     double[] times = new double[m];
     long[][] held = new long[n][m];
+    long[][] guaranteed = new long[n][m];
     long[][] owed = new long[n][m];
     double[][] heldD = new double[n][m];
     double[][] fairD = new double[n][m];
@@ -59,7 +61,9 @@ public final class TenantMetrics {
       long[] fair = oracle.shares(run.capacityGpu(), point.queueDemandGpu());
       for (int q = 0; q < n; q++) {
         held[q][i] = heldNow[q];
-        owed[q][i] = Math.min(queues.get(q).guaranteeGpu(), demandNow[q]);
+        long guarantee = queues.get(q).guaranteeGpu();
+        guaranteed[q][i] = demandNow[q] >= guarantee ? guarantee : 0;
+        owed[q][i] = Math.min(guarantee, demandNow[q]);
         heldD[q][i] = heldNow[q];
         fairD[q][i] = fair[q];
         deviation[q][i] = Math.abs(heldNow[q] - fair[q]);
@@ -70,11 +74,14 @@ public final class TenantMetrics {
     Map<String, Integer> levels = tree.levels();
     List<TenantQueueSummary> summaries = new ArrayList<>();
     int violations = 0;
+    int owedViolations = 0;
     double shareDevMax = 0;
     for (int q = 0; q < n; q++) {
       QueueSpec queue = queues.get(q);
-      BelowGuarantee below = below(times, held[q], owed[q], run.endSeconds(), graceSeconds);
+      BelowGuarantee below = below(times, held[q], guaranteed[q], run.endSeconds(), graceSeconds);
+      BelowGuarantee belowOwed = below(times, held[q], owed[q], run.endSeconds(), graceSeconds);
       violations += below.violations();
+      owedViolations += belowOwed.violations();
       double dev = StepSeries.mean(times, deviation[q], windowStart, window) / capacity;
       shareDevMax = Math.max(shareDevMax, Double.isNaN(dev) ? 0 : dev);
       Set<String> leaves = leavesUnder(tree, queue.name());
@@ -105,6 +112,7 @@ public final class TenantMetrics {
               run.endSeconds() > 0 ? below.seconds() / run.endSeconds() : 0,
               below.violations(),
               below.longestSeconds(),
+              belowOwed.violations(),
               core,
               surplus,
               Percentiles.of(waits, 50),
@@ -150,6 +158,7 @@ public final class TenantMetrics {
         run.variant(),
         graceSeconds,
         violations,
+        owedViolations,
         shareDevMax,
         core,
         coreWhileSurplus,

@@ -10,10 +10,11 @@ package io.tyrl.arranger.simulator.metrics;
  * @param heldShare mean GPUs held by its jobs (its subtree's, for an inner queue)
  * @param fairShare mean {@link TreeFairShare} share
  * @param deviation mean |held − fair share|
- * @param belowGuaranteeShare the fraction of the run's time it held less than min(guarantee,
- *     demand)
- * @param guaranteeViolations stretches below min(guarantee, demand) longer than the grace
+ * @param belowGuaranteeShare the fraction of the run's time it asked for at least its guarantee and
+ *     held less
+ * @param guaranteeViolations such stretches longer than the grace
  * @param longestBelowSeconds the longest such stretch, counted or not
+ * @param owedViolations stretches below min(guarantee, demand) longer than the grace
  * @param coreEvictions whole-job victims from its jobs
  * @param surplusEvictions victims of its jobs that lost elastic workers only
  */
@@ -31,6 +32,7 @@ public record TenantQueueSummary(
     double belowGuaranteeShare,
     int guaranteeViolations,
     double longestBelowSeconds,
+    int owedViolations,
     int coreEvictions,
     int surplusEvictions,
     double waitP50,

@@ -5,8 +5,12 @@ import java.util.List;
 /**
  * How one run served a queue tree; docs/simulator.md defines each figure.
  *
- * @param graceSeconds how long a queue may stay below min(guarantee, demand) before it counts as a
- *     guarantee violation
+ * @param graceSeconds how long a queue may stay below its guarantee before it counts as a guarantee
+ *     violation
+ * @param guaranteeViolations stretches longer than the grace in which a queue asked for at least
+ *     its guarantee and held less
+ * @param owedViolations stretches longer than the grace in which a queue held less than
+ *     min(guarantee, demand)
  * @param shareDevMax the largest queue's mean |held − fair share|, any level, as a fraction of the
  *     cluster's GPUs
  * @param coreEvictions whole-job victims (a job lost its core)
@@ -23,6 +27,7 @@ public record TenantSummary(
     String variant,
     double graceSeconds,
     int guaranteeViolations,
+    int owedViolations,
     double shareDevMax,
     int coreEvictions,
     int coreEvictionsWhileSurplus,
