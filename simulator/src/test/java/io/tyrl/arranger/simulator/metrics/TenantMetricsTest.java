@@ -139,28 +139,7 @@ class TenantMetricsTest {
   void aQueueAskingForLessThanItsGuaranteeIsOwedWhatItAsks() {
     // a is guaranteed 6 but asks for 2 and holds 2: not below. b asks for 8, is guaranteed 2 and
     // holds 1 for 20 s: below.
-    QueueTree tree =
-        new QueueTree(List.of(queue("a", null, 1, 0, 6, -1), queue("b", null, 1, 0, 2, -1)));
-    RunRecord run =
-        new RunRecord(
-            "flat-with-guarantees",
-            tree,
-            List.of(),
-            List.of("a", "b"),
-            List.of(1, 1),
-            8,
-            8000,
-            20,
-            20,
-            List.of(new AllocationPoint(0, 3, 3000, 0, new long[] {2, 1}, new long[] {2, 8})),
-            List.of(),
-            0,
-            0,
-            1,
-            0,
-            0);
-
-    TenantSummary summary = TenantMetrics.summarize(run, 0, 8);
+    TenantSummary summary = TenantMetrics.summarize(guaranteedAHoldingTwoAndBOne(2), 0, 8);
 
     assertThat(summary.queues().get(0).guaranteeViolations()).isZero();
     assertThat(summary.queues().get(1).guaranteeViolations()).isEqualTo(1);
@@ -171,28 +150,7 @@ class TenantMetricsTest {
   void aQueueAskingForLessThanItsGuaranteeAndHoldingLessIsAnOwedViolationOnly() {
     // a is guaranteed 6 and asks for 4 but holds 2 for 20 s: not short of a guarantee it asks for
     // in full, but short of what it is owed. b asks for 8, is guaranteed 2 and holds 1: both.
-    QueueTree tree =
-        new QueueTree(List.of(queue("a", null, 1, 0, 6, -1), queue("b", null, 1, 0, 2, -1)));
-    RunRecord run =
-        new RunRecord(
-            "flat-with-guarantees",
-            tree,
-            List.of(),
-            List.of("a", "b"),
-            List.of(1, 1),
-            8,
-            8000,
-            20,
-            20,
-            List.of(new AllocationPoint(0, 3, 3000, 0, new long[] {2, 1}, new long[] {4, 8})),
-            List.of(),
-            0,
-            0,
-            1,
-            0,
-            0);
-
-    TenantSummary summary = TenantMetrics.summarize(run, 0, 8);
+    TenantSummary summary = TenantMetrics.summarize(guaranteedAHoldingTwoAndBOne(4), 0, 8);
 
     TenantQueueSummary a = summary.queues().get(0);
     TenantQueueSummary b = summary.queues().get(1);
@@ -203,5 +161,31 @@ class TenantMetricsTest {
     assertThat(b.owedViolations()).isEqualTo(1);
     assertThat(summary.guaranteeViolations()).isEqualTo(1);
     assertThat(summary.owedViolations()).isEqualTo(2);
+  }
+
+  /**
+   * a guaranteed 6 and b guaranteed 2 on 8 GPUs, for 20 s: a holds 2 asking for {@code aDemand}, b
+   * holds 1 asking for 8.
+   */
+  private static RunRecord guaranteedAHoldingTwoAndBOne(long aDemand) {
+    QueueTree tree =
+        new QueueTree(List.of(queue("a", null, 1, 0, 6, -1), queue("b", null, 1, 0, 2, -1)));
+    return new RunRecord(
+        "flat-with-guarantees",
+        tree,
+        List.of(),
+        List.of("a", "b"),
+        List.of(1, 1),
+        8,
+        8000,
+        20,
+        20,
+        List.of(new AllocationPoint(0, 3, 3000, 0, new long[] {2, 1}, new long[] {aDemand, 8})),
+        List.of(),
+        0,
+        0,
+        1,
+        0,
+        0);
   }
 }
