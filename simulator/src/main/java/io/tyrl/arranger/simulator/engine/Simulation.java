@@ -546,27 +546,28 @@ public final class Simulation {
   }
 
   /**
-   * Whether, as the cycle began, some node could have held the GPUs of the largest pod the job the
-   * room was made for still had to place, had takeable surplus workers on it (of any job but that
-   * one) gone: free GPUs plus such workers' GPUs, node by node. Generous to the alternative: it
-   * counts GPUs only, one pod only, and any of a job's workers on the node up to its surplus count,
-   * so it says yes whenever surplus alone might have done; a job that had no GPU pod to place (or
-   * none is known) falls back to whether takeable surplus existed at all.
+   * Whether, as the cycle began, some node could have held the largest pod the job the room was
+   * made for still had to place (most GPUs, then most cpu), had takeable surplus workers on it (of
+   * any job but that one) gone: free GPUs, cpu and memory plus what such workers hold, node by
+   * node. Generous to the alternative: it asks for one pod only, and credits any of a job's workers
+   * on the node up to its surplus count, so it says yes whenever surplus alone might have done; a
+   * job with no pod left to place (or none known) falls back to whether takeable surplus existed at
+   * all.
    */
   private boolean surplusCouldMakeRoom(SimJob preemptor, List<SimJob> withSurplus) {
     List<SimJob> others = withSurplus.stream().filter(job -> job != preemptor).toList();
     if (others.isEmpty()) {
       return false;
     }
-    long needed = preemptor == null ? 0 : largestUnplacedGpu(preemptor);
-    if (needed == 0) {
+    Resource needed = preemptor == null ? null : largestUnplaced(preemptor);
+    if (needed == null) {
       return true;
     }
     SurplusRoom room = new SurplusRoom(nodes);
     for (SimJob job : active) {
       for (int task = 0; task < job.tasks(); task++) {
         if (job.nodeOf[task] != null) {
-          room.held(job.nodeOf[task], Gpus.whole(job.request(task)));
+          room.held(job.nodeOf[task], job.request(task));
         }
       }
     }
@@ -582,16 +583,23 @@ public final class Simulation {
           workersOn.merge(job.nodeOf[task], 1, Integer::sum);
         }
       }
-      room.surplus(workersOn, placedWorkers - job.spec.minWorkers(), Gpus.whole(job.request(1)));
+      room.surplus(workersOn, placedWorkers - job.spec.minWorkers(), job.request(1));
     }
     return room.couldHold(needed);
   }
 
-  private static long largestUnplacedGpu(SimJob job) {
-    long largest = 0;
+  /** The pod of the job left to place with the most GPUs, then the most cpu; null if none. */
+  private static Resource largestUnplaced(SimJob job) {
+    Resource largest = null;
     for (int task = 0; task < job.tasks(); task++) {
       if (job.nodeOf[task] == null || job.releasing[task]) {
-        largest = Math.max(largest, Gpus.whole(job.request(task)));
+        Resource request = job.request(task);
+        if (largest == null
+            || Gpus.whole(request) > Gpus.whole(largest)
+            || Gpus.whole(request) == Gpus.whole(largest)
+                && request.milliCpu() > largest.milliCpu()) {
+          largest = request;
+        }
       }
     }
     return largest;
