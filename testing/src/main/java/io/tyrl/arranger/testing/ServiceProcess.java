@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -27,17 +28,30 @@ public final class ServiceProcess implements AutoCloseable {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final String name;
-  private final Process process;
-  private final int port;
+
+  /** The command without {@code --server.port}, which each launch adds. */
+  private final List<String> command;
+
   private final Path log;
+  private final IntSupplier ports;
+  private volatile Process process;
+  private volatile int port;
+  private volatile int launches;
   private volatile boolean frozen;
 
-  private ServiceProcess(String name, Process process, int port, Path log) {
+  private ServiceProcess(String name, List<String> command, Path log, IntSupplier ports) {
     this.name = name;
-    this.process = process;
-    this.port = port;
+    this.command = command;
     this.log = log;
+    this.ports = ports;
   }
+
+  /**
+   * How many times a service is started on a new port when the one it was given was taken before it
+   * bound it (a free port is found by binding and closing it; on a busy machine another process may
+   * take it in between).
+   */
+  static final int START_ATTEMPTS = 3;
 
   /**
    * @param properties Spring properties, passed as command-line arguments so that they win over the
@@ -49,30 +63,64 @@ public final class ServiceProcess implements AutoCloseable {
       Path workDir,
       Map<String, String> properties,
       List<String> jvmOptions) {
+    return start(name, jar, workDir, properties, jvmOptions, FreePorts::onLoopback);
+  }
+
+  /** As {@link #start(String, Path, Path, Map, List)}, each port taken from {@code ports}. */
+  static ServiceProcess start(
+      String name,
+      Path jar,
+      Path workDir,
+      Map<String, String> properties,
+      List<String> jvmOptions,
+      IntSupplier ports) {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
           name + ": no jar at " + jar + " (build it with ./mvnw package)");
     }
-    int port = FreePorts.onLoopback();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
     command.add("-jar");
     command.add(jar.toString());
-    command.add("--server.port=" + port);
     properties.forEach((key, value) -> command.add("--" + key + "=" + value));
     try {
       Files.createDirectories(workDir);
-      Path log = workDir.resolve(name + ".log");
-      Process process =
-          new ProcessBuilder(command)
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + workDir + " for " + name, e);
+    }
+    ServiceProcess service =
+        new ServiceProcess(name, List.copyOf(command), workDir.resolve(name + ".log"), ports);
+    service.launch();
+    return service;
+  }
+
+  private void launch() {
+    int next = ports.getAsInt();
+    List<String> withPort = new ArrayList<>(command);
+    withPort.add("--server.port=" + next);
+    try {
+      Process started =
+          new ProcessBuilder(withPort)
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
               .start();
-      return new ServiceProcess(name, process, port, log);
+      port = next;
+      process = started;
+      launches++;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot start " + name + " from " + jar, e);
+      throw new UncheckedIOException("cannot start " + name + " with " + command, e);
     }
+  }
+
+  /** True when the ended process's log says its web server's port was taken. */
+  private boolean portWasTaken() {
+    return portWasTaken(logTail(), port);
+  }
+
+  /** True when a service's log says it could not bind {@code port} (Spring Boot's wording). */
+  static boolean portWasTaken(String log, int port) {
+    return log.contains("Port " + port + " was already in use");
   }
 
   public String name() {
@@ -157,11 +205,19 @@ public final class ServiceProcess implements AutoCloseable {
     }
   }
 
-  /** Waits until the service answers its readiness probe with 200. */
+  /**
+   * Waits until the service answers its readiness probe with 200. A service that ended because its
+   * port was taken is started again on a new one, at most {@value #START_ATTEMPTS} launches in all;
+   * {@link #port()} then names the new port.
+   */
   public ServiceProcess awaitReady(Duration timeout) {
     Instant deadline = Instant.now().plus(timeout);
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) {
+        if (launches < START_ATTEMPTS && portWasTaken()) {
+          launch();
+          continue;
+        }
         throw new IllegalStateException(
             name + " exited with code " + process.exitValue() + "\n" + logTail());
       }
