@@ -33,7 +33,6 @@ public final class ControlPlane implements AutoCloseable {
 
   public static final String ADMIN = "arranger-admin";
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
-  static final int START_ATTEMPTS = 3;
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
 
   private final Path workDir;
@@ -62,7 +61,7 @@ public final class ControlPlane implements AutoCloseable {
    * Starts a control plane with the admin identity and the given extra identities (no rights). A
    * free port is found by binding and closing it, so another process may take it before etcd or
    * kube-apiserver binds it (an outgoing connection's local port, on a busy machine): a start that
-   * fails so is tried again on new ports, at most {@value #START_ATTEMPTS} times.
+   * fails so is tried again on new ports, at most {@value FreePorts#LAUNCHES_WHEN_TAKEN} times.
    */
   public static ControlPlane start(List<String> extraUsers) {
     ControlPlaneBinaries binaries = ControlPlaneBinaries.locate();
@@ -83,10 +82,10 @@ public final class ControlPlane implements AutoCloseable {
         return controlPlane;
       } catch (RuntimeException e) {
         controlPlane.close();
-        if (attempt >= START_ATTEMPTS || !portWasTaken(e)) {
+        if (attempt >= FreePorts.LAUNCHES_WHEN_TAKEN || !portWasTaken(e)) {
           throw e;
         }
-        sleep(Duration.ofMillis(200L * attempt));
+        sleep(FreePorts.pauseAfterTaken(attempt));
       }
     }
   }

@@ -47,13 +47,6 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   /**
-   * How many times a service is started on a new port when the one it was given was taken before it
-   * bound it (a free port is found by binding and closing it; on a busy machine another process may
-   * take it in between).
-   */
-  static final int START_ATTEMPTS = 3;
-
-  /**
    * @param properties Spring properties, passed as command-line arguments so that they win over the
    *     jar's application.yaml
    */
@@ -207,14 +200,15 @@ public final class ServiceProcess implements AutoCloseable {
 
   /**
    * Waits until the service answers its readiness probe with 200. A service that ended because its
-   * port was taken is started again on a new one, at most {@value #START_ATTEMPTS} launches in all;
-   * {@link #port()} then names the new port.
+   * port was taken is started again on a new one, at most {@value FreePorts#LAUNCHES_WHEN_TAKEN}
+   * launches in all; {@link #port()} then names the new port.
    */
   public ServiceProcess awaitReady(Duration timeout) {
     Instant deadline = Instant.now().plus(timeout);
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) {
-        if (launches < START_ATTEMPTS && portWasTaken()) {
+        if (launches < FreePorts.LAUNCHES_WHEN_TAKEN && portWasTaken()) {
+          pause(FreePorts.pauseAfterTaken(launches));
           launch();
           continue;
         }
@@ -225,15 +219,19 @@ public final class ServiceProcess implements AutoCloseable {
       if (response != null && response.statusCode() == 200) {
         return this;
       }
-      try {
-        Thread.sleep(250);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for " + name, e);
-      }
+      pause(Duration.ofMillis(250));
     }
     throw new IllegalStateException(
         name + " was not ready within " + timeout.toSeconds() + " s\n" + logTail());
+  }
+
+  private void pause(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for " + name, e);
+    }
   }
 
   public String logTail() {
