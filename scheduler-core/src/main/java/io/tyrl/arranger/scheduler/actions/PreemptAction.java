@@ -5,7 +5,6 @@ import io.tyrl.arranger.scheduler.api.ReasonCode;
 import io.tyrl.arranger.scheduler.conf.Arguments;
 import io.tyrl.arranger.scheduler.framework.Action;
 import io.tyrl.arranger.scheduler.framework.ActionDescriptor;
-import io.tyrl.arranger.scheduler.framework.JobNote;
 import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.Session;
@@ -62,7 +61,8 @@ public final class PreemptAction implements Action {
               if (VictimSelector.isStarving(session, preemptor)
                   && selector.makeRoom(preemptor) == VictimSelector.Outcome.NO_ROOM
                   && hasLowerPriorityPods(preemptor, running)) {
-                explainNoRoom(preemptor);
+                preemptor.noteEvictionMiss(
+                    EvictionMissWording.preempt(session, selector.lastMiss()));
               }
             });
       }
@@ -76,15 +76,6 @@ public final class PreemptAction implements Action {
       }
     }
     return false;
-  }
-
-  private static void explainNoRoom(JobState preemptor) {
-    JobNote note = preemptor.note();
-    String why = "evicting lower-priority pods would not make room for its gang minimum";
-    preemptor.note(
-        note == null
-            ? new JobNote(ReasonCode.UNSCHEDULABLE, why)
-            : new JobNote(note.reason(), note.message() + "; " + why));
   }
 
   /**

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -81,7 +82,8 @@ public final class ReclaimAction implements Action {
     VictimSelector selector = new VictimSelector(session, options, rules, jobsWithRunningPods);
     ConsolidationRules consolidation = new ConsolidationRules(session);
     GuaranteeRules guarantees = new GuaranteeRules(session);
-    Set<Shape> foundNoRoom = new HashSet<>();
+    // Why a job of each shape found no room in this cycle, until some reclaim changes the cluster.
+    Map<Shape, Optional<String>> foundNoRoom = new HashMap<>();
     for (QueueState queue : session.queuesInOrder()) {
       if (!rules.mayReclaim(queue)) {
         continue;
@@ -90,8 +92,12 @@ public final class ReclaimAction implements Action {
         if (!rules.mayReclaim(queue)) {
           break;
         }
-        if (!foundNoRoom.isEmpty() && foundNoRoom.contains(Shape.of(reclaimer))) {
-          continue;
+        if (!foundNoRoom.isEmpty()) {
+          Optional<String> missed = foundNoRoom.get(Shape.of(reclaimer));
+          if (missed != null) {
+            reclaimer.noteEvictionMiss(missed.orElse(null));
+            continue;
+          }
         }
         boolean evicted =
             session.forOneJob(
@@ -102,23 +108,32 @@ public final class ReclaimAction implements Action {
                     return false;
                   }
                   VictimSelector.Outcome outcome = selector.makeRoom(reclaimer);
+                  VictimSelector.Miss miss = selector.lastMiss();
                   if (outcome == VictimSelector.Outcome.NO_ROOM
                       && consolidate
                       && ConsolidationRules.mayGatherFor(session, reclaimer)) {
                     // A selector of its own: it sees the room the reclaims before it released.
-                    outcome =
-                        new VictimSelector(session, options, consolidation, jobsWithRunningPods)
-                            .makeRoom(reclaimer);
+                    VictimSelector mover =
+                        new VictimSelector(session, options, consolidation, jobsWithRunningPods);
+                    outcome = mover.makeRoom(reclaimer);
+                    miss = and(miss, mover.lastMiss());
                   }
                   if (outcome == VictimSelector.Outcome.NO_ROOM
                       && GuaranteeRules.mayReclaimFor(session, reclaimer)) {
-                    outcome =
-                        new VictimSelector(session, options, guarantees, jobsWithRunningPods)
-                            .makeRoom(reclaimer);
+                    VictimSelector forGuarantee =
+                        new VictimSelector(session, options, guarantees, jobsWithRunningPods);
+                    outcome = forGuarantee.makeRoom(reclaimer);
+                    miss = and(miss, forGuarantee.lastMiss());
                   }
                   if (outcome == VictimSelector.Outcome.NO_ROOM) {
                     // makeRoom gave back all it tried: the job is as it was before the search.
-                    foundNoRoom.add(Shape.of(reclaimer));
+                    String why =
+                        EvictionMissWording.reclaim(
+                            session,
+                            reclaimer,
+                            miss == null ? VictimSelector.Miss.NO_CANDIDATES : miss);
+                    reclaimer.noteEvictionMiss(why);
+                    foundNoRoom.put(Shape.of(reclaimer), Optional.ofNullable(why));
                   }
                   return outcome == VictimSelector.Outcome.WAITING_FOR_VICTIMS;
                 });
@@ -142,6 +157,13 @@ public final class ReclaimAction implements Action {
             grower, "reclaiming for", () -> grow(grower, queue, rules, selector, cannotGrow));
       }
     }
+  }
+
+  private static VictimSelector.Miss and(VictimSelector.Miss first, VictimSelector.Miss then) {
+    if (first == null || then == null) {
+      return first == null ? then : first;
+    }
+    return first.and(then);
   }
 
   /**

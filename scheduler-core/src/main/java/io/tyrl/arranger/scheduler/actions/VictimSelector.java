@@ -8,6 +8,7 @@ import io.tyrl.arranger.scheduler.framework.JobState;
 import io.tyrl.arranger.scheduler.framework.NodeSearch;
 import io.tyrl.arranger.scheduler.framework.NodeState;
 import io.tyrl.arranger.scheduler.framework.PlacementSummary;
+import io.tyrl.arranger.scheduler.framework.QueueState;
 import io.tyrl.arranger.scheduler.framework.Session;
 import io.tyrl.arranger.scheduler.framework.Statement;
 import io.tyrl.arranger.scheduler.framework.TaskState;
@@ -54,6 +55,35 @@ final class VictimSelector {
     NO_ROOM
   }
 
+  /**
+   * Why a search found no room, for the job's reason.
+   *
+   * @param pod the pod no node could take with victims, or null when the search failed otherwise
+   *     (no candidate at all, a limit, victims that could not go)
+   * @param candidateQueues the queues whose running jobs the rules let the search look at
+   * @param keptWhole the queues of jobs that would have freed room but may not go whole yet (their
+   *     queue's minimum runtime)
+   */
+  record Miss(TaskState pod, Set<QueueState> candidateQueues, Set<QueueState> keptWhole) {
+
+    /** A search no rule let look at any running job. */
+    static final Miss NO_CANDIDATES = new Miss(null, Set.of(), Set.of());
+
+    /** What two searches for the same job missed on: the first pod, every queue. */
+    Miss and(Miss other) {
+      Set<QueueState> candidates = new TreeSet<>(QUEUES_BY_NAME);
+      candidates.addAll(candidateQueues);
+      candidates.addAll(other.candidateQueues);
+      Set<QueueState> kept = new TreeSet<>(QUEUES_BY_NAME);
+      kept.addAll(keptWhole);
+      kept.addAll(other.keptWhole);
+      return new Miss(pod != null ? pod : other.pod, candidates, kept);
+    }
+  }
+
+  private static final Comparator<QueueState> QUEUES_BY_NAME =
+      Comparator.comparing(QueueState::name);
+
   /** One step of an attempt, replayable. */
   private sealed interface Step permits EvictWorker, EvictWholeJob, Pipeline {}
 
@@ -94,6 +124,9 @@ final class VictimSelector {
    * needs them.
    */
   private List<TaskState> allCandidates;
+
+  /** Why the last search found no room; null after one that did not miss. */
+  private Miss lastMiss;
 
   /**
    * @param jobsWithRunningPods jobs holding placements from earlier cycles — the only possible
@@ -248,6 +281,7 @@ final class VictimSelector {
    *     job)
    */
   private Outcome makeRoom(JobState preemptor, boolean placeIfFitsNow) {
+    lastMiss = null;
     if (TopologyPlacement.applies(session, preemptor)) {
       return new TopologyPlacement(session, null)
           .inOneDomain(preemptor, () -> makeRoomAnywhere(preemptor, placeIfFitsNow));
@@ -255,11 +289,17 @@ final class VictimSelector {
     return makeRoomAnywhere(preemptor, placeIfFitsNow);
   }
 
+  /** Why the last search found no room; null when it did not miss. */
+  Miss lastMiss() {
+    return lastMiss;
+  }
+
   private Outcome makeRoomAnywhere(JobState preemptor, boolean placeIfFitsNow) {
     Map<NodeState, List<TaskState>> candidates = candidatesByNode(preemptor);
     allCandidates = null;
+    planner.forgetKeptWhole();
     if (!placeIfFitsNow && candidates.isEmpty() && nodesWithReleasing.isEmpty()) {
-      return Outcome.NO_ROOM;
+      return noRoom(null, candidates);
     }
     // Callers run this inside Session.forOneJob, which discards the statements of a step that
     // fails.
@@ -272,14 +312,14 @@ final class VictimSelector {
       NodeState node = nodeFor(task, candidates, statement, attempt);
       if (node == null) {
         statement.discard();
-        return Outcome.NO_ROOM;
+        return noRoom(task, candidates);
       }
       statement.pipeline(task, node);
       attempt.steps.add(new Pipeline(task, node));
     }
     if (!(preemptor.placedTasks() > 0 && session.isJobReady(preemptor))) {
       statement.discard();
-      return Outcome.NO_ROOM;
+      return noRoom(null, candidates);
     }
     Set<Step> unneeded = unneededEvictions(preemptor, attempt);
     if (!unneeded.isEmpty()) {
@@ -304,15 +344,38 @@ final class VictimSelector {
     if (preemptor.queue().capability().isExceeded()
         || preemptor.queue().capability().isBeyondGuarantee(preemptor)) {
       statement.discard();
-      return Outcome.NO_ROOM;
+      return noRoom(null, candidates);
     }
     if (!rules.acceptsVictims(preemptor, evicted(attempt))) {
       statement.discard();
-      return Outcome.NO_ROOM;
+      return noRoom(null, candidates);
     }
     statement.commit();
     record(preemptor, attempt);
     return Outcome.WAITING_FOR_VICTIMS;
+  }
+
+  /** Remembers why the search for the job found no room (the pod it failed on, if one). */
+  private Outcome noRoom(TaskState pod, Map<NodeState, List<TaskState>> candidates) {
+    lastMiss = missOf(pod, candidates);
+    return Outcome.NO_ROOM;
+  }
+
+  private Miss missOf(TaskState pod, Map<NodeState, List<TaskState>> candidates) {
+    if (candidates.isEmpty()) {
+      return pod == null ? Miss.NO_CANDIDATES : new Miss(pod, Set.of(), Set.of());
+    }
+    Set<QueueState> queues = new TreeSet<>(QUEUES_BY_NAME);
+    for (List<TaskState> onNode : candidates.values()) {
+      for (TaskState candidate : onNode) {
+        queues.add(candidate.job().queue());
+      }
+    }
+    Set<QueueState> kept = new TreeSet<>(QUEUES_BY_NAME);
+    for (JobState job : planner.keptWhole()) {
+      kept.add(job.queue());
+    }
+    return new Miss(pod, queues, kept);
   }
 
   /**

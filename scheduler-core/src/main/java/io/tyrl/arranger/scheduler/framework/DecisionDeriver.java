@@ -140,13 +140,8 @@ final class DecisionDeriver {
           gpuDevices,
           topologyDomains);
     }
-    JobNote note =
-        job.note() != null
-            ? job.note()
-            : new JobNote(
-                ReasonCode.UNSCHEDULABLE,
-                PlacementSummary.describe(job) + "; not considered in this cycle");
     if (ready) {
+      JobNote note = job.note() != null ? job.note() : notConsidered(job);
       return new JobDecision(
           ScheduleState.SCHEDULED_PARTLY,
           allocations,
@@ -156,6 +151,7 @@ final class DecisionDeriver {
           gpuDevices,
           topologyDomains);
     }
+    JobNote note = withEvictionMiss(job);
     return new JobDecision(
         ScheduleState.UNSCHEDULED,
         allocations,
@@ -164,6 +160,27 @@ final class DecisionDeriver {
         waitingSince(session, job),
         gpuDevices,
         topologyDomains);
+  }
+
+  /**
+   * The job's note, followed by why evicting for it found no room when a search missed; a job no
+   * action looked at says so.
+   */
+  private static JobNote withEvictionMiss(JobState job) {
+    JobNote note = job.note();
+    String miss = job.evictionMiss();
+    if (miss == null) {
+      return note != null ? note : notConsidered(job);
+    }
+    return note != null
+        ? new JobNote(note.reason(), note.message() + "; " + miss)
+        : new JobNote(ReasonCode.UNSCHEDULABLE, PlacementSummary.describe(job) + "; " + miss);
+  }
+
+  private static JobNote notConsidered(JobState job) {
+    return new JobNote(
+        ReasonCode.UNSCHEDULABLE,
+        PlacementSummary.describe(job) + "; not considered in this cycle");
   }
 
   /** For a job whose minimum is not placed: when its wait began (null once the minimum has run). */

@@ -39,6 +39,7 @@ public final class JobState {
   private int placedWorkers;
   private boolean leaderPlaced;
   private JobNote note;
+  private String evictionMiss;
   private JobNote failure;
   private boolean enqueueRefused;
   private boolean heldBack;
@@ -260,6 +261,20 @@ public final class JobState {
   /** Records why the job is not (fully) placed; the latest note wins. */
   public void note(JobNote newNote) {
     this.note = newNote;
+  }
+
+  /**
+   * Why preempt or reclaim, having looked for victims for this job, found none that make room. Kept
+   * apart from {@link #note()}: an action placing after them (allocate) writes the note anew, and
+   * the decision then says both why the job does not fit and why no one was evicted for it.
+   */
+  public void noteEvictionMiss(String why) {
+    this.evictionMiss = why;
+  }
+
+  /** Why evicting for the job found no room in this cycle; null when no search missed. */
+  public String evictionMiss() {
+    return evictionMiss;
   }
 
   void fail(JobNote reason) {

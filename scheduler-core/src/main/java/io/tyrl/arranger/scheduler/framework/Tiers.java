@@ -263,6 +263,11 @@ public final class Tiers {
     return victims(reclaimableVictims.entries, preemptor, candidates);
   }
 
+  /** False when no plugin chooses preemption victims: preempt can then evict no one. */
+  public boolean choosesPreemptionVictims() {
+    return !preemptableVictims.entries.isEmpty();
+  }
+
   private static List<TaskState> victims(
       List<PluginEntry<VictimsFn>> functions, TaskState preemptor, List<TaskState> candidates) {
     if (functions.isEmpty()) {
