@@ -83,7 +83,7 @@ final class EvictionMissWording {
     ResourceDimensions dimensions = session.dimensions();
     StringBuilder text = new StringBuilder();
     for (int d : pod.requestedDimensions()) {
-      if (d != ResourceDimensions.PODS && pod.request(d) > 0) {
+      if (d != ResourceDimensions.PODS) {
         String name = dimensions.name(d);
         text.append(text.length() > 0 ? ", " : "")
             .append(name)

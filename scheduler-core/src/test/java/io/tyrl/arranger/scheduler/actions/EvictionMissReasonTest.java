@@ -9,6 +9,7 @@ import static io.tyrl.arranger.scheduler.sim.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tyrl.arranger.crd.contract.ScheduleState;
+import io.tyrl.arranger.crd.contract.Stage;
 import io.tyrl.arranger.scheduler.api.CycleResult;
 import io.tyrl.arranger.scheduler.api.JobDecision;
 import io.tyrl.arranger.scheduler.api.JobInfo;
@@ -117,6 +118,66 @@ class EvictionMissReasonTest {
 
     assertThat(result.decision("default/learner").message())
         .isEqualTo("leader not placed, 0/0 workers placed; " + RECLAIM_MISS);
+  }
+
+  /**
+   * The guarantee named is of a resource the job asks for: a's memory guarantee, though a holds
+   * none of it either, is not what the learner waits for.
+   */
+  @Test
+  void theGuaranteeNamedIsOfAResourceTheJobAsks() {
+    List<QueueInfo> queues =
+        List.of(
+            queue("a").guarantee(Resource.MEMORY, "8Gi", Resource.GPU, "4").build(),
+            queue("b").reclaimMinRuntime(Duration.ofHours(5)).build(),
+            queue("c").reclaimMinRuntime(Duration.ofHours(5)).build());
+
+    CycleResult result = cycle(fragmentedJobs(), queues, Fixtures.defaultConfiguration());
+
+    assertThat(result.decision("default/learner").message()).endsWith("; " + RECLAIM_MISS);
+  }
+
+  /**
+   * Without a guarantee, reclaim proper: one node of 4 GPUs held by b's job (2 above b's share of
+   * 2), kept whole for 5 hours; a's 2-GPU learner is within a's share.
+   */
+  @Test
+  void aQueueBelowItsShareWithNoGuaranteeIsToldWhoseJobsCouldNotGo() {
+    CycleResult result =
+        Fixtures.scheduler()
+            .runCycle(
+                new Snapshot(
+                    List.of(node("g0").cpu("64").memory("256Gi").gpu(4).build()),
+                    List.of(
+                        job("b-job")
+                            .queue("b")
+                            .minWorkers(0)
+                            .leader("cpu", "1", Resource.GPU, "4")
+                            .running("g0", 0)
+                            .stage(Stage.RUNNING)
+                            .build(),
+                        job("b-more")
+                            .queue("b")
+                            .minWorkers(0)
+                            .leader("cpu", "1", Resource.GPU, "4")
+                            .build(),
+                        job("learner")
+                            .queue("a")
+                            .minWorkers(0)
+                            .leader("cpu", "1", Resource.GPU, "2")
+                            .build()),
+                    List.of(
+                        queue("a").build(),
+                        queue("b").reclaimMinRuntime(Duration.ofHours(5)).build())),
+                Fixtures.defaultConfiguration(),
+                T0.plusSeconds(3600));
+
+    assertThat(result.victims()).isEmpty();
+    assertThat(result.decision("default/learner").message())
+        .endsWith(
+            "; reclaim found no room: on no node would the pods it may take or move (of queue b)"
+                + " make room for its learner (cpu 1, nvidia.com/gpu 2); jobs of queue b may not go"
+                + " whole before their reclaimMinRuntime");
   }
 
   /**
