@@ -17,6 +17,8 @@ import java.util.stream.Collectors;
  */
 final class EvictionMissWording {
 
+  static final int QUEUES_NAMED = 6;
+
   private EvictionMissWording() {}
 
   /**
@@ -48,7 +50,7 @@ final class EvictionMissWording {
           + " preemption";
     }
     String why = "evicting lower-priority pods would not make room for its gang minimum";
-    return miss == null || miss.keptWhole().isEmpty()
+    return miss.keptWhole().isEmpty()
         ? why
         : why + "; " + keptWhole(miss.keptWhole(), "preemptMinRuntime");
   }
@@ -74,9 +76,17 @@ final class EvictionMissWording {
     return "jobs of " + queues(queues) + " may not go whole before their " + minRuntime;
   }
 
+  /**
+   * {@code queue b}, {@code queues b, c}; past {@value #QUEUES_NAMED} names, {@code and 7 more}: in
+   * a tree of a hundred teams the reason stays readable (and within an Event's length).
+   */
   private static String queues(Set<QueueState> queues) {
+    String named =
+        queues.stream().limit(QUEUES_NAMED).map(QueueState::path).collect(Collectors.joining(", "));
+    int more = queues.size() - QUEUES_NAMED;
     return (queues.size() == 1 ? "queue " : "queues ")
-        + queues.stream().map(QueueState::path).collect(Collectors.joining(", "));
+        + named
+        + (more > 0 ? " and " + more + " more" : "");
   }
 
   private static String request(Session session, TaskState pod) {

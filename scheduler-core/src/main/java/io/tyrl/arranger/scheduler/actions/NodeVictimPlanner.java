@@ -87,23 +87,9 @@ final class NodeVictimPlanner {
   private final Session session;
   private final EvictionRules rules;
 
-  /**
-   * Jobs a plan would have taken whole but the rules kept (their queue's minimum runtime), since
-   * {@link #forgetKeptWhole}: for the reason of a search that found no room.
-   */
-  private final Set<JobState> keptWhole = new LinkedHashSet<>();
-
   NodeVictimPlanner(Session session, EvictionRules rules) {
     this.session = session;
     this.rules = rules;
-  }
-
-  void forgetKeptWhole() {
-    keptWhole.clear();
-  }
-
-  Set<JobState> keptWhole() {
-    return keptWhole;
   }
 
   /**
@@ -318,17 +304,10 @@ final class NodeVictimPlanner {
     }
     Set<TaskState> allowed = new HashSet<>(rules.allowedByPolicies(task, new ArrayList<>(offered)));
     List<TaskState> singles = elastic.stream().filter(allowed::contains).toList();
-    List<JobState> wholeJobs = new ArrayList<>();
-    for (JobState job : jobs) {
-      if (!allowed.containsAll(placed(job, placed))) {
-        continue;
-      }
-      if (rules.mayEvictWhole(job)) {
-        wholeJobs.add(job);
-      } else {
-        keptWhole.add(job);
-      }
-    }
+    List<JobState> wholeJobs =
+        jobs.stream()
+            .filter(job -> rules.mayEvictWhole(job) && allowed.containsAll(placed(job, placed)))
+            .toList();
     return cover(need, singles, wholeJobs, placed);
   }
 

@@ -116,22 +116,18 @@ public final class ReclaimAction implements Action {
                     VictimSelector mover =
                         new VictimSelector(session, options, consolidation, jobsWithRunningPods);
                     outcome = mover.makeRoom(reclaimer);
-                    miss = and(miss, mover.lastMiss());
+                    miss = miss.and(mover.lastMiss());
                   }
                   if (outcome == VictimSelector.Outcome.NO_ROOM
                       && GuaranteeRules.mayReclaimFor(session, reclaimer)) {
                     VictimSelector forGuarantee =
                         new VictimSelector(session, options, guarantees, jobsWithRunningPods);
                     outcome = forGuarantee.makeRoom(reclaimer);
-                    miss = and(miss, forGuarantee.lastMiss());
+                    miss = miss.and(forGuarantee.lastMiss());
                   }
                   if (outcome == VictimSelector.Outcome.NO_ROOM) {
                     // makeRoom gave back all it tried: the job is as it was before the search.
-                    String why =
-                        EvictionMissWording.reclaim(
-                            session,
-                            reclaimer,
-                            miss == null ? VictimSelector.Miss.NO_CANDIDATES : miss);
+                    String why = EvictionMissWording.reclaim(session, reclaimer, miss);
                     reclaimer.noteEvictionMiss(why);
                     foundNoRoom.put(Shape.of(reclaimer), Optional.ofNullable(why));
                   }
@@ -157,13 +153,6 @@ public final class ReclaimAction implements Action {
             grower, "reclaiming for", () -> grow(grower, queue, rules, selector, cannotGrow));
       }
     }
-  }
-
-  private static VictimSelector.Miss and(VictimSelector.Miss first, VictimSelector.Miss then) {
-    if (first == null || then == null) {
-      return first == null ? then : first;
-    }
-    return first.and(then);
   }
 
   /**

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -61,8 +62,8 @@ final class VictimSelector {
    * @param pod the pod no node could take with victims, or null when the search failed otherwise
    *     (no candidate at all, a limit, victims that could not go)
    * @param candidateQueues the queues whose running jobs the rules let the search look at
-   * @param keptWhole the queues of jobs that would have freed room but may not go whole yet (their
-   *     queue's minimum runtime)
+   * @param keptWhole the queues of candidate jobs that may not go whole yet (their queue's minimum
+   *     runtime)
    */
   record Miss(TaskState pod, Set<QueueState> candidateQueues, Set<QueueState> keptWhole) {
 
@@ -125,8 +126,11 @@ final class VictimSelector {
    */
   private List<TaskState> allCandidates;
 
-  /** Why the last search found no room; null after one that did not miss. */
-  private Miss lastMiss;
+  /**
+   * Why the last search found no room; {@link Miss#NO_CANDIDATES} until a search looks at running
+   * jobs.
+   */
+  private Miss lastMiss = Miss.NO_CANDIDATES;
 
   /**
    * @param jobsWithRunningPods jobs holding placements from earlier cycles — the only possible
@@ -281,7 +285,7 @@ final class VictimSelector {
    *     job)
    */
   private Outcome makeRoom(JobState preemptor, boolean placeIfFitsNow) {
-    lastMiss = null;
+    lastMiss = Miss.NO_CANDIDATES;
     if (TopologyPlacement.applies(session, preemptor)) {
       return new TopologyPlacement(session, null)
           .inOneDomain(preemptor, () -> makeRoomAnywhere(preemptor, placeIfFitsNow));
@@ -289,7 +293,7 @@ final class VictimSelector {
     return makeRoomAnywhere(preemptor, placeIfFitsNow);
   }
 
-  /** Why the last search found no room; null when it did not miss. */
+  /** Why the last search found no room; meaningful after a search that returned NO_ROOM. */
   Miss lastMiss() {
     return lastMiss;
   }
@@ -297,7 +301,6 @@ final class VictimSelector {
   private Outcome makeRoomAnywhere(JobState preemptor, boolean placeIfFitsNow) {
     Map<NodeState, List<TaskState>> candidates = candidatesByNode(preemptor);
     allCandidates = null;
-    planner.forgetKeptWhole();
     if (!placeIfFitsNow && candidates.isEmpty() && nodesWithReleasing.isEmpty()) {
       return noRoom(null, candidates);
     }
@@ -363,17 +366,21 @@ final class VictimSelector {
 
   private Miss missOf(TaskState pod, Map<NodeState, List<TaskState>> candidates) {
     if (candidates.isEmpty()) {
-      return pod == null ? Miss.NO_CANDIDATES : new Miss(pod, Set.of(), Set.of());
+      return Miss.NO_CANDIDATES;
     }
     Set<QueueState> queues = new TreeSet<>(QUEUES_BY_NAME);
+    Set<QueueState> kept = new TreeSet<>(QUEUES_BY_NAME);
+    Set<JobState> seen = new HashSet<>();
     for (List<TaskState> onNode : candidates.values()) {
       for (TaskState candidate : onNode) {
-        queues.add(candidate.job().queue());
+        JobState job = candidate.job();
+        if (seen.add(job)) {
+          queues.add(job.queue());
+          if (!rules.mayEvictWhole(job)) {
+            kept.add(job.queue());
+          }
+        }
       }
-    }
-    Set<QueueState> kept = new TreeSet<>(QUEUES_BY_NAME);
-    for (JobState job : planner.keptWhole()) {
-      kept.add(job.queue());
     }
     return new Miss(pod, queues, kept);
   }

@@ -181,6 +181,43 @@ class EvictionMissReasonTest {
   }
 
   /**
+   * Eight queues of one 1-GPU job each fill a node of 8 GPUs, kept whole for 5 hours; a, guaranteed
+   * 4, waits for a 4-GPU learner. The reason names six queues and counts the rest.
+   */
+  @Test
+  void pastSixQueuesTheReasonCountsTheRest() {
+    List<JobInfo> jobs = new ArrayList<>();
+    List<QueueInfo> queues = new ArrayList<>();
+    queues.add(queue("a").guarantee(Resource.GPU, "4").build());
+    for (int i = 1; i <= 8; i++) {
+      queues.add(queue("q" + i).reclaimMinRuntime(Duration.ofHours(5)).build());
+      jobs.add(
+          job("job-" + i)
+              .queue("q" + i)
+              .minWorkers(0)
+              .leader("cpu", "1", Resource.GPU, "1")
+              .running("g0", 0)
+              .stage(Stage.RUNNING)
+              .build());
+    }
+    jobs.add(job("learner").queue("a").minWorkers(0).leader("cpu", "1", Resource.GPU, "4").build());
+
+    CycleResult result =
+        Fixtures.scheduler()
+            .runCycle(
+                new Snapshot(
+                    List.of(node("g0").cpu("64").memory("256Gi").gpu(8).build()), jobs, queues),
+                Fixtures.defaultConfiguration(),
+                T0.plusSeconds(3600));
+
+    assertThat(result.decision("default/learner").message())
+        .contains("(of queues q1, q2, q3, q4, q5, q6 and 2 more)")
+        .endsWith(
+            "jobs of queues q1, q2, q3, q4, q5, q6 and 2 more may not go whole before their"
+                + " reclaimMinRuntime");
+  }
+
+  /**
    * A second learner of the same shape is not searched again in the cycle (the first found no
    * room), and is told the same.
    */
