@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Why-pending for a job preempt or reclaim searched victims for and evicted no one for: its reason
@@ -181,21 +183,27 @@ class EvictionMissReasonTest {
   }
 
   /**
-   * Eight queues of one 1-GPU job each fill a node of 8 GPUs, kept whole for 5 hours; a, guaranteed
-   * 4, waits for a 4-GPU learner. The reason names six queues and counts the rest.
+   * Six or eight queues of one job each fill a node of 8 GPUs, kept whole for 5 hours; a,
+   * guaranteed 4, waits for a 4-GPU learner. The reason names six queues and counts the rest.
    */
-  @Test
-  void pastSixQueuesTheReasonCountsTheRest() {
+  @ParameterizedTest(name = "{0} queues")
+  @CsvSource({
+    "6, 'queues q1, q2, q3, q4, q5, q6'",
+    "8, 'queues q1, q2, q3, q4, q5, q6 and 2 more'"
+  })
+  void pastSixQueuesTheReasonCountsTheRest(int queueCount, String named) {
     List<JobInfo> jobs = new ArrayList<>();
     List<QueueInfo> queues = new ArrayList<>();
     queues.add(queue("a").guarantee(Resource.GPU, "4").build());
-    for (int i = 1; i <= 8; i++) {
+    for (int i = 1; i <= queueCount; i++) {
+      // The node's 8 GPUs spread over the queues, the first ones taking what does not divide.
+      int gpus = 8 / queueCount + (i <= 8 % queueCount ? 1 : 0);
       queues.add(queue("q" + i).reclaimMinRuntime(Duration.ofHours(5)).build());
       jobs.add(
           job("job-" + i)
               .queue("q" + i)
               .minWorkers(0)
-              .leader("cpu", "1", Resource.GPU, "1")
+              .leader("cpu", "1", Resource.GPU, String.valueOf(gpus))
               .running("g0", 0)
               .stage(Stage.RUNNING)
               .build());
@@ -211,10 +219,8 @@ class EvictionMissReasonTest {
                 T0.plusSeconds(3600));
 
     assertThat(result.decision("default/learner").message())
-        .contains("(of queues q1, q2, q3, q4, q5, q6 and 2 more)")
-        .endsWith(
-            "jobs of queues q1, q2, q3, q4, q5, q6 and 2 more may not go whole before their"
-                + " reclaimMinRuntime");
+        .contains("(of " + named + ")")
+        .endsWith("jobs of " + named + " may not go whole before their reclaimMinRuntime");
   }
 
   /**
