@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -125,6 +124,9 @@ final class VictimSelector {
    * needs them.
    */
   private List<TaskState> allCandidates;
+
+  /** The jobs of the last search's candidates, in the session's order. */
+  private final List<JobState> candidateJobs = new ArrayList<>();
 
   /**
    * Why the last search found no room; {@link Miss#NO_CANDIDATES} until a search looks at running
@@ -370,16 +372,10 @@ final class VictimSelector {
     }
     Set<QueueState> queues = new TreeSet<>(QUEUES_BY_NAME);
     Set<QueueState> kept = new TreeSet<>(QUEUES_BY_NAME);
-    Set<JobState> seen = new HashSet<>();
-    for (List<TaskState> onNode : candidates.values()) {
-      for (TaskState candidate : onNode) {
-        JobState job = candidate.job();
-        if (seen.add(job)) {
-          queues.add(job.queue());
-          if (!rules.mayEvictWhole(job)) {
-            kept.add(job.queue());
-          }
-        }
+    for (JobState job : candidateJobs) {
+      queues.add(job.queue());
+      if (!rules.mayEvictWhole(job)) {
+        kept.add(job.queue());
       }
     }
     return new Miss(pod, queues, kept);
@@ -598,10 +594,14 @@ final class VictimSelector {
     return all;
   }
 
-  /** The eligible running pods per node, nodes in index order, pods in victim order. */
+  /**
+   * The eligible running pods per node, nodes in index order, pods in victim order; their jobs are
+   * kept in {@link #candidateJobs}.
+   */
   private Map<NodeState, List<TaskState>> candidatesByNode(JobState preemptor) {
     Map<NodeState, List<TaskState>> byNode =
         new TreeMap<>(Comparator.comparingInt(NodeState::index));
+    candidateJobs.clear();
     for (JobState job : jobsWithRunningPods) {
       if (job == preemptor
           || job.isFailed()
@@ -612,6 +612,7 @@ final class VictimSelector {
           || !rules.mayEvictFrom(preemptor, job)) {
         continue;
       }
+      candidateJobs.add(job);
       for (TaskState task : job.tasks()) {
         if (task.isAllocatedSinceEarlierCycle()) {
           byNode.computeIfAbsent(task.node(), node -> new ArrayList<>()).add(task);
