@@ -16,6 +16,7 @@ import io.tyrl.arranger.scheduler.api.JobInfo;
 import io.tyrl.arranger.scheduler.api.QueueInfo;
 import io.tyrl.arranger.scheduler.api.Resource;
 import io.tyrl.arranger.scheduler.api.Snapshot;
+import io.tyrl.arranger.scheduler.conf.DefaultSchedulerConfiguration;
 import io.tyrl.arranger.scheduler.conf.SchedulerConfiguration;
 import io.tyrl.arranger.scheduler.sim.Fixtures;
 import java.time.Duration;
@@ -42,21 +43,6 @@ class EvictionMissReasonTest {
           + " the pods it may take or move (of queues b, c) make room for its learner (cpu 1,"
           + " nvidia.com/gpu 4); jobs of queues b, c may not go whole before their"
           + " reclaimMinRuntime";
-
-  private static final String DEFAULT_TIERS =
-      """
-      tiers:
-        - plugins:
-            - name: priority
-            - name: gang
-            - name: conformance
-        - plugins:
-            - name: drf
-            - name: predicates
-            - name: proportion
-            - name: overcommit
-            - name: nodeorder
-      """;
 
   private static List<QueueInfo> queuesKeepingTheirJobs(Duration reclaimMinRuntime) {
     return List.of(
@@ -116,7 +102,9 @@ class EvictionMissReasonTest {
         cycle(
             fragmentedJobs(),
             queuesKeepingTheirJobs(Duration.ofHours(5)),
-            Fixtures.configuration("actions: \"enqueue, reclaim\"\n" + DEFAULT_TIERS));
+            Fixtures.configuration(
+                DefaultSchedulerConfiguration.YAML.replace(
+                    "enqueue, reclaim, allocate, backfill", "enqueue, reclaim")));
 
     assertThat(result.decision("default/learner").message())
         .isEqualTo("leader not placed, 0/0 workers placed; " + RECLAIM_MISS);
