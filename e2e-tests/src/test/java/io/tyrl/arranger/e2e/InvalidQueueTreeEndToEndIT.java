@@ -7,7 +7,6 @@ import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.testing.NodeSpec;
-import io.tyrl.arranger.testing.TYJobBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 class InvalidQueueTreeEndToEndIT {
 
-  private static final String GPU = NodeSpec.GPU;
-
   @Test
   void anInvalidQueueStopsOnlyItsOwnJobsUntilTheTreeIsFixed() throws Exception {
     List<NodeSpec> nodes =
@@ -32,8 +29,8 @@ class InvalidQueueTreeEndToEndIT {
     try (TenancyCluster cluster = TenancyCluster.start("invalid-tree", nodes)) {
       cluster.queue("fine", Map.of("weight", 1));
       cluster.queue("orphan", Map.of("weight", 1, "parent", "ghost"));
-      gpuJob("fine-job", "fine").create(cluster.admin());
-      gpuJob("stuck-job", "orphan").create(cluster.admin());
+      TenancyCluster.gpuJob("fine-job", "fine", 1, 1).create(cluster.admin());
+      TenancyCluster.gpuJob("stuck-job", "orphan", 1, 1).create(cluster.admin());
 
       await("the valid queue's job placed, the orphan's waiting for its tree")
           .atMost(Duration.ofSeconds(90))
@@ -44,7 +41,7 @@ class InvalidQueueTreeEndToEndIT {
                     .as(cluster::jobsSummary)
                     .containsEntry("fine", 2)
                     .containsEntry("orphan", 0);
-                V1alpha1TYJob stuck = job(cluster, "stuck-job");
+                V1alpha1TYJob stuck = cluster.job("stuck-job");
                 // The controller's first status (the stage) may come before the scheduler's.
                 assertThat(stuck.getStatus().getScheduling())
                     .as("the scheduler's status: %s", cluster.jobsSummary())
@@ -73,23 +70,6 @@ class InvalidQueueTreeEndToEndIT {
                 assertThat(treeValid(cluster, "orphan")).containsEntry("status", "True");
               });
     }
-  }
-
-  private static TYJobBuilder gpuJob(String name, String queue) {
-    return TYJobBuilder.named(name)
-        .namespace(TenancyCluster.JOBS_NAMESPACE)
-        .leader("learner", "1", "1Gi")
-        .workers("actor", 1, "1", "1Gi")
-        .everyContainerRequests(GPU, "1")
-        .set("minWorkersNum", 1)
-        .set("queue", queue);
-  }
-
-  private static V1alpha1TYJob job(TenancyCluster cluster, String name) throws Exception {
-    return cluster.jobs().stream()
-        .filter(job -> job.getMetadata().getName().equals(name))
-        .findFirst()
-        .orElseThrow();
   }
 
   /** The Queue's {@code TreeValid} condition, empty while it has none. */

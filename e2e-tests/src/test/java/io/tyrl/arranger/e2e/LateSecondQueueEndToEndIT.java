@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.tyrl.arranger.crd.ArrangerResources;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.testing.NodeSpec;
-import io.tyrl.arranger.testing.TYJobBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +43,7 @@ class LateSecondQueueEndToEndIT {
       cluster.queue("a", 3);
       cluster.queue("b", 1);
 
-      elasticGpuJob("a-job", "a").create(cluster.admin());
+      TenancyCluster.gpuJob("a-job", "a", 16, 2).create(cluster.admin());
       await("a-job holds all 16 GPUs with its pods running")
           .atMost(Duration.ofSeconds(90))
           .pollInterval(Duration.ofMillis(250))
@@ -57,7 +55,7 @@ class LateSecondQueueEndToEndIT {
       String learnerUid = learnerUid(cluster, "a-job");
 
       long arrival = cluster.cycles();
-      elasticGpuJob("b-job", "b").create(cluster.admin());
+      TenancyCluster.gpuJob("b-job", "b", 16, 2).create(cluster.admin());
 
       long sharedAt =
           cluster.awaitPlacedByQueue(Map.of("a", 12, "b", 4), PERIODS_TO_SHARE, arrival);
@@ -91,32 +89,15 @@ class LateSecondQueueEndToEndIT {
       assertThat(learnerUid(cluster, "a-job"))
           .as("a-job's learner never restarted")
           .isEqualTo(learnerUid);
-      V1alpha1TYJob aJob = job(cluster, "a-job");
+      V1alpha1TYJob aJob = cluster.job("a-job");
       assertThat(aJob.getStatus().getStage().getValue()).isEqualTo("Running");
       assertThat(aJob.getStatus().getLeader().getRestarts()).isZero();
       assertThat(invariants.violations()).isEmpty();
     }
   }
 
-  private static TYJobBuilder elasticGpuJob(String name, String queue) {
-    return TYJobBuilder.named(name)
-        .namespace(TenancyCluster.JOBS_NAMESPACE)
-        .leader("learner", "1", "1Gi")
-        .workers("actor", 16, "1", "1Gi")
-        .everyContainerRequests(GPU, "1")
-        .set("minWorkersNum", 2)
-        .set("queue", queue);
-  }
-
-  private static V1alpha1TYJob job(TenancyCluster cluster, String name) throws Exception {
-    return ArrangerResources.tyJobs(cluster.admin())
-        .get(TenancyCluster.JOBS_NAMESPACE, name)
-        .throwsApiException()
-        .getObject();
-  }
-
   private static int placed(TenancyCluster cluster, String name) throws Exception {
-    V1alpha1TYJob job = job(cluster, name);
+    V1alpha1TYJob job = cluster.job(name);
     return job.getStatus() == null || job.getStatus().getAllocations() == null
         ? 0
         : job.getStatus().getAllocations().size();

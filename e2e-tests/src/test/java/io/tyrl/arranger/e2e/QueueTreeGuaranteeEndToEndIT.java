@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.tyrl.arranger.testing.NodeSpec;
-import io.tyrl.arranger.testing.TYJobBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,7 +46,7 @@ class QueueTreeGuaranteeEndToEndIT {
       // Two jobs of up to 8 GPUs each fill the cluster; each one's minimum (learner + 2 actors)
       // is within A's guarantee, the other 5 GPUs of each are surplus.
       for (String name : A_JOBS) {
-        gpuJob(name, "team-a", 7, 2).create(cluster.admin());
+        TenancyCluster.gpuJob(name, "team-a", 7, 2).create(cluster.admin());
       }
       await("team A holds all 16 GPUs with its pods running")
           .atMost(Duration.ofSeconds(90))
@@ -68,7 +67,7 @@ class QueueTreeGuaranteeEndToEndIT {
       long arrival = cluster.cycles();
       // B's two rigid jobs of 4 GPUs each ask exactly B's guarantee.
       for (String name : B_JOBS) {
-        gpuJob(name, "team-b", 3, 3).create(cluster.admin());
+        TenancyCluster.gpuJob(name, "team-b", 3, 3).create(cluster.admin());
       }
 
       long guaranteedAt =
@@ -110,16 +109,6 @@ class QueueTreeGuaranteeEndToEndIT {
       }
       assertThat(invariants.violations()).isEmpty();
     }
-  }
-
-  private static TYJobBuilder gpuJob(String name, String queue, int actors, int minimum) {
-    return TYJobBuilder.named(name)
-        .namespace(TenancyCluster.JOBS_NAMESPACE)
-        .leader("learner", "1", "1Gi")
-        .workers("actor", actors, "1", "1Gi")
-        .everyContainerRequests(GPU, "1")
-        .set("minWorkersNum", minimum)
-        .set("queue", queue);
   }
 
   private static int runningPods(TenancyCluster cluster, String jobPrefix) throws Exception {

@@ -7,7 +7,6 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.tyrl.arranger.model.V1alpha1TYJob;
 import io.tyrl.arranger.testing.NodeSpec;
-import io.tyrl.arranger.testing.TYJobBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +38,7 @@ class ReclaimMissReasonEndToEndIT {
       cluster.queue("team-a", Map.of("weight", 1, "guarantee", Map.of(GPU, "4")));
       cluster.queue("team-b", Map.of("weight", 1, "reclaimMinRuntime", "1h"));
       for (String name : List.of("b-1", "b-2")) {
-        gpuJob(name, "team-b").create(cluster.admin());
+        TenancyCluster.gpuJob(name, "team-b", 3, 3).create(cluster.admin());
       }
       await("team B holds all 8 GPUs")
           .atMost(Duration.ofSeconds(90))
@@ -50,7 +49,7 @@ class ReclaimMissReasonEndToEndIT {
                       .as(cluster::jobsSummary)
                       .isEqualTo(Map.of("team-b", 8)));
 
-      gpuJob("a-1", "team-a").create(cluster.admin());
+      TenancyCluster.gpuJob("a-1", "team-a", 3, 3).create(cluster.admin());
 
       String expectedStart =
           "reclaim found no room: queue team-a holds 0 of its 4 nvidia.com/gpu guarantee; on no"
@@ -93,26 +92,11 @@ class ReclaimMissReasonEndToEndIT {
     }
   }
 
-  /** A rigid job of 4 GPUs: a learner and 3 actors, all in its minimum. */
-  private static TYJobBuilder gpuJob(String name, String queue) {
-    return TYJobBuilder.named(name)
-        .namespace(TenancyCluster.JOBS_NAMESPACE)
-        .leader("learner", "1", "1Gi")
-        .workers("actor", 3, "1", "1Gi")
-        .everyContainerRequests(GPU, "1")
-        .set("minWorkersNum", 3)
-        .set("queue", queue);
-  }
-
   private static String message(TenancyCluster cluster, String name) throws Exception {
-    for (V1alpha1TYJob job : cluster.jobs()) {
-      if (job.getMetadata().getName().equals(name)
-          && job.getStatus() != null
-          && job.getStatus().getScheduling() != null) {
-        return job.getStatus().getScheduling().getMessage();
-      }
-    }
-    return "(no scheduling status)";
+    V1alpha1TYJob job = cluster.job(name);
+    return job.getStatus() == null || job.getStatus().getScheduling() == null
+        ? "(no scheduling status)"
+        : job.getStatus().getScheduling().getMessage();
   }
 
   private static List<CoreV1Event> eventsWithMessage(

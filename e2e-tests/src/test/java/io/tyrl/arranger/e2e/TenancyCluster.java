@@ -23,6 +23,7 @@ import io.tyrl.arranger.testing.NodeSpec;
 import io.tyrl.arranger.testing.ServiceProcess;
 import io.tyrl.arranger.testing.SimulatedNodeAgent;
 import io.tyrl.arranger.testing.SimulatedNodes;
+import io.tyrl.arranger.testing.TYJobBuilder;
 import io.tyrl.arranger.testing.chaos.ReplicaSet;
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
@@ -243,6 +244,28 @@ final class TenancyCluster implements AutoCloseable {
         .filter(line -> line.startsWith(CYCLE_COUNT))
         .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
         .sum();
+  }
+
+  /**
+   * A job in the jobs' namespace: a learner and {@code actors} actors, each asking 1 cpu, 1Gi and
+   * one GPU, {@code minimum} of the actors in its gang minimum.
+   */
+  static TYJobBuilder gpuJob(String name, String queue, int actors, int minimum) {
+    return TYJobBuilder.named(name)
+        .namespace(JOBS_NAMESPACE)
+        .leader("learner", "1", "1Gi")
+        .workers("actor", actors, "1", "1Gi")
+        .everyContainerRequests(NodeSpec.GPU, "1")
+        .set("minWorkersNum", minimum)
+        .set("queue", queue);
+  }
+
+  /** The job as the API server has it now. */
+  V1alpha1TYJob job(String name) throws ApiException {
+    return ArrangerResources.tyJobs(admin)
+        .get(JOBS_NAMESPACE, name)
+        .throwsApiException()
+        .getObject();
   }
 
   List<V1alpha1TYJob> jobs() throws ApiException {
