@@ -30,14 +30,15 @@ final class EvictionMissWording {
    * reclaim on every pending job.
    */
   static String reclaim(Session session, JobState job, VictimSelector.Miss miss) {
-    String guarantee = belowGuarantee(session, job);
     // Reclaim runs only where the proportion plugin set shares, and that plugin chooses victims, so
     // unlike preempt it never misses for want of a plugin that does.
-    return miss.candidateQueues().isEmpty()
-        ? null
-        : "reclaim found no room: "
-            + (guarantee == null ? "" : guarantee + "; ")
-            + noPlan(session, miss, "reclaimMinRuntime");
+    if (miss.candidateQueues().isEmpty()) {
+      return null;
+    }
+    String guarantee = belowGuarantee(session, job);
+    return "reclaim found no room: "
+        + (guarantee == null ? "" : guarantee + "; ")
+        + noPlan(session, miss, "reclaimMinRuntime");
   }
 
   /**

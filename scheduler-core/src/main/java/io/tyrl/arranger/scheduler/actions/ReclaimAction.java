@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -82,8 +81,10 @@ public final class ReclaimAction implements Action {
     VictimSelector selector = new VictimSelector(session, options, rules, jobsWithRunningPods);
     ConsolidationRules consolidation = new ConsolidationRules(session);
     GuaranteeRules guarantees = new GuaranteeRules(session);
-    // Why a job of each shape found no room in this cycle, until some reclaim changes the cluster.
-    Map<Shape, Optional<String>> foundNoRoom = new HashMap<>();
+    // Why a job of each shape found no room in this cycle (null: nothing to say), until some
+    // reclaim
+    // changes the cluster.
+    Map<Shape, String> foundNoRoom = new HashMap<>();
     for (QueueState queue : session.queuesInOrder()) {
       if (!rules.mayReclaim(queue)) {
         continue;
@@ -93,9 +94,9 @@ public final class ReclaimAction implements Action {
           break;
         }
         if (!foundNoRoom.isEmpty()) {
-          Optional<String> missed = foundNoRoom.get(Shape.of(reclaimer));
-          if (missed != null) {
-            reclaimer.noteEvictionMiss(missed.orElse(null));
+          Shape shape = Shape.of(reclaimer);
+          if (foundNoRoom.containsKey(shape)) {
+            reclaimer.noteEvictionMiss(foundNoRoom.get(shape));
             continue;
           }
         }
@@ -129,7 +130,7 @@ public final class ReclaimAction implements Action {
                     // makeRoom gave back all it tried: the job is as it was before the search.
                     String why = EvictionMissWording.reclaim(session, reclaimer, miss);
                     reclaimer.noteEvictionMiss(why);
-                    foundNoRoom.put(Shape.of(reclaimer), Optional.ofNullable(why));
+                    foundNoRoom.put(Shape.of(reclaimer), why);
                   }
                   return outcome == VictimSelector.Outcome.WAITING_FOR_VICTIMS;
                 });
