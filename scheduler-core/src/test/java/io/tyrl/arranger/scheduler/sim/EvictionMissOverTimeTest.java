@@ -16,16 +16,18 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
  * Why-pending over time, the default configuration, a cycle every 10 s: queue b's rigid 2-GPU jobs
  * arrive one a cycle and fill two nodes of 4 GPUs; b keeps its jobs whole for 5 minutes of {@code
- * reclaimMinRuntime}. At cycle 6 queue a's 4-GPU learner arrives, a guaranteed 4. While b's jobs
- * are younger than 5 minutes no one is evicted and the learner is told why in the same words every
- * cycle; once the oldest have run 5 minutes reclaim takes two of them, the learner is placed, the
- * words are gone, and nothing moves after.
+ * reclaimMinRuntime}. Queue a, guaranteed 4, is created at cycle 5 and its 4-GPU learner arrives at
+ * cycle 6. While b's jobs are younger than 5 minutes no one is evicted and the learner is told why
+ * in the same words every cycle; once the oldest have run 5 minutes reclaim takes two of them, the
+ * learner is placed and the words are gone. Then b's running jobs end one at a time, each freeing
+ * room on one node, and b's evicted jobs take it back; nothing is evicted after the learner runs.
  */
 class EvictionMissOverTimeTest {
 
@@ -44,18 +46,33 @@ class EvictionMissOverTimeTest {
                     node("g0").cpu("64").memory("256Gi").gpu(4).build(),
                     node("g1").cpu("64").memory("256Gi").gpu(4).build()),
                 List.of(),
-                List.of(
-                    queue("a").guarantee(Resource.GPU, "4").build(),
-                    queue("b").reclaimMinRuntime(MIN_RUNTIME).build()))
+                List.of(queue("b").reclaimMinRuntime(MIN_RUNTIME).build()))
             .followingControllerStages();
 
     Set<String> wordsWhileWaiting = new LinkedHashSet<>();
     Integer placedAt = null;
     List<Victim> victimsBeforeOldEnough = new ArrayList<>();
     List<Victim> victimsAfterPlaced = new ArrayList<>();
+    List<String> ended = new ArrayList<>();
+    CycleResult result = null;
     for (int cycle = 0; cycle < CYCLES; cycle++) {
       if (cycle < 4) {
         simulator.submit(rigid("b-" + cycle, "b", cycle));
+      }
+      if (cycle == LEARNER_ARRIVES - 1) {
+        simulator.putQueue(queue("a").guarantee(Resource.GPU, "4").build());
+      }
+      if (placedAt != null && (cycle == placedAt + 5 || cycle == placedAt + 10)) {
+        CycleResult last = result;
+        String running =
+            simulator.jobs().stream()
+                .map(JobInfo::key)
+                .filter(key -> key.startsWith("default/b-") && !ended.contains(key))
+                .filter(key -> !last.decision(key).allocations().isEmpty())
+                .findFirst()
+                .orElseThrow();
+        ended.add(running);
+        simulator.complete(running);
       }
       if (cycle == LEARNER_ARRIVES) {
         simulator.submit(
@@ -66,7 +83,7 @@ class EvictionMissOverTimeTest {
                 .leader("cpu", "1", Resource.GPU, "4")
                 .build());
       }
-      CycleResult result = simulator.cycle(at(cycle));
+      result = simulator.cycle(at(cycle));
       assertThat(DecisionChecks.overCommitments(simulator.lastSnapshot(), result))
           .as("cycle %d", cycle)
           .isEmpty();
@@ -106,6 +123,17 @@ class EvictionMissOverTimeTest {
             (int) (MIN_RUNTIME.toSeconds() / PERIOD.toSeconds()),
             (int) (MIN_RUNTIME.toSeconds() / PERIOD.toSeconds()) + 8);
     assertThat(victimsAfterPlaced).as("nothing moves once the learner runs").isEmpty();
+    assertThat(ended).as("two of b's running jobs ended, one at a time").hasSize(2);
+    Map<String, Long> gpus = DecisionChecks.wholeGpusByQueue(simulator.lastSnapshot(), result);
+    assertThat(gpus)
+        .as("a keeps its guarantee, b's evicted jobs run again")
+        .containsEntry("a", 4L)
+        .containsEntry("b", 4L);
+    for (String key : List.of("default/b-0", "default/b-1", "default/b-2", "default/b-3")) {
+      if (!ended.contains(key)) {
+        assertThat(result.decision(key).allocations()).as(key + " runs").isNotEmpty();
+      }
+    }
   }
 
   private static Instant at(int cycle) {
